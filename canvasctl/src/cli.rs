@@ -1,0 +1,168 @@
+//! The command line of canvasctl.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "canvasctl", version, about = "Run and administer the canvas service")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run every component in one process: REST (and later MCP and the web
+    /// map) on one base URL, core gRPC beside it, SQLite under the data
+    /// directory unless CANVAS_DATABASE_URL names PostgreSQL.
+    Up(UpArgs),
+    /// Users.
+    User {
+        #[command(flatten)]
+        conn: Connection,
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// API tokens.
+    Token {
+        #[command(flatten)]
+        conn: Connection,
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
+    /// Projects.
+    Project {
+        #[command(flatten)]
+        conn: Connection,
+        #[command(subcommand)]
+        command: ProjectCommand,
+    },
+    /// Project members.
+    Member {
+        #[command(flatten)]
+        conn: Connection,
+        #[command(subcommand)]
+        command: MemberCommand,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct UpArgs {
+    /// Where SQLite and the first-start credentials live.
+    #[arg(long = "data-dir", env = "CANVAS_DATA_DIR", default_value = "./canvas-data")]
+    pub data_dir: PathBuf,
+    /// The one base URL for REST, MCP and the map.
+    #[arg(long = "http-addr", env = "CANVAS_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
+    /// Core gRPC address (for canvasctl admin commands and other clients).
+    #[arg(long = "grpc-addr", env = "CANVAS_GRPC_ADDR", default_value = "127.0.0.1:50051")]
+    pub grpc_addr: SocketAddr,
+    /// production, staging or development.
+    #[arg(long = "environment", env = "CANVAS_ENVIRONMENT", default_value = "development")]
+    pub environment: String,
+    /// `postgres://…` to use PostgreSQL instead of SQLite.
+    #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Log format: text or json.
+    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
+    pub log_format: String,
+}
+
+/// How admin commands reach core-service.
+#[derive(Debug, Args, Clone)]
+pub struct Connection {
+    /// Core gRPC address.
+    #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051", global = true)]
+    pub core: String,
+    /// A system administrator's token.
+    #[arg(long = "admin-token", env = "CANVAS_ADMIN_TOKEN", global = true, hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create a user.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Make the user a system administrator.
+        #[arg(long)]
+        admin: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create an API token for a user; the secret is shown once.
+    Create {
+        #[arg(long)]
+        user: String,
+        /// production, staging or development (default: the server's).
+        #[arg(long)]
+        environment: Option<String>,
+        /// A label for the token.
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// Revoke a token.
+    Revoke {
+        #[arg(long = "token-id")]
+        token_id: String,
+    },
+    /// List a user's tokens (never their secrets).
+    List {
+        #[arg(long)]
+        user: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProjectCommand {
+    /// Create a project owned (as Admin) by a user.
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        owner: String,
+    },
+    /// List a user's projects.
+    List {
+        #[arg(long)]
+        user: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemberCommand {
+    /// Add a user to a project.
+    Add {
+        #[arg(long)]
+        project: String,
+        #[arg(long)]
+        user: String,
+        /// Viewer, Editor, Manager or Admin.
+        #[arg(long)]
+        role: String,
+    },
+    /// Change a member's role.
+    SetRole {
+        #[arg(long)]
+        project: String,
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        role: String,
+    },
+    /// Remove a member.
+    Remove {
+        #[arg(long)]
+        project: String,
+        #[arg(long)]
+        user: String,
+    },
+}

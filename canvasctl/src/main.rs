@@ -1,0 +1,25 @@
+//! canvasctl: runs the canvas service in one process (`up`) and administers a
+//! running one over gRPC.
+
+mod admin;
+mod cli;
+mod up;
+
+use clap::Parser;
+use cli::{Cli, Command};
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Up(args) => up::up(args).await,
+        Command::User { conn, command } => admin::user(conn, command).await,
+        Command::Token { conn, command } => admin::token(conn, command).await,
+        Command::Project { conn, command } => admin::project(conn, command).await,
+        Command::Member { conn, command } => admin::member(conn, command).await,
+    };
+    if let Err(err) = result {
+        eprintln!("canvasctl: {err:#}");
+        std::process::exit(1);
+    }
+}

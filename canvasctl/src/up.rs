@@ -1,0 +1,145 @@
+//! `canvasctl up`: every component in one process, for a newcomer.
+//!
+//! On the first start with an empty data directory it creates an
+//! administrator, a demo user with a token and a demo project, prints them and
+//! writes them to `DATA_DIR/dev-credentials.json`. Later starts reuse the data.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use core_service::{Core, CoreConfig};
+use serde::{Deserialize, Serialize};
+use tokio::net::TcpListener;
+
+use crate::cli::UpArgs;
+
+/// What a newcomer needs to make the first call; the file is written 0600.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DevCredentials {
+    pub user_id: String,
+    pub token: String,
+    pub project_id: String,
+    pub admin_token: String,
+    pub core_url: String,
+    pub base_url: String,
+}
+
+pub async fn up(args: UpArgs) -> anyhow::Result<()> {
+    canvas_runtime::init_logging(&args.log_format);
+    let config = CoreConfig {
+        data_dir: args.data_dir.clone(),
+        database_url: args.database_url.clone(),
+        environment: args.environment.clone(),
+        db_max_connections: 16,
+        db_acquire_timeout_secs: 5,
+    };
+    let core = core_service::build(&config).await.context("could not open the database")?;
+    let grpc_listener = TcpListener::bind(args.grpc_addr)
+        .await
+        .with_context(|| format!("cannot listen on {} (is another canvasctl up running?)", args.grpc_addr))?;
+    let http_listener =
+        TcpListener::bind(args.http_addr).await.with_context(|| format!("cannot listen on {}", args.http_addr))?;
+    let core_url = format!("http://{}", grpc_listener.local_addr()?);
+    let base_url = format!("http://{}", http_listener.local_addr()?);
+
+    let shutdown = canvas_runtime::shutdown_token();
+    let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), shutdown.clone()));
+
+    let credentials = first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await?;
+    let state = rest_gateway::AppState::connect(&core_url)?;
+    let http_task = tokio::spawn(rest_gateway::serve(http_listener, rest_gateway::router(state), shutdown.clone()));
+    print_banner(credentials.as_ref(), &args.data_dir, &base_url, &core_url);
+
+    let (core_result, http_result) = tokio::join!(core_task, http_task);
+    core.storage().close().await;
+    core_result??;
+    http_result??;
+    Ok(())
+}
+
+fn credentials_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("dev-credentials.json")
+}
+
+async fn first_start_or_reuse(
+    core: &Arc<Core>,
+    data_dir: &Path,
+    core_url: &str,
+    base_url: &str,
+) -> anyhow::Result<Option<DevCredentials>> {
+    let path = credentials_path(data_dir);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let mut creds: DevCredentials =
+            serde_json::from_str(&text).with_context(|| format!("{} is not valid", path.display()))?;
+        creds.core_url = core_url.to_owned();
+        creds.base_url = base_url.to_owned();
+        write_credentials(&path, &creds)?;
+        return Ok(Some(creds));
+    }
+    let Some((admin, admin_token)) = core.bootstrap_admin("admin").await? else {
+        tracing::warn!(
+            "the database has an administrator but {} is missing; create tokens with `canvasctl token create`",
+            path.display()
+        );
+        return Ok(None);
+    };
+    let admin_principal = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
+    let demo = core.create_user(&admin_principal, "demo", false).await?;
+    let demo_id = core_service::domain::UserId(demo.id);
+    let token = core.create_token(&admin_principal, demo_id, None, "canvasctl up demo").await?;
+    let project = core.create_project(&admin_principal, "Demo project", demo_id).await?;
+    tracing::info!(admin = %admin.id, "first start: created an administrator, a demo user and a demo project");
+    let creds = DevCredentials {
+        user_id: demo.id.to_string(),
+        token: token.secret,
+        project_id: project.id.to_string(),
+        admin_token: admin_token.secret,
+        core_url: core_url.to_owned(),
+        base_url: base_url.to_owned(),
+    };
+    write_credentials(&path, &creds)?;
+    Ok(Some(creds))
+}
+
+/// Writes the file atomically (temp file, fsync, rename) and readable only by
+/// its owner: it holds secrets.
+fn write_credentials(path: &Path, creds: &DevCredentials) -> anyhow::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().context("credentials path has no directory")?;
+    std::fs::create_dir_all(dir)?;
+    let tmp = path.with_extension("json.tmp");
+    {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&tmp)?;
+        file.write_all(serde_json::to_string_pretty(creds)?.as_bytes())?;
+        file.write_all(b"\n")?;
+        file.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str, core_url: &str) {
+    println!("canvas service is up");
+    println!("  REST base URL : {base_url}");
+    println!("  core gRPC     : {core_url}");
+    println!("  health        : {base_url}/healthz");
+    if let Some(c) = creds {
+        println!("  user id       : {}", c.user_id);
+        println!("  project id    : {}", c.project_id);
+        println!("  API token     : {}", c.token);
+        println!("  admin token   : {}", c.admin_token);
+        println!("  credentials   : {}", credentials_path(data_dir).display());
+        println!();
+        println!("Try it:");
+        println!(
+            "  curl -s -X POST -H 'Authorization: Bearer {}' -H 'Content-Type: application/json' \\\n    -d '{{\"text\": \"Hello, canvas\"}}' {base_url}/api/v2/projects/{}/item/panel/label",
+            c.token, c.project_id
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! `canvasctl up` as a newcomer runs it: the real binary on an empty data
+//! directory, the README's curl example, the admin commands, and a restart
+//! that reuses the data.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_canvasctl");
+
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+    }
+}
+
+fn start(data_dir: &Path) -> Running {
+    let child = Command::new(BIN)
+        .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .env_remove("CANVAS_DATABASE_URL")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("canvasctl starts");
+    Running(child)
+}
+
+/// Waits for the credentials file to name this run's addresses and for
+/// `/healthz` to answer 200.
+fn wait_ready(data_dir: &Path, previous_base: Option<&str>) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "canvasctl up did not become healthy");
+        std::thread::sleep(Duration::from_millis(100));
+        let Ok(text) = std::fs::read_to_string(data_dir.join("dev-credentials.json")) else { continue };
+        let Ok(creds) = serde_json::from_str::<Value>(&text) else { continue };
+        let base = creds["baseUrl"].as_str().unwrap().to_owned();
+        if previous_base == Some(base.as_str()) && !text.contains("never-matches") {
+            continue;
+        }
+        let health = Command::new("curl")
+            .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &format!("{base}/healthz")])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&health.stdout) == "200" {
+            return creds;
+        }
+    }
+}
+
+fn canvasctl(creds: &Value, args: &[&str]) -> Value {
+    let output = Command::new(BIN)
+        .args(args)
+        .args(["--json", "--core", creds["coreUrl"].as_str().unwrap()])
+        .env("CANVAS_ADMIN_TOKEN", creds["adminToken"].as_str().unwrap())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "canvasctl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("one JSON object from {args:?}: {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+fn curl(args: &[&str]) -> (String, Value) {
+    let mut all = vec!["-s", "-w", "\n%{http_code}"];
+    all.extend_from_slice(args);
+    let output = Command::new("curl").args(&all).output().expect("curl runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap();
+    (code.to_owned(), serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+#[test]
+fn up_on_an_empty_directory_then_readme_example_then_admin_commands_then_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("canvas-data");
+    let creds = {
+        let _running = start(&data_dir);
+        let creds = wait_ready(&data_dir, None);
+        for key in ["userId", "token", "projectId", "adminToken", "coreUrl", "baseUrl"] {
+            assert!(creds[key].as_str().is_some_and(|v| !v.is_empty()), "{key} in dev-credentials.json");
+        }
+        assert!(creds["token"].as_str().unwrap().starts_with("svc_tk_"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(data_dir.join("dev-credentials.json")).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "credentials are private to their owner");
+        }
+
+        // The README's example, verbatim but for the token and project.
+        let (base, token, project) = (
+            creds["baseUrl"].as_str().unwrap(),
+            creds["token"].as_str().unwrap(),
+            creds["projectId"].as_str().unwrap(),
+        );
+        let (code, body) = curl(&[
+            "-X",
+            "POST",
+            "-H",
+            &format!("Authorization: Bearer {token}"),
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            r#"{"text": "Hello, canvas"}"#,
+            &format!("{base}/api/v2/projects/{project}/item/panel/label"),
+        ]);
+        assert_eq!(code, "200", "{body}");
+        let item = body["ItemId"].as_str().expect("ItemId").to_owned();
+        let (code, body) = curl(&[
+            "-H",
+            &format!("Authorization: Bearer {token}"),
+            &format!("{base}/api/v2/projects/{project}/item/{item}/text"),
+        ]);
+        assert_eq!((code.as_str(), body), ("200", Value::String("Hello, canvas".into())));
+
+        // Admin commands, each printing one JSON object.
+        let user = canvasctl(&creds, &["user", "create", "--name", "Ada"])["userId"].as_str().unwrap().to_owned();
+        let issued = canvasctl(&creds, &["token", "create", "--user", &user]);
+        assert!(issued["token"].as_str().unwrap().starts_with("svc_tk_"));
+        let new_project = canvasctl(&creds, &["project", "create", "--name", "Ada's", "--owner", &user])["projectId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let listed = canvasctl(&creds, &["project", "list", "--user", &user]);
+        assert_eq!(listed["projects"][0]["projectId"], Value::String(new_project.clone()));
+        assert_eq!(listed["projects"][0]["role"], "Admin");
+        let demo = creds["userId"].as_str().unwrap();
+        assert_eq!(
+            canvasctl(&creds, &["member", "add", "--project", &new_project, "--user", demo, "--role", "viewer"])
+                ["role"],
+            "Viewer"
+        );
+        assert_eq!(
+            canvasctl(&creds, &["member", "set-role", "--project", &new_project, "--user", demo, "--role", "Editor"])
+                ["role"],
+            "Editor"
+        );
+        canvasctl(&creds, &["member", "remove", "--project", &new_project, "--user", demo]);
+        let ada_token = issued["token"].as_str().unwrap();
+        let (code, _) = curl(&[
+            "-H",
+            &format!("Authorization: Bearer {ada_token}"),
+            &format!("{base}/api/v2/projects/{new_project}/items"),
+        ]);
+        assert_eq!(code, "200");
+        canvasctl(&creds, &["token", "revoke", "--token-id", issued["tokenId"].as_str().unwrap()]);
+        let (code, _) = curl(&[
+            "-H",
+            &format!("Authorization: Bearer {ada_token}"),
+            &format!("{base}/api/v2/projects/{new_project}/items"),
+        ]);
+        assert_eq!(code, "401");
+
+        // A bad role is refused before anything is sent.
+        let refused = Command::new(BIN)
+            .args([
+                "member",
+                "add",
+                "--project",
+                &new_project,
+                "--user",
+                demo,
+                "--role",
+                "Owner",
+                "--json",
+                "--core",
+                creds["coreUrl"].as_str().unwrap(),
+            ])
+            .env("CANVAS_ADMIN_TOKEN", creds["adminToken"].as_str().unwrap())
+            .output()
+            .unwrap();
+        assert!(!refused.status.success());
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--role"));
+        creds
+    };
+
+    // A second start reuses the data: same token, same project, same item.
+    let _running = start(&data_dir);
+    let again = wait_ready(&data_dir, Some(creds["baseUrl"].as_str().unwrap()));
+    assert_eq!(again["token"], creds["token"]);
+    assert_eq!(again["projectId"], creds["projectId"]);
+    let (code, body) = curl(&[
+        "-H",
+        &format!("Authorization: Bearer {}", again["token"].as_str().unwrap()),
+        &format!(
+            "{}/api/v2/projects/{}/items?jsonCasing=camel",
+            again["baseUrl"].as_str().unwrap(),
+            again["projectId"].as_str().unwrap()
+        ),
+    ]);
+    assert_eq!(code, "200");
+    assert_eq!(body["items"][0]["text"], "Hello, canvas");
+}

@@ -1,0 +1,88 @@
+//! core-service configuration: flags, each with an environment variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::domain::Environment;
+use crate::service::ServiceSettings;
+use crate::storage::{DatabaseTarget, PoolSettings};
+
+/// Settings of core-service. `canvasctl up` embeds the same struct.
+#[derive(Debug, Clone, Args)]
+pub struct CoreConfig {
+    /// Directory for the embedded SQLite database (and, later, files).
+    #[arg(long = "data-dir", env = "CANVAS_DATA_DIR", default_value = "./canvas-data")]
+    pub data_dir: PathBuf,
+
+    /// `postgres://…` selects PostgreSQL; empty means SQLite in the data directory.
+    #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// The environment this server runs in: production, staging or development.
+    /// Tokens of another environment are rejected.
+    #[arg(long = "environment", env = "CANVAS_ENVIRONMENT", default_value = "production")]
+    pub environment: String,
+
+    /// Largest number of database connections (PostgreSQL) or readers (SQLite).
+    #[arg(long = "db-max-connections", env = "CANVAS_DB_MAX_CONNECTIONS", default_value_t = 16)]
+    pub db_max_connections: u32,
+
+    /// Seconds a request waits for a database connection.
+    #[arg(long = "db-acquire-timeout-secs", env = "CANVAS_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 5)]
+    pub db_acquire_timeout_secs: u64,
+}
+
+impl CoreConfig {
+    pub fn environment(&self) -> anyhow::Result<Environment> {
+        self.environment.parse().map_err(|e: crate::error::CoreError| anyhow::anyhow!("--environment {e}"))
+    }
+
+    pub fn database_target(&self) -> anyhow::Result<DatabaseTarget> {
+        DatabaseTarget::from_config(self.database_url.as_deref(), &self.data_dir)
+    }
+
+    pub fn pool_settings(&self) -> PoolSettings {
+        PoolSettings {
+            max_connections: self.db_max_connections,
+            acquire_timeout: Duration::from_secs(self.db_acquire_timeout_secs),
+        }
+    }
+
+    pub fn service_settings(&self) -> anyhow::Result<ServiceSettings> {
+        Ok(ServiceSettings { environment: self.environment()?, ..ServiceSettings::default() })
+    }
+}
+
+/// The standalone binary's flags.
+#[derive(Debug, Clone, clap::Parser)]
+#[command(name = "core-service", version, about = "The canvas core gRPC service")]
+pub struct CoreCli {
+    #[command(flatten)]
+    pub core: CoreConfig,
+
+    /// Address of the gRPC server.
+    #[arg(long = "grpc-addr", env = "CANVAS_GRPC_ADDR", default_value = "127.0.0.1:50051")]
+    pub grpc_addr: SocketAddr,
+
+    /// Log format: text or json.
+    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
+    pub log_format: String,
+
+    #[command(subcommand)]
+    pub command: Option<CoreCommand>,
+}
+
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum CoreCommand {
+    /// Serve gRPC (the default).
+    Serve,
+    /// On an installation with no administrator, create one and print its
+    /// token once as JSON `{"userId", "adminToken"}`; otherwise do nothing.
+    BootstrapAdmin {
+        #[arg(long, default_value = "admin")]
+        name: String,
+    },
+}

@@ -1,0 +1,75 @@
+//! Identifier newtypes. Parsing a request's id strings into these at the edge
+//! means no layer below ever sees an unchecked id.
+
+use std::fmt;
+use std::str::FromStr;
+
+use uuid::Uuid;
+
+use crate::error::CoreError;
+
+macro_rules! id_type {
+    ($(#[$meta:meta])* $name:ident, $field:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub Uuid);
+
+        impl $name {
+            /// A new, time-ordered (UUIDv7) id: listings sorted by id are in
+            /// creation order, which keeps cursors stable.
+            pub fn new() -> Self {
+                Self(Uuid::now_v7())
+            }
+
+            /// Parses a GUID string; the error names the request field.
+            pub fn parse(raw: &str) -> Result<Self, CoreError> {
+                Uuid::from_str(raw.trim()).map(Self).map_err(|_| {
+                    CoreError::invalid($field, format!("must be a GUID, got '{}'", truncate(raw)))
+                })
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.hyphenated().fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A project.
+    ProjectId, "projectId"
+);
+id_type!(
+    /// An item of a project.
+    ItemId, "itemId"
+);
+id_type!(
+    /// A user account.
+    UserId, "userId"
+);
+id_type!(
+    /// An API token (its public id, never the secret).
+    TokenId, "tokenId"
+);
+id_type!(
+    /// A change event in the outbox.
+    EventId, "eventId"
+);
+
+/// Shortens untrusted input before echoing it in an error message.
+pub fn truncate(raw: &str) -> String {
+    const MAX: usize = 64;
+    if raw.chars().count() <= MAX {
+        raw.to_owned()
+    } else {
+        format!("{}…", raw.chars().take(MAX).collect::<String>())
+    }
+}

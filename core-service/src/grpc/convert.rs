@@ -1,0 +1,111 @@
+//! Conversions between stored rows and protobuf messages.
+
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::domain::{Environment, ProjectRole};
+use crate::error::CoreError;
+use crate::storage::{ItemRow, MembershipRow, ProjectRow, TokenRow, UserProjectRow, UserRow};
+
+pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 }
+}
+
+pub fn user(row: UserRow) -> pb::User {
+    pb::User {
+        user_id: row.id.to_string(),
+        name: row.name,
+        system_admin: row.system_admin,
+        created_at: Some(timestamp(row.created_at)),
+    }
+}
+
+pub fn token(row: TokenRow) -> pb::ApiToken {
+    pb::ApiToken {
+        token_id: row.id.to_string(),
+        user_id: row.user_id.to_string(),
+        environment: environment(Environment::from_code(row.environment)) as i32,
+        name: row.name,
+        created_at: Some(timestamp(row.created_at)),
+        last_used_at: row.last_used_at.map(timestamp),
+        revoked_at: row.revoked_at.map(timestamp),
+    }
+}
+
+pub fn environment(env: Option<Environment>) -> pb::Environment {
+    match env {
+        Some(Environment::Production) => pb::Environment::Production,
+        Some(Environment::Staging) => pb::Environment::Staging,
+        Some(Environment::Development) => pb::Environment::Development,
+        None => pb::Environment::Unspecified,
+    }
+}
+
+pub fn environment_from_proto(code: i32) -> Result<Option<Environment>, CoreError> {
+    match pb::Environment::try_from(code) {
+        Ok(pb::Environment::Unspecified) => Ok(None),
+        Ok(pb::Environment::Production) => Ok(Some(Environment::Production)),
+        Ok(pb::Environment::Staging) => Ok(Some(Environment::Staging)),
+        Ok(pb::Environment::Development) => Ok(Some(Environment::Development)),
+        Err(_) => Err(CoreError::invalid("environment", "must be production, staging or development")),
+    }
+}
+
+pub fn role(role: Option<ProjectRole>) -> pb::ProjectRole {
+    match role {
+        Some(ProjectRole::Viewer) => pb::ProjectRole::Viewer,
+        Some(ProjectRole::Editor) => pb::ProjectRole::Editor,
+        Some(ProjectRole::Manager) => pb::ProjectRole::Manager,
+        Some(ProjectRole::Admin) => pb::ProjectRole::Admin,
+        None => pb::ProjectRole::Unspecified,
+    }
+}
+
+pub fn role_from_proto(code: i32) -> Result<ProjectRole, CoreError> {
+    ProjectRole::from_code(code)
+        .ok_or_else(|| CoreError::invalid("role", "must be one of Viewer, Editor, Manager, Admin"))
+}
+
+pub fn project(row: ProjectRow, role_in_project: Option<ProjectRole>) -> pb::Project {
+    pb::Project {
+        project_id: row.id.to_string(),
+        name: row.name,
+        created_at: Some(timestamp(row.created_at)),
+        role: role(role_in_project) as i32,
+    }
+}
+
+pub fn user_project(row: UserProjectRow) -> pb::Project {
+    pb::Project {
+        project_id: row.id.to_string(),
+        name: row.name,
+        created_at: Some(timestamp(row.created_at)),
+        role: role(ProjectRole::from_code(row.role)) as i32,
+    }
+}
+
+pub fn membership(row: MembershipRow) -> pb::Membership {
+    pb::Membership {
+        project_id: row.project_id.to_string(),
+        user_id: row.user_id.to_string(),
+        role: role(ProjectRole::from_code(row.role)) as i32,
+    }
+}
+
+pub fn item(row: ItemRow) -> pb::Item {
+    let properties = match row.properties.0 {
+        Value::Object(map) => map,
+        _ => Default::default(),
+    };
+    pb::Item {
+        item_id: row.id.to_string(),
+        project_id: row.project_id.to_string(),
+        item_type: row.item_type,
+        parent: row.parent,
+        properties: Some(to_proto_struct(properties)),
+        created_at: Some(timestamp(row.created_at)),
+        updated_at: Some(timestamp(row.updated_at)),
+    }
+}

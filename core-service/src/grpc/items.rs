@@ -1,0 +1,99 @@
+//! `canvas.v1.ItemService`: validate ids, authenticate, call the service
+//! layer, convert.
+
+use std::sync::Arc;
+
+use canvas_proto::json::{from_proto_struct, to_proto_value};
+use canvas_proto::v1 as pb;
+use canvas_proto::v1::item_service_server::ItemService;
+use tonic::{Request, Response, Status};
+
+use super::{authenticate, convert};
+use crate::domain::{ItemId, ProjectId};
+use crate::error::CoreError;
+use crate::service::items::ListQuery;
+use crate::service::Core;
+
+/// gRPC face of the item operations.
+pub struct ItemGrpc {
+    pub core: Arc<Core>,
+}
+
+type Reply<T> = Result<Response<T>, Status>;
+
+fn item_ref(id: ItemId) -> Response<pb::ItemRef> {
+    Response::new(pb::ItemRef { item_id: id.to_string() })
+}
+
+#[tonic::async_trait]
+impl ItemService for ItemGrpc {
+    async fn create_item(&self, request: Request<pb::CreateItemRequest>) -> Reply<pb::ItemRef> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        if req.file.is_some() {
+            return Err(CoreError::invalid("binary", "file uploads are not available on this server yet").into());
+        }
+        let properties = req.properties.map(from_proto_struct).unwrap_or_default();
+        let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties).await?;
+        Ok(item_ref(id))
+    }
+
+    async fn get_item(&self, request: Request<pb::GetItemRequest>) -> Reply<pb::Item> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let row = self.core.get_item(&who, project, item).await?;
+        Ok(Response::new(convert::item(row)))
+    }
+
+    async fn get_item_property(&self, request: Request<pb::GetItemPropertyRequest>) -> Reply<pb::ItemPropertyValue> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (name, value) = self.core.get_item_property(&who, project, item, &req.property).await?;
+        Ok(Response::new(pb::ItemPropertyValue { property: name.to_owned(), value: Some(to_proto_value(value)) }))
+    }
+
+    async fn update_item(&self, request: Request<pb::UpdateItemRequest>) -> Reply<pb::ItemRef> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let patch = req.properties.map(from_proto_struct).unwrap_or_default();
+        let id = self.core.update_item(&who, project, &req.item_type, item, patch).await?;
+        Ok(item_ref(id))
+    }
+
+    async fn delete_item(&self, request: Request<pb::DeleteItemRequest>) -> Reply<pb::ItemRef> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let id = self.core.delete_item(&who, project, item).await?;
+        Ok(item_ref(id))
+    }
+
+    async fn list_items(&self, request: Request<pb::ListItemsRequest>) -> Reply<pb::ListItemsResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        let query = ListQuery {
+            item_type: Some(req.item_type),
+            parent: Some(req.parent),
+            page_size: req.page_size,
+            cursor: Some(req.page_token),
+        };
+        let page = self.core.list_items(&who, project, query).await?;
+        Ok(Response::new(pb::ListItemsResponse {
+            items: page.items.into_iter().map(convert::item).collect(),
+            next_page_token: page.next_cursor.unwrap_or_default(),
+        }))
+    }
+
+    async fn get_item_content(&self, request: Request<pb::GetItemContentRequest>) -> Reply<pb::ItemContent> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let row = self.core.get_item(&who, project, item).await?;
+        Err(CoreError::not_found("content of item", ItemId(row.id)).into())
+    }
+}

@@ -1,0 +1,214 @@
+//! Item properties: every rule of the spec's item tables, applied in one
+//! place for every transport.
+//!
+//! # Layout
+//! - [`types`]: item types and parents.
+//! - [`schema`]: the table-driven property engine.
+//! - [`html`]: the "plain text or valid HTML" rule.
+//! - [`label`]: labels and sticky notes.
+//! - [`theme`]: the theme defaults.
+
+pub mod html;
+pub mod label;
+pub mod schema;
+pub mod theme;
+pub mod types;
+
+use serde_json::{Map, Value};
+
+pub use types::{ItemType, Parent};
+
+use crate::error::{CoreError, FieldViolation};
+use schema::{lookup, parse_value, PropertyDef};
+
+/// Base properties readable on every item type.
+const BASE_READABLE: &[&str] = &["position", "size", "scale", "angle"];
+
+/// The property table of a type.
+fn definitions(item_type: ItemType) -> Result<&'static [PropertyDef], CoreError> {
+    match item_type {
+        ItemType::Label => Ok(label::LABEL),
+        ItemType::StickyNote => Ok(label::STICKY_NOTE),
+        other => {
+            Err(CoreError::invalid("itemType", format!("item type '{other}' is not available on this server yet")))
+        }
+    }
+}
+
+/// What type-specific rules see: the properties as they will be stored,
+/// which names the request sent, and where to report violations.
+pub struct RuleContext<'a> {
+    /// The full property set being validated (defaults filled, patch merged).
+    pub props: &'a mut Map<String, Value>,
+    /// Canonical names the request carried.
+    sent: Vec<&'static str>,
+    /// The stored properties before an update; None on create.
+    previous: Option<&'a Map<String, Value>>,
+    errors: &'a mut Vec<FieldViolation>,
+}
+
+impl RuleContext<'_> {
+    pub fn sent(&self, name: &str) -> bool {
+        self.sent.contains(&name)
+    }
+
+    pub fn is_create(&self) -> bool {
+        self.previous.is_none()
+    }
+
+    pub fn previous(&self) -> Option<&Map<String, Value>> {
+        self.previous
+    }
+
+    pub fn violation(&mut self, field: &str, rule: impl Into<String>) {
+        if !self.errors.iter().any(|e| e.field == field) {
+            self.errors.push(FieldViolation::new(field, rule));
+        }
+    }
+}
+
+/// Validates the properties of a new item and fills every default.
+pub fn validate_create(item_type: ItemType, raw: Map<String, Value>) -> Result<Map<String, Value>, CoreError> {
+    let defs = definitions(item_type)?;
+    let mut errors = Vec::new();
+    let given = canonical_names(defs, raw, false, &mut errors);
+    let mut props = Map::new();
+    for def in defs {
+        match given.iter().find(|(name, _)| *name == def.name) {
+            Some((_, value)) if !value.is_null() => {
+                if let Some(parsed) = parse_value(def.kind, def.name, value, &mut errors) {
+                    props.insert(def.name.to_owned(), parsed);
+                }
+            }
+            _ if def.required => errors.push(FieldViolation::new(def.name, "is required")),
+            _ => {
+                if let Some(default) = def.default_value() {
+                    props.insert(def.name.to_owned(), default);
+                }
+            }
+        }
+    }
+    let sent = given.iter().filter(|(_, v)| !v.is_null()).map(|(n, _)| *n).collect();
+    apply_rules(item_type, &mut props, sent, None, &mut errors);
+    finish(props, errors)
+}
+
+/// Validates an update against the stored properties and returns the new
+/// full property set. A `null` value resets an optional property to its
+/// default.
+pub fn validate_update(
+    item_type: ItemType,
+    stored: &Map<String, Value>,
+    patch: Map<String, Value>,
+) -> Result<Map<String, Value>, CoreError> {
+    let defs = definitions(item_type)?;
+    let mut errors = Vec::new();
+    let given = canonical_names(defs, patch, true, &mut errors);
+    let mut props = stored.clone();
+    for (name, value) in &given {
+        let def = defs.iter().find(|d| d.name == *name).expect("canonical names come from the table");
+        if value.is_null() {
+            if def.required {
+                errors.push(FieldViolation::new(def.name, "is required and cannot be removed"));
+            } else if let Some(default) = def.default_value() {
+                props.insert(def.name.to_owned(), default);
+            } else {
+                props.remove(def.name);
+            }
+        } else if let Some(parsed) = parse_value(def.kind, def.name, value, &mut errors) {
+            props.insert(def.name.to_owned(), parsed);
+        }
+    }
+    let sent = given.iter().map(|(n, _)| *n).collect();
+    apply_rules(item_type, &mut props, sent, Some(stored), &mut errors);
+    finish(props, errors)
+}
+
+/// The canonical name of a property the single-property read may return, or
+/// a 400 naming the allowed ones.
+pub fn readable_property(item_type: ItemType, name: &str) -> Result<&'static str, CoreError> {
+    let type_specific: &[&'static str] = match item_type {
+        ItemType::Label | ItemType::StickyNote => label::READABLE,
+        _ => &[],
+    };
+    let folded = schema::fold_name(name);
+    BASE_READABLE
+        .iter()
+        .chain(type_specific)
+        .find(|candidate| schema::fold_name(candidate) == folded)
+        .copied()
+        .ok_or_else(|| {
+            let allowed: Vec<&str> = BASE_READABLE.iter().chain(type_specific).copied().collect();
+            CoreError::invalid(
+                "property",
+                format!(
+                    "'{}' is not a readable property of a {item_type}; readable: {}",
+                    crate::domain::ids::truncate(name),
+                    allowed.join(", ")
+                ),
+            )
+        })
+}
+
+/// Maps each client name to its canonical name; unknown, repeated and (on
+/// update) fixed properties are violations.
+fn canonical_names(
+    defs: &'static [PropertyDef],
+    raw: Map<String, Value>,
+    update: bool,
+    errors: &mut Vec<FieldViolation>,
+) -> Vec<(&'static str, Value)> {
+    let mut given: Vec<(&'static str, Value)> = Vec::with_capacity(raw.len());
+    for (name, value) in raw {
+        match lookup(defs, &name) {
+            None => {
+                let allowed: Vec<&str> = defs.iter().map(|d| d.name).collect();
+                errors.push(FieldViolation::new(
+                    crate::domain::ids::truncate(&name),
+                    format!("is not a property of this item type; allowed: {}", allowed.join(", ")),
+                ));
+            }
+            Some(def) if given.iter().any(|(n, _)| *n == def.name) => {
+                errors.push(FieldViolation::new(def.name, "is given more than once (names are case-insensitive)"));
+            }
+            Some(def) if update && !def.updatable => {
+                errors.push(FieldViolation::new(def.name, "cannot be changed after creation"));
+            }
+            Some(def) => given.push((def.name, value)),
+        }
+    }
+    given
+}
+
+fn apply_rules(
+    item_type: ItemType,
+    props: &mut Map<String, Value>,
+    sent: Vec<&'static str>,
+    previous: Option<&Map<String, Value>>,
+    errors: &mut Vec<FieldViolation>,
+) {
+    let mut ctx = RuleContext { props, sent, previous, errors };
+    match item_type {
+        ItemType::Label | ItemType::StickyNote => label::apply_auto_size(&mut ctx),
+        _ => minimum_size(&mut ctx),
+    }
+}
+
+/// The base rule: size at least 5 per dimension.
+fn minimum_size(ctx: &mut RuleContext<'_>) {
+    for dimension in ["width", "height"] {
+        if let Some(value) = schema::number_at(ctx.props, "size", dimension) {
+            if value < 5.0 {
+                ctx.violation(&format!("size.{dimension}"), "must be >= 5");
+            }
+        }
+    }
+}
+
+fn finish(props: Map<String, Value>, errors: Vec<FieldViolation>) -> Result<Map<String, Value>, CoreError> {
+    if errors.is_empty() {
+        Ok(props)
+    } else {
+        Err(CoreError::Validation(errors))
+    }
+}

@@ -1,0 +1,215 @@
+//! Users, API tokens, projects and memberships.
+
+use chrono::Utc;
+use serde_json::json;
+
+use super::{page_size, Core, Principal};
+use crate::domain::{tokens, Environment, EventId, ProjectId, ProjectRole, TokenId, UserId};
+use crate::error::{CoreError, CoreResult};
+use crate::storage::{MembershipRow, NewEvent, ProjectRow, TokenRow, UserProjectRow, UserRow};
+
+/// Longest user or project name.
+const MAX_NAME: usize = 128;
+
+fn checked_name(field: &str, raw: &str) -> CoreResult<String> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(CoreError::invalid(field, "is required and must not be empty"));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(CoreError::invalid(field, format!("must be at most {MAX_NAME} characters")));
+    }
+    Ok(name.to_owned())
+}
+
+/// A token just created: the secret is shown once.
+pub struct IssuedToken {
+    pub secret: String,
+    pub row: TokenRow,
+}
+
+impl Core {
+    pub async fn create_user(&self, who: &Principal, name: &str, system_admin: bool) -> CoreResult<UserRow> {
+        self.require_system_admin(who)?;
+        self.insert_user(name, system_admin).await
+    }
+
+    async fn insert_user(&self, name: &str, system_admin: bool) -> CoreResult<UserRow> {
+        let user =
+            UserRow { id: UserId::new().0, name: checked_name("name", name)?, system_admin, created_at: Utc::now() };
+        self.storage.insert_user(&user).await?;
+        Ok(user)
+    }
+
+    pub async fn create_token(
+        &self,
+        who: &Principal,
+        user_id: UserId,
+        environment: Option<Environment>,
+        name: &str,
+    ) -> CoreResult<IssuedToken> {
+        self.require_system_admin(who)?;
+        if self.storage.get_user(user_id.0).await?.is_none() {
+            return Err(CoreError::not_found("user", user_id));
+        }
+        self.issue_token(user_id, environment.unwrap_or(self.settings.environment), name).await
+    }
+
+    async fn issue_token(&self, user_id: UserId, environment: Environment, name: &str) -> CoreResult<IssuedToken> {
+        let name = name.trim();
+        if name.chars().count() > MAX_NAME {
+            return Err(CoreError::invalid("name", format!("must be at most {MAX_NAME} characters")));
+        }
+        let fresh = tokens::generate()?;
+        let row = TokenRow {
+            id: TokenId::new().0,
+            user_id: user_id.0,
+            token_hash: fresh.hash.to_vec(),
+            environment: environment.code(),
+            name: name.to_owned(),
+            created_at: Utc::now(),
+            last_used_at: None,
+            revoked_at: None,
+        };
+        self.storage.insert_token(&row).await?;
+        Ok(IssuedToken { secret: fresh.secret, row })
+    }
+
+    pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
+        self.require_system_admin(who)?;
+        self.storage.revoke_token(token_id.0, Utc::now()).await?.ok_or_else(|| CoreError::not_found("token", token_id))
+    }
+
+    pub async fn list_tokens(&self, who: &Principal, user_id: UserId) -> CoreResult<Vec<TokenRow>> {
+        if who.user_id != user_id {
+            self.require_system_admin(who)?;
+        }
+        self.storage.list_tokens(user_id.0).await
+    }
+
+    pub async fn create_project(&self, who: &Principal, name: &str, owner: UserId) -> CoreResult<ProjectRow> {
+        self.require_system_admin(who)?;
+        if self.storage.get_user(owner.0).await?.is_none() {
+            return Err(CoreError::not_found("user", owner));
+        }
+        let project = ProjectRow { id: ProjectId::new().0, name: checked_name("name", name)?, created_at: Utc::now() };
+        let membership = MembershipRow { project_id: project.id, user_id: owner.0, role: ProjectRole::Admin.code() };
+        self.storage.insert_project(&project, &membership).await?;
+        Ok(project)
+    }
+
+    /// A user's projects with their role: their own, or anyone's for a
+    /// system admin.
+    pub async fn list_user_projects(
+        &self,
+        who: &Principal,
+        user_id: UserId,
+        requested: u32,
+    ) -> CoreResult<Vec<UserProjectRow>> {
+        if who.user_id != user_id {
+            self.require_system_admin(who)?;
+        }
+        self.storage.list_user_projects(user_id.0, page_size(requested, 50, 1000)).await
+    }
+
+    pub async fn get_project(&self, who: &Principal, project: ProjectId) -> CoreResult<(ProjectRow, ProjectRole)> {
+        self.require_role(who, project, ProjectRole::Viewer).await
+    }
+
+    /// Member management: a system admin, or an Admin of the project.
+    async fn require_member_admin(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
+        if who.system_admin {
+            return match self.storage.get_project(project.0).await? {
+                Some(_) => Ok(()),
+                None => Err(CoreError::not_found("project", project)),
+            };
+        }
+        self.require_role(who, project, ProjectRole::Admin).await.map(|_| ())
+    }
+
+    pub async fn list_members(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<MembershipRow>> {
+        if !who.system_admin {
+            self.require_role(who, project, ProjectRole::Viewer).await?;
+        }
+        self.storage.list_members(project.0).await
+    }
+
+    pub async fn add_member(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        user: UserId,
+        role: ProjectRole,
+    ) -> CoreResult<MembershipRow> {
+        self.require_member_admin(who, project).await?;
+        if self.storage.get_user(user.0).await?.is_none() {
+            return Err(CoreError::not_found("user", user));
+        }
+        let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
+        let event = member_event(who, project, user, "user.added", json!({"new": {"role": role.as_str()}}));
+        self.storage.add_member(&member, &event).await?;
+        Ok(member)
+    }
+
+    pub async fn set_member_role(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        user: UserId,
+        role: ProjectRole,
+    ) -> CoreResult<MembershipRow> {
+        self.require_member_admin(who, project).await?;
+        let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
+        // The previous role is read inside the write transaction; the event
+        // records the new one, and the old one when it can be known up front.
+        let previous = self.storage.list_members(project.0).await?.into_iter().find(|m| m.user_id == user.0);
+        let old = previous.and_then(|m| ProjectRole::from_code(m.role)).map(ProjectRole::as_str);
+        let event = member_event(
+            who,
+            project,
+            user,
+            "user.roleChanged",
+            json!({"new": {"role": role.as_str()}, "old": {"role": old}}),
+        );
+        match self.storage.set_member_role(&member, &event).await? {
+            Some(_) => Ok(member),
+            None => Err(CoreError::not_found("member", user)),
+        }
+    }
+
+    pub async fn remove_member(&self, who: &Principal, project: ProjectId, user: UserId) -> CoreResult<MembershipRow> {
+        self.require_member_admin(who, project).await?;
+        let event = member_event(who, project, user, "user.removed", json!({}));
+        self.storage.remove_member(project.0, user.0, &event).await?.ok_or_else(|| CoreError::not_found("member", user))
+    }
+
+    /// First start of an empty installation: creates a system admin and
+    /// returns its token. Does nothing (None) when an admin exists.
+    pub async fn bootstrap_admin(&self, name: &str) -> CoreResult<Option<(UserRow, IssuedToken)>> {
+        if self.storage.count_system_admins().await? > 0 {
+            return Ok(None);
+        }
+        let admin = self.insert_user(name, true).await?;
+        let token = self.issue_token(UserId(admin.id), self.settings.environment, "bootstrap admin").await?;
+        Ok(Some((admin, token)))
+    }
+}
+
+fn member_event(
+    who: &Principal,
+    project: ProjectId,
+    user: UserId,
+    kind: &'static str,
+    payload: serde_json::Value,
+) -> NewEvent {
+    NewEvent {
+        id: EventId::new().0,
+        project_id: project.0,
+        kind,
+        subject_id: user.0,
+        subject_type: "user".into(),
+        actor_user_id: who.user_id.0,
+        occurred_at: Utc::now(),
+        payload,
+    }
+}

@@ -1,0 +1,103 @@
+//! Who is calling, and may they do this here.
+
+use chrono::Utc;
+
+use super::Core;
+use crate::domain::{tokens, Environment, ProjectId, ProjectRole, TokenId, UserId};
+use crate::error::{CoreError, CoreResult};
+use crate::storage::ProjectRow;
+
+/// The authenticated caller: the user a token belongs to.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub user_id: UserId,
+    pub name: String,
+    /// May use the admin API.
+    pub system_admin: bool,
+    /// The token used, for audit.
+    pub token_id: TokenId,
+}
+
+/// The message of every 401: it must not tell an attacker which check failed
+/// beyond "missing" versus "not valid".
+pub const TOKEN_REQUIRED: &str = "a valid API token is required (Authorization: Bearer <token>)";
+pub const TOKEN_INVALID: &str = "the API token is not valid: it is unknown, revoked, or belongs to another environment";
+
+impl Core {
+    /// Authenticates the value of an `Authorization` header:
+    /// `Bearer <token>` or `ServiceApiKey <token>` (scheme case-insensitive).
+    pub async fn authenticate(&self, authorization: Option<&str>) -> CoreResult<Principal> {
+        let header = authorization.map(str::trim).filter(|h| !h.is_empty());
+        let Some(header) = header else {
+            return Err(CoreError::Unauthenticated(TOKEN_REQUIRED.into()));
+        };
+        let (scheme, secret) = header.split_once(' ').unwrap_or((header, ""));
+        let scheme_ok = scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("serviceapikey");
+        let secret = secret.trim();
+        if !scheme_ok || !tokens::looks_like_token(secret) {
+            return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
+        }
+        let digest = tokens::hash(secret);
+        let Some((token, user)) = self.storage.find_token(&digest).await? else {
+            return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
+        };
+        let environment_ok = Environment::from_code(token.environment) == Some(self.settings.environment);
+        if !tokens::digests_match(&token.token_hash, &digest) || token.revoked_at.is_some() || !environment_ok {
+            return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
+        }
+        self.note_token_use(TokenId(token.id), token.last_used_at);
+        Ok(Principal {
+            user_id: UserId(user.id),
+            name: user.name,
+            system_admin: user.system_admin,
+            token_id: TokenId(token.id),
+        })
+    }
+
+    /// Updates `last_used_at` in the background, at most once per interval,
+    /// so a busy token does not turn every read into a write.
+    fn note_token_use(&self, token_id: TokenId, last_used: Option<chrono::DateTime<Utc>>) {
+        let now = Utc::now();
+        let interval = chrono::Duration::from_std(self.settings.token_touch_interval).unwrap_or_default();
+        if last_used.is_some_and(|at| now - at < interval) {
+            return;
+        }
+        let storage = self.storage.clone();
+        tokio::spawn(async move {
+            if let Err(err) = storage.touch_token(token_id.0, now).await {
+                tracing::warn!(error = %err, "could not record token use");
+            }
+        });
+    }
+
+    /// The project, provided the caller holds at least `minimum` in it.
+    /// Unknown project: 404; no membership or too weak a role: 403.
+    pub async fn require_role(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        minimum: ProjectRole,
+    ) -> CoreResult<(ProjectRow, ProjectRole)> {
+        let Some((row, role)) = self.storage.project_with_role(project.0, who.user_id.0).await? else {
+            return Err(CoreError::not_found("project", project));
+        };
+        let Some(role) = role.and_then(ProjectRole::from_code) else {
+            return Err(CoreError::PermissionDenied(format!("you have no access to project '{project}'")));
+        };
+        if role < minimum {
+            return Err(CoreError::PermissionDenied(format!(
+                "this needs the {minimum} role or above in project '{project}'; you are {role}"
+            )));
+        }
+        Ok((row, role))
+    }
+
+    /// Admin API calls need a system admin.
+    pub fn require_system_admin(&self, who: &Principal) -> CoreResult<()> {
+        if who.system_admin {
+            Ok(())
+        } else {
+            Err(CoreError::PermissionDenied("this needs a system administrator's token".into()))
+        }
+    }
+}

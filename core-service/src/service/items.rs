@@ -1,0 +1,235 @@
+//! Item operations: access check, validation, storage, change event.
+
+use chrono::Utc;
+use serde_json::{json, Map, Value};
+use sqlx::types::Json;
+
+use super::{page_size, Core, Principal};
+use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult};
+use crate::items::{self, ItemType, Parent};
+use crate::storage::{ItemFilter, ItemRow, NewEvent};
+
+/// How often an update retries after losing a race with another writer.
+const UPDATE_ATTEMPTS: usize = 8;
+
+/// One page of a listing.
+pub struct ItemPage {
+    pub items: Vec<ItemRow>,
+    /// The cursor for the next page; None at the end.
+    pub next_cursor: Option<String>,
+}
+
+/// A listing request.
+#[derive(Debug, Default)]
+pub struct ListQuery {
+    pub item_type: Option<String>,
+    pub parent: Option<String>,
+    pub page_size: u32,
+    pub cursor: Option<String>,
+}
+
+impl Core {
+    pub async fn create_item(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        parent: &str,
+        item_type: &str,
+        properties: Map<String, Value>,
+    ) -> CoreResult<ItemId> {
+        let item_type = ItemType::parse(item_type)?;
+        let parent = Parent::parse(parent)?;
+        self.require_role(who, project, ProjectRole::Editor).await?;
+        let props = items::validate_create(item_type, properties)?;
+        self.check_parent(project, parent, None).await?;
+        let now = Utc::now();
+        let id = ItemId::new();
+        let row = ItemRow {
+            id: id.0,
+            project_id: project.0,
+            item_type: item_type.as_str().to_owned(),
+            parent: parent.to_string(),
+            properties: Json(Value::Object(props.clone())),
+            version: 1,
+            created_by: who.user_id.0,
+            updated_by: who.user_id.0,
+            created_at: now,
+            updated_at: now,
+        };
+        let payload = json!({"parent": row.parent, "new": props});
+        let event = item_event(who, project, id, item_type, "item.created", payload);
+        self.storage.insert_item(&row, &event).await?;
+        Ok(id)
+    }
+
+    pub async fn get_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
+        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.load_item(project, item).await
+    }
+
+    /// One property, by a case-insensitive name the spec lists for the type.
+    pub async fn get_item_property(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        item: ItemId,
+        name: &str,
+    ) -> CoreResult<(&'static str, Value)> {
+        let row = self.get_item(who, project, item).await?;
+        let item_type = ItemType::parse(&row.item_type)?;
+        let canonical = items::readable_property(item_type, name)?;
+        let value = row.properties.0.get(canonical).cloned().unwrap_or(Value::Null);
+        Ok((canonical, value))
+    }
+
+    pub async fn update_item(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        item_type: &str,
+        item: ItemId,
+        patch: Map<String, Value>,
+    ) -> CoreResult<ItemId> {
+        let named_type = ItemType::parse(item_type)?;
+        self.require_role(who, project, ProjectRole::Editor).await?;
+        for _ in 0..UPDATE_ATTEMPTS {
+            let current = self.load_item(project, item).await?;
+            let actual_type = ItemType::parse(&current.item_type)?;
+            if actual_type != named_type {
+                return Err(CoreError::invalid(
+                    "itemType",
+                    format!("item '{item}' is a {actual_type}, not a {named_type}"),
+                ));
+            }
+            let Value::Object(stored) = &current.properties.0 else {
+                return Err(CoreError::internal(format!("item {item} has non-object properties")));
+            };
+            let updated = items::validate_update(actual_type, stored, patch.clone())?;
+            let (new, old) = changed_properties(stored, &updated);
+            let row = ItemRow {
+                properties: Json(Value::Object(updated)),
+                version: current.version + 1,
+                updated_by: who.user_id.0,
+                updated_at: Utc::now(),
+                ..current.clone()
+            };
+            let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
+            if self.storage.update_item(&row, current.version, &event).await? {
+                return Ok(item);
+            }
+        }
+        Err(CoreError::Unavailable("the item is being changed by others; try again".into()))
+    }
+
+    pub async fn delete_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemId> {
+        self.require_role(who, project, ProjectRole::Editor).await?;
+        for _ in 0..UPDATE_ATTEMPTS {
+            let current = self.load_item(project, item).await?;
+            let item_type = ItemType::parse(&current.item_type)?;
+            let payload = json!({"parent": current.parent, "old": current.properties.0});
+            let event = item_event(who, project, item, item_type, "item.deleted", payload);
+            if self.storage.delete_item(project.0, item.0, current.version, &event).await? {
+                return Ok(item);
+            }
+        }
+        Err(CoreError::Unavailable("the item is being changed by others; try again".into()))
+    }
+
+    pub async fn list_items(&self, who: &Principal, project: ProjectId, query: ListQuery) -> CoreResult<ItemPage> {
+        self.require_role(who, project, ProjectRole::Viewer).await?;
+        let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
+                CoreError::invalid(
+                    "type",
+                    "must be one of label, sticky-note, shape, connector, web, image, document, svg",
+                )
+            })?),
+            None => None,
+        };
+        let parent = match query.parent.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+            Some(raw) => Some(Parent::parse(raw)?),
+            None => None,
+        };
+        let after = match query.cursor.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            Some(raw) => Some(
+                ItemId::parse(raw)
+                    .map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?,
+            ),
+            None => None,
+        };
+        let limit = page_size(query.page_size, 100, 1000);
+        let filter = ItemFilter {
+            item_type: item_type.map(|t| t.as_str().to_owned()),
+            parent: parent.map(|p| p.to_string()),
+            after: after.map(|a| a.0),
+            limit: limit + 1,
+        };
+        let mut rows = self.storage.list_items(project.0, &filter).await?;
+        let next_cursor = if rows.len() > limit as usize {
+            rows.truncate(limit as usize);
+            rows.last().map(|r| ItemId(r.id).to_string())
+        } else {
+            None
+        };
+        Ok(ItemPage { items: rows, next_cursor })
+    }
+
+    async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
+        self.storage.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
+    }
+
+    /// A parent item must exist in the same project (and not be the item).
+    async fn check_parent(&self, project: ProjectId, parent: Parent, item: Option<ItemId>) -> CoreResult<()> {
+        let Parent::Item(parent_id) = parent else { return Ok(()) };
+        if Some(parent_id) == item {
+            return Err(CoreError::invalid("parent", "an item cannot be its own parent"));
+        }
+        match self.storage.get_item(project.0, parent_id.0).await? {
+            Some(_) => Ok(()),
+            None => Err(CoreError::invalid(
+                "parent",
+                format!("no item '{parent_id}' in this project to act as the container"),
+            )),
+        }
+    }
+}
+
+/// The properties that differ: their new values and their previous ones.
+fn changed_properties(old: &Map<String, Value>, new: &Map<String, Value>) -> (Map<String, Value>, Map<String, Value>) {
+    let mut after = Map::new();
+    let mut before = Map::new();
+    for (key, value) in new {
+        if old.get(key) != Some(value) {
+            after.insert(key.clone(), value.clone());
+            before.insert(key.clone(), old.get(key).cloned().unwrap_or(Value::Null));
+        }
+    }
+    for (key, value) in old {
+        if !new.contains_key(key) {
+            after.insert(key.clone(), Value::Null);
+            before.insert(key.clone(), value.clone());
+        }
+    }
+    (after, before)
+}
+
+fn item_event(
+    who: &Principal,
+    project: ProjectId,
+    item: ItemId,
+    item_type: ItemType,
+    kind: &'static str,
+    payload: Value,
+) -> NewEvent {
+    NewEvent {
+        id: EventId::new().0,
+        project_id: project.0,
+        kind,
+        subject_id: item.0,
+        subject_type: item_type.as_str().to_owned(),
+        actor_user_id: who.user_id.0,
+        occurred_at: Utc::now(),
+        payload,
+    }
+}

@@ -1,0 +1,66 @@
+//! The service layer: every operation of the product, free of any transport.
+//! gRPC handlers (and nothing else) call into it with an authenticated
+//! [`Principal`] and typed arguments.
+//!
+//! # Layout
+//! - [`auth`]: token authentication and project access checks.
+//! - [`accounts`]: users, tokens, projects, memberships.
+//! - [`items`]: item create, read, update, delete, list.
+
+pub mod accounts;
+pub mod auth;
+pub mod items;
+
+use std::time::Duration;
+
+use crate::domain::Environment;
+use crate::storage::Storage;
+
+pub use auth::Principal;
+
+/// Settings the service layer needs.
+#[derive(Debug, Clone)]
+pub struct ServiceSettings {
+    /// The environment this server runs in; tokens of another are rejected.
+    pub environment: Environment,
+    /// How stale a token's `last_used_at` may get before a use rewrites it.
+    pub token_touch_interval: Duration,
+}
+
+impl Default for ServiceSettings {
+    fn default() -> Self {
+        Self { environment: Environment::Production, token_touch_interval: Duration::from_secs(60) }
+    }
+}
+
+/// The whole product behind one handle, shared by every gRPC service.
+#[derive(Debug, Clone)]
+pub struct Core {
+    /// Where everything is stored.
+    pub(crate) storage: Storage,
+    /// Environment and tuning.
+    pub(crate) settings: ServiceSettings,
+}
+
+impl Core {
+    pub fn new(storage: Storage, settings: ServiceSettings) -> Self {
+        Self { storage, settings }
+    }
+
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    pub fn settings(&self) -> &ServiceSettings {
+        &self.settings
+    }
+}
+
+/// Clamps a requested page size into `1..=max`, with `default` for 0.
+pub(crate) fn page_size(requested: u32, default: u32, max: u32) -> u32 {
+    if requested == 0 {
+        default
+    } else {
+        requested.min(max)
+    }
+}

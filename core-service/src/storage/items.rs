@@ -1,0 +1,151 @@
+//! Items and their change events.
+
+use uuid::Uuid;
+
+use super::accounts::insert_event;
+use super::{db_error, ItemRow, NewEvent, Storage};
+use crate::error::CoreError;
+
+type Result<T> = std::result::Result<T, CoreError>;
+
+const ITEM_COLUMNS: &str =
+    "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at";
+
+/// Filters and cursor of an item listing.
+#[derive(Debug, Clone, Default)]
+pub struct ItemFilter {
+    pub item_type: Option<String>,
+    pub parent: Option<String>,
+    /// Only items with an id after this one (ids are time-ordered UUIDv7).
+    pub after: Option<Uuid>,
+    pub limit: u32,
+}
+
+impl Storage {
+    /// Inserts an item and its `item.created` event in one transaction.
+    pub async fn insert_item(&self, item: &ItemRow, event: &NewEvent) -> Result<()> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            sqlx::query(&format!("INSERT INTO items ({ITEM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"))
+                .bind(item.id)
+                .bind(item.project_id)
+                .bind(&item.item_type)
+                .bind(&item.parent)
+                .bind(&item.properties)
+                .bind(item.version)
+                .bind(item.created_by)
+                .bind(item.updated_by)
+                .bind(item.created_at)
+                .bind(item.updated_at)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            insert_event!(&mut *tx, event)?;
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    pub async fn get_item(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, ItemRow>(&format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"))
+                .bind(item_id)
+                .bind(project_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
+    /// Writes a new version of an item and its `item.updated` event, provided
+    /// nobody changed the item since `expected_version` was read. Returns
+    /// false on such a race; the caller reads again and retries.
+    pub async fn update_item(&self, item: &ItemRow, expected_version: i64, event: &NewEvent) -> Result<bool> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let updated = sqlx::query(
+                "UPDATE items SET properties = $3, version = $4, updated_by = $5, updated_at = $6, parent = $7 \
+                 WHERE id = $1 AND project_id = $2 AND version = $8",
+            )
+            .bind(item.id)
+            .bind(item.project_id)
+            .bind(&item.properties)
+            .bind(item.version)
+            .bind(item.updated_by)
+            .bind(item.updated_at)
+            .bind(&item.parent)
+            .bind(expected_version)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
+            if updated == 0 {
+                return Ok(false);
+            }
+            insert_event!(&mut *tx, event)?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(true)
+        })
+    }
+
+    /// Deletes an item and records `item.deleted`, provided it is still at
+    /// `expected_version`. Returns false on a race (or when already gone).
+    pub async fn delete_item(
+        &self,
+        project_id: Uuid,
+        item_id: Uuid,
+        expected_version: i64,
+        event: &NewEvent,
+    ) -> Result<bool> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let deleted = sqlx::query("DELETE FROM items WHERE id = $1 AND project_id = $2 AND version = $3")
+                .bind(item_id)
+                .bind(project_id)
+                .bind(expected_version)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?
+                .rows_affected();
+            if deleted == 0 {
+                return Ok(false);
+            }
+            insert_event!(&mut *tx, event)?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(true)
+        })
+    }
+
+    /// A page of a project's items in creation order.
+    pub async fn list_items(&self, project_id: Uuid, filter: &ItemFilter) -> Result<Vec<ItemRow>> {
+        with_read_pool!(self, pool => {
+            let mut sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1");
+            let mut n = 1;
+            let mut next = |clause: &str| {
+                n += 1;
+                format!(" AND {clause} ${n}")
+            };
+            if filter.item_type.is_some() {
+                sql += &next("item_type =");
+            }
+            if filter.parent.is_some() {
+                sql += &next("parent =");
+            }
+            if filter.after.is_some() {
+                sql += &next("id >");
+            }
+            sql += &format!(" ORDER BY id LIMIT {}", filter.limit);
+            let mut query = sqlx::query_as::<_, ItemRow>(&sql).bind(project_id);
+            if let Some(item_type) = &filter.item_type {
+                query = query.bind(item_type);
+            }
+            if let Some(parent) = &filter.parent {
+                query = query.bind(parent);
+            }
+            if let Some(after) = filter.after {
+                query = query.bind(after);
+            }
+            query.fetch_all(pool).await.map_err(db_error)
+        })
+    }
+}

@@ -1,0 +1,222 @@
+//! All database access. Only this module imports sqlx.
+//!
+//! One [`Storage`] value wraps either backend. The queries are written once,
+//! with `$n` placeholders (SQLite accepts them too), and the `with_pool!`
+//! macros compile each body against both drivers, so a change to a query is a
+//! change to both backends and one test suite checks them alike. Where the
+//! backends must differ (connection set-up, migrations, locking) the code
+//! matches on the variant explicitly.
+//!
+//! SQLite: one writer connection (writers queue in the pool instead of failing
+//! with SQLITE_BUSY), a pool of read connections, WAL, `synchronous=FULL` so
+//! an acknowledged write survives a power cut, foreign keys on.
+
+/// Runs `$body` with `$pool` bound to the pool that may write.
+macro_rules! with_write_pool {
+    ($storage:expr, $pool:ident => $body:expr) => {
+        match $storage {
+            $crate::storage::Storage::Sqlite(store) => {
+                let $pool = store.writer_pool();
+                $body
+            }
+            $crate::storage::Storage::Postgres(pg) => {
+                let $pool = pg;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` with `$pool` bound to a pool for reads.
+macro_rules! with_read_pool {
+    ($storage:expr, $pool:ident => $body:expr) => {
+        match $storage {
+            $crate::storage::Storage::Sqlite(store) => {
+                let $pool = store.reader_pool();
+                $body
+            }
+            $crate::storage::Storage::Postgres(pg) => {
+                let $pool = pg;
+                $body
+            }
+        }
+    };
+}
+
+mod accounts;
+mod items;
+mod rows;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::ConnectOptions;
+
+pub use items::ItemFilter;
+pub use rows::*;
+
+use crate::error::CoreError;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// The database behind core-service.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    Sqlite(SqliteStore),
+    Postgres(PgPool),
+}
+
+/// SQLite pools: a single writer and several readers on one WAL database.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    /// The only connection that writes; serialises write transactions.
+    writer: SqlitePool,
+    /// Read-only connections; WAL lets them read while the writer commits.
+    reader: SqlitePool,
+}
+
+/// Which database to open.
+#[derive(Clone, Debug)]
+pub enum DatabaseTarget {
+    /// A SQLite file (created when missing).
+    SqliteFile(std::path::PathBuf),
+    /// A `postgres://` URL.
+    Postgres(String),
+}
+
+impl DatabaseTarget {
+    /// `postgres://…` or `postgresql://…` selects PostgreSQL, `sqlite:PATH`
+    /// a SQLite file; with no URL the database is `DATA_DIR/canvas.db`.
+    pub fn from_config(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Self> {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            None => Ok(Self::SqliteFile(data_dir.join("canvas.db"))),
+            Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
+                Ok(Self::Postgres(u.to_owned()))
+            }
+            Some(u) if u.starts_with("sqlite:") => {
+                let path = u.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+                let path = path.split('?').next().unwrap_or(path);
+                Ok(Self::SqliteFile(path.into()))
+            }
+            Some(_) => anyhow::bail!("CANVAS_DATABASE_URL must start with postgres://, postgresql:// or sqlite:"),
+        }
+    }
+}
+
+/// Pool sizes and time-outs.
+#[derive(Clone, Debug)]
+pub struct PoolSettings {
+    /// Upper bound of open connections (PostgreSQL) or readers (SQLite).
+    pub max_connections: u32,
+    /// How long a request waits for a free connection before it fails.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        Self { max_connections: 16, acquire_timeout: Duration::from_secs(5) }
+    }
+}
+
+impl Storage {
+    /// Opens the database and brings its schema up to date. On PostgreSQL,
+    /// sqlx holds an advisory lock while migrating, so replicas starting
+    /// together do not race.
+    pub async fn connect(target: &DatabaseTarget, settings: &PoolSettings) -> anyhow::Result<Self> {
+        match target {
+            DatabaseTarget::SqliteFile(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)?;
+                }
+                let options = SqliteConnectOptions::new()
+                    .filename(path)
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Full)
+                    .busy_timeout(Duration::from_secs(10))
+                    .foreign_keys(true)
+                    .disable_statement_logging();
+                let writer = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .acquire_timeout(settings.acquire_timeout.max(Duration::from_secs(30)))
+                    .connect_with(options.clone())
+                    .await?;
+                SQLITE_MIGRATIONS.run(&writer).await?;
+                let reader = SqlitePoolOptions::new()
+                    .max_connections(settings.max_connections.max(1))
+                    .acquire_timeout(settings.acquire_timeout)
+                    .connect_with(options.read_only(true))
+                    .await?;
+                Ok(Self::Sqlite(SqliteStore { writer, reader }))
+            }
+            DatabaseTarget::Postgres(url) => {
+                let options = PgConnectOptions::from_str(url)?.disable_statement_logging();
+                let pool = PgPoolOptions::new()
+                    .max_connections(settings.max_connections.max(2))
+                    .acquire_timeout(settings.acquire_timeout)
+                    .connect_with(options)
+                    .await?;
+                POSTGRES_MIGRATIONS.run(&pool).await?;
+                Ok(Self::Postgres(pool))
+            }
+        }
+    }
+
+    /// Which backend this is, for logs and metrics.
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+
+    /// A cheap round trip, for readiness checks.
+    pub async fn ping(&self) -> Result<(), CoreError> {
+        with_read_pool!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    /// Closes every connection; used on shutdown.
+    pub async fn close(&self) {
+        match self {
+            Self::Sqlite(s) => {
+                s.writer.close().await;
+                s.reader.close().await;
+            }
+            Self::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+impl SqliteStore {
+    fn writer_pool(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    fn reader_pool(&self) -> &SqlitePool {
+        &self.reader
+    }
+}
+
+/// Sorts a database error into a domain meaning, by kind rather than by
+/// constraint name, so both backends answer alike.
+pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
+    match &err {
+        sqlx::Error::Database(db) => match db.kind() {
+            sqlx::error::ErrorKind::UniqueViolation => CoreError::Conflict("the resource already exists".into()),
+            sqlx::error::ErrorKind::ForeignKeyViolation => {
+                CoreError::Conflict("a referenced resource does not exist".into())
+            }
+            _ => CoreError::Internal(err.into()),
+        },
+        sqlx::Error::PoolTimedOut => CoreError::Unavailable("the database is busy; try again".into()),
+        sqlx::Error::Io(_) | sqlx::Error::PoolClosed => CoreError::Unavailable("the database is unreachable".into()),
+        _ => CoreError::Internal(err.into()),
+    }
+}

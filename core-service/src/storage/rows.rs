@@ -1,0 +1,102 @@
+//! Rows as stored, shared by both backends. Each type decodes from SQLite and
+//! PostgreSQL alike (UUID as BLOB or UUID, time as TEXT or TIMESTAMPTZ, JSON as
+//! TEXT or JSONB).
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: Uuid,
+    pub name: String,
+    pub system_admin: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TokenRow {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    /// SHA-256 of the secret; the secret itself is never stored.
+    pub token_hash: Vec<u8>,
+    /// `Environment::code()`.
+    pub environment: i32,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+    pub last_used_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ProjectRow {
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A project seen by one user, with that user's role.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserProjectRow {
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+    /// `ProjectRole::code()`.
+    pub role: i32,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MembershipRow {
+    pub project_id: Uuid,
+    pub user_id: Uuid,
+    /// `ProjectRole::code()`.
+    pub role: i32,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ItemRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub item_type: String,
+    pub parent: String,
+    /// Every property, validated and with defaults, camelCase names.
+    pub properties: Json<Value>,
+    /// Bumped by every update; guards against lost updates.
+    pub version: i64,
+    pub created_by: Uuid,
+    pub updated_by: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A change record for the outbox, written in the same transaction as the
+/// change it describes.
+#[derive(Debug, Clone)]
+pub struct NewEvent {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    /// `item.created`, `user.added`, ….
+    pub kind: &'static str,
+    /// The item or user the event is about.
+    pub subject_id: Uuid,
+    /// The item type, or `user`.
+    pub subject_type: String,
+    pub actor_user_id: Uuid,
+    pub occurred_at: DateTime<Utc>,
+    /// The changed properties: `{"new": {...}, "old": {...}}`.
+    pub payload: Value,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EventRow {
+    pub seq: i64,
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub kind: String,
+    pub subject_id: Uuid,
+    pub subject_type: String,
+    pub actor_user_id: Uuid,
+    pub occurred_at: DateTime<Utc>,
+    pub payload: Json<Value>,
+}

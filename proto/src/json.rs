@@ -1,0 +1,68 @@
+//! Conversion between JSON values and the protobuf well-known `Struct`/`Value`.
+//!
+//! Item properties travel through gRPC as `google.protobuf.Struct`. JSON
+//! numbers become `f64` there, which is exact for every integer up to 2^53 —
+//! well beyond any size, position or file size the service accepts.
+
+use prost_types::{value::Kind, ListValue, Struct, Value};
+use serde_json::{Map, Number, Value as Json};
+
+/// Converts a JSON value into a protobuf `Value`.
+pub fn to_proto_value(json: Json) -> Value {
+    let kind = match json {
+        Json::Null => Kind::NullValue(0),
+        Json::Bool(b) => Kind::BoolValue(b),
+        Json::Number(n) => Kind::NumberValue(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Kind::StringValue(s),
+        Json::Array(items) => Kind::ListValue(ListValue { values: items.into_iter().map(to_proto_value).collect() }),
+        Json::Object(map) => Kind::StructValue(to_proto_struct(map)),
+    };
+    Value { kind: Some(kind) }
+}
+
+/// Converts a JSON object into a protobuf `Struct`.
+pub fn to_proto_struct(map: Map<String, Json>) -> Struct {
+    Struct { fields: map.into_iter().map(|(k, v)| (k, to_proto_value(v))).collect() }
+}
+
+/// Converts a protobuf `Value` back into JSON. Whole numbers come back as
+/// integers, so `5` does not turn into `5.0` on the way through.
+pub fn from_proto_value(value: Value) -> Json {
+    match value.kind {
+        None | Some(Kind::NullValue(_)) => Json::Null,
+        Some(Kind::BoolValue(b)) => Json::Bool(b),
+        Some(Kind::NumberValue(n)) => number_to_json(n),
+        Some(Kind::StringValue(s)) => Json::String(s),
+        Some(Kind::ListValue(list)) => Json::Array(list.values.into_iter().map(from_proto_value).collect()),
+        Some(Kind::StructValue(s)) => Json::Object(from_proto_struct(s)),
+    }
+}
+
+/// Converts a protobuf `Struct` back into a JSON object.
+pub fn from_proto_struct(s: Struct) -> Map<String, Json> {
+    s.fields.into_iter().map(|(k, v)| (k, from_proto_value(v))).collect()
+}
+
+fn number_to_json(n: f64) -> Json {
+    const MAX_EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if n.fract() == 0.0 && n.abs() <= MAX_EXACT {
+        Json::Number(Number::from(n as i64))
+    } else {
+        Number::from_f64(n).map(Json::Number).unwrap_or(Json::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_nested_values_and_keeps_integers_whole() {
+        let original = json!({"a": 5, "b": 2.5, "c": [true, null, "x"], "d": {"e": -3}});
+        let Json::Object(map) = original.clone() else { unreachable!() };
+        let back = Json::Object(from_proto_struct(to_proto_struct(map)));
+        assert_eq!(back, original);
+        assert_eq!(back["a"].to_string(), "5");
+    }
+}

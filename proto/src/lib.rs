@@ -1,0 +1,17 @@
+//! The `canvas.v1` gRPC contract shared by every component.
+//!
+//! # Layout
+//! - [`v1`]: the generated messages, clients and servers.
+//! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for gRPC reflection.
+//! - [`json`]: lossless conversion between `serde_json::Value` and the
+//!   protobuf `Struct`/`Value` types that carry item properties.
+
+pub mod json;
+
+/// Generated code for package `canvas.v1`.
+pub mod v1 {
+    tonic::include_proto!("canvas.v1");
+}
+
+/// The encoded `FileDescriptorSet` of every `.proto` file, imports included.
+pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/canvas_descriptor.bin"));

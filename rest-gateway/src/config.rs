@@ -1,0 +1,21 @@
+//! rest-gateway configuration.
+
+use std::net::SocketAddr;
+
+use clap::Parser;
+
+#[derive(Debug, Clone, Parser)]
+#[command(name = "rest-gateway", version, about = "REST gateway of the canvas service")]
+pub struct RestCli {
+    /// Address to serve HTTP on.
+    #[arg(long = "http-addr", env = "CANVAS_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
+
+    /// gRPC address of core-service.
+    #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
+    pub core_url: String,
+
+    /// Log format: text or json.
+    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
+    pub log_format: String,
+}

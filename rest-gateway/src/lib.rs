@@ -1,0 +1,32 @@
+//! rest-gateway: the REST interface of the canvas service, translated into
+//! core-service gRPC calls. It holds no business rule: it parses HTTP,
+//! forwards the caller's `Authorization` header, and renders the answer in the
+//! requested casing or MessagePack.
+//!
+//! # Layout
+//! - [`routes`]: the router and one module per resource.
+//! - [`respond`]: response negotiation (`jsonCasing`, MessagePack).
+//! - [`casing`]: property-name casing, the only place that knows about it.
+//! - [`error`]: gRPC status → HTTP problem+json, in one place.
+//! - [`state`]: the gRPC clients.
+
+pub mod casing;
+pub mod config;
+pub mod error;
+pub mod respond;
+pub mod routes;
+pub mod state;
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub use routes::router;
+pub use state::AppState;
+
+/// Serves `router` on `listener` until `shutdown` is cancelled, then lets
+/// in-flight requests finish.
+pub async fn serve(listener: TcpListener, router: axum::Router, shutdown: CancellationToken) -> anyhow::Result<()> {
+    tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
+    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await?;
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! Response negotiation: JSON in the requested casing, or MessagePack.
+
+use axum::extract::FromRequestParts;
+use axum::http::header::{ACCEPT, CONTENT_TYPE};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use crate::casing::Casing;
+use crate::error::ApiError;
+
+/// What the client asked the response to look like.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Format {
+    /// JSON property-name casing (`jsonCasing`).
+    pub casing: Casing,
+    /// `Some(content type)` when the client accepts MessagePack.
+    pub msgpack: Option<&'static str>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Format {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let casing = match query_value(parts.uri.query().unwrap_or(""), "jsonCasing") {
+            None => Casing::default(),
+            Some(raw) => Casing::parse(&raw).ok_or_else(|| {
+                Format::default()
+                    .error(ApiError::invalid("jsonCasing", "must be one of default, pascal, camel, snake, kebab"))
+            })?,
+        };
+        let accept = parts.headers.get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
+        let msgpack = accept.split(',').map(|part| part.split(';').next().unwrap_or("").trim()).find_map(|media| {
+            if media.eq_ignore_ascii_case("application/msgpack") {
+                Some("application/msgpack")
+            } else if media.eq_ignore_ascii_case("application/x-msgpack") {
+                Some("application/x-msgpack")
+            } else {
+                None
+            }
+        });
+        Ok(Self { casing, msgpack })
+    }
+}
+
+/// The value of a query parameter, name matched case-insensitively.
+pub fn query_value(query: &str, name: &str) -> Option<String> {
+    url_pairs(query).find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+}
+
+/// Percent-decoded `key=value` pairs of a query string.
+pub fn url_pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query.split('&').filter(|p| !p.is_empty()).map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (decode(k), decode(v))
+    })
+}
+
+fn decode(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl Format {
+    /// A success body in the negotiated format.
+    pub fn ok(self, status: StatusCode, body: Value) -> Response {
+        if let Some(content_type) = self.msgpack {
+            return match rmp_serde::to_vec_named(&body) {
+                Ok(bytes) => (status, [(CONTENT_TYPE, HeaderValue::from_static(content_type))], bytes).into_response(),
+                Err(err) => self.error(ApiError::internal(err)),
+            };
+        }
+        let body = self.casing.apply(body, &["customData"]);
+        let bytes = serde_json::to_vec(&body).unwrap_or_default();
+        (status, [(CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
+    }
+
+    /// An RFC 9457 problem body, always JSON, in the requested casing.
+    pub fn error(self, error: ApiError) -> Response {
+        error.into_problem(self.casing)
+    }
+
+    /// Renders a handler's result.
+    pub fn reply(self, result: Result<Value, ApiError>) -> Response {
+        match result {
+            Ok(body) => self.ok(StatusCode::OK, body),
+            Err(err) => self.error(err),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_decoded_and_case_insensitive() {
+        assert_eq!(query_value("a=1&JSONCASING=snake", "jsonCasing").as_deref(), Some("snake"));
+        assert_eq!(query_value("q=a%20b+c", "q").as_deref(), Some("a b c"));
+        assert_eq!(query_value("q=%", "q").as_deref(), Some("%"));
+        assert_eq!(query_value("", "q"), None);
+    }
+}

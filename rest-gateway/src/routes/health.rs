@@ -1,0 +1,34 @@
+//! `/healthz` (alive) and `/readyz` (core-service answers its health check).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde_json::{json, Value};
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::HealthCheckRequest;
+
+use crate::state::AppState;
+
+/// Ready when core-service reports SERVING; used by `canvasctl up`'s
+/// `/healthz` too, so "healthy" there means "requests will work".
+pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    let mut client = HealthClient::new(state.channel.clone());
+    let request = tonic::Request::new(HealthCheckRequest { service: String::new() });
+    let check = tokio::time::timeout(std::time::Duration::from_secs(2), client.check(request)).await;
+    match check {
+        Ok(Ok(reply)) if reply.get_ref().status == ServingStatus::Serving as i32 => {
+            (StatusCode::OK, Json(json!({"status": "ok"})))
+        }
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "unavailable", "detail": "core-service is not serving"})),
+        ),
+    }
+}
+
+/// Liveness: the process answers. For the all-in-one `canvasctl up` this is
+/// the same as readiness.
+pub async fn live(state: State<AppState>) -> (StatusCode, Json<Value>) {
+    ready(state).await
+}

@@ -1,0 +1,208 @@
+//! `/api/v2/projects/{projectId}/item…` and the item listing: translate each
+//! call into one ItemService call. No item rule lives here: names are passed
+//! as sent and core-service validates them.
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use canvas_proto::json::{from_proto_struct, from_proto_value, to_proto_struct};
+use canvas_proto::v1 as pb;
+use serde_json::{json, Map, Value};
+
+use crate::error::ApiError;
+use crate::respond::{query_value, Format};
+use crate::state::{with_auth, AppState};
+
+fn authorization(headers: &HeaderMap) -> Option<&str> {
+    headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok())
+}
+
+/// Parses a JSON object body; the error says what is wrong with it.
+fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
+    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::invalid("body", "a JSON object with the item properties is required"));
+    }
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ApiError::invalid("body", "must be a JSON object")),
+        Err(err) => Err(ApiError::invalid("body", &format!("is not valid JSON: {err}"))),
+    }
+}
+
+fn item_ref(reply: tonic::Response<pb::ItemRef>) -> Value {
+    json!({"itemId": reply.into_inner().item_id})
+}
+
+/// The REST shape of an item: its identity, then every property.
+pub fn item_json(item: pb::Item) -> Value {
+    let mut body = Map::new();
+    body.insert("itemId".into(), Value::String(item.item_id));
+    body.insert("itemType".into(), Value::String(item.item_type));
+    body.insert("projectId".into(), Value::String(item.project_id));
+    body.insert("parent".into(), Value::String(item.parent));
+    for (key, value) in item.properties.map(from_proto_struct).unwrap_or_default() {
+        body.insert(key, value);
+    }
+    body.insert("createdAt".into(), Value::String(rfc3339(item.created_at)));
+    body.insert("updatedAt".into(), Value::String(rfc3339(item.updated_at)));
+    Value::Object(body)
+}
+
+fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
+    ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+        .unwrap_or_default()
+}
+
+/// `POST /{parent}/{itemType}`
+pub async fn create(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, parent, item_type)): Path<(String, String, String)>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = async {
+        let properties = json_object(body)?;
+        let request = pb::CreateItemRequest {
+            project_id,
+            parent,
+            item_type,
+            properties: Some(to_proto_struct(properties)),
+            file: None,
+        };
+        let reply = state.items.clone().create_item(with_auth(request, authorization(&headers))?).await?;
+        Ok(item_ref(reply))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /{itemId}`
+pub async fn get(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, item_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = pb::GetItemRequest { project_id, item_id };
+        let reply = state.items.clone().get_item(with_auth(request, authorization(&headers))?).await?;
+        Ok(item_json(reply.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /{itemId}/{property}`: the bare value.
+pub async fn get_property(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, item_id, property)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = pb::GetItemPropertyRequest { project_id, item_id, property };
+        let reply = state.items.clone().get_item_property(with_auth(request, authorization(&headers))?).await?;
+        Ok(reply.into_inner().value.map(from_proto_value).unwrap_or(Value::Null))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `PATCH /{itemType}/{itemId}`. Connector bodies arrive wrapped as
+/// `{"properties": {...}}` (REST framing, unwrapped here); every other type
+/// sends the changed properties at the top level.
+pub async fn update(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, item_type, item_id)): Path<(String, String, String)>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = async {
+        let mut properties = json_object(body)?;
+        if item_type.trim().eq_ignore_ascii_case("connector") {
+            properties = unwrap_connector_body(properties)?;
+        }
+        let request = pb::UpdateItemRequest {
+            project_id,
+            item_type,
+            item_id: item_id.clone(),
+            properties: Some(to_proto_struct(properties)),
+        };
+        let reply = state.items.clone().update_item(with_auth(request, authorization(&headers))?).await?;
+        Ok(item_ref(reply))
+    }
+    .await;
+    format.reply(result)
+}
+
+fn unwrap_connector_body(mut body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
+    let key = body.keys().find(|k| k.eq_ignore_ascii_case("properties")).cloned();
+    match key.and_then(|k| body.remove(&k)) {
+        Some(Value::Object(inner)) if body.is_empty() => Ok(inner),
+        Some(Value::Object(_)) => Err(ApiError::invalid(
+            "properties",
+            "a connector update carries only the object 'properties'; move the other members into it",
+        )),
+        Some(_) => Err(ApiError::invalid("properties", "must be an object with the properties to change")),
+        None => Err(ApiError::invalid(
+            "properties",
+            "a connector update must wrap the changed properties: {\"properties\": {...}}",
+        )),
+    }
+}
+
+/// `DELETE /{itemId}`
+pub async fn delete(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, item_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = pb::DeleteItemRequest { project_id, item_id };
+        let reply = state.items.clone().delete_item(with_auth(request, authorization(&headers))?).await?;
+        Ok(item_ref(reply))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=`
+pub async fn list(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let query = query.unwrap_or_default();
+        let page_size = match query_value(&query, "limit") {
+            None => 0,
+            Some(raw) => match raw.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => n,
+                _ => return Err(ApiError::invalid("limit", "must be a whole number from 1 to 1000")),
+            },
+        };
+        let request = pb::ListItemsRequest {
+            project_id,
+            item_type: query_value(&query, "type").unwrap_or_default(),
+            parent: query_value(&query, "parent").unwrap_or_default(),
+            page_size,
+            page_token: query_value(&query, "cursor").unwrap_or_default(),
+        };
+        let reply = state.items.clone().list_items(with_auth(request, authorization(&headers))?).await?.into_inner();
+        let items: Vec<Value> = reply.items.into_iter().map(item_json).collect();
+        let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
+        Ok(json!({"items": items, "nextCursor": next}))
+    }
+    .await;
+    format.reply(result)
+}

@@ -1,0 +1,41 @@
+//! The REST routes, one module per resource.
+
+pub mod health;
+pub mod items;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::error::ApiError;
+use crate::respond::Format;
+use crate::state::AppState;
+
+/// Largest request body: 25 MiB, the spec's 25 MB limit with room for
+/// multipart framing.
+pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// Every REST route. `canvasctl up` merges this with the MCP and map routes.
+pub fn router(state: AppState) -> Router {
+    let item = "/api/v2/projects/{project_id}/item";
+    Router::new()
+        .route(&format!("{item}/{{a}}/{{b}}"), post(items::create).get(items::get_property).patch(items::update))
+        .route(&format!("{item}/{{a}}"), get(items::get).delete(items::delete))
+        .route("/api/v2/projects/{project_id}/items", get(items::list))
+        .route("/healthz", get(health::live))
+        .route("/readyz", get(health::ready))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+async fn not_found(format: Format) -> Response {
+    format.error(ApiError::new(StatusCode::NOT_FOUND, "no such endpoint"))
+}
+
+async fn method_not_allowed(format: Format) -> Response {
+    format.error(ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not accept that method"))
+}

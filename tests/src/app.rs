@@ -1,0 +1,121 @@
+//! The components of the service, running in this process on loopback.
+
+use std::sync::Arc;
+
+use core_service::domain::{ProjectId, ProjectRole, TokenId, UserId};
+use core_service::service::Principal;
+use core_service::{Core, CoreConfig};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::db::{Backend, TestDb};
+
+/// A user with a working token.
+#[derive(Debug, Clone)]
+pub struct TestUser {
+    pub id: String,
+    pub token: String,
+    pub token_id: String,
+}
+
+impl TestUser {
+    pub fn bearer(&self) -> String {
+        format!("Bearer {}", self.token)
+    }
+}
+
+/// core-service and rest-gateway serving a fresh database.
+pub struct TestApp {
+    pub backend: Backend,
+    /// `http://127.0.0.1:PORT` of the REST gateway.
+    pub base_url: String,
+    /// `http://127.0.0.1:PORT` of core-service gRPC.
+    pub grpc_url: String,
+    pub http: reqwest::Client,
+    /// The service layer, for arranging state the API under test does not
+    /// cover (creating users, changing environments).
+    pub core: Arc<Core>,
+    /// The system administrator's principal and token.
+    pub admin: Principal,
+    pub admin_token: String,
+    shutdown: CancellationToken,
+    /// Kept so the database lives as long as the app.
+    pub db: TestDb,
+}
+
+impl TestApp {
+    /// Starts everything with the server in the `development` environment.
+    pub async fn spawn(backend: Backend) -> TestApp {
+        Self::spawn_in(backend, "development").await
+    }
+
+    pub async fn spawn_in(backend: Backend, environment: &str) -> TestApp {
+        let db = TestDb::new(backend).await;
+        let config = CoreConfig {
+            data_dir: db.data_dir(),
+            database_url: db.database_url.clone(),
+            environment: environment.to_owned(),
+            db_max_connections: 8,
+            db_acquire_timeout_secs: 5,
+        };
+        let core = core_service::build(&config).await.expect("core-service starts");
+        let shutdown = CancellationToken::new();
+
+        let grpc_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind gRPC");
+        let grpc_url = format!("http://{}", grpc_listener.local_addr().unwrap());
+        tokio::spawn(core_service::run(grpc_listener, core.clone(), shutdown.clone()));
+
+        let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
+        let base_url = format!("http://{}", http_listener.local_addr().unwrap());
+        let state = rest_gateway::AppState::connect(&grpc_url).expect("gateway state");
+        tokio::spawn(rest_gateway::serve(http_listener, rest_gateway::router(state), shutdown.clone()));
+
+        let (_, admin_token) = core.bootstrap_admin("admin").await.unwrap().expect("fresh database");
+        let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();
+        TestApp {
+            backend,
+            base_url,
+            grpc_url,
+            http: reqwest::Client::new(),
+            core,
+            admin,
+            admin_token: admin_token.secret,
+            shutdown,
+            db,
+        }
+    }
+
+    /// A new user with a token of the server's environment.
+    pub async fn user(&self, name: &str) -> TestUser {
+        let user = self.core.create_user(&self.admin, name, false).await.unwrap();
+        let token = self.core.create_token(&self.admin, UserId(user.id), None, "test").await.unwrap();
+        TestUser { id: user.id.to_string(), token: token.secret, token_id: token.row.id.to_string() }
+    }
+
+    /// A new project owned (Admin) by `owner`.
+    pub async fn project(&self, owner: &TestUser) -> String {
+        let owner = UserId::parse(&owner.id).unwrap();
+        self.core.create_project(&self.admin, "Test project", owner).await.unwrap().id.to_string()
+    }
+
+    pub async fn add_member(&self, project: &str, user: &TestUser, role: ProjectRole) {
+        let project = ProjectId::parse(project).unwrap();
+        let user = UserId::parse(&user.id).unwrap();
+        self.core.add_member(&self.admin, project, user, role).await.unwrap();
+    }
+
+    pub async fn revoke(&self, user: &TestUser) {
+        self.core.revoke_token(&self.admin, TokenId::parse(&user.token_id).unwrap()).await.unwrap();
+    }
+
+    /// `{base_url}/api/v2/projects/{project}/item{rest}`
+    pub fn item_url(&self, project: &str, rest: &str) -> String {
+        format!("{}/api/v2/projects/{project}/item{rest}", self.base_url)
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}

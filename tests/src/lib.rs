@@ -1,0 +1,39 @@
+//! Helpers for the end-to-end tests: a real core-service and rest-gateway on
+//! loopback ports, over a fresh database of either backend.
+//!
+//! # Layout
+//! - [`TestDb`]: a fresh SQLite file or PostgreSQL database per test,
+//!   dropped afterwards.
+//! - [`TestApp`]: core-service gRPC and the REST gateway on `127.0.0.1:0`,
+//!   with an administrator and typed helpers for users, tokens and projects.
+//! - [`backend_tests!`]: runs one async test body on both backends.
+
+mod app;
+mod db;
+
+pub use app::{TestApp, TestUser};
+pub use db::{Backend, TestDb};
+
+/// Declares a test module running `$body(Backend)` once per backend:
+/// `backend_tests!(label_round_trip);` yields `label_round_trip::sqlite` and
+/// `label_round_trip::postgres`.
+#[macro_export]
+macro_rules! backend_tests {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    super::$name($crate::Backend::Sqlite).await
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    if let Some(backend) = $crate::Backend::postgres_or_skip() {
+                        super::$name(backend).await
+                    }
+                }
+            }
+        )+
+    };
+}
