@@ -96,4 +96,11 @@ impl ItemService for ItemGrpc {
         let row = self.core.get_item(&who, project, item).await?;
         Err(CoreError::not_found("content of item", ItemId(row.id)).into())
     }
+
+    async fn find_item(&self, request: Request<pb::FindItemRequest>) -> Reply<pb::Item> {
+        let who = authenticate(&self.core, &request).await?;
+        let item = ItemId::parse(&request.get_ref().item_id)?;
+        let row = self.core.find_item(&who, item).await?;
+        Ok(Response::new(convert::item(row)))
+    }
 }

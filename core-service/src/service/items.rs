@@ -175,6 +175,11 @@ impl Core {
         Ok(ItemPage { items: rows, next_cursor })
     }
 
+    /// An item by id alone, among the projects the caller can read.
+    pub async fn find_item(&self, who: &Principal, item: ItemId) -> CoreResult<ItemRow> {
+        self.storage.find_item_for_user(item.0, who.user_id.0).await?.ok_or_else(|| CoreError::not_found("item", item))
+    }
+
     async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
         self.storage.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
     }

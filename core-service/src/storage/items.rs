@@ -57,6 +57,22 @@ impl Storage {
         })
     }
 
+    /// The item, provided `user_id` is a member of its project.
+    pub async fn find_item_for_user(&self, item_id: Uuid, user_id: Uuid) -> Result<Option<ItemRow>> {
+        let columns = ITEM_COLUMNS.split(", ").map(|c| format!("i.{c}")).collect::<Vec<_>>().join(", ");
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, ItemRow>(&format!(
+                "SELECT {columns} FROM items i JOIN memberships m ON m.project_id = i.project_id \
+                 WHERE i.id = $1 AND m.user_id = $2"
+            ))
+            .bind(item_id)
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+
     /// Writes a new version of an item and its `item.updated` event, provided
     /// nobody changed the item since `expected_version` was read. Returns
     /// false on such a race; the caller reads again and retries.
