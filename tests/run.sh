@@ -17,12 +17,33 @@ fi
 # Tools the tests call.
 missing=()
 command -v curl >/dev/null || missing+=(curl)
+command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3 python3-venv)
+command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi
 if ! cargo nextest --version >/dev/null 2>&1; then
     cargo install --locked cargo-nextest
+fi
+
+# MCP clients the end-to-end tests drive (tests/tests/e2e/mcp_clients.rs): the
+# official Python MCP SDK, pinned, in a virtualenv, and the MCP Inspector CLI in
+# an npm prefix. Both live in caches and are installed only when missing.
+mcp_sdk_version=2.3.0
+mcp_inspector_version=2.12.0
+mcp_venv="${CANVAS_MCP_VENV:-$HOME/.cache/canvas-venv}"
+if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$mcp_sdk_version')" 2>/dev/null; then
+    echo "installing the MCP Python SDK $mcp_sdk_version into $mcp_venv"
+    python3 -m venv "$mcp_venv"
+    "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$mcp_sdk_version"
+fi
+mcp_npm_dir="${CANVAS_MCP_NPM_DIR:-$HOME/.cache/canvas-npm}"
+mcp_inspector_json="$mcp_npm_dir/node_modules/@modelcontextprotocol/inspector/package.json"
+if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_inspector_version" ]; then
+    echo "installing the MCP Inspector $mcp_inspector_version into $mcp_npm_dir"
+    mkdir -p "$mcp_npm_dir"
+    npm install --prefix "$mcp_npm_dir" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$mcp_inspector_version"
 fi
 
 profile=default

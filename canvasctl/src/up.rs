@@ -34,6 +34,7 @@ pub async fn up(args: UpArgs) -> anyhow::Result<()> {
         environment: args.environment.clone(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,
+        blob_store: None,
     };
     let core = core_service::build(&config).await.context("could not open the database")?;
     let grpc_listener = TcpListener::bind(args.grpc_addr)
@@ -49,7 +50,10 @@ pub async fn up(args: UpArgs) -> anyhow::Result<()> {
 
     let credentials = first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await?;
     let state = rest_gateway::AppState::connect(&core_url)?;
-    let http_task = tokio::spawn(rest_gateway::serve(http_listener, rest_gateway::router(state), shutdown.clone()));
+    // MCP at {base_url}/mcp; item links point at the same base URL unless CANVAS_WEB_URL says otherwise.
+    let mcp = mcp_gateway::McpState::connect(&core_url, mcp_gateway::McpSettings::from_env(&base_url))?;
+    let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
+    let http_task = tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
     print_banner(credentials.as_ref(), &args.data_dir, &base_url, &core_url);
 
     let (core_result, http_result) = tokio::join!(core_task, http_task);
@@ -128,6 +132,7 @@ fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str,
     println!("canvas service is up");
     println!("  REST base URL : {base_url}");
     println!("  core gRPC     : {core_url}");
+    println!("  MCP endpoint  : {base_url}/mcp");
     println!("  health        : {base_url}/healthz");
     if let Some(c) = creds {
         println!("  user id       : {}", c.user_id);

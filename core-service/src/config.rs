@@ -21,6 +21,11 @@ pub struct CoreConfig {
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
 
+    /// Where uploaded files go: `local` (under the data directory) or
+    /// `s3://bucket/prefix` (configured by the AWS_* environment variables).
+    #[arg(long = "blob-store", env = "CANVAS_BLOB_STORE")]
+    pub blob_store: Option<String>,
+
     /// The environment this server runs in: production, staging or development.
     /// Tokens of another environment are rejected.
     #[arg(long = "environment", env = "CANVAS_ENVIRONMENT", default_value = "production")]

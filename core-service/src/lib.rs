@@ -2,6 +2,7 @@
 //! the gRPC server that exposes them.
 //!
 //! # Layout
+//! - [`blobs`]: uploaded file content (local filesystem or S3).
 //! - [`config`]: flags and environment variables.
 //! - [`domain`]: ids, roles, environments, token secrets.
 //! - [`error`]: the one domain error.
@@ -10,6 +11,7 @@
 //! - [`storage`]: SQLite and PostgreSQL through sqlx (the only sqlx user).
 //! - [`grpc`]: the tonic server, its handlers and the error mapping.
 
+pub mod blobs;
 pub mod config;
 pub mod domain;
 pub mod error;
@@ -29,7 +31,8 @@ pub use service::Core;
 /// Opens the database (running migrations) and builds the service layer.
 pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
     let storage = storage::Storage::connect(&config.database_target()?, &config.pool_settings()).await?;
-    Ok(Arc::new(Core::new(storage, config.service_settings()?)))
+    let blobs = blobs::BlobStore::from_config(config.blob_store.as_deref(), &config.data_dir)?;
+    Ok(Arc::new(Core::new(storage, blobs, config.service_settings()?)))
 }
 
 /// Serves gRPC on `listener` until `shutdown` is cancelled. Tests bind

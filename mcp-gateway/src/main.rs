@@ -1,24 +1,22 @@
-//! mcp-gateway: will serve MCP (Streamable HTTP) at `/mcp` by calling
-//! core-service over gRPC. This binary is the skeleton of issue 6: it
-//! starts, parses its configuration and exits cleanly on SIGTERM.
+//! The mcp-gateway binary: MCP (Streamable HTTP) at `/mcp`, health at
+//! `/healthz` and `/readyz`, every call forwarded to core-service.
 
 use clap::Parser;
-
-#[derive(Debug, Parser)]
-#[command(name = "mcp-gateway", version, about = "MCP gateway of the canvas service (skeleton)")]
-struct Cli {
-    /// gRPC address of core-service.
-    #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
-    core_url: String,
-    /// Log format: text or json.
-    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
-    log_format: String,
-}
+use mcp_gateway::config::McpCli;
 
 #[tokio::main]
-async fn main() {
-    let cli = Cli::parse();
+async fn main() -> anyhow::Result<()> {
+    let cli = McpCli::parse();
     canvas_runtime::init_logging(&cli.log_format);
-    tracing::warn!(core = %cli.core_url, "mcp-gateway has no MCP tools yet; waiting for shutdown");
-    canvas_runtime::shutdown_token().cancelled().await;
+    let settings = cli.settings();
+    tracing::info!(
+        core = %cli.core_url,
+        web_url = %settings.web_url,
+        allowed_hosts = ?settings.allowed_hosts,
+        "starting mcp-gateway"
+    );
+    let state = mcp_gateway::McpState::connect(&cli.core_url, settings)?;
+    let router = mcp_gateway::router(state.clone()).merge(mcp_gateway::health_router(state));
+    let listener = tokio::net::TcpListener::bind(cli.http_addr).await?;
+    mcp_gateway::serve(listener, router, canvas_runtime::shutdown_token()).await
 }

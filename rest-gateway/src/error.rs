@@ -40,6 +40,14 @@ impl ApiError {
         }
     }
 
+    /// A 413 for a body over [`crate::limits::MAX_BODY_BYTES`].
+    pub fn too_large() -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than the limit of {} bytes (25 MiB)", crate::limits::MAX_BODY_BYTES),
+        )
+    }
+
     /// Logs the cause; the client sees only "internal error".
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "internal error in rest-gateway");

@@ -8,11 +8,13 @@
 //! - [`respond`]: response negotiation (`jsonCasing`, MessagePack).
 //! - [`casing`]: property-name casing, the only place that knows about it.
 //! - [`error`]: gRPC status → HTTP problem+json, in one place.
+//! - [`limits`]: the request-body limit, answered readably.
 //! - [`state`]: the gRPC clients.
 
 pub mod casing;
 pub mod config;
 pub mod error;
+pub mod limits;
 pub mod respond;
 pub mod routes;
 pub mod state;

@@ -4,8 +4,9 @@ use tracing_subscriber::EnvFilter;
 
 /// Installs the global subscriber. `format` is `text` or `json`.
 pub fn init_logging(format: &str) {
+    // rmcp (the MCP SDK) logs the start and end of every stateless request at INFO.
     let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,h2=warn,hyper=warn,tower=warn"));
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,h2=warn,hyper=warn,tower=warn,rmcp=warn"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false);
     let result = if format.eq_ignore_ascii_case("json") {
         builder.json().flatten_event(true).try_init()

@@ -24,10 +24,10 @@ impl TestUser {
     }
 }
 
-/// core-service and rest-gateway serving a fresh database.
+/// core-service, rest-gateway and the MCP gateway serving a fresh database.
 pub struct TestApp {
     pub backend: Backend,
-    /// `http://127.0.0.1:PORT` of the REST gateway.
+    /// `http://127.0.0.1:PORT` of the REST gateway (and `/mcp`).
     pub base_url: String,
     /// `http://127.0.0.1:PORT` of core-service gRPC.
     pub grpc_url: String,
@@ -57,6 +57,7 @@ impl TestApp {
             environment: environment.to_owned(),
             db_max_connections: 8,
             db_acquire_timeout_secs: 5,
+            blob_store: None,
         };
         let core = core_service::build(&config).await.expect("core-service starts");
         let shutdown = CancellationToken::new();
@@ -68,7 +69,11 @@ impl TestApp {
         let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
         let base_url = format!("http://{}", http_listener.local_addr().unwrap());
         let state = rest_gateway::AppState::connect(&grpc_url).expect("gateway state");
-        tokio::spawn(rest_gateway::serve(http_listener, rest_gateway::router(state), shutdown.clone()));
+        // MCP on the same base URL, as `canvasctl up` serves it.
+        let mcp = mcp_gateway::McpState::connect(&grpc_url, mcp_gateway::McpSettings::new(&base_url))
+            .expect("MCP gateway state");
+        let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
+        tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
 
         let (_, admin_token) = core.bootstrap_admin("admin").await.unwrap().expect("fresh database");
         let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();
@@ -106,6 +111,11 @@ impl TestApp {
 
     pub async fn revoke(&self, user: &TestUser) {
         self.core.revoke_token(&self.admin, TokenId::parse(&user.token_id).unwrap()).await.unwrap();
+    }
+
+    /// `{base_url}/mcp`: the MCP endpoint on the same base URL.
+    pub fn mcp_url(&self) -> String {
+        format!("{}/mcp", self.base_url)
     }
 
     /// `{base_url}/api/v2/projects/{project}/item{rest}`

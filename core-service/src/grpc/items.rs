@@ -10,8 +10,7 @@ use tonic::{Request, Response, Status};
 
 use super::{authenticate, convert};
 use crate::domain::{ItemId, ProjectId};
-use crate::error::CoreError;
-use crate::service::items::ListQuery;
+use crate::service::items::{ListQuery, Upload};
 use crate::service::Core;
 
 /// gRPC face of the item operations.
@@ -31,11 +30,9 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id)?;
-        if req.file.is_some() {
-            return Err(CoreError::invalid("binary", "file uploads are not available on this server yet").into());
-        }
         let properties = req.properties.map(from_proto_struct).unwrap_or_default();
-        let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties).await?;
+        let upload = req.file.map(|f| Upload { file_name: f.file_name, declared_mime_type: f.declared_mime_type, content: f.content });
+        let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
         Ok(item_ref(id))
     }
 
@@ -93,8 +90,8 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
-        let row = self.core.get_item(&who, project, item).await?;
-        Err(CoreError::not_found("content of item", ItemId(row.id)).into())
+        let (mime_type, file_name, content) = self.core.get_item_content(&who, project, item).await?;
+        Ok(Response::new(pb::ItemContent { mime_type, file_name, content }))
     }
 
     async fn find_item(&self, request: Request<pb::FindItemRequest>) -> Reply<pb::Item> {

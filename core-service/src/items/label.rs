@@ -44,14 +44,14 @@ pub const STICKY_NOTE: &[PropertyDef] = &[
 
 /// Names the single-property read accepts for labels and sticky notes
 /// (besides position, size, scale, angle).
-pub const READABLE: &[&str] = &[
-    "text",
-    "fontSize",
-    "fontFamily",
-    "textColor",
-    "backgroundColor",
-    "horizontalTextAlignment",
-    "verticalTextAlignment",
+pub const READABLE: &[(&str, &str)] = &[
+    ("text", "text"),
+    ("fontSize", "fontSize"),
+    ("fontFamily", "fontFamily"),
+    ("textColor", "textColor"),
+    ("backgroundColor", "backgroundColor"),
+    ("horizontalTextAlignment", "horizontalTextAlignment"),
+    ("verticalTextAlignment", "verticalTextAlignment"),
 ];
 
 /// The auto-size rules of the spec:

@@ -6,11 +6,17 @@
 //! - [`schema`]: the table-driven property engine.
 //! - [`html`]: the "plain text or valid HTML" rule.
 //! - [`label`]: labels and sticky notes.
+//! - [`shape`]: shapes and the corner-radius rules.
+//! - [`connector`]: connectors, their ends, and the geometry of attached ends.
+//! - [`media`]: web links, images, documents, SVGs.
 //! - [`theme`]: the theme defaults.
 
+pub mod connector;
 pub mod html;
 pub mod label;
+pub mod media;
 pub mod schema;
+pub mod shape;
 pub mod theme;
 pub mod types;
 
@@ -22,17 +28,40 @@ use crate::error::{CoreError, FieldViolation};
 use schema::{lookup, parse_value, PropertyDef};
 
 /// Base properties readable on every item type.
-const BASE_READABLE: &[&str] = &["position", "size", "scale", "angle"];
+const BASE_READABLE: &[(&str, &str)] =
+    &[("position", "position"), ("size", "size"), ("scale", "scale"), ("angle", "angle")];
 
 /// The property table of a type.
-fn definitions(item_type: ItemType) -> Result<&'static [PropertyDef], CoreError> {
+fn definitions(item_type: ItemType) -> &'static [PropertyDef] {
     match item_type {
-        ItemType::Label => Ok(label::LABEL),
-        ItemType::StickyNote => Ok(label::STICKY_NOTE),
-        other => {
-            Err(CoreError::invalid("itemType", format!("item type '{other}' is not available on this server yet")))
-        }
+        ItemType::Label => label::LABEL,
+        ItemType::StickyNote => label::STICKY_NOTE,
+        ItemType::Shape => shape::SHAPE,
+        ItemType::Connector => connector::CONNECTOR,
+        ItemType::Web => media::WEB,
+        ItemType::Image => media::IMAGE,
+        ItemType::Document => media::DOCUMENT,
+        ItemType::Svg => media::SVG,
     }
+}
+
+/// Names the single-property read accepts beyond the base ones, with the
+/// stored property each one reads.
+fn readable(item_type: ItemType) -> &'static [(&'static str, &'static str)] {
+    match item_type {
+        ItemType::Label | ItemType::StickyNote => label::READABLE,
+        ItemType::Shape => shape::READABLE,
+        ItemType::Connector => connector::READABLE,
+        ItemType::Web => media::WEB_READABLE,
+        ItemType::Image | ItemType::Document | ItemType::Svg => media::FILE_READABLE,
+    }
+}
+
+/// Facts about the stored item that rules depend on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ItemFacts {
+    /// The item has uploaded file content.
+    pub has_content: bool,
 }
 
 /// What type-specific rules see: the properties as they will be stored,
@@ -45,6 +74,8 @@ pub struct RuleContext<'a> {
     /// The stored properties before an update; None on create.
     previous: Option<&'a Map<String, Value>>,
     errors: &'a mut Vec<FieldViolation>,
+    /// Facts beyond the properties.
+    facts: ItemFacts,
 }
 
 impl RuleContext<'_> {
@@ -68,8 +99,8 @@ impl RuleContext<'_> {
 }
 
 /// Validates the properties of a new item and fills every default.
-pub fn validate_create(item_type: ItemType, raw: Map<String, Value>) -> Result<Map<String, Value>, CoreError> {
-    let defs = definitions(item_type)?;
+pub fn validate_create(item_type: ItemType, raw: Map<String, Value>, facts: ItemFacts) -> Result<Map<String, Value>, CoreError> {
+    let defs = definitions(item_type);
     let mut errors = Vec::new();
     let given = canonical_names(defs, raw, false, &mut errors);
     let mut props = Map::new();
@@ -89,7 +120,7 @@ pub fn validate_create(item_type: ItemType, raw: Map<String, Value>) -> Result<M
         }
     }
     let sent = given.iter().filter(|(_, v)| !v.is_null()).map(|(n, _)| *n).collect();
-    apply_rules(item_type, &mut props, sent, None, &mut errors);
+    apply_rules(item_type, &mut props, sent, None, &mut errors, facts);
     finish(props, errors)
 }
 
@@ -100,8 +131,9 @@ pub fn validate_update(
     item_type: ItemType,
     stored: &Map<String, Value>,
     patch: Map<String, Value>,
+    facts: ItemFacts,
 ) -> Result<Map<String, Value>, CoreError> {
-    let defs = definitions(item_type)?;
+    let defs = definitions(item_type);
     let mut errors = Vec::new();
     let given = canonical_names(defs, patch, true, &mut errors);
     let mut props = stored.clone();
@@ -120,25 +152,22 @@ pub fn validate_update(
         }
     }
     let sent = given.iter().map(|(n, _)| *n).collect();
-    apply_rules(item_type, &mut props, sent, Some(stored), &mut errors);
+    apply_rules(item_type, &mut props, sent, Some(stored), &mut errors, facts);
     finish(props, errors)
 }
 
 /// The canonical name of a property the single-property read may return, or
 /// a 400 naming the allowed ones.
 pub fn readable_property(item_type: ItemType, name: &str) -> Result<&'static str, CoreError> {
-    let type_specific: &[&'static str] = match item_type {
-        ItemType::Label | ItemType::StickyNote => label::READABLE,
-        _ => &[],
-    };
+    let type_specific = readable(item_type);
     let folded = schema::fold_name(name);
     BASE_READABLE
         .iter()
         .chain(type_specific)
-        .find(|candidate| schema::fold_name(candidate) == folded)
-        .copied()
+        .find(|(alias, _)| schema::fold_name(alias) == folded)
+        .map(|(_, stored)| *stored)
         .ok_or_else(|| {
-            let allowed: Vec<&str> = BASE_READABLE.iter().chain(type_specific).copied().collect();
+            let allowed: Vec<&str> = BASE_READABLE.iter().chain(type_specific).map(|(alias, _)| *alias).collect();
             CoreError::invalid(
                 "property",
                 format!(
@@ -186,16 +215,20 @@ fn apply_rules(
     sent: Vec<&'static str>,
     previous: Option<&Map<String, Value>>,
     errors: &mut Vec<FieldViolation>,
+    facts: ItemFacts,
 ) {
-    let mut ctx = RuleContext { props, sent, previous, errors };
+    let mut ctx = RuleContext { props, sent, previous, errors, facts };
     match item_type {
         ItemType::Label | ItemType::StickyNote => label::apply_auto_size(&mut ctx),
-        _ => minimum_size(&mut ctx),
+        ItemType::Shape => shape::apply_rules(&mut ctx),
+        ItemType::Connector => connector::apply_rules(&mut ctx),
+        ItemType::Image => media::image_rules(&mut ctx),
+        ItemType::Web | ItemType::Document | ItemType::Svg => minimum_size(&mut ctx),
     }
 }
 
 /// The base rule: size at least 5 per dimension.
-fn minimum_size(ctx: &mut RuleContext<'_>) {
+pub(crate) fn minimum_size(ctx: &mut RuleContext<'_>) {
     for dimension in ["width", "height"] {
         if let Some(value) = schema::number_at(ctx.props, "size", dimension) {
             if value < 5.0 {

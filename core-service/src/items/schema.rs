@@ -31,6 +31,23 @@ pub enum Kind {
     /// One of the listed words, matched case-insensitively and stored in the
     /// listed spelling.
     OneOf(&'static [&'static str]),
+    /// `#RRGGBB`, `#AARRGGBB` (alpha first) or `#RGB`; nothing else.
+    HexColor,
+    /// An array of finite numbers, each `>= 0`.
+    NonNegativeList,
+    /// An array of `{x, y}` points.
+    PointList,
+    /// An absolute `http` or `https` URL.
+    WebUrl,
+    /// A file name: 1 to 128 characters, no `/` or `\`.
+    FileName,
+    /// A whole number of bytes, `>= 0`.
+    ByteCount,
+    /// A connector end: `{edge, position, itemId, decorator}`.
+    ConnectorPoint,
+    /// Accepted and dropped (connector position, size, scale, angle are
+    /// derived from the end points).
+    Ignored,
 }
 
 /// One property of an item type.
@@ -102,12 +119,47 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         let height = dimension(value, "height", field, errors);
         return Some(json!({"width": width?, "height": height?}));
     }
+    if let Some(result) = parse_compound(kind, field, value, errors) {
+        return result;
+    }
     let mut fail = |rule: String| {
         errors.push(FieldViolation::new(field, rule));
         None
     };
     match kind {
-        Kind::Point | Kind::Size => unreachable!("handled above"),
+        Kind::Point
+        | Kind::Size
+        | Kind::NonNegativeList
+        | Kind::PointList
+        | Kind::ConnectorPoint
+        | Kind::Ignored => unreachable!("handled above"),
+        Kind::HexColor => match value.as_str() {
+            Some(text) if is_hex_color(text.trim()) => Some(Value::String(text.trim().to_owned())),
+            _ => fail("must be a hex color: #RRGGBB, #AARRGGBB (alpha first) or #RGB".into()),
+        },
+        Kind::WebUrl => match value.as_str().map(str::trim) {
+            Some(text) => match url::Url::parse(text) {
+                Ok(url) if (url.scheme() == "http" || url.scheme() == "https") && url.host_str().is_some_and(|h| !h.is_empty()) => {
+                    Some(Value::String(text.to_owned()))
+                }
+                Ok(_) => fail("must be an absolute URL with the scheme http or https".into()),
+                Err(_) => fail("must be an absolute URL with the scheme http or https (relative URLs are not accepted)".into()),
+            },
+            None => fail("must be a string holding an absolute http or https URL".into()),
+        },
+        Kind::FileName => match value.as_str() {
+            Some(text) if text.trim().is_empty() => fail("must not be empty".into()),
+            Some(text) if text.chars().count() > 128 => fail("must be at most 128 characters".into()),
+            Some(text) if text.contains(['/', '\\']) => fail("must not contain a forward slash or backslash".into()),
+            Some(text) if text.chars().any(char::is_control) => fail("must not contain control characters".into()),
+            Some(_) => Some(value.clone()),
+            None => fail("must be a string".into()),
+        },
+        Kind::ByteCount => match value.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Some(value.clone()),
+            Some(_) => fail("must be a whole number of bytes >= 0".into()),
+            None => fail("must be a number".into()),
+        },
         Kind::NumberAbove(min) => match finite(value) {
             Some(n) if n > min => Some(value.clone()),
             Some(_) => fail(format!("must be > {min}")),
@@ -154,6 +206,53 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
             }
         }
     }
+}
+
+/// The kinds made of several values; None for the scalar kinds.
+fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Option<Value>> {
+    let result = match kind {
+        Kind::Ignored => None,
+        Kind::NonNegativeList => {
+            let Some(items) = value.as_array() else {
+                errors.push(FieldViolation::new(field, "must be an array of numbers"));
+                return Some(None);
+            };
+            let mut ok = true;
+            for (i, item) in items.iter().enumerate() {
+                match finite(item) {
+                    Some(n) if n >= 0.0 => {}
+                    Some(_) => {
+                        ok = false;
+                        errors.push(FieldViolation::new(format!("{field}[{i}]"), "must be >= 0"));
+                    }
+                    None => {
+                        ok = false;
+                        errors.push(FieldViolation::new(format!("{field}[{i}]"), "must be a number"));
+                    }
+                }
+            }
+            ok.then(|| value.clone())
+        }
+        Kind::PointList => {
+            let Some(items) = value.as_array() else {
+                errors.push(FieldViolation::new(field, "must be an array of {x, y} points"));
+                return Some(None);
+            };
+            let before = errors.len();
+            let points: Vec<Value> =
+                items.iter().enumerate().filter_map(|(i, p)| parse_value(Kind::Point, &format!("{field}[{i}]"), p, errors)).collect();
+            (errors.len() == before).then_some(Value::Array(points))
+        }
+        Kind::ConnectorPoint => super::connector::parse_point(field, value, errors),
+        _ => return None,
+    };
+    Some(result)
+}
+
+/// `#RGB`, `#RRGGBB` or `#AARRGGBB`.
+pub fn is_hex_color(text: &str) -> bool {
+    text.strip_prefix('#')
+        .is_some_and(|hex| matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 fn expected_shape(kind: Kind) -> &'static str {

@@ -7,11 +7,11 @@ use sqlx::types::Json;
 use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
-use crate::items::{self, ItemType, Parent};
-use crate::storage::{ItemFilter, ItemRow, NewEvent};
+use crate::items::{self, ItemFacts, ItemType, Parent};
+use crate::storage::{DependentUpdate, ItemFilter, ItemRow, NewEvent};
 
-/// How often an update retries after losing a race with another writer.
-const UPDATE_ATTEMPTS: usize = 8;
+/// How often a write retries after losing a race with another writer.
+const WRITE_ATTEMPTS: usize = 8;
 
 /// One page of a listing.
 pub struct ItemPage {
@@ -29,6 +29,14 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
+/// A file sent with a create (the multipart form, or MCP `upload_image`).
+#[derive(Debug)]
+pub struct Upload {
+    pub file_name: String,
+    pub declared_mime_type: String,
+    pub content: Vec<u8>,
+}
+
 impl Core {
     pub async fn create_item(
         &self,
@@ -36,13 +44,32 @@ impl Core {
         project: ProjectId,
         parent: &str,
         item_type: &str,
-        properties: Map<String, Value>,
+        mut properties: Map<String, Value>,
+        upload: Option<Upload>,
     ) -> CoreResult<ItemId> {
         let item_type = ItemType::parse(item_type)?;
         let parent = Parent::parse(parent)?;
         self.require_role(who, project, ProjectRole::Editor).await?;
-        let props = items::validate_create(item_type, properties)?;
+        let content = match upload {
+            Some(upload) => Some(self.accept_upload(item_type, upload, &mut properties)?),
+            None if matches!(item_type, ItemType::Document | ItemType::Svg) => {
+                return Err(CoreError::invalid(
+                    "binary",
+                    format!("{item_type} items are created by file upload: POST /{{parent}}/{item_type}/file"),
+                ))
+            }
+            None => None,
+        };
+        let facts = ItemFacts { has_content: content.is_some() };
+        let props = items::validate_create(item_type, properties, facts)?;
         self.check_parent(project, parent, None).await?;
+        if item_type == ItemType::Connector {
+            self.check_attachments(project, &props, None).await?;
+        }
+        let content_key = match content {
+            Some(bytes) => Some(self.blobs.put(bytes).await?),
+            None => None,
+        };
         let now = Utc::now();
         let id = ItemId::new();
         let row = ItemRow {
@@ -56,6 +83,7 @@ impl Core {
             updated_by: who.user_id.0,
             created_at: now,
             updated_at: now,
+            content_key,
         };
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
@@ -63,9 +91,11 @@ impl Core {
         Ok(id)
     }
 
+    /// An item as readers see it (derived properties filled in).
     pub async fn get_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
         self.require_role(who, project, ProjectRole::Viewer).await?;
-        self.load_item(project, item).await
+        let row = self.load_item(project, item).await?;
+        Ok(self.present(project, vec![row]).await?.remove(0))
     }
 
     /// One property, by a case-insensitive name the spec lists for the type.
@@ -93,19 +123,20 @@ impl Core {
     ) -> CoreResult<ItemId> {
         let named_type = ItemType::parse(item_type)?;
         self.require_role(who, project, ProjectRole::Editor).await?;
-        for _ in 0..UPDATE_ATTEMPTS {
+        for _ in 0..WRITE_ATTEMPTS {
             let current = self.load_item(project, item).await?;
             let actual_type = ItemType::parse(&current.item_type)?;
             if actual_type != named_type {
-                return Err(CoreError::invalid(
-                    "itemType",
-                    format!("item '{item}' is a {actual_type}, not a {named_type}"),
-                ));
+                return Err(CoreError::invalid("itemType", format!("item '{item}' is a {actual_type}, not a {named_type}")));
             }
             let Value::Object(stored) = &current.properties.0 else {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
             };
-            let updated = items::validate_update(actual_type, stored, patch.clone())?;
+            let facts = ItemFacts { has_content: current.content_key.is_some() };
+            let updated = items::validate_update(actual_type, stored, patch.clone(), facts)?;
+            if actual_type == ItemType::Connector {
+                self.check_attachments(project, &updated, Some(item)).await?;
+            }
             let (new, old) = changed_properties(stored, &updated);
             let row = ItemRow {
                 properties: Json(Value::Object(updated)),
@@ -122,14 +153,18 @@ impl Core {
         Err(CoreError::Unavailable("the item is being changed by others; try again".into()))
     }
 
+    /// Deletes an item. Connectors attached to it are detached in the same
+    /// transaction: their ends stay where they were drawn (and each gets an
+    /// `item.updated` event), so no connector is lost with the item.
     pub async fn delete_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemId> {
         self.require_role(who, project, ProjectRole::Editor).await?;
-        for _ in 0..UPDATE_ATTEMPTS {
+        for _ in 0..WRITE_ATTEMPTS {
             let current = self.load_item(project, item).await?;
             let item_type = ItemType::parse(&current.item_type)?;
+            let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties.0});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
-            if self.storage.delete_item(project.0, item.0, current.version, &event).await? {
+            if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
                 return Ok(item);
             }
         }
@@ -140,10 +175,7 @@ impl Core {
         self.require_role(who, project, ProjectRole::Viewer).await?;
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
-                CoreError::invalid(
-                    "type",
-                    "must be one of label, sticky-note, shape, connector, web, image, document, svg",
-                )
+                CoreError::invalid("type", "must be one of label, sticky-note, shape, connector, web, image, document, svg")
             })?),
             None => None,
         };
@@ -152,10 +184,9 @@ impl Core {
             None => None,
         };
         let after = match query.cursor.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-            Some(raw) => Some(
-                ItemId::parse(raw)
-                    .map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?,
-            ),
+            Some(raw) => {
+                Some(ItemId::parse(raw).map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?)
+            }
             None => None,
         };
         let limit = page_size(query.page_size, 100, 1000);
@@ -172,15 +203,39 @@ impl Core {
         } else {
             None
         };
-        Ok(ItemPage { items: rows, next_cursor })
+        Ok(ItemPage { items: self.present(project, rows).await?, next_cursor })
     }
 
     /// An item by id alone, among the projects the caller can read.
     pub async fn find_item(&self, who: &Principal, item: ItemId) -> CoreResult<ItemRow> {
-        self.storage.find_item_for_user(item.0, who.user_id.0).await?.ok_or_else(|| CoreError::not_found("item", item))
+        let row = self
+            .storage
+            .find_item_for_user(item.0, who.user_id.0)
+            .await?
+            .ok_or_else(|| CoreError::not_found("item", item))?;
+        Ok(self.present(ProjectId(row.project_id), vec![row]).await?.remove(0))
     }
 
-    async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
+    /// The uploaded bytes of an image, document or svg item, with its type
+    /// and name.
+    pub async fn get_item_content(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        item: ItemId,
+    ) -> CoreResult<(String, String, Vec<u8>)> {
+        self.require_role(who, project, ProjectRole::Viewer).await?;
+        let row = self.load_item(project, item).await?;
+        let Some(key) = &row.content_key else {
+            return Err(CoreError::not_found("file content of item", item));
+        };
+        let props = &row.properties.0;
+        let mime = props.get("mimeType").and_then(Value::as_str).unwrap_or("application/octet-stream").to_owned();
+        let name = props.get("fileName").and_then(Value::as_str).unwrap_or("file").to_owned();
+        Ok((mime, name, self.blobs.get(key).await?))
+    }
+
+    pub(super) async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
         self.storage.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
     }
 
@@ -192,10 +247,7 @@ impl Core {
         }
         match self.storage.get_item(project.0, parent_id.0).await? {
             Some(_) => Ok(()),
-            None => Err(CoreError::invalid(
-                "parent",
-                format!("no item '{parent_id}' in this project to act as the container"),
-            )),
+            None => Err(CoreError::invalid("parent", format!("no item '{parent_id}' in this project to act as the container"))),
         }
     }
 }
@@ -219,7 +271,7 @@ fn changed_properties(old: &Map<String, Value>, new: &Map<String, Value>) -> (Ma
     (after, before)
 }
 
-fn item_event(
+pub(super) fn item_event(
     who: &Principal,
     project: ProjectId,
     item: ItemId,
@@ -238,3 +290,6 @@ fn item_event(
         payload,
     }
 }
+
+/// Connector updates that go with a delete.
+pub(super) type Dependents = Vec<DependentUpdate>;

@@ -6,13 +6,16 @@
 //! - [`auth`]: token authentication and project access checks.
 //! - [`accounts`]: users, tokens, projects, memberships.
 //! - [`items`]: item create, read, update, delete, list.
+//! - [`item_views`]: derived properties, uploads, connector bookkeeping.
 
 pub mod accounts;
 pub mod auth;
+pub mod item_views;
 pub mod items;
 
 use std::time::Duration;
 
+use crate::blobs::BlobStore;
 use crate::domain::Environment;
 use crate::storage::Storage;
 
@@ -36,15 +39,17 @@ impl Default for ServiceSettings {
 /// The whole product behind one handle, shared by every gRPC service.
 #[derive(Debug, Clone)]
 pub struct Core {
-    /// Where everything is stored.
+    /// Where everything but file content is stored.
     pub(crate) storage: Storage,
+    /// Uploaded file content, addressed by hash.
+    pub(crate) blobs: BlobStore,
     /// Environment and tuning.
     pub(crate) settings: ServiceSettings,
 }
 
 impl Core {
-    pub fn new(storage: Storage, settings: ServiceSettings) -> Self {
-        Self { storage, settings }
+    pub fn new(storage: Storage, blobs: BlobStore, settings: ServiceSettings) -> Self {
+        Self { storage, blobs, settings }
     }
 
     pub fn storage(&self) -> &Storage {

@@ -3,13 +3,13 @@
 use uuid::Uuid;
 
 use super::accounts::insert_event;
-use super::{db_error, ItemRow, NewEvent, Storage};
+use super::{db_error, DependentUpdate, ItemRow, NewEvent, Storage};
 use crate::error::CoreError;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
 const ITEM_COLUMNS: &str =
-    "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at";
+    "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at, content_key";
 
 /// Filters and cursor of an item listing.
 #[derive(Debug, Clone, Default)]
@@ -21,12 +21,61 @@ pub struct ItemFilter {
     pub limit: u32,
 }
 
+/// Writes a new version of an item if it is still at `$expected`; evaluates
+/// to whether it was.
+macro_rules! update_row {
+    ($executor:expr, $item:expr, $expected:expr) => {{
+        let item: &ItemRow = $item;
+        sqlx::query(
+            "UPDATE items SET properties = $3, version = $4, updated_by = $5, updated_at = $6, parent = $7 \
+             WHERE id = $1 AND project_id = $2 AND version = $8",
+        )
+        .bind(item.id)
+        .bind(item.project_id)
+        .bind(&item.properties)
+        .bind(item.version)
+        .bind(item.updated_by)
+        .bind(item.updated_at)
+        .bind(&item.parent)
+        .bind($expected)
+        .execute($executor)
+        .await
+        .map_err(db_error)?
+        .rows_affected()
+            == 1
+    }};
+}
+
 impl Storage {
+    /// Items of a project by id (any order); ids of other projects are ignored.
+    pub async fn get_items(&self, project_id: Uuid, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = self.get_item(project_id, *id).await? {
+                rows.push(row);
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Every connector of a project, to find those attached to an item.
+    pub async fn project_connectors(&self, project_id: Uuid) -> Result<Vec<ItemRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, ItemRow>(&format!(
+                "SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 AND item_type = 'connector' ORDER BY id"
+            ))
+            .bind(project_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+
     /// Inserts an item and its `item.created` event in one transaction.
     pub async fn insert_item(&self, item: &ItemRow, event: &NewEvent) -> Result<()> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
-            sqlx::query(&format!("INSERT INTO items ({ITEM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"))
+            sqlx::query(&format!("INSERT INTO items ({ITEM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"))
                 .bind(item.id)
                 .bind(item.project_id)
                 .bind(&item.item_type)
@@ -37,6 +86,7 @@ impl Storage {
                 .bind(item.updated_by)
                 .bind(item.created_at)
                 .bind(item.updated_at)
+                .bind(&item.content_key)
                 .execute(&mut *tx)
                 .await
                 .map_err(db_error)?;
@@ -79,23 +129,7 @@ impl Storage {
     pub async fn update_item(&self, item: &ItemRow, expected_version: i64, event: &NewEvent) -> Result<bool> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
-            let updated = sqlx::query(
-                "UPDATE items SET properties = $3, version = $4, updated_by = $5, updated_at = $6, parent = $7 \
-                 WHERE id = $1 AND project_id = $2 AND version = $8",
-            )
-            .bind(item.id)
-            .bind(item.project_id)
-            .bind(&item.properties)
-            .bind(item.version)
-            .bind(item.updated_by)
-            .bind(item.updated_at)
-            .bind(&item.parent)
-            .bind(expected_version)
-            .execute(&mut *tx)
-            .await
-            .map_err(db_error)?
-            .rows_affected();
-            if updated == 0 {
+            if !update_row!(&mut *tx, item, expected_version) {
                 return Ok(false);
             }
             insert_event!(&mut *tx, event)?;
@@ -106,15 +140,24 @@ impl Storage {
 
     /// Deletes an item and records `item.deleted`, provided it is still at
     /// `expected_version`. Returns false on a race (or when already gone).
+    /// `dependents` (connectors detached from the item) are written in the
+    /// same transaction, each guarded by its own version.
     pub async fn delete_item(
         &self,
         project_id: Uuid,
         item_id: Uuid,
         expected_version: i64,
         event: &NewEvent,
+        dependents: &[DependentUpdate],
     ) -> Result<bool> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            for dependent in dependents {
+                if !update_row!(&mut *tx, &dependent.row, dependent.expected_version) {
+                    return Ok(false);
+                }
+                insert_event!(&mut *tx, &dependent.event)?;
+            }
             let deleted = sqlx::query("DELETE FROM items WHERE id = $1 AND project_id = $2 AND version = $3")
                 .bind(item_id)
                 .bind(project_id)
@@ -162,6 +205,25 @@ impl Storage {
                 query = query.bind(after);
             }
             query.fetch_all(pool).await.map_err(db_error)
+        })
+    }
+}
+
+impl Storage {
+    /// Outbox records of a project after `after_seq`, oldest first: what
+    /// consumers (webhooks, the knowledge index) read.
+    pub async fn project_events(&self, project_id: Uuid, after_seq: i64, limit: u32) -> Result<Vec<super::EventRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, super::EventRow>(
+                "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload \
+                 FROM events WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            )
+            .bind(project_id)
+            .bind(after_seq)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)
         })
     }
 }

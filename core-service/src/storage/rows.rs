@@ -68,6 +68,17 @@ pub struct ItemRow {
     pub updated_by: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Blob key of uploaded content (image, document, svg); None otherwise.
+    pub content_key: Option<String>,
+}
+
+/// A dependent change written in the same transaction as another one (a
+/// connector detached from a deleted item), guarded by its version.
+#[derive(Debug, Clone)]
+pub struct DependentUpdate {
+    pub row: ItemRow,
+    pub expected_version: i64,
+    pub event: NewEvent,
 }
 
 /// A change record for the outbox, written in the same transaction as the

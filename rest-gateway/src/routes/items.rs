@@ -16,13 +16,18 @@ use crate::error::ApiError;
 use crate::respond::{query_value, Format};
 use crate::state::{with_auth, AppState};
 
-fn authorization(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
     headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok())
 }
 
 /// Parses a JSON object body; the error says what is wrong with it.
 fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+    let bytes = body.map_err(|rejection| match rejection.status() {
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::too_large()
+        }
+        status => ApiError::new(status, rejection.body_text()),
+    })?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid("body", "a JSON object with the item properties is required"));
     }
@@ -98,13 +103,16 @@ pub async fn get(
     format.reply(result)
 }
 
-/// `GET /{itemId}/{property}`: the bare value.
+/// `GET /{itemId}/{property}`: the bare value (`content` is the file).
 pub async fn get_property(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, item_id, property)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
+    if property.eq_ignore_ascii_case("content") {
+        return super::files::content(state, format, project_id, item_id, &headers).await;
+    }
     let result = async {
         let request = pb::GetItemPropertyRequest { project_id, item_id, property };
         let reply = state.items.clone().get_item_property(with_auth(request, authorization(&headers))?).await?;

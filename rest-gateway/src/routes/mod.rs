@@ -1,5 +1,6 @@
 //! The REST routes, one module per resource.
 
+pub mod files;
 pub mod health;
 pub mod items;
 
@@ -13,9 +14,7 @@ use crate::error::ApiError;
 use crate::respond::Format;
 use crate::state::AppState;
 
-/// Largest request body: 25 MiB, the spec's 25 MB limit with room for
-/// multipart framing.
-pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+pub use crate::limits::MAX_BODY_BYTES;
 
 /// Every REST route. `canvasctl up` merges this with the MCP and map routes.
 pub fn router(state: AppState) -> Router {
@@ -23,12 +22,14 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route(&format!("{item}/{{a}}/{{b}}"), post(items::create).get(items::get_property).patch(items::update))
         .route(&format!("{item}/{{a}}"), get(items::get).delete(items::delete))
+        .route(&format!("{item}/{{a}}/{{b}}/file"), post(files::upload))
         .route("/api/v2/projects/{project_id}/items", get(items::list))
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(crate::limits::reject_oversized))
         .with_state(state)
 }
 

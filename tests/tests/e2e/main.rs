@@ -3,7 +3,14 @@
 
 mod auth;
 mod casing;
+mod connectors;
+mod events;
+mod files;
 mod grpc;
 mod label_rules;
 mod labels;
+mod mcp;
+mod mcp_clients;
+mod shapes;
 mod support;
+mod uploads;

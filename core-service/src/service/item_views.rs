@@ -1,0 +1,192 @@
+//! What items look like to readers (derived properties), uploads, and the
+//! connector bookkeeping that touches several items.
+
+use std::collections::HashMap;
+
+use chrono::Utc;
+use serde_json::{json, Map, Value};
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use super::items::{item_event, Dependents, Upload};
+use super::{Core, Principal};
+use crate::domain::{ItemId, ProjectId};
+use crate::error::{CoreError, CoreResult};
+use crate::items::connector::{self, Frame};
+use crate::items::media::{self, UploadFacts};
+use crate::items::{shape, ItemType};
+use crate::storage::{DependentUpdate, ItemRow};
+
+/// Largest uploaded file: the spec's 25 MB request limit.
+pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
+
+impl Core {
+    /// Fills derived properties: a shape's drawn `cornerRadius`, and a
+    /// connector's resolved ends, position and size (following the items its
+    /// ends are attached to).
+    pub(super) async fn present(&self, project: ProjectId, mut rows: Vec<ItemRow>) -> CoreResult<Vec<ItemRow>> {
+        let wanted: Vec<Uuid> = rows
+            .iter()
+            .filter(|r| r.item_type == ItemType::Connector.as_str())
+            .filter_map(|r| r.properties.0.as_object())
+            .flat_map(connector::attached_items)
+            .filter_map(|id| Uuid::parse_str(&id).ok())
+            .collect();
+        let mut frames: HashMap<String, Frame> = HashMap::new();
+        for row in &rows {
+            if let Some(props) = row.properties.0.as_object() {
+                frames.insert(row.id.to_string(), Frame::of(props));
+            }
+        }
+        let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
+        for row in self.storage.get_items(project.0, &missing).await? {
+            if let Some(props) = row.properties.0.as_object() {
+                frames.insert(row.id.to_string(), Frame::of(props));
+            }
+        }
+        for row in &mut rows {
+            let Value::Object(props) = &mut row.properties.0 else { continue };
+            if row.item_type == ItemType::Shape.as_str() {
+                shape::present(props);
+            } else if row.item_type == ItemType::Connector.as_str() {
+                connector::present(props, |id| frames.get(id).copied());
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Checks the upload and puts its facts into `properties`; returns the
+    /// bytes to store (sanitised, for SVG).
+    pub(super) fn accept_upload(&self, item_type: ItemType, upload: Upload, properties: &mut Map<String, Value>) -> CoreResult<Vec<u8>> {
+        if !matches!(item_type, ItemType::Image | ItemType::Document | ItemType::Svg) {
+            return Err(CoreError::invalid("itemType", "only image, document and svg items take a file upload"));
+        }
+        if upload.content.len() > MAX_UPLOAD_BYTES {
+            return Err(CoreError::PayloadTooLarge(format!("the file is larger than the limit of {MAX_UPLOAD_BYTES} bytes")));
+        }
+        if upload.content.is_empty() {
+            return Err(CoreError::invalid("binary", "the uploaded file is empty"));
+        }
+        let sniffed = canvas_files::sniff(&upload.content, &upload.file_name);
+        let (bytes, mime): (Vec<u8>, &str) = match (item_type, sniffed) {
+            (ItemType::Image, Some(s)) if media::IMAGE_TYPES.contains(&s.mime_type) => (upload.content, s.mime_type),
+            (ItemType::Image, _) => {
+                return Err(CoreError::invalid("binary", "must be a JPEG, PNG, GIF or WebP image (checked from the bytes)"))
+            }
+            (ItemType::Svg, Some(s)) if s.mime_type == "image/svg+xml" => {
+                let clean = canvas_files::sanitize_svg(&upload.content)
+                    .map_err(|reason| CoreError::invalid("binary", format!("must be a valid SVG: {reason}")))?;
+                (clean, s.mime_type)
+            }
+            (ItemType::Svg, _) => return Err(CoreError::invalid("binary", "must be an SVG image (checked from the bytes)")),
+            (_, Some(s)) if matches!(s.kind, canvas_files::FileKind::Document) => (upload.content, s.mime_type),
+            (_, _) => {
+                return Err(CoreError::invalid(
+                    "binary",
+                    "must be a PDF, DOCX, PPTX, XLSX, ODT, plain text or Markdown document (checked from the bytes)",
+                ))
+            }
+        };
+        if !upload.declared_mime_type.is_empty() && !upload.declared_mime_type.eq_ignore_ascii_case(mime) {
+            tracing::debug!(declared = %upload.declared_mime_type, sniffed = mime, "upload's declared type differs from its bytes");
+        }
+        let natural_size = match item_type {
+            ItemType::Image | ItemType::Svg => canvas_files::image_size(&bytes),
+            _ => None,
+        };
+        let facts = UploadFacts {
+            file_name: upload.file_name.trim().to_owned(),
+            mime_type: mime.to_owned(),
+            file_size: bytes.len() as u64,
+            natural_size,
+        };
+        media::merge_upload(properties, &facts, true);
+        Ok(bytes)
+    }
+
+    /// Attached ends must name another item of the same project, and not a
+    /// connector (whose geometry is itself derived).
+    pub(super) async fn check_attachments(&self, project: ProjectId, props: &Map<String, Value>, this: Option<ItemId>) -> CoreResult<()> {
+        let mut violations = Vec::new();
+        for end in ["startPoint", "endPoint"] {
+            let Some(raw) = props.get(end).and_then(|p| p.get("itemId")).and_then(Value::as_str) else { continue };
+            let field = format!("{end}.itemId");
+            let Ok(id) = Uuid::parse_str(raw) else {
+                violations.push(crate::error::FieldViolation::new(field, "must be a GUID"));
+                continue;
+            };
+            if this.is_some_and(|t| t.0 == id) {
+                violations.push(crate::error::FieldViolation::new(field, "a connector cannot attach to itself"));
+                continue;
+            }
+            match self.storage.get_item(project.0, id).await? {
+                None => violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project"))),
+                Some(row) if row.item_type == ItemType::Connector.as_str() => {
+                    violations.push(crate::error::FieldViolation::new(field, "a connector cannot attach to another connector"))
+                }
+                Some(_) => {}
+            }
+        }
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(CoreError::Validation(violations))
+        }
+    }
+
+    /// Connector updates that pin every end attached to `deleted` where it
+    /// is drawn now.
+    pub(super) async fn detach_connectors(&self, who: &Principal, project: ProjectId, deleted: &ItemRow) -> CoreResult<Dependents> {
+        let deleted_id = deleted.id.to_string();
+        let connectors: Vec<ItemRow> = self
+            .storage
+            .project_connectors(project.0)
+            .await?
+            .into_iter()
+            .filter(|c| c.properties.0.as_object().is_some_and(|p| connector::attached_items(p).contains(&deleted_id)))
+            .collect();
+        let mut updates = Vec::with_capacity(connectors.len());
+        for current in connectors {
+            let Value::Object(stored) = &current.properties.0 else { continue };
+            let others: Vec<Uuid> = connector::attached_items(stored)
+                .iter()
+                .filter(|id| **id != deleted_id)
+                .filter_map(|id| Uuid::parse_str(id).ok())
+                .collect();
+            let mut frames: HashMap<String, Frame> = HashMap::new();
+            if let Some(props) = deleted.properties.0.as_object() {
+                frames.insert(deleted_id.clone(), Frame::of(props));
+            }
+            for row in self.storage.get_items(project.0, &others).await? {
+                if let Some(props) = row.properties.0.as_object() {
+                    frames.insert(row.id.to_string(), Frame::of(props));
+                }
+            }
+            let mut props = stored.clone();
+            if !connector::detach(&mut props, &deleted_id, |id| frames.get(id).copied()) {
+                continue;
+            }
+            let old: Map<String, Value> =
+                ["startPoint", "endPoint"].iter().filter_map(|k| stored.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+            let new: Map<String, Value> =
+                ["startPoint", "endPoint"].iter().filter_map(|k| props.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+            let event = item_event(
+                who,
+                project,
+                ItemId(current.id),
+                ItemType::Connector,
+                "item.updated",
+                json!({"new": new, "old": old, "reason": "attached item deleted"}),
+            );
+            let row = ItemRow {
+                properties: Json(Value::Object(props)),
+                version: current.version + 1,
+                updated_by: who.user_id.0,
+                updated_at: Utc::now(),
+                ..current.clone()
+            };
+            updates.push(DependentUpdate { row, expected_version: current.version, event });
+        }
+        Ok(updates)
+    }
+}

@@ -1,0 +1,183 @@
+//! What the MCP gateway can be told: the settings the router needs
+//! ([`McpSettings`]) and the command line of the standalone binary
+//! ([`McpCli`]), which builds them.
+
+use std::net::SocketAddr;
+
+use clap::Parser;
+
+/// The spec's 25 MB request limit, read as 25 MiB so a 25 MB base64 payload
+/// plus its JSON-RPC envelope still fits.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// Hosts a fresh install answers: loopback only, the safe default against DNS
+/// rebinding. Deployments behind an ingress add their public host name.
+pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1"];
+
+/// The `realm` of the `WWW-Authenticate` challenge when none is configured.
+pub const DEFAULT_REALM: &str = "canvas";
+
+/// Everything the MCP router needs to know beyond the core-service address.
+#[derive(Debug, Clone)]
+pub struct McpSettings {
+    /// Base of the item links handed to agents
+    /// (`{web_url}/map/{projectId}?node={itemId}`); no trailing slash. Its
+    /// host tells a user which environment an item lives in.
+    pub web_url: String,
+    /// `Host` values the gateway answers (`host` matches any port,
+    /// `host:port` only that port). A `*` entry or an empty list accepts
+    /// every host, for deployments where the ingress already checks it.
+    pub allowed_hosts: Vec<String>,
+    /// The realm named in the 401 `WWW-Authenticate` challenge, so a client
+    /// can tell which service asks for a token.
+    pub realm: String,
+    /// Largest request body accepted; larger ones get 413 with a JSON-RPC
+    /// error instead of being read into memory.
+    pub max_body_bytes: usize,
+}
+
+impl McpSettings {
+    /// Defaults for a service whose items are shown at `web_url`.
+    pub fn new(web_url: &str) -> Self {
+        Self {
+            web_url: web_url.trim_end_matches('/').to_owned(),
+            allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
+            realm: DEFAULT_REALM.to_owned(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
+    }
+
+    /// Defaults overridden by `CANVAS_WEB_URL`, `CANVAS_MCP_ALLOWED_HOSTS`
+    /// (comma-separated) and `CANVAS_MCP_REALM` when they are set. For
+    /// `canvasctl up`, which mounts the router without a command line of its
+    /// own for it.
+    pub fn from_env(default_web_url: &str) -> Self {
+        let mut settings = Self::new(default_web_url);
+        if let Some(web_url) = env_value("CANVAS_WEB_URL") {
+            settings.web_url = web_url.trim_end_matches('/').to_owned();
+        }
+        if let Some(hosts) = env_value("CANVAS_MCP_ALLOWED_HOSTS") {
+            settings.allowed_hosts = split_list(&hosts);
+        }
+        if let Some(realm) = env_value("CANVAS_MCP_REALM") {
+            settings.realm = realm;
+        }
+        settings
+    }
+
+    /// Whether a request's `Host` (already lower-cased, brackets removed
+    /// from IPv6 literals) may be served.
+    pub fn host_allowed(&self, host: &str, port: Option<u16>) -> bool {
+        if self.allowed_hosts.is_empty() || self.allowed_hosts.iter().any(|h| h.trim() == "*") {
+            return true;
+        }
+        self.allowed_hosts.iter().any(|allowed| {
+            let (allowed_host, allowed_port) = split_host_port(allowed.trim());
+            allowed_host.eq_ignore_ascii_case(host) && allowed_port.is_none_or(|p| Some(p) == port)
+        })
+    }
+}
+
+/// Splits `host`, `host:port`, `[v6]` or `[v6]:port`; the host comes back
+/// without brackets. A bare IPv6 literal (`::1`) has no port.
+pub fn split_host_port(authority: &str) -> (&str, Option<u16>) {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((host, tail)) => (host, tail.strip_prefix(':').and_then(|p| p.parse().ok())),
+            None => (rest, None),
+        };
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') => match port.parse() {
+            Ok(port) => (host, Some(port)),
+            Err(_) => (authority, None),
+        },
+        _ => (authority, None),
+    }
+}
+
+fn env_value(name: &str) -> Option<String> {
+    std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+fn split_list(raw: &str) -> Vec<String> {
+    raw.split(',').map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned).collect()
+}
+
+/// The command line of the standalone `mcp-gateway` binary.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "mcp-gateway", version, about = "MCP gateway of the canvas service (Streamable HTTP at /mcp)")]
+pub struct McpCli {
+    /// Address to serve HTTP on.
+    #[arg(long = "http-addr", env = "CANVAS_HTTP_ADDR", default_value = "127.0.0.1:8081")]
+    pub http_addr: SocketAddr,
+
+    /// gRPC address of core-service.
+    #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
+    pub core_url: String,
+
+    /// Base URL of the web map, used in item links. Default: this server's
+    /// own address.
+    #[arg(long = "web-url", env = "CANVAS_WEB_URL")]
+    pub web_url: Option<String>,
+
+    /// Host names (optionally host:port) the gateway answers, comma-separated;
+    /// `*` accepts any host.
+    #[arg(
+        long = "allowed-hosts",
+        env = "CANVAS_MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "localhost,127.0.0.1,::1"
+    )]
+    pub allowed_hosts: Vec<String>,
+
+    /// Realm named in the `WWW-Authenticate` challenge of a 401.
+    #[arg(long = "realm", env = "CANVAS_MCP_REALM", default_value = DEFAULT_REALM)]
+    pub realm: String,
+
+    /// Largest request body in bytes.
+    #[arg(long = "max-body-bytes", env = "CANVAS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
+    pub max_body_bytes: usize,
+
+    /// Log format: text or json.
+    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
+    pub log_format: String,
+}
+
+impl McpCli {
+    pub fn settings(&self) -> McpSettings {
+        let web_url = self.web_url.clone().unwrap_or_else(|| format!("http://{}", self.http_addr));
+        McpSettings {
+            allowed_hosts: self.allowed_hosts.iter().map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()).collect(),
+            realm: self.realm.clone(),
+            max_body_bytes: self.max_body_bytes,
+            ..McpSettings::new(&web_url)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_host_and_port() {
+        assert_eq!(split_host_port("example.com"), ("example.com", None));
+        assert_eq!(split_host_port("example.com:8080"), ("example.com", Some(8080)));
+        assert_eq!(split_host_port("[::1]:80"), ("::1", Some(80)));
+        assert_eq!(split_host_port("::1"), ("::1", None));
+    }
+
+    #[test]
+    fn host_allow_list_matches_ports_only_when_given() {
+        let mut settings = McpSettings::new("http://x");
+        assert!(settings.host_allowed("127.0.0.1", Some(4000)));
+        assert!(settings.host_allowed("::1", None));
+        assert!(!settings.host_allowed("evil.example", Some(80)));
+        settings.allowed_hosts = vec!["canvas.example:443".into()];
+        assert!(settings.host_allowed("canvas.example", Some(443)));
+        assert!(!settings.host_allowed("canvas.example", Some(8443)));
+        settings.allowed_hosts = vec!["*".into()];
+        assert!(settings.host_allowed("anything", None));
+    }
+}

@@ -1,0 +1,67 @@
+//! mcp-gateway: the MCP server of the canvas service (Streamable HTTP at
+//! `POST /mcp`), translated into core-service gRPC calls. It holds no canvas
+//! rule: it authenticates through core-service, speaks MCP with the official
+//! Rust SDK (rmcp, stateless), and turns tool calls into item, project and
+//! knowledge calls made with the caller's own token.
+//!
+//! # Layout
+//! - [`transport`]: the `/mcp` route: host check, 405, auth, media types,
+//!   body limit and JSON-RPC checks in front of rmcp.
+//! - [`auth`]: the per-request token check (`WhoAmI`) and the 401.
+//! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
+//!   `tools/call`.
+//! - [`tools`]: one type per tool, their schemas and outputs.
+//! - [`error`]: every error the gateway shows, mapped in one place.
+//! - [`state`]: the gRPC clients, links and the caller's credentials.
+//! - [`config`]: settings and the binary's command line.
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod server;
+pub mod state;
+pub mod tools;
+pub mod transport;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::HealthCheckRequest;
+
+pub use config::McpSettings;
+pub use state::McpState;
+pub use transport::{router, MCP_PATH};
+
+/// `/healthz` and `/readyz` for the standalone binary (`canvasctl up` has
+/// its own on the shared router): ready when core-service reports SERVING.
+pub fn health_router(state: McpState) -> Router {
+    Router::new().route("/healthz", get(ready)).route("/readyz", get(ready)).with_state(state)
+}
+
+async fn ready(State(state): State<McpState>) -> (StatusCode, Json<Value>) {
+    let mut client = HealthClient::new(state.channel.clone());
+    let request = tonic::Request::new(HealthCheckRequest { service: String::new() });
+    match tokio::time::timeout(std::time::Duration::from_secs(2), client.check(request)).await {
+        Ok(Ok(reply)) if reply.get_ref().status == ServingStatus::Serving as i32 => {
+            (StatusCode::OK, Json(json!({"status": "ok"})))
+        }
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "unavailable", "detail": "core-service is not serving"})),
+        ),
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` is cancelled, then lets
+/// requests in flight finish.
+pub async fn serve(listener: TcpListener, router: Router, shutdown: CancellationToken) -> anyhow::Result<()> {
+    tracing::info!(addr = %listener.local_addr()?, "MCP gateway listening");
+    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await?;
+    Ok(())
+}

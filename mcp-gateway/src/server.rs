@@ -1,0 +1,82 @@
+//! The MCP server proper: what `initialize`/`server/discover` announce, and
+//! `tools/list` and `tools/call` handed to the [`tools`](crate::tools)
+//! registry. rmcp does the protocol (version negotiation, JSON-RPC framing,
+//! per-request metadata of the newest revision); this type only answers.
+
+use std::borrow::Cow;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use crate::state::{Caller, McpState};
+use crate::tools::{self, ToolContext};
+
+/// What `initialize` tells the agent about using this server.
+const INSTRUCTIONS: &str = "Tools for the project maps (canvases) of the canvas service. Every call acts as the \
+    user of the API token. Start with list_projects to get a projectId (or find_item when you only have an item \
+    id), read with list_items and get_item, build with create_item, connect_items and upload_image, change with \
+    update_item_property, style_item and arrange_item, and search content with retrieve_knowledge. Results carry \
+    a link to show the user where an item is. Errors name the argument to fix and the allowed values.";
+
+/// One MCP server instance. rmcp builds one per HTTP request (the transport
+/// is stateless), so it is a cheap clone of the shared state.
+#[derive(Clone)]
+pub struct CanvasMcp {
+    /// The gRPC clients and settings every tool uses.
+    state: McpState,
+}
+
+impl CanvasMcp {
+    pub fn new(state: McpState) -> Self {
+        Self { state }
+    }
+}
+
+impl ServerHandler for CanvasMcp {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = Implementation::new("canvas-mcp", env!("CARGO_PKG_VERSION"));
+        info.title = Some("Canvas project service".to_owned());
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info)
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    /// Every revision rmcp speaks, from 2024-11-05 (with `initialize`) to
+    /// the newest (per-request metadata, `server/discover`).
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::definitions()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The HTTP layer authenticated the request and left the caller in the
+        // request's extensions; rmcp hands those over as `http::request::Parts`.
+        let caller = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>())
+            .cloned()
+            .unwrap_or(Caller { authorization: None });
+        let ctx = ToolContext { state: self.state.clone(), caller };
+        tools::call(&request.name, &ctx, request.arguments.unwrap_or_default()).await.map(CallToolResponse::from)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::find(name)
+    }
+}

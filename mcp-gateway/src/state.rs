@@ -1,0 +1,88 @@
+//! What every request shares: the gRPC clients of core-service and the
+//! settings. The gateway keeps no other state: MCP is served statelessly, so
+//! any replica can answer any request.
+
+use std::sync::Arc;
+
+use canvas_proto::v1::item_service_client::ItemServiceClient;
+use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
+use canvas_proto::v1::project_service_client::ProjectServiceClient;
+use tonic::metadata::MetadataValue;
+use tonic::transport::{Channel, Endpoint};
+use tonic::Request;
+
+use crate::config::McpSettings;
+
+/// Largest gRPC message sent or accepted: a 25 MiB upload plus framing,
+/// matching core-service.
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+
+/// Shared by every request; cheap to clone (the clients share one channel).
+#[derive(Clone)]
+pub struct McpState {
+    /// The channel to core-service, kept for the readiness check.
+    pub channel: Channel,
+    /// `WhoAmI` (the per-request token check) and the caller's projects.
+    pub projects: ProjectServiceClient<Channel>,
+    /// Every item tool.
+    pub items: ItemServiceClient<Channel>,
+    /// `retrieve_knowledge`.
+    pub knowledge: KnowledgeServiceClient<Channel>,
+    /// Links, host allow-list, realm and body limit.
+    pub settings: Arc<McpSettings>,
+}
+
+impl McpState {
+    /// Connects lazily: the gateway starts even when core-service is not up
+    /// yet; requests then fail with a clear "unreachable" error until it is.
+    pub fn connect(core_url: &str, settings: McpSettings) -> anyhow::Result<Self> {
+        let channel = Endpoint::from_shared(core_url.to_owned())?
+            .connect_timeout(std::time::Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .connect_lazy();
+        Ok(Self::from_channel(channel, settings))
+    }
+
+    pub fn from_channel(channel: Channel, settings: McpSettings) -> Self {
+        Self {
+            projects: ProjectServiceClient::new(channel.clone()),
+            items: ItemServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES)
+                .max_encoding_message_size(MAX_MESSAGE_BYTES),
+            knowledge: KnowledgeServiceClient::new(channel.clone()),
+            channel,
+            settings: Arc::new(settings),
+        }
+    }
+
+    /// `{web_url}/map/{projectId}?node={itemId}`: where a user sees the item.
+    pub fn item_link(&self, project_id: &str, item_id: &str) -> String {
+        format!("{}/map/{project_id}?node={item_id}", self.settings.web_url)
+    }
+
+    /// `{web_url}/map/{projectId}`: the project's map.
+    pub fn project_link(&self, project_id: &str) -> String {
+        format!("{}/map/{project_id}", self.settings.web_url)
+    }
+}
+
+/// The caller's `Authorization` header exactly as sent; core-service does
+/// all authentication with it.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// Header value, forwarded unchanged as gRPC metadata `authorization`.
+    pub authorization: Option<String>,
+}
+
+impl Caller {
+    /// Wraps a message in a gRPC request carrying the caller's credentials.
+    /// A header that cannot travel as metadata (not visible ASCII) is left
+    /// out, so core-service answers UNAUTHENTICATED as for a missing one.
+    pub fn request<T>(&self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        if let Some(value) = self.authorization.as_deref().and_then(|v| MetadataValue::try_from(v).ok()) {
+            request.metadata_mut().insert("authorization", value);
+        }
+        request
+    }
+}

@@ -1,0 +1,280 @@
+//! The item tools beyond the spec that an agent needs to build a map
+//! (`create_item`, `get_item`, `list_items`) and the spec's plain item
+//! changes (`update_item_property`, `delete_item`).
+
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::output::{CreatedOut, ItemOut, UpdatedOut};
+use super::{CanvasTool, Hints, ToolContext};
+use crate::error::ToolFailure;
+
+/// Where items go when no parent is given: on the canvas.
+pub fn default_parent() -> String {
+    "panel".to_owned()
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateItemArgs {
+    /// The project (GUID) from list_projects.
+    pub project_id: String,
+    /// The item type: label, sticky-note, shape, connector or web (images:
+    /// use upload_image).
+    #[serde(rename = "type")]
+    pub item_type: String,
+    /// The item's properties with camelCase names, as described for the type
+    /// in this tool's description. Omitted properties get their defaults.
+    #[serde(default)]
+    pub properties: Map<String, Value>,
+    /// "panel" (on the canvas), "inbox" (off the canvas) or the id of a
+    /// container item of the project.
+    #[serde(default = "default_parent")]
+    pub parent: String,
+}
+
+pub struct CreateItem;
+
+impl CanvasTool for CreateItem {
+    const NAME: &'static str = "create_item";
+    const TITLE: &'static str = "Create an item";
+    const DESCRIPTION: &'static str = "Creates an item on a project map and returns its itemId and link. \
+        `type` and its `properties` (camelCase; every type also takes position {x, y}, size {width, height}, \
+        scale > 0 and angle 0-360):\n\
+        - label: text (required; plain text or HTML), fontSize >= 1, fontFamily, textColor and backgroundColor \
+        (CSS colors), horizontalTextAlignment (Left, Center, Right), verticalTextAlignment (Top, Center, Bottom), \
+        isAutoSizeWidth/isAutoSizeHeight (default true: leave size.width/height 0 or omit them).\n\
+        - sticky-note: as label; default size 212 x 106, auto-size off.\n\
+        - shape: size (required, >= 5 each), type (Rectangle, Ellipse, RoundedRectangle, Triangle, Diamond, \
+        Hexagon, Star5, RightArrow and more; fixed after creation), fillColor and strokeColor (hex only: #RRGGBB, \
+        #AARRGGBB or #RGB), strokeThickness >= 0, cornerRadius for round-corner shapes.\n\
+        - connector: startPoint and endPoint {itemId or position, edge, decorator}; prefer connect_items.\n\
+        - web: url (absolute http or https URL), size (default 1280 x 768).\n\
+        Images need their bytes: use upload_image. An invalid property comes back as an error naming it and the \
+        allowed values.";
+    const HINTS: Hints = Hints::CREATE;
+    type Args = CreateItemArgs;
+    type Output = CreatedOut;
+
+    fn argument_for(field: &str, _rule: &str) -> String {
+        match field {
+            "projectId" | "parent" => field.to_owned(),
+            "itemType" => "type".to_owned(),
+            "" => "properties".to_owned(),
+            property => format!("properties.{property}"),
+        }
+    }
+
+    async fn run(ctx: &ToolContext, args: CreateItemArgs) -> Result<CreatedOut, ToolFailure> {
+        let request = pb::CreateItemRequest {
+            project_id: args.project_id.clone(),
+            parent: args.parent,
+            item_type: args.item_type.clone(),
+            properties: Some(to_proto_struct(args.properties)),
+            file: None,
+        };
+        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, &args.item_type))
+    }
+}
+
+/// The two ids that name an item.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ItemArgs {
+    /// The project (GUID) from list_projects or find_item.
+    pub project_id: String,
+    /// The item (GUID).
+    pub item_id: String,
+}
+
+pub struct GetItem;
+
+impl CanvasTool for GetItem {
+    const NAME: &'static str = "get_item";
+    const TITLE: &'static str = "Get an item";
+    const DESCRIPTION: &'static str = "Returns one item with its type, parent, every property (defaults \
+        included) and its link. Use it before changing an item to see its current values.";
+    const HINTS: Hints = Hints::READ;
+    type Args = ItemArgs;
+    type Output = ItemOut;
+
+    async fn run(ctx: &ToolContext, args: ItemArgs) -> Result<ItemOut, ToolFailure> {
+        let request = ctx.request(pb::GetItemRequest { project_id: args.project_id, item_id: args.item_id });
+        Ok(ItemOut::from_proto(&ctx.state, ctx.state.items.clone().get_item(request).await?.into_inner()))
+    }
+}
+
+fn default_limit() -> u32 {
+    100
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListItemsArgs {
+    /// The project (GUID).
+    pub project_id: String,
+    /// Only items of this type (label, sticky-note, shape, connector, web,
+    /// image, document, svg); empty for all.
+    #[serde(rename = "type", default)]
+    pub item_type: String,
+    /// Only items with this parent ("panel", "inbox" or a container item's
+    /// id); empty for all.
+    #[serde(default)]
+    pub parent: String,
+    /// Items per page, 1 to 1000.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: u32,
+    /// The nextCursor of the previous page; empty for the first page.
+    #[serde(default)]
+    pub cursor: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListItemsOut {
+    /// The items of this page, oldest first.
+    pub items: Vec<ItemOut>,
+    /// How many items this page holds.
+    pub count: usize,
+    /// Pass as cursor to get the next page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+pub struct ListItems;
+
+impl CanvasTool for ListItems {
+    const NAME: &'static str = "list_items";
+    const TITLE: &'static str = "List items";
+    const DESCRIPTION: &'static str = "Lists the items of a project with all their properties, optionally only \
+        one `type` or one `parent`, a page at a time (`limit`, default 100). When the answer has a nextCursor, \
+        call again with it as `cursor` for the next page.";
+    const HINTS: Hints = Hints::READ;
+    type Args = ListItemsArgs;
+    type Output = ListItemsOut;
+
+    async fn run(ctx: &ToolContext, args: ListItemsArgs) -> Result<ListItemsOut, ToolFailure> {
+        if !(1..=1000).contains(&args.limit) {
+            return Err(ToolFailure::invalid("limit", format!("must be from 1 to 1000, got {}", args.limit)));
+        }
+        let request = pb::ListItemsRequest {
+            project_id: args.project_id,
+            item_type: args.item_type,
+            parent: args.parent,
+            page_size: args.limit,
+            page_token: args.cursor,
+        };
+        let reply = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
+        let items: Vec<ItemOut> = reply.items.into_iter().map(|item| ItemOut::from_proto(&ctx.state, item)).collect();
+        let next_cursor = Some(reply.next_page_token).filter(|token| !token.is_empty());
+        Ok(ListItemsOut { count: items.len(), items, next_cursor })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdateItemPropertyArgs {
+    /// The project (GUID).
+    pub project_id: String,
+    /// The item (GUID).
+    pub item_id: String,
+    /// The property's camelCase name, for example text, fontSize, fillColor,
+    /// position or url (names are case-insensitive).
+    pub property: String,
+    /// The new value: a string, number, boolean, object (such as {x, y} or
+    /// {width, height}) or array, as the property takes.
+    #[schemars(schema_with = "super::schema::any_value")]
+    pub value: Value,
+}
+
+pub struct UpdateItemProperty;
+
+impl CanvasTool for UpdateItemProperty {
+    const NAME: &'static str = "update_item_property";
+    const TITLE: &'static str = "Change one property of an item";
+    const DESCRIPTION: &'static str = "Sets one property of an item to a new value, for example a label's text \
+        or a web item's url. The property names and rules are those of create_item for the item's type; an \
+        unknown property or an invalid value comes back as an error naming the allowed properties or values. \
+        For colours and fonts style_item, for position and size arrange_item change several at once.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = UpdateItemPropertyArgs;
+    type Output = UpdatedOut;
+
+    fn argument_for(field: &str, rule: &str) -> String {
+        match field {
+            "projectId" | "itemId" => field.to_owned(),
+            _ if rule.starts_with("is not a property") || rule.starts_with("cannot be changed") => {
+                "property".to_owned()
+            }
+            _ => format!("value ({field})"),
+        }
+    }
+
+    async fn run(ctx: &ToolContext, args: UpdateItemPropertyArgs) -> Result<UpdatedOut, ToolFailure> {
+        if args.property.trim().is_empty() {
+            return Err(ToolFailure::invalid("property", "must name a property, for example text or fontSize"));
+        }
+        let patch = Map::from_iter([(args.property.trim().to_owned(), args.value)]);
+        update_item(ctx, args.project_id, args.item_id, patch).await
+    }
+}
+
+/// Applies `patch` to an item. Core-service wants the item's type with an
+/// update (a guard against changing the wrong item), so it is read first.
+pub async fn update_item(
+    ctx: &ToolContext,
+    project_id: String,
+    item_id: String,
+    patch: Map<String, Value>,
+) -> Result<UpdatedOut, ToolFailure> {
+    let get = pb::GetItemRequest { project_id: project_id.clone(), item_id: item_id.clone() };
+    let item = ctx.state.items.clone().get_item(ctx.request(get)).await?.into_inner();
+    let request = pb::UpdateItemRequest {
+        project_id: project_id.clone(),
+        item_type: item.item_type.clone(),
+        item_id,
+        properties: Some(to_proto_struct(patch.clone())),
+    };
+    let updated = ctx.state.items.clone().update_item(ctx.request(request)).await?.into_inner();
+    Ok(UpdatedOut {
+        link: ctx.state.item_link(&project_id, &updated.item_id),
+        item_id: updated.item_id,
+        project_id,
+        item_type: item.item_type,
+        changed: patch,
+    })
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedOut {
+    /// The deleted item's id.
+    pub item_id: String,
+    /// Its project.
+    pub project_id: String,
+    /// Always true: the item is gone. Connectors attached to it stay, detached.
+    pub deleted: bool,
+}
+
+pub struct DeleteItem;
+
+impl CanvasTool for DeleteItem {
+    const NAME: &'static str = "delete_item";
+    const TITLE: &'static str = "Delete an item";
+    const DESCRIPTION: &'static str = "Deletes an item from a project map. This cannot be undone. Connectors \
+        attached to the item are kept and stay where they were drawn.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = ItemArgs;
+    type Output = DeletedOut;
+
+    async fn run(ctx: &ToolContext, args: ItemArgs) -> Result<DeletedOut, ToolFailure> {
+        let request = pb::DeleteItemRequest { project_id: args.project_id.clone(), item_id: args.item_id };
+        let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
+        Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })
+    }
+}

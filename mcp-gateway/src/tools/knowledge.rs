@@ -1,0 +1,126 @@
+//! `retrieve_knowledge`: hybrid semantic and keyword search over a project's
+//! content, answered by core-service's KnowledgeService.
+
+use canvas_proto::v1 as pb;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CanvasTool, Hints, ToolContext};
+use crate::error::ToolFailure;
+
+fn default_max_results() -> u32 {
+    20
+}
+
+fn default_agent_config() -> String {
+    "default".to_owned()
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetrieveKnowledgeArgs {
+    /// The project (GUID) to search.
+    pub project_id: String,
+    /// What to look for, in natural language; must not be empty.
+    pub query: String,
+    /// Extra keywords that refine the keyword part of the search.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// How many citations to return (default 20; at most 50 with postProcess).
+    #[serde(default = "default_max_results")]
+    #[schemars(range(min = 1))]
+    pub max_results: u32,
+    /// true: rerank the results with an LLM and write an answer; false: the
+    /// answer is the retrieved content joined together.
+    #[serde(default)]
+    pub post_process: bool,
+    /// Only search these items (GUIDs); empty searches the whole project.
+    #[serde(default)]
+    pub item_ids: Vec<String>,
+    /// The agent configuration used for retrieval.
+    #[serde(default = "default_agent_config")]
+    pub agent_config_id: String,
+}
+
+/// One source the answer draws on.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CitationOut {
+    /// The cited item's id.
+    pub id: String,
+    /// Rank, from 1.
+    pub index: u32,
+    /// Relevance score, comparable within one answer.
+    pub relevance: f64,
+    /// The matched content; absent when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<String>,
+    /// The cited item's project.
+    pub project_id: String,
+    /// Where a user sees the cited item: {web_url}/map/{projectId}?node={id}.
+    pub link: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RetrieveKnowledgeOut {
+    /// The answer: written by an LLM with postProcess, else the retrieved
+    /// content joined together.
+    pub answer: String,
+    /// The sources, best first.
+    pub citations: Vec<CitationOut>,
+}
+
+pub struct RetrieveKnowledge;
+
+impl CanvasTool for RetrieveKnowledge {
+    const NAME: &'static str = "retrieve_knowledge";
+    const TITLE: &'static str = "Search a project's knowledge";
+    const DESCRIPTION: &'static str = "Searches the content of a project (labels, sticky notes, documents, \
+        images and more) with combined semantic and keyword search and returns an answer with citations; each \
+        citation names the item it comes from and links to it. Narrow the search with keywords or itemIds; \
+        postProcess true reranks with an LLM and writes the answer (maxResults at most 50 then).";
+    const HINTS: Hints = Hints::READ;
+    type Args = RetrieveKnowledgeArgs;
+    type Output = RetrieveKnowledgeOut;
+
+    async fn run(ctx: &ToolContext, args: RetrieveKnowledgeArgs) -> Result<RetrieveKnowledgeOut, ToolFailure> {
+        let project_id = args.project_id.clone();
+        let request = pb::RetrieveRequest {
+            project_id: args.project_id,
+            query: args.query,
+            keywords: args.keywords,
+            max_results: args.max_results,
+            post_process: args.post_process,
+            item_ids: args.item_ids,
+            agent_config_id: args.agent_config_id,
+        };
+        let reply = match ctx.state.knowledge.clone().retrieve(ctx.request(request)).await {
+            Ok(reply) => reply.into_inner(),
+            Err(status) if status.code() == tonic::Code::Unimplemented => {
+                return Err(ToolFailure::Unavailable(
+                    "knowledge retrieval is not available on this server yet; use list_items or get_item to read \
+                     the project's content instead"
+                        .to_owned(),
+                ));
+            }
+            Err(status) => return Err(status.into()),
+        };
+        let citations = reply
+            .citations
+            .into_iter()
+            .map(|c| {
+                let cited_project = c.project_id.filter(|p| !p.is_empty()).unwrap_or_else(|| project_id.clone());
+                CitationOut {
+                    link: ctx.state.item_link(&cited_project, &c.id),
+                    id: c.id,
+                    index: c.index,
+                    relevance: c.relevance,
+                    chunk: c.chunk,
+                    project_id: cited_project,
+                }
+            })
+            .collect();
+        Ok(RetrieveKnowledgeOut { answer: reply.answer, citations })
+    }
+}

@@ -1,0 +1,214 @@
+//! `style_item`, `arrange_item` and `connect_items`: the spec's tools that
+//! change how a map looks. Each gathers its arguments into one property patch
+//! (or one connector) and leaves every rule to core-service.
+
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::items::update_item;
+use super::output::{json_of, CreatedOut, Point, Size, UpdatedOut};
+use super::{CanvasTool, Hints, ToolContext};
+use crate::error::ToolFailure;
+
+/// Style properties; each is optional and only the ones given change.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StyleItemArgs {
+    /// The project (GUID).
+    #[serde(skip_serializing)]
+    pub project_id: String,
+    /// The item (GUID).
+    #[serde(skip_serializing)]
+    pub item_id: String,
+    /// Text colour of a label or sticky note (CSS color, e.g. #1E90FF or dodgerblue).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_color: Option<String>,
+    /// Background of a label or sticky note (CSS color).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background_color: Option<String>,
+    /// Fill of a shape (hex only: #RRGGBB, #AARRGGBB alpha first, or #RGB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill_color: Option<String>,
+    /// Outline of a shape (hex only) or line colour of a connector (CSS color).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stroke_color: Option<String>,
+    /// Outline or line width in pixels of a shape or connector, >= 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stroke_thickness: Option<f64>,
+    /// Font size in points of a label or sticky note, >= 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<f64>,
+    /// Font family name of a label or sticky note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_family: Option<String>,
+    /// Left, Center or Right (labels and sticky notes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizontal_text_alignment: Option<String>,
+    /// Top, Center or Bottom (labels and sticky notes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertical_text_alignment: Option<String>,
+}
+
+pub struct StyleItem;
+
+impl CanvasTool for StyleItem {
+    const NAME: &'static str = "style_item";
+    const TITLE: &'static str = "Style an item";
+    const DESCRIPTION: &'static str = "Changes how an item looks: colours, stroke, font and text alignment. Give \
+        only the properties to change. Labels and sticky notes take textColor, backgroundColor, fontSize, \
+        fontFamily, horizontalTextAlignment and verticalTextAlignment; shapes take fillColor, strokeColor (hex \
+        only) and strokeThickness; connectors take strokeColor and strokeThickness. A property the item's type \
+        does not have, or an invalid value, comes back as an error naming it and the allowed values.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = StyleItemArgs;
+    type Output = UpdatedOut;
+
+    async fn run(ctx: &ToolContext, args: StyleItemArgs) -> Result<UpdatedOut, ToolFailure> {
+        let patch = patch_of(&args);
+        if patch.is_empty() {
+            return Err(ToolFailure::invalid(
+                "textColor",
+                "give at least one style property: textColor, backgroundColor, fillColor, strokeColor, \
+                 strokeThickness, fontSize, fontFamily, horizontalTextAlignment or verticalTextAlignment",
+            ));
+        }
+        update_item(ctx, args.project_id, args.item_id, patch).await
+    }
+}
+
+/// Placement properties; each is optional and only the ones given change.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArrangeItemArgs {
+    /// The project (GUID).
+    #[serde(skip_serializing)]
+    pub project_id: String,
+    /// The item (GUID).
+    #[serde(skip_serializing)]
+    pub item_id: String,
+    /// New position {x, y} on the map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<Point>,
+    /// New size {width, height}, at least 5 each (an auto-sized label
+    /// dimension must stay 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Scale factor, > 0 (1 is natural size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    /// Rotation in degrees, 0 to 360.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+}
+
+pub struct ArrangeItem;
+
+impl CanvasTool for ArrangeItem {
+    const NAME: &'static str = "arrange_item";
+    const TITLE: &'static str = "Move, resize or rotate an item";
+    const DESCRIPTION: &'static str = "Changes where an item is and how big it is drawn: position {x, y}, size \
+        {width, height} (at least 5 each), scale (> 0) and angle (0 to 360 degrees). Give only what should \
+        change. Connectors are placed by their ends: use update_item_property with startPoint or endPoint.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = ArrangeItemArgs;
+    type Output = UpdatedOut;
+
+    async fn run(ctx: &ToolContext, args: ArrangeItemArgs) -> Result<UpdatedOut, ToolFailure> {
+        let patch = patch_of(&args);
+        if patch.is_empty() {
+            return Err(ToolFailure::invalid("position", "give at least one of position, size, scale or angle"));
+        }
+        update_item(ctx, args.project_id, args.item_id, patch).await
+    }
+}
+
+/// The given (serialised, non-skipped) arguments as a property patch.
+fn patch_of<T: Serialize>(args: &T) -> Map<String, Value> {
+    match json_of(args) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectItemsArgs {
+    /// The project (GUID) holding both items.
+    pub project_id: String,
+    /// The item the connector starts at (GUID).
+    pub from_item_id: String,
+    /// The item the connector ends at (GUID).
+    pub to_item_id: String,
+    /// Straight (default), Angled (90-degree corners) or Curved.
+    pub line_type: Option<String>,
+    /// Line colour (CSS color); default: the theme's accent colour.
+    pub color: Option<String>,
+    /// Line width in pixels, >= 0 (default 3).
+    pub stroke_thickness: Option<f64>,
+    /// Tip at the start: None, Arrow (filled), ArrowLine (outline, default) or Circle.
+    pub start_decorator: Option<String>,
+    /// Tip at the end: None, Arrow (filled), ArrowLine (outline, default) or Circle.
+    pub end_decorator: Option<String>,
+}
+
+pub struct ConnectItems;
+
+impl CanvasTool for ConnectItems {
+    const NAME: &'static str = "connect_items";
+    const TITLE: &'static str = "Connect two items";
+    const DESCRIPTION: &'static str = "Draws a connector from one item to another. Both ends attach to the \
+        items' edges and follow them when they move. Choose the lineType (Straight, Angled, Curved), colour, \
+        strokeThickness and the decorators at either end (None, Arrow, ArrowLine, Circle). Returns the \
+        connector's itemId and link.";
+    const HINTS: Hints = Hints::CREATE;
+    type Args = ConnectItemsArgs;
+    type Output = CreatedOut;
+
+    fn argument_for(field: &str, _rule: &str) -> String {
+        match field {
+            "type" => "lineType",
+            "strokeColor" => "color",
+            "startPoint" | "startPoint.itemId" => "fromItemId",
+            "endPoint" | "endPoint.itemId" => "toItemId",
+            "startPoint.decorator" => "startDecorator",
+            "endPoint.decorator" => "endDecorator",
+            other => other,
+        }
+        .to_owned()
+    }
+
+    async fn run(ctx: &ToolContext, args: ConnectItemsArgs) -> Result<CreatedOut, ToolFailure> {
+        let end = |item_id: &str, decorator: &Option<String>| {
+            let mut point = json!({"itemId": item_id, "edge": true});
+            if let Some(decorator) = decorator {
+                point["decorator"] = Value::String(decorator.clone());
+            }
+            point
+        };
+        let mut properties = Map::new();
+        properties.insert("startPoint".into(), end(&args.from_item_id, &args.start_decorator));
+        properties.insert("endPoint".into(), end(&args.to_item_id, &args.end_decorator));
+        let optional = [
+            ("type", args.line_type.map(Value::String)),
+            ("strokeColor", args.color.map(Value::String)),
+            ("strokeThickness", args.stroke_thickness.map(|t| json!(t))),
+        ];
+        for (name, value) in optional {
+            if let Some(value) = value {
+                properties.insert(name.to_owned(), value);
+            }
+        }
+        let request = pb::CreateItemRequest {
+            project_id: args.project_id.clone(),
+            parent: "panel".to_owned(),
+            item_type: "connector".to_owned(),
+            properties: Some(to_proto_struct(properties)),
+            file: None,
+        };
+        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, "connector"))
+    }
+}

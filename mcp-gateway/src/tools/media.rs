@@ -1,0 +1,115 @@
+//! `upload_image`: an image item from base64 bytes. The gateway only decodes
+//! the transport encoding; core-service runs the same checks as for the REST
+//! file upload (sniffed type, size, file name).
+
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+use base64::Engine;
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Map;
+
+use super::items::default_parent;
+use super::output::{json_of, CreatedOut, Point, Size};
+use super::{CanvasTool, Hints, ToolContext};
+use crate::error::ToolFailure;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UploadImageArgs {
+    /// The project (GUID).
+    pub project_id: String,
+    /// The image file, base64-encoded (a data: URL such as
+    /// data:image/png;base64,... is accepted too). JPEG, PNG, GIF or WebP;
+    /// the whole request may be at most 25 MB.
+    pub data: String,
+    /// The file name shown for the image, at most 128 characters, without /
+    /// or \.
+    pub file_name: String,
+    /// Where to place the image {x, y}; default {0, 0}.
+    pub position: Option<Point>,
+    /// How big to draw it {width, height}, at least 5 each.
+    pub size: Option<Size>,
+    /// "panel" (on the canvas, default), "inbox" or a container item's id.
+    #[serde(default = "default_parent")]
+    pub parent: String,
+}
+
+pub struct UploadImage;
+
+impl CanvasTool for UploadImage {
+    const NAME: &'static str = "upload_image";
+    const TITLE: &'static str = "Upload an image";
+    const DESCRIPTION: &'static str = "Creates an image item from the image's bytes, sent base64-encoded in \
+        `data` (JPEG, PNG, GIF or WebP; the request may be at most 25 MB, so the file at most about 18 MB). \
+        The type is detected from the bytes; fileName is the name shown. Optionally give position, size and \
+        parent. Returns the image's itemId and link.";
+    const HINTS: Hints = Hints::CREATE;
+    type Args = UploadImageArgs;
+    type Output = CreatedOut;
+
+    fn argument_for(field: &str, _rule: &str) -> String {
+        match field {
+            "binary" | "file" | "content" | "mimeType" | "fileSize" | "data" => "data".to_owned(),
+            "fileName" | "file.fileName" | "file_name" => "fileName".to_owned(),
+            other => other.to_owned(),
+        }
+    }
+
+    async fn run(ctx: &ToolContext, args: UploadImageArgs) -> Result<CreatedOut, ToolFailure> {
+        let (declared_mime_type, content) = decode(&args.data)?;
+        let mut properties = Map::new();
+        if let Some(position) = args.position {
+            properties.insert("position".into(), json_of(&position));
+        }
+        if let Some(size) = args.size {
+            properties.insert("size".into(), json_of(&size));
+        }
+        let request = pb::CreateItemRequest {
+            project_id: args.project_id.clone(),
+            parent: args.parent,
+            item_type: "image".to_owned(),
+            properties: Some(to_proto_struct(properties)),
+            file: Some(pb::FileUpload { file_name: args.file_name, declared_mime_type, content }),
+        };
+        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, "image"))
+    }
+}
+
+/// The bytes of a base64 payload (standard or URL-safe alphabet, padded or
+/// not, whitespace ignored), with the media type a `data:` URL declared.
+fn decode(data: &str) -> Result<(String, Vec<u8>), ToolFailure> {
+    let (declared, encoded) = match data.trim().strip_prefix("data:") {
+        Some(rest) => match rest.split_once(',') {
+            Some((header, body)) if header.ends_with(";base64") => {
+                (header.trim_end_matches(";base64").to_owned(), body)
+            }
+            _ => {
+                return Err(ToolFailure::invalid("data", "a data: URL must be base64-encoded (data:<type>;base64,...)"))
+            }
+        },
+        None => (String::new(), data),
+    };
+    let compact: String = encoded.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    [STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD]
+        .iter()
+        .find_map(|engine| engine.decode(&compact).ok())
+        .map(|bytes| (declared, bytes))
+        .ok_or_else(|| ToolFailure::invalid("data", "is not valid base64; send the file's bytes base64-encoded"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_plain_padded_unpadded_and_data_urls() {
+        assert_eq!(decode("aGk=").map(|(_, b)| b).ok(), Some(b"hi".to_vec()));
+        assert_eq!(decode("aGk").map(|(_, b)| b).ok(), Some(b"hi".to_vec()));
+        let (declared, bytes) = decode("data:image/png;base64,aG\nk=").ok().unwrap_or_default();
+        assert_eq!((declared.as_str(), bytes.as_slice()), ("image/png", b"hi".as_slice()));
+        assert!(decode("not base64!").is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! The MCP tools: one type per tool implementing [`CanvasTool`], and the
+//! registry that lists and calls them.
+//!
+//! A tool declares its arguments and its output as Rust types; their JSON
+//! Schemas are generated from the same types ([`schema`]), so what a client
+//! is told and what the gateway accepts cannot drift apart. A tool only
+//! translates: it turns arguments into one or two core-service calls and the
+//! answer into its output. Every canvas rule is core-service's.
+
+pub mod items;
+pub mod knowledge;
+pub mod layout;
+pub mod media;
+pub mod output;
+pub mod projects;
+pub mod schema;
+
+use std::future::Future;
+use std::sync::LazyLock;
+
+use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use rmcp::ErrorData;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::{invalid_arguments, unknown_tool, ToolFailure};
+use crate::state::{Caller, McpState};
+
+/// What a tool call runs with.
+pub struct ToolContext {
+    /// The clients and settings of the gateway.
+    pub state: McpState,
+    /// Whose token the core-service calls carry.
+    pub caller: Caller,
+}
+
+impl ToolContext {
+    /// A gRPC request carrying the caller's credentials.
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        self.caller.request(message)
+    }
+}
+
+/// How a tool behaves, for the `readOnlyHint`, `destructiveHint` and
+/// `idempotentHint` annotations clients use to decide what needs a
+/// confirmation.
+#[derive(Debug, Clone, Copy)]
+pub struct Hints {
+    /// Changes nothing.
+    pub read_only: bool,
+    /// May remove or overwrite what exists (meaningful when not read-only).
+    pub destructive: bool,
+    /// Calling it twice with the same arguments has the effect of once.
+    pub idempotent: bool,
+}
+
+impl Hints {
+    pub const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true };
+    pub const CREATE: Hints = Hints { read_only: false, destructive: false, idempotent: false };
+    pub const OVERWRITE: Hints = Hints { read_only: false, destructive: true, idempotent: true };
+}
+
+/// One MCP tool.
+pub trait CanvasTool {
+    /// The name clients call it by.
+    const NAME: &'static str;
+    /// A short human-readable title.
+    const TITLE: &'static str;
+    /// What it does, when to use it and what it returns, for the agent.
+    const DESCRIPTION: &'static str;
+    const HINTS: Hints;
+    /// The arguments; their schema is the tool's `inputSchema`.
+    type Args: DeserializeOwned + JsonSchema;
+    /// The structured result; its schema is the tool's `outputSchema`.
+    type Output: Serialize + JsonSchema;
+
+    /// The argument that carried the property core-service names in a field
+    /// violation (`rule` is the violated rule). Most tools pass the name
+    /// through unchanged.
+    fn argument_for(field: &str, _rule: &str) -> String {
+        field.to_owned()
+    }
+
+    fn run(ctx: &ToolContext, args: Self::Args) -> impl Future<Output = Result<Self::Output, ToolFailure>> + Send;
+}
+
+/// The `tools/list` entry of a tool.
+fn definition<T: CanvasTool>() -> Tool {
+    let annotations = ToolAnnotations::with_title(T::TITLE)
+        .read_only(T::HINTS.read_only)
+        .destructive(T::HINTS.destructive)
+        .idempotent(T::HINTS.idempotent)
+        .open_world(false);
+    Tool::new(T::NAME, T::DESCRIPTION, schema::input::<T::Args>())
+        .with_title(T::TITLE)
+        .with_raw_output_schema(schema::output::<T::Output>())
+        .with_annotations(annotations)
+}
+
+/// Parses the arguments, runs the tool and renders its outcome: the output
+/// as structured content and as the same JSON in a text block (for clients
+/// older than structured content), or the failure as an `isError` result.
+async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+    let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
+        .map_err(|error| invalid_arguments(T::NAME, error))?;
+    match T::run(ctx, args).await {
+        Ok(output) => {
+            let value = serde_json::to_value(&output)
+                .map_err(|err| ErrorData::internal_error(format!("cannot render the result: {err}"), None))?;
+            tracing::info!(tool = T::NAME, "tool call succeeded");
+            Ok(CallToolResult::structured(value))
+        }
+        Err(failure) => {
+            tracing::info!(tool = T::NAME, failure = ?failure, "tool call failed");
+            Ok(failure.into_result(&T::argument_for, &arguments))
+        }
+    }
+}
+
+macro_rules! registry {
+    ($($tool:ty),+ $(,)?) => {
+        /// Every tool's name, in the order `tools/list` shows them.
+        pub const NAMES: &[&str] = &[$(<$tool as CanvasTool>::NAME),+];
+
+        static DEFINITIONS: LazyLock<Vec<Tool>> = LazyLock::new(|| vec![$(definition::<$tool>()),+]);
+
+        /// Calls the tool `name`; an unknown name is a JSON-RPC error.
+        pub async fn call(name: &str, ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+            $(
+                if name == <$tool as CanvasTool>::NAME {
+                    return run::<$tool>(ctx, arguments).await;
+                }
+            )+
+            Err(unknown_tool(name, NAMES))
+        }
+    };
+}
+
+registry!(
+    projects::ListProjects,
+    projects::FindItem,
+    items::CreateItem,
+    items::GetItem,
+    items::ListItems,
+    items::UpdateItemProperty,
+    layout::StyleItem,
+    layout::ArrangeItem,
+    items::DeleteItem,
+    layout::ConnectItems,
+    media::UploadImage,
+    knowledge::RetrieveKnowledge,
+);
+
+/// The `tools/list` answer.
+pub fn definitions() -> Vec<Tool> {
+    DEFINITIONS.clone()
+}
+
+/// One tool's definition, for the transport's header checks.
+pub fn find(name: &str) -> Option<Tool> {
+    DEFINITIONS.iter().find(|tool| tool.name == name).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_object_schemas_and_hints() {
+        let tools = definitions();
+        assert_eq!(tools.len(), NAMES.len());
+        for tool in tools {
+            assert_eq!(tool.input_schema.get("type"), Some(&Value::from("object")), "{}", tool.name);
+            let output = tool.output_schema.as_ref().expect("output schema");
+            assert_eq!(output.get("type"), Some(&Value::from("object")), "{}", tool.name);
+            for schema in [&tool.input_schema, output] {
+                let text = serde_json::to_string(schema).unwrap_or_default();
+                assert!(!text.contains("\"null\""), "{} schema allows null: {text}", tool.name);
+            }
+            assert!(tool.annotations.is_some());
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! JSON Schemas of tool arguments and results, generated from their Rust
+//! types.
+//!
+//! Adjustments to what schemars produces, all for the models that read
+//! these schemas:
+//! - subschemas are inlined: some clients and model vendors do not follow
+//!   `$ref`;
+//! - schemas never mention `null`: an optional argument or result field is
+//!   simply not required. schemars writes `Option<T>` as `type: [T, "null"]`,
+//!   which some model vendors reject. Result types therefore skip `None`
+//!   fields when serialising, so results never hold a `null` their schema
+//!   would not allow.
+//! - descriptions are single paragraphs: doc comments wrap lines for Rust
+//!   readers, not for models; `writeOnly` (from fields a patch skips) means
+//!   nothing to a tool caller and is dropped.
+
+use std::sync::Arc;
+
+use rmcp::model::JsonObject;
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+/// The `inputSchema` of a tool taking `T`.
+pub fn input<T: JsonSchema>() -> Arc<JsonObject> {
+    let mut schema = generate::<T>(SchemaSettings::draft2020_12());
+    tidy(&mut schema);
+    into_object(schema)
+}
+
+/// The `outputSchema` of a tool answering `T`: what serialising `T` writes.
+pub fn output<T: JsonSchema>() -> Arc<JsonObject> {
+    let mut schema = generate::<T>(SchemaSettings::draft2020_12().for_serialize());
+    tidy(&mut schema);
+    into_object(schema)
+}
+
+/// The schema of an argument that takes any JSON value but `null`, spelled
+/// as single-type branches (portable to clients that map schemas onto
+/// single-`type` dialects).
+pub fn any_value(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "anyOf": [
+            {"type": "string"},
+            {"type": "number"},
+            {"type": "boolean"},
+            {"type": "object"},
+            {"type": "array"}
+        ]
+    })
+}
+
+fn generate<T: JsonSchema>(mut settings: SchemaSettings) -> Value {
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    serde_json::to_value(schema).unwrap_or(Value::Null)
+}
+
+/// The root as an object without the Rust type's name and doc comment,
+/// which mean nothing to a client.
+fn into_object(schema: Value) -> Arc<JsonObject> {
+    let mut object = match schema {
+        Value::Object(object) => object,
+        // A derived schema of a struct is always an object; an empty object
+        // schema is the safe fallback.
+        _ => JsonObject::new(),
+    };
+    object.remove("title");
+    object.remove("description");
+    object.entry("type").or_insert_with(|| Value::from("object"));
+    Arc::new(object)
+}
+
+/// At every depth: removes `null` from `type` lists and `enum`s, drops
+/// `{"type": "null"}` branches of `anyOf`/`oneOf` and `writeOnly`, and
+/// unwraps the lines of descriptions.
+pub fn tidy(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            object.remove("writeOnly");
+            if let Some(Value::String(description)) = object.get_mut("description") {
+                *description = unwrap_lines(description);
+            }
+            if let Some(Value::Array(types)) = object.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    object.insert("type".into(), only);
+                }
+            }
+            if let Some(Value::Array(values)) = object.get_mut("enum") {
+                values.retain(|v| !v.is_null());
+            }
+            for key in ["anyOf", "oneOf"] {
+                let Some(Value::Array(branches)) = object.get_mut(key) else { continue };
+                branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+                if branches.len() == 1 {
+                    let only = branches.remove(0);
+                    object.remove(key);
+                    if let Value::Object(inner) = only {
+                        for (k, v) in inner {
+                            object.entry(k).or_insert(v);
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(tidy);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+/// Joins wrapped lines with spaces; blank lines still separate paragraphs.
+fn unwrap_lines(text: &str) -> String {
+    text.split("\n\n")
+        .map(|paragraph| paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tidies_every_level() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"]},
+                "b": {"anyOf": [{"type": "object", "properties": {"x": {"type": "number"}}}, {"type": "null"}]},
+                "c": {"enum": ["x", null]},
+                "d": {"type": "string", "writeOnly": true, "description": "one\ntwo\n\nthree"}
+            }
+        });
+        tidy(&mut schema);
+        assert_eq!(schema["properties"]["a"], json!({"type": "string"}));
+        assert_eq!(schema["properties"]["b"]["type"], json!("object"));
+        assert!(schema["properties"]["b"].get("anyOf").is_none());
+        assert_eq!(schema["properties"]["c"]["enum"], json!(["x"]));
+        assert_eq!(schema["properties"]["d"], json!({"type": "string", "description": "one two\n\nthree"}));
+    }
+}

@@ -1,0 +1,57 @@
+//! The 25 MiB request-body limit, answered so that every client can read the
+//! answer.
+//!
+//! A server that answers 413 while the client is still sending and then
+//! closes the connection makes many clients report a broken pipe instead of
+//! the 413. So a body whose `Content-Length` is over the limit is read and
+//! discarded (up to [`DRAIN_LIMIT`], like a lingering close) before the
+//! problem answer goes out; larger ones are answered at once with
+//! `Connection: close`. Bodies without a length are cut at the limit by
+//! axum's `DefaultBodyLimit` in the handlers.
+
+use axum::extract::Request;
+use axum::http::header::{CONNECTION, CONTENT_LENGTH};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::Response;
+use futures_util::StreamExt;
+
+use crate::error::ApiError;
+use crate::respond::{query_value, Format};
+
+/// Largest request body: 25 MiB, the spec's 25 MB limit with room for
+/// multipart framing.
+pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// How much of an oversized body is read and dropped so the client sees the
+/// 413; beyond this the connection is closed.
+pub const DRAIN_LIMIT: u64 = 64 * 1024 * 1024;
+
+pub async fn reject_oversized(request: Request, next: Next) -> Response {
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let Some(length) = declared.filter(|len| *len > MAX_BODY_BYTES as u64) else {
+        return next.run(request).await;
+    };
+    let casing = query_value(request.uri().query().unwrap_or(""), "jsonCasing")
+        .and_then(|raw| crate::casing::Casing::parse(&raw))
+        .unwrap_or_default();
+    let format = Format { casing, msgpack: None };
+    if length <= DRAIN_LIMIT {
+        let mut stream = request.into_body().into_data_stream();
+        while let Some(chunk) = stream.next().await {
+            if chunk.is_err() {
+                break;
+            }
+        }
+    }
+    let mut response = format.error(ApiError::too_large());
+    if length > DRAIN_LIMIT {
+        response.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+

@@ -1,0 +1,116 @@
+//! File uploads (`POST /{parent}/{itemType}/file`, multipart) and file
+//! content (`GET /{itemId}/content`). The gateway only decodes the framing:
+//! the type check, sanitising and limits live in core-service.
+
+use axum::body::Body;
+use axum::extract::multipart::{Multipart, MultipartRejection};
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use serde_json::{json, Map, Value};
+
+use super::items::authorization;
+use crate::error::ApiError;
+use crate::respond::Format;
+use crate::state::{with_auth, AppState};
+
+/// `POST /{parent}/{itemType}/file` with parts `dataobject` (a JSON string of
+/// properties, optional) and `binary` (the file).
+pub async fn upload(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, parent, item_type)): Path<(String, String, String)>,
+    headers: HeaderMap,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Response {
+    let result = async {
+        let mut multipart = multipart.map_err(|r| ApiError::invalid("body", &format!("must be multipart/form-data: {}", r.body_text())))?;
+        let (properties, file) = read_parts(&mut multipart).await?;
+        let request = pb::CreateItemRequest { project_id, parent, item_type, properties: Some(to_proto_struct(properties)), file: Some(file) };
+        let reply = state.items.clone().create_item(with_auth(request, authorization(&headers))?).await?;
+        Ok(json!({"itemId": reply.into_inner().item_id}))
+    }
+    .await;
+    format.reply(result)
+}
+
+async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb::FileUpload), ApiError> {
+    let mut properties = Map::new();
+    let mut file = None;
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(err) => return Err(multipart_error(err.status(), err.body_text())),
+        };
+        match field.name().unwrap_or_default() {
+            "dataobject" => {
+                let text = field.text().await.map_err(|e| multipart_error(e.status(), e.body_text()))?;
+                if !text.trim().is_empty() {
+                    properties = match serde_json::from_str::<Value>(&text) {
+                        Ok(Value::Object(map)) => map,
+                        Ok(_) => return Err(ApiError::invalid("dataobject", "must be a JSON object with the item properties")),
+                        Err(e) => return Err(ApiError::invalid("dataobject", &format!("is not valid JSON: {e}"))),
+                    };
+                }
+            }
+            "binary" => {
+                let file_name = field.file_name().unwrap_or_default().to_owned();
+                let declared_mime_type = field.content_type().unwrap_or_default().to_owned();
+                let content = field.bytes().await.map_err(|e| multipart_error(e.status(), e.body_text()))?;
+                file = Some(pb::FileUpload { file_name, declared_mime_type, content: content.to_vec() });
+            }
+            other => {
+                return Err(ApiError::invalid(
+                    other,
+                    "is not a part of an item upload; send 'dataobject' (JSON properties) and 'binary' (the file)",
+                ))
+            }
+        }
+    }
+    let file = file.ok_or_else(|| ApiError::invalid("binary", "the multipart part 'binary' with the file is required"))?;
+    Ok((properties, file))
+}
+
+fn multipart_error(status: StatusCode, text: String) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::too_large()
+    } else {
+        ApiError::invalid("body", &format!("malformed multipart body: {text}"))
+    }
+}
+
+/// `GET /{itemId}/content`: the stored bytes with their type. Served as an
+/// attachment with `nosniff`, so stored files cannot run in the API origin.
+pub async fn content(state: AppState, format: Format, project_id: String, item_id: String, headers: &HeaderMap) -> Response {
+    let request = pb::GetItemContentRequest { project_id, item_id };
+    let result = async {
+        let reply = state.items.clone().get_item_content(with_auth(request, authorization(headers))?).await?;
+        Ok::<_, ApiError>(reply.into_inner())
+    }
+    .await;
+    match result {
+        Ok(content) => {
+            let mime = HeaderValue::from_str(&content.mime_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
+            let safe_name: String =
+                content.file_name.chars().filter(|c| c.is_ascii_alphanumeric() || "._- ".contains(*c)).collect();
+            let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{safe_name}\""))
+                .unwrap_or(HeaderValue::from_static("attachment"));
+            (
+                StatusCode::OK,
+                [
+                    (CONTENT_TYPE, mime),
+                    (CONTENT_DISPOSITION, disposition),
+                    (X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+                    (CACHE_CONTROL, HeaderValue::from_static("private, max-age=0")),
+                ],
+                Body::from(content.content),
+            )
+                .into_response()
+        }
+        Err(err) => format.error(err),
+    }
+}
