@@ -88,7 +88,10 @@ impl BlobStore {
                     .get(&object_path(prefix, key))
                     .await
                     .map_err(|e| CoreError::Unavailable(format!("the blob store did not answer: {e}")))?;
-                let bytes = result.bytes().await.map_err(|e| CoreError::Unavailable(format!("the blob store did not answer: {e}")))?;
+                let bytes = result
+                    .bytes()
+                    .await
+                    .map_err(|e| CoreError::Unavailable(format!("the blob store did not answer: {e}")))?;
                 Ok(bytes.to_vec())
             }
         }

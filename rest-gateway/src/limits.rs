@@ -28,11 +28,8 @@ pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
 pub const DRAIN_LIMIT: u64 = 64 * 1024 * 1024;
 
 pub async fn reject_oversized(request: Request, next: Next) -> Response {
-    let declared = request
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
+    let declared =
+        request.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<u64>().ok());
     let Some(length) = declared.filter(|len| *len > MAX_BODY_BYTES as u64) else {
         return next.run(request).await;
     };
@@ -54,4 +51,3 @@ pub async fn reject_oversized(request: Request, next: Next) -> Response {
     }
     response
 }
-

@@ -31,7 +31,11 @@ impl ItemService for ItemGrpc {
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id)?;
         let properties = req.properties.map(from_proto_struct).unwrap_or_default();
-        let upload = req.file.map(|f| Upload { file_name: f.file_name, declared_mime_type: f.declared_mime_type, content: f.content });
+        let upload = req.file.map(|f| Upload {
+            file_name: f.file_name,
+            declared_mime_type: f.declared_mime_type,
+            content: f.content,
+        });
         let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
         Ok(item_ref(id))
     }

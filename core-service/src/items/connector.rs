@@ -75,7 +75,8 @@ pub fn parse_point(field: &str, value: &Value, errors: &mut Vec<FieldViolation>)
         Some(Value::String(raw)) => match uuid::Uuid::parse_str(raw.trim()) {
             Ok(id) => Value::String(id.hyphenated().to_string()),
             Err(_) => {
-                errors.push(FieldViolation::new(format!("{field}.itemId"), "must be the GUID of an item of the project"));
+                errors
+                    .push(FieldViolation::new(format!("{field}.itemId"), "must be the GUID of an item of the project"));
                 Value::Null
             }
         },
@@ -185,7 +186,8 @@ impl End<'_> {
             return self.anchor();
         }
         let (ox, oy) = self.offset();
-        let (dx, dy) = if ox == 0.0 && oy == 0.0 { (other_anchor.0 - frame.cx, other_anchor.1 - frame.cy) } else { (ox, oy) };
+        let (dx, dy) =
+            if ox == 0.0 && oy == 0.0 { (other_anchor.0 - frame.cx, other_anchor.1 - frame.cy) } else { (ox, oy) };
         frame.boundary_towards(dx, dy)
     }
 }

@@ -51,7 +51,8 @@ pub const SVG: &[PropertyDef] = &[
 pub const WEB_READABLE: &[(&str, &str)] = &[("url", "url")];
 
 /// Image, document and svg items answer these single-property reads.
-pub const FILE_READABLE: &[(&str, &str)] = &[("fileName", "fileName"), ("mimeType", "mimeType"), ("fileSize", "fileSize")];
+pub const FILE_READABLE: &[(&str, &str)] =
+    &[("fileName", "fileName"), ("mimeType", "mimeType"), ("fileSize", "fileSize")];
 
 /// File facts of an upload, filled by the service from the bytes.
 #[derive(Debug, Clone)]
@@ -73,7 +74,10 @@ pub fn image_rules(ctx: &mut RuleContext<'_>) {
     if has_content && !ctx.is_create() {
         for fixed in ["mimeType", "fileSize"] {
             if ctx.sent(fixed) {
-                ctx.violation(fixed, "describes the uploaded file and cannot be changed: file content cannot be changed by an update");
+                ctx.violation(
+                    fixed,
+                    "describes the uploaded file and cannot be changed: file content cannot be changed by an update",
+                );
             }
         }
     }

@@ -99,7 +99,11 @@ impl RuleContext<'_> {
 }
 
 /// Validates the properties of a new item and fills every default.
-pub fn validate_create(item_type: ItemType, raw: Map<String, Value>, facts: ItemFacts) -> Result<Map<String, Value>, CoreError> {
+pub fn validate_create(
+    item_type: ItemType,
+    raw: Map<String, Value>,
+    facts: ItemFacts,
+) -> Result<Map<String, Value>, CoreError> {
     let defs = definitions(item_type);
     let mut errors = Vec::new();
     let given = canonical_names(defs, raw, false, &mut errors);

@@ -127,23 +127,25 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         None
     };
     match kind {
-        Kind::Point
-        | Kind::Size
-        | Kind::NonNegativeList
-        | Kind::PointList
-        | Kind::ConnectorPoint
-        | Kind::Ignored => unreachable!("handled above"),
+        Kind::Point | Kind::Size | Kind::NonNegativeList | Kind::PointList | Kind::ConnectorPoint | Kind::Ignored => {
+            unreachable!("handled above")
+        }
         Kind::HexColor => match value.as_str() {
             Some(text) if is_hex_color(text.trim()) => Some(Value::String(text.trim().to_owned())),
             _ => fail("must be a hex color: #RRGGBB, #AARRGGBB (alpha first) or #RGB".into()),
         },
         Kind::WebUrl => match value.as_str().map(str::trim) {
             Some(text) => match url::Url::parse(text) {
-                Ok(url) if (url.scheme() == "http" || url.scheme() == "https") && url.host_str().is_some_and(|h| !h.is_empty()) => {
+                Ok(url)
+                    if (url.scheme() == "http" || url.scheme() == "https")
+                        && url.host_str().is_some_and(|h| !h.is_empty()) =>
+                {
                     Some(Value::String(text.to_owned()))
                 }
                 Ok(_) => fail("must be an absolute URL with the scheme http or https".into()),
-                Err(_) => fail("must be an absolute URL with the scheme http or https (relative URLs are not accepted)".into()),
+                Err(_) => fail(
+                    "must be an absolute URL with the scheme http or https (relative URLs are not accepted)".into(),
+                ),
             },
             None => fail("must be a string holding an absolute http or https URL".into()),
         },
@@ -239,8 +241,11 @@ fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Field
                 return Some(None);
             };
             let before = errors.len();
-            let points: Vec<Value> =
-                items.iter().enumerate().filter_map(|(i, p)| parse_value(Kind::Point, &format!("{field}[{i}]"), p, errors)).collect();
+            let points: Vec<Value> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| parse_value(Kind::Point, &format!("{field}[{i}]"), p, errors))
+                .collect();
             (errors.len() == before).then_some(Value::Array(points))
         }
         Kind::ConnectorPoint => super::connector::parse_point(field, value, errors),

@@ -119,11 +119,15 @@ pub fn apply_rules(ctx: &mut RuleContext<'_>) {
     let Some(default_fraction) = round_corner_default(&shape_type) else {
         if radius.is_some() {
             let allowed: Vec<&str> = ROUND_CORNER.iter().map(|(n, _)| *n).collect();
-            ctx.violation("cornerRadius", format!("{shape_type} has no round corners; only {} accept it", allowed.join(", ")));
+            ctx.violation(
+                "cornerRadius",
+                format!("{shape_type} has no round corners; only {} accept it", allowed.join(", ")),
+            );
         }
         return;
     };
-    let mut values: Vec<Value> = ctx.props.get("adjustmentValues").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut values: Vec<Value> =
+        ctx.props.get("adjustmentValues").and_then(Value::as_array).cloned().unwrap_or_default();
     let shorter = shorter_drawn_side(ctx.props);
     let fraction = match radius {
         Some(radius) if shorter > 0.0 => (radius.min(shorter / 2.0)) / shorter,

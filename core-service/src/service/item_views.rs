@@ -57,12 +57,19 @@ impl Core {
 
     /// Checks the upload and puts its facts into `properties`; returns the
     /// bytes to store (sanitised, for SVG).
-    pub(super) fn accept_upload(&self, item_type: ItemType, upload: Upload, properties: &mut Map<String, Value>) -> CoreResult<Vec<u8>> {
+    pub(super) fn accept_upload(
+        &self,
+        item_type: ItemType,
+        upload: Upload,
+        properties: &mut Map<String, Value>,
+    ) -> CoreResult<Vec<u8>> {
         if !matches!(item_type, ItemType::Image | ItemType::Document | ItemType::Svg) {
             return Err(CoreError::invalid("itemType", "only image, document and svg items take a file upload"));
         }
         if upload.content.len() > MAX_UPLOAD_BYTES {
-            return Err(CoreError::PayloadTooLarge(format!("the file is larger than the limit of {MAX_UPLOAD_BYTES} bytes")));
+            return Err(CoreError::PayloadTooLarge(format!(
+                "the file is larger than the limit of {MAX_UPLOAD_BYTES} bytes"
+            )));
         }
         if upload.content.is_empty() {
             return Err(CoreError::invalid("binary", "the uploaded file is empty"));
@@ -71,14 +78,19 @@ impl Core {
         let (bytes, mime): (Vec<u8>, &str) = match (item_type, sniffed) {
             (ItemType::Image, Some(s)) if media::IMAGE_TYPES.contains(&s.mime_type) => (upload.content, s.mime_type),
             (ItemType::Image, _) => {
-                return Err(CoreError::invalid("binary", "must be a JPEG, PNG, GIF or WebP image (checked from the bytes)"))
+                return Err(CoreError::invalid(
+                    "binary",
+                    "must be a JPEG, PNG, GIF or WebP image (checked from the bytes)",
+                ))
             }
             (ItemType::Svg, Some(s)) if s.mime_type == "image/svg+xml" => {
                 let clean = canvas_files::sanitize_svg(&upload.content)
                     .map_err(|reason| CoreError::invalid("binary", format!("must be a valid SVG: {reason}")))?;
                 (clean, s.mime_type)
             }
-            (ItemType::Svg, _) => return Err(CoreError::invalid("binary", "must be an SVG image (checked from the bytes)")),
+            (ItemType::Svg, _) => {
+                return Err(CoreError::invalid("binary", "must be an SVG image (checked from the bytes)"))
+            }
             (_, Some(s)) if matches!(s.kind, canvas_files::FileKind::Document) => (upload.content, s.mime_type),
             (_, _) => {
                 return Err(CoreError::invalid(
@@ -106,7 +118,12 @@ impl Core {
 
     /// Attached ends must name another item of the same project, and not a
     /// connector (whose geometry is itself derived).
-    pub(super) async fn check_attachments(&self, project: ProjectId, props: &Map<String, Value>, this: Option<ItemId>) -> CoreResult<()> {
+    pub(super) async fn check_attachments(
+        &self,
+        project: ProjectId,
+        props: &Map<String, Value>,
+        this: Option<ItemId>,
+    ) -> CoreResult<()> {
         let mut violations = Vec::new();
         for end in ["startPoint", "endPoint"] {
             let Some(raw) = props.get(end).and_then(|p| p.get("itemId")).and_then(Value::as_str) else { continue };
@@ -120,10 +137,11 @@ impl Core {
                 continue;
             }
             match self.storage.get_item(project.0, id).await? {
-                None => violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project"))),
-                Some(row) if row.item_type == ItemType::Connector.as_str() => {
-                    violations.push(crate::error::FieldViolation::new(field, "a connector cannot attach to another connector"))
+                None => {
+                    violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project")))
                 }
+                Some(row) if row.item_type == ItemType::Connector.as_str() => violations
+                    .push(crate::error::FieldViolation::new(field, "a connector cannot attach to another connector")),
                 Some(_) => {}
             }
         }
@@ -136,7 +154,12 @@ impl Core {
 
     /// Connector updates that pin every end attached to `deleted` where it
     /// is drawn now.
-    pub(super) async fn detach_connectors(&self, who: &Principal, project: ProjectId, deleted: &ItemRow) -> CoreResult<Dependents> {
+    pub(super) async fn detach_connectors(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        deleted: &ItemRow,
+    ) -> CoreResult<Dependents> {
         let deleted_id = deleted.id.to_string();
         let connectors: Vec<ItemRow> = self
             .storage
@@ -166,10 +189,14 @@ impl Core {
             if !connector::detach(&mut props, &deleted_id, |id| frames.get(id).copied()) {
                 continue;
             }
-            let old: Map<String, Value> =
-                ["startPoint", "endPoint"].iter().filter_map(|k| stored.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
-            let new: Map<String, Value> =
-                ["startPoint", "endPoint"].iter().filter_map(|k| props.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+            let old: Map<String, Value> = ["startPoint", "endPoint"]
+                .iter()
+                .filter_map(|k| stored.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+                .collect();
+            let new: Map<String, Value> = ["startPoint", "endPoint"]
+                .iter()
+                .filter_map(|k| props.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+                .collect();
             let event = item_event(
                 who,
                 project,

@@ -127,7 +127,10 @@ impl Core {
             let current = self.load_item(project, item).await?;
             let actual_type = ItemType::parse(&current.item_type)?;
             if actual_type != named_type {
-                return Err(CoreError::invalid("itemType", format!("item '{item}' is a {actual_type}, not a {named_type}")));
+                return Err(CoreError::invalid(
+                    "itemType",
+                    format!("item '{item}' is a {actual_type}, not a {named_type}"),
+                ));
             }
             let Value::Object(stored) = &current.properties.0 else {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
@@ -175,7 +178,10 @@ impl Core {
         self.require_role(who, project, ProjectRole::Viewer).await?;
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
-                CoreError::invalid("type", "must be one of label, sticky-note, shape, connector, web, image, document, svg")
+                CoreError::invalid(
+                    "type",
+                    "must be one of label, sticky-note, shape, connector, web, image, document, svg",
+                )
             })?),
             None => None,
         };
@@ -184,9 +190,10 @@ impl Core {
             None => None,
         };
         let after = match query.cursor.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-            Some(raw) => {
-                Some(ItemId::parse(raw).map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?)
-            }
+            Some(raw) => Some(
+                ItemId::parse(raw)
+                    .map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?,
+            ),
             None => None,
         };
         let limit = page_size(query.page_size, 100, 1000);
@@ -247,7 +254,10 @@ impl Core {
         }
         match self.storage.get_item(project.0, parent_id.0).await? {
             Some(_) => Ok(()),
-            None => Err(CoreError::invalid("parent", format!("no item '{parent_id}' in this project to act as the container"))),
+            None => Err(CoreError::invalid(
+                "parent",
+                format!("no item '{parent_id}' in this project to act as the container"),
+            )),
         }
     }
 }

@@ -27,9 +27,16 @@ pub async fn upload(
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
     let result = async {
-        let mut multipart = multipart.map_err(|r| ApiError::invalid("body", &format!("must be multipart/form-data: {}", r.body_text())))?;
+        let mut multipart = multipart
+            .map_err(|r| ApiError::invalid("body", &format!("must be multipart/form-data: {}", r.body_text())))?;
         let (properties, file) = read_parts(&mut multipart).await?;
-        let request = pb::CreateItemRequest { project_id, parent, item_type, properties: Some(to_proto_struct(properties)), file: Some(file) };
+        let request = pb::CreateItemRequest {
+            project_id,
+            parent,
+            item_type,
+            properties: Some(to_proto_struct(properties)),
+            file: Some(file),
+        };
         let reply = state.items.clone().create_item(with_auth(request, authorization(&headers))?).await?;
         Ok(json!({"itemId": reply.into_inner().item_id}))
     }
@@ -52,7 +59,12 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
                 if !text.trim().is_empty() {
                     properties = match serde_json::from_str::<Value>(&text) {
                         Ok(Value::Object(map)) => map,
-                        Ok(_) => return Err(ApiError::invalid("dataobject", "must be a JSON object with the item properties")),
+                        Ok(_) => {
+                            return Err(ApiError::invalid(
+                                "dataobject",
+                                "must be a JSON object with the item properties",
+                            ))
+                        }
                         Err(e) => return Err(ApiError::invalid("dataobject", &format!("is not valid JSON: {e}"))),
                     };
                 }
@@ -71,7 +83,8 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
             }
         }
     }
-    let file = file.ok_or_else(|| ApiError::invalid("binary", "the multipart part 'binary' with the file is required"))?;
+    let file =
+        file.ok_or_else(|| ApiError::invalid("binary", "the multipart part 'binary' with the file is required"))?;
     Ok((properties, file))
 }
 
@@ -85,7 +98,13 @@ fn multipart_error(status: StatusCode, text: String) -> ApiError {
 
 /// `GET /{itemId}/content`: the stored bytes with their type. Served as an
 /// attachment with `nosniff`, so stored files cannot run in the API origin.
-pub async fn content(state: AppState, format: Format, project_id: String, item_id: String, headers: &HeaderMap) -> Response {
+pub async fn content(
+    state: AppState,
+    format: Format,
+    project_id: String,
+    item_id: String,
+    headers: &HeaderMap,
+) -> Response {
     let request = pb::GetItemContentRequest { project_id, item_id };
     let result = async {
         let reply = state.items.clone().get_item_content(with_auth(request, authorization(headers))?).await?;
@@ -94,7 +113,8 @@ pub async fn content(state: AppState, format: Format, project_id: String, item_i
     .await;
     match result {
         Ok(content) => {
-            let mime = HeaderValue::from_str(&content.mime_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
+            let mime = HeaderValue::from_str(&content.mime_type)
+                .unwrap_or(HeaderValue::from_static("application/octet-stream"));
             let safe_name: String =
                 content.file_name.chars().filter(|c| c.is_ascii_alphanumeric() || "._- ".contains(*c)).collect();
             let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{safe_name}\""))

@@ -23,9 +23,7 @@ pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
 /// Parses a JSON object body; the error says what is wrong with it.
 fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
     let bytes = body.map_err(|rejection| match rejection.status() {
-        axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::too_large()
-        }
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
         status => ApiError::new(status, rejection.body_text()),
     })?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
