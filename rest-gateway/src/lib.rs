@@ -28,7 +28,14 @@ pub use state::AppState;
 /// Serves `router` on `listener` until `shutdown` is cancelled, then lets
 /// in-flight requests finish.
 pub async fn serve(listener: TcpListener, router: axum::Router, shutdown: CancellationToken) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
     tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
+    // Answers go out at once rather than waiting on Nagle's algorithm.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %err, "could not set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await?;
     Ok(())
 }
