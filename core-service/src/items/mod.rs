@@ -249,3 +249,27 @@ fn finish(props: Map<String, Value>, errors: Vec<FieldViolation>) -> Result<Map<
         Err(CoreError::Validation(errors))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `expect` in `PropertyDef::default_value` can never fire: every
+    /// default of every table is valid JSON and passes its own rule.
+    #[test]
+    fn every_default_is_valid_json_and_passes_its_rule() {
+        for item_type in ItemType::ALL {
+            for def in definitions(item_type) {
+                let Some(value) = def.default_value() else { continue };
+                let mut errors = Vec::new();
+                if !matches!(def.kind, schema::Kind::Ignored) {
+                    assert!(
+                        schema::parse_value(def.kind, def.name, &value, &mut errors).is_some(),
+                        "{item_type}.{}: {errors:?}",
+                        def.name
+                    );
+                }
+            }
+        }
+    }
+}
