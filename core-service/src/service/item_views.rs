@@ -3,12 +3,10 @@
 
 use std::collections::HashMap;
 
-use chrono::Utc;
 use serde_json::{json, Map, Value};
-use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::items::{item_event, Dependents, Upload};
+use super::items::{changed_properties, item_event, next_version, Dependents, Upload};
 use super::{Core, Principal};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
@@ -189,14 +187,7 @@ impl Core {
             if !connector::detach(&mut props, &deleted_id, |id| frames.get(id).copied()) {
                 continue;
             }
-            let old: Map<String, Value> = ["startPoint", "endPoint"]
-                .iter()
-                .filter_map(|k| stored.get(*k).map(|v| ((*k).to_owned(), v.clone())))
-                .collect();
-            let new: Map<String, Value> = ["startPoint", "endPoint"]
-                .iter()
-                .filter_map(|k| props.get(*k).map(|v| ((*k).to_owned(), v.clone())))
-                .collect();
+            let (new, old) = changed_properties(stored, &props);
             let event = item_event(
                 who,
                 project,
@@ -205,13 +196,7 @@ impl Core {
                 "item.updated",
                 json!({"new": new, "old": old, "reason": "attached item deleted"}),
             );
-            let row = ItemRow {
-                properties: Json(Value::Object(props)),
-                version: current.version + 1,
-                updated_by: who.user_id.0,
-                updated_at: Utc::now(),
-                ..current.clone()
-            };
+            let row = next_version(&current, who, props);
             updates.push(DependentUpdate { row, expected_version: current.version, event });
         }
         Ok(updates)

@@ -141,13 +141,7 @@ impl Core {
                 self.check_attachments(project, &updated, Some(item)).await?;
             }
             let (new, old) = changed_properties(stored, &updated);
-            let row = ItemRow {
-                properties: Json(Value::Object(updated)),
-                version: current.version + 1,
-                updated_by: who.user_id.0,
-                updated_at: Utc::now(),
-                ..current.clone()
-            };
+            let row = next_version(&current, who, updated);
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
             if self.storage.update_item(&row, current.version, &event).await? {
                 return Ok(item);
@@ -262,8 +256,22 @@ impl Core {
     }
 }
 
+/// The row that replaces `current` with new properties, written by `who`.
+pub(super) fn next_version(current: &ItemRow, who: &Principal, properties: Map<String, Value>) -> ItemRow {
+    ItemRow {
+        properties: Json(Value::Object(properties)),
+        version: current.version + 1,
+        updated_by: who.user_id.0,
+        updated_at: Utc::now(),
+        ..current.clone()
+    }
+}
+
 /// The properties that differ: their new values and their previous ones.
-fn changed_properties(old: &Map<String, Value>, new: &Map<String, Value>) -> (Map<String, Value>, Map<String, Value>) {
+pub(super) fn changed_properties(
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+) -> (Map<String, Value>, Map<String, Value>) {
     let mut after = Map::new();
     let mut before = Map::new();
     for (key, value) in new {
