@@ -38,12 +38,39 @@ if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.
     python3 -m venv "$mcp_venv"
     "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$mcp_sdk_version"
 fi
+# Webhook signatures are also checked by an independent implementation,
+# Python's `cryptography` (tests/src/webhook_verify.py), in the same venv.
+cryptography_version=48.0.0
+if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('cryptography') != '$cryptography_version')" 2>/dev/null; then
+    echo "installing cryptography $cryptography_version into $mcp_venv"
+    "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "cryptography==$cryptography_version"
+fi
 mcp_npm_dir="${CANVAS_MCP_NPM_DIR:-$HOME/.cache/canvas-npm}"
 mcp_inspector_json="$mcp_npm_dir/node_modules/@modelcontextprotocol/inspector/package.json"
 if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_inspector_version" ]; then
     echo "installing the MCP Inspector $mcp_inspector_version into $mcp_npm_dir"
     mkdir -p "$mcp_npm_dir"
     npm install --prefix "$mcp_npm_dir" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$mcp_inspector_version"
+fi
+
+# Kubernetes manifests: both overlays rendered and checked against the
+# Kubernetes schemas, offline (installs its tools into $HOME/.cache).
+bash deploy/validate.sh
+
+# The web-map browser test (tests/tests/e2e/map_browser.rs): Debian's Chromium
+# and playwright-core, pinned in tests/browser/package.json, in an npm prefix.
+# Nothing downloads a browser build; both are installed only when missing.
+if [ ! -x /usr/bin/chromium ]; then
+    echo "installing chromium"
+    apt-get update -qq && apt-get install -y -qq chromium
+fi
+browser_dir="${CANVAS_BROWSER_DIR:-$HOME/.cache/canvas-browser}"
+playwright_version="$(node -p "require('./tests/browser/package.json').dependencies['playwright-core']")"
+if [ "$(node -p "require('$browser_dir/node_modules/playwright-core/package.json').version" 2>/dev/null)" != "$playwright_version" ]; then
+    echo "installing playwright-core $playwright_version into $browser_dir"
+    mkdir -p "$browser_dir"
+    cp tests/browser/package.json "$browser_dir/package.json"
+    npm install --prefix "$browser_dir" --no-audit --no-fund --silent
 fi
 
 profile=default

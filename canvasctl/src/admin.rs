@@ -149,6 +149,9 @@ pub async fn token(conn: Connection, command: TokenCommand) -> anyhow::Result<()
 }
 
 pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Result<()> {
+    if let ProjectCommand::Copy { from, name, owner } = command {
+        return crate::webhooks::copy_project(conn, from, name, owner).await;
+    }
     let mut admin = Admin::connect(&conn).await?;
     match command {
         ProjectCommand::Create { name, owner } => {
@@ -174,6 +177,7 @@ pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Resul
                 .join("\n");
             print(&conn, json!({"projects": rows}), text);
         }
+        ProjectCommand::Copy { .. } => unreachable!("handled above"),
     }
     Ok(())
 }

@@ -39,6 +39,18 @@ pub enum Command {
         #[command(subcommand)]
         command: ProjectCommand,
     },
+    /// Webhook signing keys.
+    Keys {
+        #[command(flatten)]
+        conn: Connection,
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+    /// Webhook tools.
+    Webhooks {
+        #[command(subcommand)]
+        command: WebhooksCommand,
+    },
     /// Project members.
     Member {
         #[command(flatten)]
@@ -68,6 +80,13 @@ pub struct UpArgs {
     /// Log format: text or json.
     #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
+    /// Knowledge retrieval: embedding model, agents (LLM), chunking; the same flags as core-service.
+    #[command(flatten)]
+    pub knowledge: core_service::knowledge::KnowledgeConfig,
+    /// Webhooks: signing-key secret, retries, destinations; the same flags as core-service. An
+    /// in-process webhook-dispatcher uses the same client settings.
+    #[command(flatten)]
+    pub webhooks: core_service::webhooks::WebhookConfig,
 }
 
 /// How admin commands reach core-service.
@@ -135,6 +154,37 @@ pub enum ProjectCommand {
         #[arg(long)]
         user: String,
     },
+    /// Copy a project's items and webhooks into a new project; copied
+    /// webhooks stay inactive until a PUT re-saves them.
+    Copy {
+        /// The project to copy.
+        #[arg(long)]
+        from: String,
+        /// Name of the new project.
+        #[arg(long)]
+        name: String,
+        /// Owner (Admin) of the new project.
+        #[arg(long)]
+        owner: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Publish a new signing key that starts signing after a delay (at least
+    /// 5 minutes outside development); older keys stay published.
+    Rotate {
+        /// Seconds until the new key signs; 0 uses the server's configured delay.
+        #[arg(long = "delay-secs", default_value_t = 0)]
+        delay_secs: u64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhooksCommand {
+    /// Run a local HTTPS receiver that verifies every call (the six receiver
+    /// rules) and prints each event as a JSON line.
+    Listen(crate::webhooks::ListenArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,6 +4,7 @@
 mod admin;
 mod cli;
 mod up;
+mod webhooks;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -17,6 +18,10 @@ async fn main() {
         Command::Token { conn, command } => admin::token(conn, command).await,
         Command::Project { conn, command } => admin::project(conn, command).await,
         Command::Member { conn, command } => admin::member(conn, command).await,
+        Command::Keys { conn, command: cli::KeysCommand::Rotate { delay_secs } } => {
+            webhooks::rotate_key(conn, delay_secs).await
+        }
+        Command::Webhooks { command: cli::WebhooksCommand::Listen(args) } => webhooks::listen(args).await,
     };
     if let Err(err) = result {
         eprintln!("canvasctl: {err:#}");

@@ -35,6 +35,8 @@ pub async fn up(args: UpArgs) -> anyhow::Result<()> {
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,
         blob_store: None,
+        knowledge: args.knowledge.clone(),
+        webhooks: args.webhooks.clone(),
     };
     let core = core_service::build(&config).await.context("could not open the database")?;
     let grpc_listener = TcpListener::bind(args.grpc_addr)
@@ -54,9 +56,13 @@ pub async fn up(args: UpArgs) -> anyhow::Result<()> {
     let mcp = mcp_gateway::McpState::connect(&core_url, mcp_gateway::McpSettings::from_env(&base_url))?;
     let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
     let http_task = tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
+    let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(&core_url, args.webhooks.client.clone());
+    dispatcher.dispatcher_secret = args.webhooks.dispatcher_secret.clone();
+    let dispatcher_task = tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
     print_banner(credentials.as_ref(), &args.data_dir, &base_url, &core_url);
 
-    let (core_result, http_result) = tokio::join!(core_task, http_task);
+    let (core_result, http_result, dispatcher_result) = tokio::join!(core_task, http_task, dispatcher_task);
+    dispatcher_result??;
     core.storage().close().await;
     core_result??;
     http_result??;
@@ -137,6 +143,7 @@ fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str,
     if let Some(c) = creds {
         println!("  user id       : {}", c.user_id);
         println!("  project id    : {}", c.project_id);
+        println!("  map (browser) : {base_url}/map/{}", c.project_id);
         println!("  API token     : {}", c.token);
         println!("  admin token   : {}", c.admin_token);
         println!("  credentials   : {}", credentials_path(data_dir).display());

@@ -39,7 +39,7 @@ fn start(data_dir: &Path) -> Running {
 }
 
 /// Waits for the credentials file to name this run's addresses and for
-/// `/healthz` to answer 200.
+/// `/readyz` to answer 200.
 fn wait_ready(data_dir: &Path, previous_base: Option<&str>) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -52,7 +52,7 @@ fn wait_ready(data_dir: &Path, previous_base: Option<&str>) -> Value {
             continue;
         }
         let health = Command::new("curl")
-            .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &format!("{base}/healthz")])
+            .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &format!("{base}/readyz")])
             .output()
             .unwrap();
         if String::from_utf8_lossy(&health.stdout) == "200" {

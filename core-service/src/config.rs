@@ -38,6 +38,14 @@ pub struct CoreConfig {
     /// Seconds a request waits for a database connection.
     #[arg(long = "db-acquire-timeout-secs", env = "CANVAS_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 5)]
     pub db_acquire_timeout_secs: u64,
+
+    /// Knowledge index and retrieval: embedding model, agents, chunking.
+    #[command(flatten)]
+    pub knowledge: crate::knowledge::KnowledgeConfig,
+
+    /// Webhooks: signing-key secret, retries, automatic disable, destinations.
+    #[command(flatten)]
+    pub webhooks: crate::webhooks::WebhookConfig,
 }
 
 impl CoreConfig {
@@ -76,6 +84,10 @@ pub struct CoreCli {
     #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
 
+    /// Address of the Prometheus `/metrics` HTTP listener; unset: no listener.
+    #[arg(long = "metrics-addr", env = "CANVAS_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+
     #[command(subcommand)]
     pub command: Option<CoreCommand>,
 }
@@ -84,6 +96,9 @@ pub struct CoreCli {
 pub enum CoreCommand {
     /// Serve gRPC (the default).
     Serve,
+    /// Bring the database schema up to date and exit (the Kubernetes migration Job). Replicas
+    /// starting together are safe too: PostgreSQL migrations hold an advisory lock.
+    Migrate,
     /// On an installation with no administrator, create one and print its
     /// token once as JSON `{"userId", "adminToken"}`; otherwise do nothing.
     BootstrapAdmin {

@@ -7,9 +7,11 @@
 //! - [`domain`]: ids, roles, environments, token secrets.
 //! - [`error`]: the one domain error.
 //! - [`items`]: item property rules (validation, defaults, readable names).
+//! - [`knowledge`]: the knowledge index (embedding model, indexer, fusion, LLM post-processing).
 //! - [`service`]: the operations, free of transport.
 //! - [`storage`]: SQLite and PostgreSQL through sqlx (the only sqlx user).
 //! - [`grpc`]: the tonic server, its handlers and the error mapping.
+//! - [`webhooks`]: webhook definitions, signing keys, retries, delivery bodies.
 
 pub mod blobs;
 pub mod config;
@@ -17,8 +19,10 @@ pub mod domain;
 pub mod error;
 pub mod grpc;
 pub mod items;
+pub mod knowledge;
 pub mod service;
 pub mod storage;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -32,11 +36,22 @@ pub use service::Core;
 pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
     let storage = storage::Storage::connect(&config.database_target()?, &config.pool_settings()).await?;
     let blobs = blobs::BlobStore::from_config(config.blob_store.as_deref(), &config.data_dir)?;
-    Ok(Arc::new(Core::new(storage, blobs, config.service_settings()?)))
+    let knowledge = knowledge::Knowledge::from_config(&config.knowledge).await?;
+    let webhooks = config.webhooks.settings(config.environment()?, &config.data_dir)?;
+    let core =
+        Core::new(storage, blobs, config.service_settings()?).with_knowledge(knowledge).with_webhooks(webhooks)?;
+    // A first signing key, and `inactive` brought in line with today's destination rules.
+    core.prepare_webhooks().await?;
+    Ok(Arc::new(core))
 }
 
 /// Serves gRPC on `listener` until `shutdown` is cancelled. Tests bind
 /// `127.0.0.1:0` and pass the listener in.
+/// The knowledge indexer runs alongside until the same shutdown.
 pub async fn run(listener: TcpListener, core: Arc<Core>, shutdown: CancellationToken) -> anyhow::Result<()> {
-    grpc::serve(listener, core, shutdown).await
+    let indexer = tokio::spawn(core.clone().run_indexer(shutdown.clone()));
+    let served = grpc::serve(listener, core, shutdown.clone()).await;
+    shutdown.cancel();
+    let _ = indexer.await;
+    served
 }

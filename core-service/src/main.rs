@@ -8,8 +8,17 @@ use core_service::config::{CoreCli, CoreCommand};
 async fn main() -> anyhow::Result<()> {
     let cli = CoreCli::parse();
     runtime::init_logging(&cli.log_format);
+    if let Some(CoreCommand::Migrate) = cli.command {
+        // Only the database: no model to load, no key ring to open.
+        let storage =
+            core_service::storage::Storage::connect(&cli.core.database_target()?, &cli.core.pool_settings()).await?;
+        tracing::info!(backend = storage.backend_name(), "database schema is up to date");
+        storage.close().await;
+        return Ok(());
+    }
     let core = core_service::build(&cli.core).await?;
     match cli.command.unwrap_or(CoreCommand::Serve) {
+        CoreCommand::Migrate => unreachable!("handled above"),
         CoreCommand::BootstrapAdmin { name } => {
             match core.bootstrap_admin(&name).await? {
                 Some((admin, token)) => {
@@ -22,6 +31,11 @@ async fn main() -> anyhow::Result<()> {
         CoreCommand::Serve => {
             let listener = tokio::net::TcpListener::bind(cli.grpc_addr).await?;
             let shutdown = runtime::shutdown_token();
+            if let Some(addr) = cli.metrics_addr {
+                let metrics_listener = tokio::net::TcpListener::bind(addr).await?;
+                tracing::info!(%addr, "metrics listening");
+                tokio::spawn(runtime::metrics::serve(metrics_listener, shutdown.clone()));
+            }
             core_service::run(listener, core.clone(), shutdown).await?;
             core.storage().close().await;
             Ok(())

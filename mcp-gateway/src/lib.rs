@@ -39,9 +39,18 @@ pub use state::McpState;
 pub use transport::{router, MCP_PATH};
 
 /// `/healthz` and `/readyz` for the standalone binary (`canvasctl up` has
-/// its own on the shared router): ready when core-service reports SERVING.
+/// its own on the shared router): alive when the process answers, ready when
+/// core-service reports SERVING.
 pub fn health_router(state: McpState) -> Router {
-    Router::new().route("/healthz", get(ready)).route("/readyz", get(ready)).with_state(state)
+    Router::new()
+        .route("/healthz", get(live))
+        .route("/readyz", get(ready))
+        .route("/metrics", get(canvas_runtime::metrics::handler))
+        .with_state(state)
+}
+
+async fn live() -> (StatusCode, Json<Value>) {
+    (StatusCode::OK, Json(json!({"status": "ok"})))
 }
 
 async fn ready(State(state): State<McpState>) -> (StatusCode, Json<Value>) {

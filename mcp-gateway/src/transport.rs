@@ -56,7 +56,12 @@ enum Answer {
 
 /// The `/mcp` route, ready to merge into any router on the same base URL.
 pub fn router(state: McpState) -> Router {
-    Router::new().route(MCP_PATH, any(handle)).with_state(Arc::new(Transport::new(state)))
+    Router::new()
+        .route(MCP_PATH, any(handle))
+        .layer(axum::middleware::from_fn(|request, next| {
+            canvas_runtime::metrics::track_http("mcp-gateway", request, next)
+        }))
+        .with_state(Arc::new(Transport::new(state)))
 }
 
 /// The state of the route.

@@ -10,11 +10,13 @@
 //! - [`error`]: gRPC status → HTTP problem+json, in one place.
 //! - [`limits`]: the request-body limit, answered readably.
 //! - [`state`]: the gRPC clients.
+//! - [`map`]: the rendered map (SVG, PNG), the live web map page and its change stream.
 
 pub mod casing;
 pub mod config;
 pub mod error;
 pub mod limits;
+pub mod map;
 pub mod respond;
 pub mod routes;
 pub mod state;

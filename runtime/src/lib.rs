@@ -1,4 +1,10 @@
-//! Process plumbing shared by every binary: logging set-up and shutdown signals.
+//! Process plumbing shared by every binary: logging set-up, shutdown signals and metrics.
+//!
+//! # Layout
+//! - `lib.rs`: [`init_logging`], [`shutdown_signal`], [`shutdown_token`].
+//! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
+
+pub mod metrics;
 
 use tracing_subscriber::EnvFilter;
 

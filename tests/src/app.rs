@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use core_service::domain::{ProjectId, ProjectRole, TokenId, UserId};
+use core_service::knowledge::{EmbeddingProvider, KnowledgeConfig};
 use core_service::service::Principal;
 use core_service::{Core, CoreConfig};
 use tokio::net::TcpListener;
@@ -50,6 +51,22 @@ impl TestApp {
     }
 
     pub async fn spawn_in(backend: Backend, environment: &str) -> TestApp {
+        Self::spawn_with(backend, environment, keyword_only()).await
+    }
+
+    /// Starts everything with the given knowledge settings (the real embedding model, an agents
+    /// file pointing at a stand-in LLM…).
+    pub async fn spawn_with(backend: Backend, environment: &str, knowledge: KnowledgeConfig) -> TestApp {
+        Self::spawn_configured(backend, environment, knowledge, crate::webhooks::test_webhooks()).await
+    }
+
+    /// Starts everything with the given knowledge and webhook settings.
+    pub async fn spawn_configured(
+        backend: Backend,
+        environment: &str,
+        knowledge: KnowledgeConfig,
+        webhooks: core_service::webhooks::WebhookConfig,
+    ) -> TestApp {
         let db = TestDb::new(backend).await;
         let config = CoreConfig {
             data_dir: db.data_dir(),
@@ -58,6 +75,8 @@ impl TestApp {
             db_max_connections: 8,
             db_acquire_timeout_secs: 5,
             blob_store: None,
+            knowledge,
+            webhooks,
         };
         let core = core_service::build(&config).await.expect("core-service starts");
         let shutdown = CancellationToken::new();
@@ -128,4 +147,15 @@ impl Drop for TestApp {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// Knowledge settings of most tests: no embedding model to load, keyword retrieval only.
+pub fn keyword_only() -> KnowledgeConfig {
+    KnowledgeConfig { embedding_provider: EmbeddingProvider::Off, index_poll_ms: 200, ..KnowledgeConfig::default() }
+}
+
+/// Knowledge settings with the real all-MiniLM-L6-v2, provisioned into the user's model cache
+/// (outside the clone) on first use.
+pub fn with_local_model() -> KnowledgeConfig {
+    KnowledgeConfig { embedding_provider: EmbeddingProvider::Local, index_poll_ms: 200, ..KnowledgeConfig::default() }
 }

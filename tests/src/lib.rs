@@ -6,12 +6,17 @@
 //!   dropped afterwards.
 //! - [`TestApp`]: core-service gRPC and the REST gateway on `127.0.0.1:0`,
 //!   with an administrator and typed helpers for users, tokens and projects.
+//! - [`webhooks`]: an HTTPS receiver behind a local CA, an in-process
+//!   dispatcher, and the webhook settings of tests.
 //! - [`backend_tests!`]: runs one async test body on both backends.
 
 mod app;
 mod db;
+pub mod processes;
+pub mod webhook_checks;
+pub mod webhooks;
 
-pub use app::{TestApp, TestUser};
+pub use app::{keyword_only, with_local_model, TestApp, TestUser};
 pub use db::{Backend, TestDb};
 
 /// Declares a test module running `$body(Backend)` once per backend:

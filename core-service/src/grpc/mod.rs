@@ -6,14 +6,24 @@
 
 mod admin;
 pub mod convert;
+mod health;
 mod items;
+mod knowledge;
+pub mod metrics;
 pub mod status;
+mod watch;
+pub mod webhooks;
 
 use std::sync::Arc;
 
 use canvas_proto::v1::admin_service_server::AdminServiceServer;
 use canvas_proto::v1::item_service_server::ItemServiceServer;
+use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
+use canvas_proto::v1::project_copy_service_server::ProjectCopyServiceServer;
 use canvas_proto::v1::project_service_server::ProjectServiceServer;
+use canvas_proto::v1::watch_service_server::WatchServiceServer;
+use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchServiceServer;
+use canvas_proto::v1::webhook_service_server::WebhookServiceServer;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
@@ -34,9 +44,17 @@ pub async fn authenticate<T>(core: &Core, request: &Request<T>) -> Result<Princi
 /// calls in flight.
 pub async fn serve(listener: TcpListener, core: Arc<Core>, shutdown: CancellationToken) -> anyhow::Result<()> {
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
+    canvas_runtime::metrics::install();
+    metrics::spawn_gauges(core.clone(), shutdown.clone());
     health_reporter.set_serving::<ItemServiceServer<items::ItemGrpc>>().await;
+    health_reporter.set_serving::<KnowledgeServiceServer<knowledge::KnowledgeGrpc>>().await;
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;
     health_reporter.set_serving::<ProjectServiceServer<admin::ProjectGrpc>>().await;
+    health_reporter.set_serving::<WebhookServiceServer<webhooks::WebhookGrpc>>().await;
+    health_reporter.set_serving::<WebhookDispatchServiceServer<webhooks::DispatchGrpc>>().await;
+    health_reporter.set_serving::<ProjectCopyServiceServer<webhooks::CopyGrpc>>().await;
+    health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(canvas_proto::FILE_DESCRIPTOR_SET)
@@ -51,16 +69,27 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, shutdown: Cancellatio
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
     let admin = AdminServiceServer::new(admin::AdminGrpc { core: core.clone() });
+    let knowledge = KnowledgeServiceServer::new(knowledge::KnowledgeGrpc { core: core.clone() });
     let projects = ProjectServiceServer::new(admin::ProjectGrpc { core: core.clone() });
+    let webhooks = WebhookServiceServer::new(webhooks::WebhookGrpc { core: core.clone() });
+    let dispatch = WebhookDispatchServiceServer::new(webhooks::DispatchGrpc { core: core.clone() });
+    let copies = ProjectCopyServiceServer::new(webhooks::CopyGrpc { core: core.clone() });
+    let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
 
     tracing::info!(addr = %listener.local_addr()?, backend = core.storage().backend_name(), "core-service gRPC listening");
     tonic::transport::Server::builder()
+        .layer(metrics::GrpcMetricsLayer)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(items)
         .add_service(admin)
+        .add_service(knowledge)
         .add_service(projects)
+        .add_service(webhooks)
+        .add_service(dispatch)
+        .add_service(copies)
+        .add_service(watches)
         // Nagle's algorithm plus delayed ACKs adds ~40 ms to answers written
         // in more than one segment; gRPC frames are latency-bound.
         .serve_with_incoming_shutdown(

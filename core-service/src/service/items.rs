@@ -88,6 +88,7 @@ impl Core {
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
         self.storage.insert_item(&row, &event).await?;
+        self.knowledge.wake();
         Ok(id)
     }
 
@@ -144,6 +145,7 @@ impl Core {
             let row = next_version(&current, who, updated);
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
             if self.storage.update_item(&row, current.version, &event).await? {
+                self.knowledge.wake();
                 return Ok(item);
             }
         }
@@ -162,6 +164,7 @@ impl Core {
             let payload = json!({"parent": current.parent, "old": current.properties.0});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
             if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
+                self.knowledge.wake();
                 return Ok(item);
             }
         }

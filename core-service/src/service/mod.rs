@@ -7,19 +7,30 @@
 //! - [`accounts`]: users, tokens, projects, memberships.
 //! - [`items`]: item create, read, update, delete, list.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
+//! - [`webhooks`]: webhook management (the delivery side is in
+//!   `crate::webhooks::dispatch`).
+//! - [`knowledge`]: hybrid retrieval and the index status (the indexer is `crate::knowledge`).
 
 pub mod accounts;
 pub mod auth;
 pub mod item_views;
 pub mod items;
+pub mod knowledge;
+pub mod watch;
+pub mod webhooks;
 
 use std::time::Duration;
 
 use crate::blobs::BlobStore;
 use crate::domain::Environment;
+use crate::knowledge::Knowledge;
 use crate::storage::Storage;
 
 pub use auth::Principal;
+
+use std::sync::Arc;
+
+use crate::webhooks::dispatch::WebhookRuntime;
 
 /// Settings the service layer needs.
 #[derive(Debug, Clone)]
@@ -45,11 +56,34 @@ pub struct Core {
     pub(crate) blobs: BlobStore,
     /// Environment and tuning.
     pub(crate) settings: ServiceSettings,
+    /// The embedding model, agent configurations and the indexer's wake-up.
+    pub(crate) knowledge: Knowledge,
+    /// Webhook settings, the HTTP client of test calls and opened signing keys.
+    pub(crate) webhooks: Arc<WebhookRuntime>,
 }
 
 impl Core {
+    /// A core with keyword-only retrieval; [`Core::with_knowledge`] adds the models.
     pub fn new(storage: Storage, blobs: BlobStore, settings: ServiceSettings) -> Self {
-        Self { storage, blobs, settings }
+        Self {
+            storage,
+            blobs,
+            settings,
+            knowledge: Knowledge::keyword_only(),
+            webhooks: Arc::new(WebhookRuntime::ephemeral()),
+        }
+    }
+
+    /// Installs the configured webhook settings (`build` does this).
+    pub fn with_webhooks(mut self, settings: crate::webhooks::WebhookSettings) -> anyhow::Result<Self> {
+        self.webhooks = Arc::new(WebhookRuntime::new(settings)?);
+        Ok(self)
+    }
+
+    /// Uses `knowledge` (embedding model, agents) for indexing and retrieval.
+    pub fn with_knowledge(mut self, knowledge: Knowledge) -> Self {
+        self.knowledge = knowledge;
+        self
     }
 
     pub fn storage(&self) -> &Storage {

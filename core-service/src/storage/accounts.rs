@@ -12,11 +12,13 @@ pub(super) const INSERT_EVENT: &str = "INSERT INTO events \
     (id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 
-/// Binds a [`NewEvent`] to [`INSERT_EVENT`] and runs it on `$executor`.
+/// Binds a [`NewEvent`] to [`INSERT_EVENT`] and runs it on `$executor`,
+/// then fans it out into webhook deliveries on the same executor (the
+/// event's transaction), so an acknowledged change always has them.
 macro_rules! insert_event {
     ($executor:expr, $event:expr) => {{
         let event: &NewEvent = $event;
-        sqlx::query(crate::storage::accounts::INSERT_EVENT)
+        let inserted = sqlx::query(crate::storage::accounts::INSERT_EVENT)
             .bind(event.id)
             .bind(event.project_id)
             .bind(event.kind)
@@ -27,7 +29,11 @@ macro_rules! insert_event {
             .bind(sqlx::types::Json(&event.payload))
             .execute($executor)
             .await
-            .map_err(db_error)
+            .map_err(db_error);
+        match inserted {
+            Ok(_) => crate::storage::webhooks::fan_out!($executor, event),
+            Err(err) => Err(err),
+        }
     }};
 }
 pub(crate) use insert_event;

@@ -45,7 +45,10 @@ macro_rules! with_read_pool {
 
 mod accounts;
 mod items;
+mod knowledge;
 mod rows;
+mod webhook_dispatch;
+mod webhooks;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -56,7 +59,10 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::ConnectOptions;
 
 pub use items::ItemFilter;
+pub use knowledge::{ChunkText, ChunkVector, IndexStatusRow, IndexedItem, QueuedItem};
 pub use rows::*;
+pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
+pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 
 use crate::error::CoreError;
 

@@ -90,22 +90,13 @@ impl CanvasTool for RetrieveKnowledge {
             project_id: args.project_id,
             query: args.query,
             keywords: args.keywords,
-            max_results: args.max_results,
+            max_results: Some(args.max_results),
             post_process: args.post_process,
             item_ids: args.item_ids,
             agent_config_id: args.agent_config_id,
+            mode: pb::SearchMode::Hybrid as i32,
         };
-        let reply = match ctx.state.knowledge.clone().retrieve(ctx.request(request)).await {
-            Ok(reply) => reply.into_inner(),
-            Err(status) if status.code() == tonic::Code::Unimplemented => {
-                return Err(ToolFailure::Unavailable(
-                    "knowledge retrieval is not available on this server yet; use list_items or get_item to read \
-                     the project's content instead"
-                        .to_owned(),
-                ));
-            }
-            Err(status) => return Err(status.into()),
-        };
+        let reply = ctx.state.knowledge.clone().retrieve(ctx.request(request)).await?.into_inner();
         let citations = reply
             .citations
             .into_iter()

@@ -3,6 +3,8 @@
 pub mod files;
 pub mod health;
 pub mod items;
+pub mod knowledge;
+pub mod webhooks;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
@@ -24,13 +26,34 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{item}/{{a}}"), get(items::get).delete(items::delete))
         .route(&format!("{item}/{{a}}/{{b}}/file"), post(files::upload))
         .route("/api/v2/projects/{project_id}/items", get(items::list))
+        .route("/api/v1/memory/retrieve", post(knowledge::retrieve))
+        .route("/api/v1/memory/index", get(knowledge::index_status))
+        .merge(webhook_routes())
+        .merge(crate::map::routes())
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
+        .route("/metrics", get(canvas_runtime::metrics::handler))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::limits::reject_oversized))
+        .layer(axum::middleware::from_fn(|request, next| {
+            canvas_runtime::metrics::track_http("rest-gateway", request, next)
+        }))
         .with_state(state)
+}
+
+/// Webhook management (Manager or Admin) and the public key set.
+fn webhook_routes() -> Router<AppState> {
+    let hooks = "/api/v2/projects/{project_id}/webhooks";
+    Router::new()
+        .route(hooks, get(webhooks::list).post(webhooks::create))
+        .route(&format!("{hooks}/test"), post(webhooks::test))
+        .route(&format!("{hooks}/{{webhook_id}}"), get(webhooks::get).put(webhooks::replace).delete(webhooks::delete))
+        .route(&format!("{hooks}/{{webhook_id}}/enable"), post(webhooks::enable))
+        .route(&format!("{hooks}/{{webhook_id}}/deliveries"), get(webhooks::deliveries))
+        .route(&format!("{hooks}/{{webhook_id}}/deliveries/{{delivery_id}}/redeliver"), post(webhooks::redeliver))
+        .route("/api/v2/webhooks/keys", get(webhooks::keys))
 }
 
 async fn not_found(format: Format) -> Response {

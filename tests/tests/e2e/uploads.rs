@@ -17,7 +17,7 @@ backend_tests!(
     upload_limits_and_framing
 );
 
-async fn upload(
+pub(crate) async fn upload(
     app: &TestApp,
     user: &TestUser,
     project: &str,

@@ -1,0 +1,174 @@
+//! Webhook delivery benchmark. Runs core-service (SQLite in a temporary
+//! directory, or PostgreSQL with `--database-url`) and a webhook-dispatcher
+//! in this process, a local HTTPS receiver behind a generated CA, and writes
+//! `--writes` labels over gRPC with `--concurrency` writers. Prints sustained
+//! deliveries per second (first write to last arrival) and the latency from
+//! each write's acknowledgement to its call's arrival (p50, p99, max).
+//! Every loop is bounded by the write count and `--timeout-secs`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use axum::body::Bytes;
+use canvas_proto::json::to_proto_struct;
+use canvas_proto::v1 as pb;
+use canvas_proto::v1::item_service_client::ItemServiceClient;
+use clap::Parser;
+use core_service::domain::UserId;
+use core_service::webhooks::WebhookConfig;
+use core_service::CoreConfig;
+use tokio_util::sync::CancellationToken;
+use webhook_client::receiver::{serve_tls, LocalCa};
+use webhook_client::ClientSettings;
+
+#[derive(Debug, Parser)]
+struct Args {
+    /// Labels to write (one delivery each).
+    #[arg(long, default_value_t = 2000)]
+    writes: usize,
+    /// Concurrent gRPC writers.
+    #[arg(long, default_value_t = 8)]
+    concurrency: usize,
+    /// Calls the dispatcher keeps in flight.
+    #[arg(long, default_value_t = 32)]
+    dispatcher_concurrency: usize,
+    /// `postgres://…` for PostgreSQL; SQLite in a temporary directory otherwise.
+    #[arg(long)]
+    database_url: Option<String>,
+    /// Give up after this long.
+    #[arg(long, default_value_t = 300)]
+    timeout_secs: u64,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let dir = tempfile::tempdir()?;
+    let ca = LocalCa::generate()?;
+    let ca_file = dir.path().join("ca.pem");
+    std::fs::write(&ca_file, ca.ca_pem())?;
+    let client =
+        ClientSettings { timeout_secs: 15, allow_destinations: "127.0.0.1/32".into(), extra_ca_certs: vec![ca_file] };
+    let config = CoreConfig {
+        data_dir: dir.path().join("data"),
+        database_url: args.database_url.clone(),
+        environment: "development".into(),
+        db_max_connections: 16,
+        db_acquire_timeout_secs: 5,
+        blob_store: None,
+        knowledge: core_service::knowledge::KnowledgeConfig {
+            embedding_provider: core_service::knowledge::EmbeddingProvider::Off,
+            ..Default::default()
+        },
+        webhooks: WebhookConfig { client: client.clone(), ..WebhookConfig::default() },
+    };
+    let core = core_service::build(&config).await.context("core-service")?;
+    let shutdown = CancellationToken::new();
+    let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let core_url = format!("http://{}", grpc.local_addr()?);
+    tokio::spawn(core_service::run(grpc, core.clone(), shutdown.clone()));
+
+    let (_, admin_token) = core.bootstrap_admin("admin").await?.context("fresh database")?;
+    let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
+    let user = core.create_user(&admin, "bench", false).await?;
+    let token = core.create_token(&admin, UserId(user.id), None, "bench").await?;
+    let owner = core.authenticate(Some(&format!("Bearer {}", token.secret))).await?;
+    let project = core.create_project(&admin, "Bench", UserId(user.id)).await?;
+
+    // The receiver notes when each item's call arrives (first arrival only).
+    let arrivals: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
+    let noted = arrivals.clone();
+    let router = axum::Router::new().fallback(move |body: Bytes| {
+        let noted = noted.clone();
+        async move {
+            let at = Instant::now();
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) {
+                if let Some(id) = value["changes"][0]["subject"]["id"].as_str() {
+                    noted.lock().unwrap().entry(id.to_owned()).or_insert(at);
+                }
+            }
+            "ok"
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("https://{}/hook", listener.local_addr()?);
+    tokio::spawn(serve_tls(listener, ca.server_config(&["127.0.0.1"])?, router, shutdown.clone()));
+    let definition = serde_json::json!({"url": url, "events": ["item.created"]}).to_string();
+    core.create_webhook(&owner, core_service::domain::ProjectId(project.id), &definition).await?;
+
+    let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(core_url.clone(), client);
+    dispatcher.concurrency = args.dispatcher_concurrency;
+    tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
+
+    let started = Instant::now();
+    let acks: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
+    let mut writers = tokio::task::JoinSet::new();
+    let channel = tonic::transport::Channel::from_shared(core_url)?.connect().await?;
+    for w in 0..args.concurrency {
+        let (channel, acks, project_id) = (channel.clone(), acks.clone(), project.id.to_string());
+        let auth: tonic::metadata::MetadataValue<_> = format!("Bearer {}", token.secret).parse()?;
+        let count = args.writes / args.concurrency + usize::from(w < args.writes % args.concurrency);
+        writers.spawn(async move {
+            let mut client = ItemServiceClient::new(channel);
+            for n in 0..count {
+                let serde_json::Value::Object(props) = serde_json::json!({"text": format!("w{w}-{n}")}) else {
+                    unreachable!()
+                };
+                let mut request = tonic::Request::new(pb::CreateItemRequest {
+                    project_id: project_id.clone(),
+                    parent: "panel".into(),
+                    item_type: "label".into(),
+                    properties: Some(to_proto_struct(props)),
+                    file: None,
+                });
+                request.metadata_mut().insert("authorization", auth.clone());
+                let id = client.create_item(request).await?.into_inner().item_id;
+                acks.lock().unwrap().insert(id, Instant::now());
+            }
+            anyhow::Ok(())
+        });
+    }
+    while let Some(done) = writers.join_next().await {
+        done??;
+    }
+    let writes_done = started.elapsed();
+    let deadline = Instant::now() + Duration::from_secs(args.timeout_secs);
+    while arrivals.lock().unwrap().len() < args.writes {
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "only {} of {} calls arrived",
+            arrivals.lock().unwrap().len(),
+            args.writes
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let arrivals = arrivals.lock().unwrap().clone();
+    let last = arrivals.values().max().copied().context("no arrivals")?;
+    let total = last - started;
+    let acks = acks.lock().unwrap();
+    let mut latencies: Vec<Duration> =
+        acks.iter().map(|(id, ack)| arrivals[id].saturating_duration_since(*ack)).collect();
+    latencies.sort();
+    let backend = if args.database_url.is_some() { "postgres" } else { "sqlite" };
+    println!(
+        "{backend}: {} writes in {:.2} s ({:.0}/s); {} deliveries in {:.2} s = {:.0} deliveries/s; \
+         write-to-arrival p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        args.writes,
+        writes_done.as_secs_f64(),
+        args.writes as f64 / writes_done.as_secs_f64(),
+        arrivals.len(),
+        total.as_secs_f64(),
+        arrivals.len() as f64 / total.as_secs_f64(),
+        percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+        latencies.last().unwrap().as_secs_f64() * 1000.0,
+    );
+    shutdown.cancel();
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! gRPC server metrics: `grpc_server_handled_total{method, code}` and
+//! `grpc_server_handling_seconds{method}`, as a tower layer around every service, plus gauges of
+//! the database pool and the knowledge index queue refreshed in the background.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+use tower::{Layer, Service};
+
+use crate::service::Core;
+
+/// How often the gauges are refreshed.
+const GAUGE_INTERVAL: Duration = Duration::from_secs(15);
+
+/// Wraps each gRPC service with [`GrpcMetrics`].
+#[derive(Debug, Clone, Default)]
+pub struct GrpcMetricsLayer;
+
+impl<S> Layer<S> for GrpcMetricsLayer {
+    type Service = GrpcMetrics<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        GrpcMetrics { inner }
+    }
+}
+
+/// Counts and times each call by its method path.
+#[derive(Debug, Clone)]
+pub struct GrpcMetrics<S> {
+    inner: S,
+}
+
+/// The method label: our RPCs and the standard ones by path, anything else as `other` so a client
+/// sending random paths cannot grow the label set.
+fn method_label(path: &str) -> String {
+    if path.starts_with("/canvas.v1.") || path.starts_with("/grpc.") {
+        path.to_owned()
+    } else {
+        "other".to_owned()
+    }
+}
+
+/// The status name of a `grpc-status` header value (unary errors are trailers-only responses,
+/// so their status is in the headers; a response without it completed with OK).
+fn code_name(value: Option<&str>) -> &'static str {
+    match value.and_then(|v| v.parse::<i32>().ok()).map(tonic::Code::from_i32) {
+        None | Some(tonic::Code::Ok) => "OK",
+        Some(tonic::Code::Cancelled) => "CANCELLED",
+        Some(tonic::Code::InvalidArgument) => "INVALID_ARGUMENT",
+        Some(tonic::Code::DeadlineExceeded) => "DEADLINE_EXCEEDED",
+        Some(tonic::Code::NotFound) => "NOT_FOUND",
+        Some(tonic::Code::AlreadyExists) => "ALREADY_EXISTS",
+        Some(tonic::Code::PermissionDenied) => "PERMISSION_DENIED",
+        Some(tonic::Code::ResourceExhausted) => "RESOURCE_EXHAUSTED",
+        Some(tonic::Code::FailedPrecondition) => "FAILED_PRECONDITION",
+        Some(tonic::Code::Aborted) => "ABORTED",
+        Some(tonic::Code::OutOfRange) => "OUT_OF_RANGE",
+        Some(tonic::Code::Unimplemented) => "UNIMPLEMENTED",
+        Some(tonic::Code::Internal) => "INTERNAL",
+        Some(tonic::Code::Unavailable) => "UNAVAILABLE",
+        Some(tonic::Code::DataLoss) => "DATA_LOSS",
+        Some(tonic::Code::Unauthenticated) => "UNAUTHENTICATED",
+        Some(tonic::Code::Unknown) => "UNKNOWN",
+    }
+}
+
+impl<S, ReqBody, ResBody> Service<http::Request<ReqBody>> for GrpcMetrics<S>
+where
+    S: Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
+        let method = method_label(request.uri().path());
+        let started = Instant::now();
+        let call = self.inner.call(request);
+        Box::pin(async move {
+            let result = call.await;
+            let code = match &result {
+                Ok(response) => code_name(response.headers().get("grpc-status").and_then(|v| v.to_str().ok())),
+                Err(_) => "UNKNOWN",
+            };
+            metrics::counter!("grpc_server_handled_total", "method" => method.clone(), "code" => code).increment(1);
+            metrics::histogram!("grpc_server_handling_seconds", "method" => method)
+                .record(started.elapsed().as_secs_f64());
+            result
+        })
+    }
+}
+
+/// Refreshes the pool and queue gauges until `shutdown`.
+pub fn spawn_gauges(core: Arc<Core>, shutdown: CancellationToken) {
+    tokio::spawn(async move {
+        loop {
+            let (size, idle) = core.storage().pool_stats();
+            metrics::gauge!("db_pool_connections", "state" => "open").set(size as f64);
+            metrics::gauge!("db_pool_connections", "state" => "idle").set(idle as f64);
+            if let Ok((queued, oldest_secs)) = core.storage().knowledge_queue_stats().await {
+                metrics::gauge!("knowledge_index_queue_items").set(queued as f64);
+                metrics::gauge!("knowledge_index_lag_seconds").set(oldest_secs);
+            }
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = tokio::time::sleep(GAUGE_INTERVAL) => {}
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_stay_bounded() {
+        assert_eq!(method_label("/canvas.v1.ItemService/CreateItem"), "/canvas.v1.ItemService/CreateItem");
+        assert_eq!(method_label("/evil/1234"), "other");
+        assert_eq!(code_name(None), "OK");
+        assert_eq!(code_name(Some("5")), "NOT_FOUND");
+        assert_eq!(code_name(Some("junk")), "OK");
+    }
+}

@@ -1,0 +1,114 @@
+//! `canvas.v1.WatchService`: a project's changes as a server stream.
+//!
+//! One task per stream polls the change records every [`POLL_INTERVAL`]
+//! (see `service::watch` for why polling re-reads a grace window), re-checks
+//! the caller's role every [`RECHECK_INTERVAL`], and ends when the client goes
+//! away (the channel closes) or the server shuts down, so graceful shutdown
+//! never waits on an open stream.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use canvas_proto::v1 as pb;
+use canvas_proto::v1::watch_service_server::WatchService;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::Stream;
+use tokio_util::sync::CancellationToken;
+use tonic::{Request, Response, Status};
+
+use super::authenticate;
+use crate::domain::ProjectId;
+use crate::service::watch::ProjectWatch;
+use crate::service::{Core, Principal};
+use crate::storage::EventRow;
+
+/// How often the change records are read for each open stream.
+pub const POLL_INTERVAL: Duration = Duration::from_millis(250);
+/// How often the caller's access to the project is checked again.
+pub const RECHECK_INTERVAL: Duration = Duration::from_secs(30);
+/// Messages buffered per stream before polling waits for a slow client.
+const BUFFER: usize = 64;
+
+/// gRPC face of live project changes.
+pub struct WatchGrpc {
+    pub core: Arc<Core>,
+    /// Cancelled when the server shuts down; every stream ends then.
+    pub shutdown: CancellationToken,
+}
+
+type ChangeStream = Pin<Box<dyn Stream<Item = Result<pb::ChangeEvent, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl WatchService for WatchGrpc {
+    type WatchProjectStream = ChangeStream;
+
+    async fn watch_project(&self, request: Request<pb::WatchProjectRequest>) -> Result<Response<ChangeStream>, Status> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        let watch = self.core.watch_project(&who, project, req.after).await?;
+        let (tx, rx) = mpsc::channel(BUFFER);
+        tokio::spawn(follow(self.core.clone(), who, watch, tx, self.shutdown.clone()));
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+}
+
+type Sender = mpsc::Sender<Result<pb::ChangeEvent, Status>>;
+
+/// Feeds one stream until the client leaves, access ends, or shutdown.
+async fn follow(core: Arc<Core>, who: Principal, mut watch: ProjectWatch, tx: Sender, shutdown: CancellationToken) {
+    let started = pb::ChangeEvent {
+        event_id: String::new(),
+        seq: watch.resume_point(),
+        kind: "watch.started".into(),
+        subject_id: watch.project().to_string(),
+        subject_type: "project".into(),
+        occurred_at: Some(timestamp(chrono::Utc::now())),
+    };
+    if tx.send(Ok(started)).await.is_err() {
+        return;
+    }
+    let mut poll = tokio::time::interval(POLL_INTERVAL);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut recheck = tokio::time::interval(RECHECK_INTERVAL);
+    recheck.tick().await;
+    loop {
+        let result = tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tx.closed() => return,
+            _ = recheck.tick() => core.recheck_watch(&who, &watch).await.map(|_| Vec::new()),
+            _ = poll.tick() => core.poll_watch(&mut watch).await,
+        };
+        match result {
+            Ok(rows) => {
+                for row in rows {
+                    if tx.send(Ok(change(row))).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(err) => {
+                tracing::debug!(error = %err, project = %watch.project(), "project watch ends");
+                let _ = tx.send(Err(err.into())).await;
+                return;
+            }
+        }
+    }
+}
+
+fn change(row: EventRow) -> pb::ChangeEvent {
+    pb::ChangeEvent {
+        event_id: row.id.to_string(),
+        seq: row.seq,
+        kind: row.kind,
+        subject_id: row.subject_id.to_string(),
+        subject_type: row.subject_type,
+        occurred_at: Some(timestamp(row.occurred_at)),
+    }
+}
+
+fn timestamp(at: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 }
+}

@@ -1,0 +1,237 @@
+//! `canvas.v1.WebhookService` (management, keys) and
+//! `canvas.v1.WebhookDispatchService` (webhook-dispatcher's leases and
+//! reports): parse, authenticate, call the service layer, convert.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canvas_proto::v1 as pb;
+use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchService;
+use canvas_proto::v1::webhook_service_server::WebhookService;
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+use super::authenticate;
+use super::convert::timestamp;
+use crate::domain::ProjectId;
+use crate::error::CoreError;
+use crate::service::webhooks::webhook_id;
+use crate::service::Core;
+use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
+use crate::webhooks::dispatch::DeliveryReport;
+
+/// gRPC face of webhook management.
+pub struct WebhookGrpc {
+    pub core: Arc<Core>,
+}
+
+/// gRPC face of the dispatcher's work queue.
+pub struct DispatchGrpc {
+    pub core: Arc<Core>,
+}
+
+type Reply<T> = Result<Response<T>, Status>;
+
+/// A webhook record in its gRPC form.
+pub fn webhook(row: WebhookRow) -> pb::Webhook {
+    pb::Webhook {
+        webhook_id: row.id.to_string(),
+        project_id: row.project_id.to_string(),
+        name: row.name,
+        url: row.url,
+        enabled: row.enabled,
+        events: row.events.0,
+        custom_data_json: row.custom_data,
+        created_at: Some(timestamp(row.created_at)),
+        status: Some(pb::WebhookStatus {
+            last_attempt_at: row.last_attempt_at.map(timestamp),
+            last_success_at: row.last_success_at.map(timestamp),
+            last_status_code: row.last_status_code,
+            last_error: row.last_error,
+            consecutive_failures: row.consecutive_failures.max(0) as u32,
+            disabled_at: row.disabled_at.map(timestamp),
+            disabled_reason: row.disabled_reason,
+        }),
+        inactive: row.inactive,
+    }
+}
+
+fn attempt(row: AttemptRow) -> pb::DeliveryAttempt {
+    pb::DeliveryAttempt {
+        delivery_id: row.delivery_id.to_string(),
+        event_id: row.event_id.to_string(),
+        event_kind: row.kind,
+        attempt: row.attempt.max(0) as u32,
+        attempted_at: Some(timestamp(row.attempted_at)),
+        status_code: row.status_code,
+        duration_ms: row.duration_ms.max(0) as u64,
+        error: row.error,
+    }
+}
+
+fn signing_key(row: SigningKeyRow) -> pb::SigningKey {
+    pb::SigningKey {
+        kid: row.kid,
+        x: row.public_x,
+        y: row.public_y,
+        activates_at: Some(timestamp(row.activates_at)),
+        retires_at: row.retires_at.map(timestamp),
+    }
+}
+
+fn reference(r: &pb::WebhookRef) -> Result<(ProjectId, Uuid), CoreError> {
+    Ok((ProjectId::parse(&r.project_id)?, webhook_id(&r.webhook_id)?))
+}
+
+#[tonic::async_trait]
+impl WebhookService for WebhookGrpc {
+    async fn list_webhooks(&self, request: Request<pb::ListWebhooksRequest>) -> Reply<pb::ListWebhooksResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let project = ProjectId::parse(&request.get_ref().project_id)?;
+        let rows = self.core.list_webhooks(&who, project).await?;
+        Ok(Response::new(pb::ListWebhooksResponse { webhooks: rows.into_iter().map(webhook).collect() }))
+    }
+
+    async fn get_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
+        let who = authenticate(&self.core, &request).await?;
+        let (project, id) = reference(request.get_ref())?;
+        Ok(Response::new(webhook(self.core.get_webhook(&who, project, id).await?)))
+    }
+
+    async fn create_webhook(&self, request: Request<pb::CreateWebhookRequest>) -> Reply<pb::Webhook> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let project = ProjectId::parse(&req.project_id)?;
+        Ok(Response::new(webhook(self.core.create_webhook(&who, project, &req.definition_json).await?)))
+    }
+
+    async fn replace_webhook(&self, request: Request<pb::ReplaceWebhookRequest>) -> Reply<pb::Webhook> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        Ok(Response::new(webhook(self.core.replace_webhook(&who, project, id, &req.definition_json).await?)))
+    }
+
+    async fn delete_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
+        let who = authenticate(&self.core, &request).await?;
+        let (project, id) = reference(request.get_ref())?;
+        Ok(Response::new(webhook(self.core.delete_webhook(&who, project, id).await?)))
+    }
+
+    async fn enable_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
+        let who = authenticate(&self.core, &request).await?;
+        let (project, id) = reference(request.get_ref())?;
+        Ok(Response::new(webhook(self.core.enable_webhook(&who, project, id).await?)))
+    }
+
+    async fn test_webhook(&self, request: Request<pb::TestWebhookRequest>) -> Reply<pb::TestWebhookResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let project = ProjectId::parse(&req.project_id)?;
+        let outcome = self.core.test_webhook(&who, project, &req.definition_json).await?;
+        Ok(Response::new(pb::TestWebhookResponse {
+            status_code: outcome.status_code.map(i32::from),
+            duration_ms: outcome.duration.as_millis() as u64,
+            error: outcome.error,
+        }))
+    }
+
+    async fn list_deliveries(&self, request: Request<pb::ListDeliveriesRequest>) -> Reply<pb::ListDeliveriesResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        let rows = self.core.list_deliveries(&who, project, id, req.limit).await?;
+        Ok(Response::new(pb::ListDeliveriesResponse { attempts: rows.into_iter().map(attempt).collect() }))
+    }
+
+    async fn redeliver(&self, request: Request<pb::RedeliverRequest>) -> Reply<pb::RedeliverResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        let new_id = self.core.redeliver(&who, project, id, &req.delivery_id).await?;
+        Ok(Response::new(pb::RedeliverResponse { delivery_id: new_id.to_string() }))
+    }
+
+    async fn get_signing_keys(&self, _request: Request<pb::GetSigningKeysRequest>) -> Reply<pb::SigningKeySet> {
+        let keys = self.core.signing_keys().await?;
+        Ok(Response::new(pb::SigningKeySet { keys: keys.into_iter().map(signing_key).collect() }))
+    }
+
+    async fn rotate_signing_key(&self, request: Request<pb::RotateSigningKeyRequest>) -> Reply<pb::SigningKey> {
+        let who = authenticate(&self.core, &request).await?;
+        let delay = Some(request.get_ref().delay_secs).filter(|s| *s > 0).map(Duration::from_secs);
+        Ok(Response::new(signing_key(self.core.rotate_signing_key(&who, delay).await?)))
+    }
+}
+
+#[tonic::async_trait]
+impl WebhookDispatchService for DispatchGrpc {
+    async fn lease_deliveries(
+        &self,
+        request: Request<pb::LeaseDeliveriesRequest>,
+    ) -> Reply<pb::LeaseDeliveriesResponse> {
+        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
+        self.core.authorize_dispatcher(header)?;
+        let req = request.get_ref();
+        let lease = Some(req.lease_secs).filter(|s| *s > 0).map(|s| Duration::from_secs(u64::from(s)));
+        let leased = self.core.lease_deliveries(req.max_deliveries, lease).await?;
+        let deliveries = leased
+            .into_iter()
+            .map(|d| pb::LeasedDelivery {
+                delivery_id: d.delivery_id.to_string(),
+                webhook_id: d.webhook_id.to_string(),
+                url: d.call.url,
+                body: d.call.body,
+                headers: d.call.headers.into_iter().map(|(name, value)| pb::HttpHeader { name, value }).collect(),
+                attempt: d.attempt,
+                lease_token: d.lease_token.to_string(),
+            })
+            .collect();
+        Ok(Response::new(pb::LeaseDeliveriesResponse { deliveries }))
+    }
+
+    async fn report_delivery(&self, request: Request<pb::ReportDeliveryRequest>) -> Reply<pb::ReportDeliveryResponse> {
+        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
+        self.core.authorize_dispatcher(header)?;
+        let req = request.into_inner();
+        let parse = |field: &str, raw: &str| {
+            Uuid::parse_str(raw).map_err(|_| CoreError::invalid(field.to_owned(), "must be a UUID"))
+        };
+        let report = DeliveryReport {
+            delivery_id: parse("deliveryId", &req.delivery_id)?,
+            lease_token: parse("leaseToken", &req.lease_token)?,
+            attempt: req.attempt.max(1),
+            outcome: webhook_client::Outcome {
+                status_code: req.status_code.and_then(|c| u16::try_from(c).ok()),
+                duration: Duration::from_millis(req.duration_ms),
+                error: req.error,
+                retry_after: req.retry_after_secs.map(Duration::from_secs),
+            },
+        };
+        if !self.core.report_delivery(report).await? {
+            tracing::info!(delivery = %req.delivery_id, "stale delivery report ignored (lease expired or reassigned)");
+        }
+        Ok(Response::new(pb::ReportDeliveryResponse {}))
+    }
+}
+
+/// gRPC face of project copies.
+pub struct CopyGrpc {
+    pub core: Arc<Core>,
+}
+
+#[tonic::async_trait]
+impl canvas_proto::v1::project_copy_service_server::ProjectCopyService for CopyGrpc {
+    async fn copy_project(&self, request: Request<pb::CopyProjectRequest>) -> Reply<pb::CopyProjectResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let source = ProjectId::parse(&req.source_project_id)?;
+        let owner = crate::domain::UserId::parse(&req.owner_user_id)?;
+        let copy = self.core.copy_project(&who, source, &req.name, owner).await?;
+        Ok(Response::new(pb::CopyProjectResponse {
+            project_id: copy.project.id.to_string(),
+            items_copied: copy.items as u32,
+            webhooks_copied: copy.webhooks as u32,
+        }))
+    }
+}

@@ -1,0 +1,303 @@
+//! Knowledge retrieval (`POST /api/v1/memory/retrieve`) and the index status of items.
+//!
+//! Hybrid search: a keyword leg (BM25 over FTS5 on SQLite, `ts_rank` on PostgreSQL) and a semantic
+//! leg (exact cosine over the project's chunk vectors), fused by reciprocal rank fusion. With
+//! `postProcess` a language model reranks the candidates and writes the answer.
+
+use std::collections::HashMap;
+
+use uuid::Uuid;
+
+use super::{Core, Principal};
+use crate::domain::{ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult, FieldViolation};
+use crate::knowledge::agents::DEFAULT_AGENT;
+use crate::knowledge::fusion::{keyword_terms, reciprocal_rank_fusion, Fused, LegHit, RRF_K};
+use crate::knowledge::llm::{self, Passage};
+use crate::knowledge::vector_from_bytes;
+use crate::storage::IndexStatusRow;
+
+/// Citations when the request names no `maxResults` (the spec's default).
+pub const DEFAULT_MAX_RESULTS: u32 = 20;
+/// Ceiling of `maxResults` without `postProcess`.
+pub const MAX_RESULTS: u32 = 100;
+/// Ceiling of `maxResults` with `postProcess` (the spec's rule).
+pub const MAX_RESULTS_POST_PROCESS: u32 = 50;
+/// Limits on the request's size.
+pub const MAX_QUERY_CHARS: usize = 8192;
+pub const MAX_KEYWORDS: usize = 32;
+pub const MAX_ITEM_IDS: usize = 1000;
+/// Distinct words sent to the keyword leg.
+const MAX_TERMS: usize = 64;
+
+/// Which legs run; `Hybrid` unless the caller asks otherwise (beyond the spec: for evaluation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchMode {
+    Hybrid,
+    Keyword,
+    Semantic,
+}
+
+/// A retrieval request as received (validated here).
+#[derive(Debug, Clone)]
+pub struct RetrieveRequest {
+    pub query: String,
+    pub keywords: Vec<String>,
+    pub max_results: Option<u32>,
+    pub post_process: bool,
+    pub item_ids: Vec<String>,
+    pub agent_config_id: Option<String>,
+    pub mode: SearchMode,
+}
+
+/// One cited item.
+#[derive(Debug, Clone)]
+pub struct Citation {
+    pub item_id: Uuid,
+    /// Position in the response, from 1.
+    pub index: u32,
+    pub relevance: f64,
+    pub chunk: String,
+    pub project_id: Uuid,
+}
+
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub answer: String,
+    pub citations: Vec<Citation>,
+}
+
+impl Core {
+    pub async fn retrieve(&self, who: &Principal, project: ProjectId, request: RetrieveRequest) -> CoreResult<Answer> {
+        let limits = self.validate_retrieve(&request)?;
+        self.require_role(who, project, ProjectRole::Viewer).await?;
+        let items = limits.items.as_deref();
+        let wanted = limits.max_results as usize;
+        let candidates = match &limits.agent {
+            Some(agent) => agent.rerank_candidates.clamp(wanted, MAX_RESULTS as usize),
+            None => wanted,
+        };
+        let depth = (candidates * 3).clamp(50, 300) as u32;
+        let mut legs: Vec<Vec<LegHit>> = Vec::new();
+        if request.mode != SearchMode::Semantic {
+            let terms = keyword_terms(&request.query, &request.keywords, MAX_TERMS);
+            let hits = self.storage.keyword_search(project.0, &terms, items, depth).await?;
+            legs.push(hits.into_iter().map(|(chunk_id, item_id)| LegHit { chunk_id, item_id }).collect());
+        }
+        if request.mode != SearchMode::Keyword {
+            legs.push(self.semantic_leg(project, &request.query, items, depth as usize).await?);
+        }
+        let mut fused = reciprocal_rank_fusion(&legs, RRF_K);
+        fused.truncate(candidates);
+        let texts = self.chunk_texts(&fused).await?;
+        match limits.agent {
+            None => Ok(plain_answer(project, fused, &texts)),
+            Some(agent) => {
+                let endpoint = agent.endpoint.clone().unwrap_or_default();
+                let passages: Vec<Passage> = fused
+                    .iter()
+                    .map(|f| Passage {
+                        item_id: f.item_id.to_string(),
+                        text: texts.get(&f.chunk_id).cloned().unwrap_or_default(),
+                    })
+                    .collect();
+                if passages.is_empty() {
+                    return Ok(Answer { answer: String::new(), citations: Vec::new() });
+                }
+                let reranked = llm::rerank(&self.knowledge.llm_http, &agent, &endpoint, &request.query, &passages)
+                    .await
+                    .map_err(|e| {
+                        tracing::warn!(agent = %limits.agent_id, error = %e, "postProcess failed");
+                        CoreError::invalid(
+                            "postProcess",
+                            format!(
+                                "the language model of agent configuration '{}' {e}; retry, or retrieve with postProcess false",
+                                limits.agent_id
+                            ),
+                        )
+                    })?;
+                Ok(reranked_answer(project, &fused, &texts, reranked, wanted))
+            }
+        }
+    }
+
+    /// Exact cosine over the project's vectors (unit length, so a dot product).
+    async fn semantic_leg(
+        &self,
+        project: ProjectId,
+        query: &str,
+        items: Option<&[Uuid]>,
+        depth: usize,
+    ) -> CoreResult<Vec<LegHit>> {
+        let Some(embedding) = &self.knowledge.embedding else { return Ok(Vec::new()) };
+        let query_vector = embedding
+            .model
+            .embed(&[query.to_owned()])
+            .await
+            .map_err(|e| CoreError::Unavailable(format!("the embedding model could not embed the query: {e}")))?
+            .pop()
+            .unwrap_or_default();
+        let rows = self.storage.chunk_vectors(project.0, items).await?;
+        let dimension = query_vector.len();
+        let mut scored: Vec<(f32, i64, Uuid)> = rows
+            .iter()
+            .filter_map(|row| {
+                let vector = vector_from_bytes(row.embedding.as_deref()?, dimension)?;
+                let dot: f32 = vector.iter().zip(&query_vector).map(|(a, b)| a * b).sum();
+                Some((dot, row.id, row.item_id))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.truncate(depth);
+        Ok(scored.into_iter().map(|(_, chunk_id, item_id)| LegHit { chunk_id, item_id }).collect())
+    }
+
+    async fn chunk_texts(&self, fused: &[Fused]) -> CoreResult<HashMap<i64, String>> {
+        let ids: Vec<i64> = fused.iter().map(|f| f.chunk_id).collect();
+        Ok(self.storage.chunk_texts(&ids).await?.into_iter().map(|c| (c.id, c.text)).collect())
+    }
+
+    fn validate_retrieve(&self, request: &RetrieveRequest) -> CoreResult<RetrieveLimits> {
+        let mut violations = Vec::new();
+        let query = request.query.trim();
+        if query.is_empty() {
+            violations.push(FieldViolation::new("query", "is required and must not be empty"));
+        } else if query.chars().count() > MAX_QUERY_CHARS {
+            violations.push(FieldViolation::new("query", format!("must be at most {MAX_QUERY_CHARS} characters")));
+        }
+        let max_results = request.max_results.unwrap_or(DEFAULT_MAX_RESULTS);
+        if max_results == 0 {
+            violations.push(FieldViolation::new("maxResults", "must be at least 1"));
+        } else if request.post_process && max_results > MAX_RESULTS_POST_PROCESS {
+            violations.push(FieldViolation::new(
+                "maxResults",
+                format!("must be at most {MAX_RESULTS_POST_PROCESS} when postProcess is true"),
+            ));
+        } else if max_results > MAX_RESULTS {
+            violations.push(FieldViolation::new("maxResults", format!("must be at most {MAX_RESULTS}")));
+        }
+        if request.keywords.len() > MAX_KEYWORDS {
+            violations.push(FieldViolation::new("keywords", format!("must hold at most {MAX_KEYWORDS} entries")));
+        }
+        let mut items = None;
+        if !request.item_ids.is_empty() {
+            if request.item_ids.len() > MAX_ITEM_IDS {
+                violations.push(FieldViolation::new("itemIds", format!("must hold at most {MAX_ITEM_IDS} entries")));
+            }
+            let mut parsed = Vec::with_capacity(request.item_ids.len());
+            for (i, id) in request.item_ids.iter().enumerate() {
+                match Uuid::parse_str(id.trim()) {
+                    Ok(id) => parsed.push(id),
+                    Err(_) => violations.push(FieldViolation::new(format!("itemIds[{i}]"), "must be a GUID")),
+                }
+            }
+            items = Some(parsed);
+        }
+        let agent_id =
+            request.agent_config_id.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or(DEFAULT_AGENT);
+        let mut agent = None;
+        match self.knowledge.agents.get(agent_id) {
+            None => violations.push(FieldViolation::new(
+                "agentConfigId",
+                format!(
+                    "unknown agent configuration '{agent_id}'; known: {}",
+                    self.knowledge.agents.ids().collect::<Vec<_>>().join(", ")
+                ),
+            )),
+            Some(config) if request.post_process && config.endpoint.is_none() => violations.push(FieldViolation::new(
+                "postProcess",
+                format!(
+                    "agent configuration '{agent_id}' has no language model configured (set CANVAS_LLM_URL and \
+                     CANVAS_LLM_MODEL, or an endpoint in the agents file); retrieve with postProcess false"
+                ),
+            )),
+            Some(config) if request.post_process => agent = Some(config.clone()),
+            Some(_) => {}
+        }
+        if request.mode == SearchMode::Semantic && self.knowledge.embedding.is_none() {
+            violations.push(FieldViolation::new(
+                "mode",
+                "semantic search needs an embedding model, and this server runs without one",
+            ));
+        }
+        if !violations.is_empty() {
+            return Err(CoreError::Validation(violations));
+        }
+        Ok(RetrieveLimits { max_results, items, agent, agent_id: agent_id.to_owned() })
+    }
+
+    /// The index state of a project's items (Viewer role).
+    pub async fn index_status(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        item_ids: &[String],
+        after: Option<Uuid>,
+        limit: u32,
+    ) -> CoreResult<Vec<IndexStatusRow>> {
+        let mut items = Vec::new();
+        for (i, id) in item_ids.iter().enumerate() {
+            items.push(
+                Uuid::parse_str(id.trim())
+                    .map_err(|_| CoreError::invalid(format!("itemIds[{i}]"), "must be a GUID"))?,
+            );
+        }
+        self.require_role(who, project, ProjectRole::Viewer).await?;
+        let filter = (!items.is_empty()).then_some(items.as_slice());
+        self.storage.index_status(project.0, filter, after, super::page_size(limit, 100, 1000)).await
+    }
+}
+
+/// What validation settled.
+struct RetrieveLimits {
+    max_results: u32,
+    items: Option<Vec<Uuid>>,
+    /// The agent when `postProcess` is true.
+    agent: Option<crate::knowledge::AgentConfig>,
+    agent_id: String,
+}
+
+/// Citations in fused order; the answer is their chunks joined.
+fn plain_answer(project: ProjectId, fused: Vec<Fused>, texts: &HashMap<i64, String>) -> Answer {
+    let citations: Vec<Citation> = fused
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| Citation {
+            item_id: f.item_id,
+            index: i as u32 + 1,
+            relevance: f.score,
+            chunk: texts.get(&f.chunk_id).cloned().unwrap_or_default(),
+            project_id: project.0,
+        })
+        .collect();
+    let answer = citations.iter().map(|c| c.chunk.as_str()).collect::<Vec<_>>().join("\n\n");
+    Answer { answer, citations }
+}
+
+/// Citations in the model's order (only the candidates it kept); relevance falls linearly from 1
+/// with the model's rank, and the answer's `[n]` are renumbered to the citation indexes.
+fn reranked_answer(
+    project: ProjectId,
+    fused: &[Fused],
+    texts: &HashMap<i64, String>,
+    reranked: llm::Reranked,
+    wanted: usize,
+) -> Answer {
+    let order: Vec<usize> = reranked.order.into_iter().take(wanted).collect();
+    let count = order.len();
+    let citations: Vec<Citation> = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &candidate)| Citation {
+            item_id: fused[candidate].item_id,
+            index: rank as u32 + 1,
+            relevance: (count - rank) as f64 / count as f64,
+            chunk: texts.get(&fused[candidate].chunk_id).cloned().unwrap_or_default(),
+            project_id: project.0,
+        })
+        .collect();
+    let answer = llm::renumber_citations(&reranked.answer, &|candidate| {
+        order.iter().position(|&c| c == candidate).map(|rank| rank + 1)
+    });
+    Answer { answer, citations }
+}

@@ -1,0 +1,237 @@
+//! Webhook management: list, get, create, replace, delete, enable, test,
+//! the deliveries listing and redelivery. Manager or Admin role only.
+
+use chrono::Utc;
+use sqlx::types::Json;
+use uuid::Uuid;
+use webhook_client::Outcome;
+
+use super::{Core, Principal};
+use crate::domain::{ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult};
+use crate::storage::{AttemptRow, WebhookRow};
+use crate::webhooks::dispatch::TEST_CALLS_PER_MINUTE;
+use crate::webhooks::{event_mask, Definition};
+
+/// Default and largest page of the deliveries listing.
+const ATTEMPTS_PAGE: (u32, u32) = (50, 100);
+
+/// Parses a webhook id from a path; a malformed one is a 404 like an
+/// unknown one (the resource cannot exist).
+pub fn webhook_id(raw: &str) -> CoreResult<Uuid> {
+    Uuid::parse_str(raw.trim()).map_err(|_| CoreError::not_found("webhook", raw))
+}
+
+impl Core {
+    fn parse_definition(&self, json: &str) -> CoreResult<Definition> {
+        Definition::parse(json, self.webhooks.client.policy())
+    }
+
+    async fn require_manager(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
+        self.require_role(who, project, ProjectRole::Manager).await.map(|_| ())
+    }
+
+    pub async fn list_webhooks(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<WebhookRow>> {
+        self.require_manager(who, project).await?;
+        self.storage.list_webhooks(project.0).await
+    }
+
+    pub async fn get_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
+        self.require_manager(who, project).await?;
+        self.storage.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+    }
+
+    pub async fn create_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<WebhookRow> {
+        self.require_manager(who, project).await?;
+        let definition = self.parse_definition(json)?;
+        let now = Utc::now();
+        let row = WebhookRow {
+            id: Uuid::now_v7(),
+            project_id: project.0,
+            name: definition.name,
+            url: definition.url,
+            enabled: definition.enabled,
+            event_mask: event_mask(definition.events.iter().map(String::as_str)),
+            events: Json(definition.events),
+            custom_data: definition.custom_data,
+            created_at: now,
+            updated_at: now,
+            inactive: None,
+            last_attempt_at: None,
+            last_success_at: None,
+            last_status_code: None,
+            last_error: None,
+            consecutive_failures: 0,
+            first_failure_at: None,
+            disabled_at: None,
+            disabled_reason: None,
+        };
+        self.storage.insert_webhook(&row).await?;
+        Ok(row)
+    }
+
+    /// PUT: the full definition; re-enables and clears `inactive`.
+    pub async fn replace_webhook(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: Uuid,
+        json: &str,
+    ) -> CoreResult<WebhookRow> {
+        self.require_manager(who, project).await?;
+        let definition = self.parse_definition(json)?;
+        let mut row =
+            self.storage.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
+        row.name = definition.name;
+        row.url = definition.url;
+        row.enabled = definition.enabled;
+        row.event_mask = event_mask(definition.events.iter().map(String::as_str));
+        row.events = Json(definition.events);
+        row.custom_data = definition.custom_data;
+        row.updated_at = Utc::now();
+        self.storage.replace_webhook(&row).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+    }
+
+    pub async fn delete_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
+        self.require_manager(who, project).await?;
+        self.storage.delete_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+    }
+
+    /// Clears an automatic disable and the failure counter, and enables.
+    pub async fn enable_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
+        self.require_manager(who, project).await?;
+        self.storage.enable_webhook(project.0, id, Utc::now()).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+    }
+
+    /// Sends one signed `ping` to an unsaved definition. At most
+    /// [`TEST_CALLS_PER_MINUTE`] per user, counted in the database so every
+    /// replica shares the count; beyond that a rate-limit error with the
+    /// seconds until the oldest call leaves the window.
+    pub async fn test_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<Outcome> {
+        self.require_manager(who, project).await?;
+        let definition = self.parse_definition(json)?;
+        let now = Utc::now();
+        let window = chrono::Duration::seconds(60);
+        if let Some(oldest) =
+            self.storage.count_test_call(who.user_id.0, now, now - window, TEST_CALLS_PER_MINUTE).await?
+        {
+            let wait = (oldest + window - now).num_milliseconds().max(0) as u64;
+            return Err(CoreError::RateLimited {
+                message: format!("at most {TEST_CALLS_PER_MINUTE} webhook test calls per minute; try again later"),
+                retry_after_secs: wait.div_ceil(1000).max(1),
+            });
+        }
+        self.send_test_call(project.0, &definition).await
+    }
+
+    /// The most recent attempts of a webhook, newest first.
+    pub async fn list_deliveries(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: Uuid,
+        limit: u32,
+    ) -> CoreResult<Vec<AttemptRow>> {
+        let webhook = self.get_webhook(who, project, id).await?;
+        self.storage.list_attempts(webhook.id, super::page_size(limit, ATTEMPTS_PAGE.0, ATTEMPTS_PAGE.1)).await
+    }
+
+    /// Queues a past delivery's event again under a new delivery id (so
+    /// receivers that drop seen ids still take it); returns the new id.
+    pub async fn redeliver(&self, who: &Principal, project: ProjectId, id: Uuid, delivery: &str) -> CoreResult<Uuid> {
+        let webhook = self.get_webhook(who, project, id).await?;
+        let delivery_id = Uuid::parse_str(delivery.trim()).map_err(|_| CoreError::not_found("delivery", delivery))?;
+        let new_id = Uuid::now_v7();
+        if !self.storage.redeliver(webhook.id, delivery_id, new_id, Utc::now()).await? {
+            return Err(CoreError::not_found("delivery", delivery_id));
+        }
+        Ok(new_id)
+    }
+}
+
+/// What a project copy produced.
+#[derive(Debug, Clone)]
+pub struct ProjectCopy {
+    /// The new project.
+    pub project: crate::storage::ProjectRow,
+    /// Items copied (with new ids; references between them follow).
+    pub items: usize,
+    /// Webhooks copied; each stays inactive (`copiedFromOtherProject`) until a PUT.
+    pub webhooks: usize,
+}
+
+impl Core {
+    /// Copies a project's items and webhooks into a new project owned by
+    /// `owner` (system administrators only). Item ids are new; parents and
+    /// connector ends that point at copied items point at their copies. Each
+    /// copied item records `item.created`. Copied webhooks keep their
+    /// definition but are never called until a PUT re-saves them: the copy's
+    /// owner decides whether the receiver should get a second project's calls.
+    pub async fn copy_project(
+        &self,
+        who: &Principal,
+        source: ProjectId,
+        name: &str,
+        owner: crate::domain::UserId,
+    ) -> CoreResult<ProjectCopy> {
+        self.require_system_admin(who)?;
+        if self.storage.get_project(source.0).await?.is_none() {
+            return Err(CoreError::not_found("project", source));
+        }
+        let mut items = Vec::new();
+        let mut filter = crate::storage::ItemFilter { limit: 1000, ..Default::default() };
+        loop {
+            let page = self.storage.list_items(source.0, &filter).await?;
+            let full = page.len() == filter.limit as usize;
+            filter.after = page.last().map(|row| row.id);
+            items.extend(page);
+            if !full {
+                break;
+            }
+        }
+        let hooks = self.storage.list_webhooks(source.0).await?;
+        let project = self.create_project(who, name, owner).await?;
+        let ids: std::collections::HashMap<String, String> =
+            items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
+        let now = Utc::now();
+        for mut row in items.clone() {
+            let new_id = Uuid::parse_str(&ids[&row.id.to_string()]).map_err(CoreError::internal)?;
+            if let Some(parent) = ids.get(&row.parent) {
+                row.parent = parent.clone();
+            }
+            for end in ["startPoint", "endPoint"] {
+                let target = row.properties.0.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
+                if let Some(copy) = target.and_then(|old| ids.get(old)).cloned() {
+                    row.properties.0[end]["itemId"] = serde_json::Value::String(copy);
+                }
+            }
+            row.id = new_id;
+            row.project_id = project.id;
+            row.version = 1;
+            (row.created_by, row.updated_by, row.created_at, row.updated_at) = (who.user_id.0, who.user_id.0, now, now);
+            let event = crate::storage::NewEvent {
+                id: Uuid::now_v7(),
+                project_id: project.id,
+                kind: "item.created",
+                subject_id: row.id,
+                subject_type: row.item_type.clone(),
+                actor_user_id: who.user_id.0,
+                occurred_at: now,
+                payload: serde_json::json!({"parent": row.parent, "new": row.properties.0}),
+            };
+            self.storage.insert_item(&row, &event).await?;
+        }
+        for mut hook in hooks.clone() {
+            hook.id = Uuid::now_v7();
+            hook.project_id = project.id;
+            hook.inactive = Some(crate::webhooks::inactive::COPIED.to_owned());
+            (hook.created_at, hook.updated_at) = (now, now);
+            (hook.last_attempt_at, hook.last_success_at, hook.last_status_code, hook.last_error) =
+                (None, None, None, None);
+            (hook.consecutive_failures, hook.first_failure_at, hook.disabled_at, hook.disabled_reason) =
+                (0, None, None, None);
+            self.storage.insert_webhook(&hook).await?;
+        }
+        Ok(ProjectCopy { project, items: items.len(), webhooks: hooks.len() })
+    }
+}

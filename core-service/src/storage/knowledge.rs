@@ -1,0 +1,360 @@
+//! The knowledge index: its work queue, chunks with embeddings, the keyword leg (FTS5 on SQLite,
+//! `tsvector` on PostgreSQL) and the per-item index state.
+//!
+//! The queue is filled by a trigger on `events` (migration 0004), in the transaction of each item
+//! change. Workers lease rows (`leased_until`, Unix milliseconds); PostgreSQL skips rows another
+//! replica holds (`FOR UPDATE SKIP LOCKED`), SQLite's single writer makes the lease atomic anyway.
+
+use chrono::{DateTime, Utc};
+use sqlx::QueryBuilder;
+use uuid::Uuid;
+
+use super::{db_error, Storage};
+use crate::error::CoreError;
+
+type Result<T> = std::result::Result<T, CoreError>;
+
+/// An item waiting to be (re-)indexed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct QueuedItem {
+    pub item_id: Uuid,
+    pub project_id: Uuid,
+    /// Grows with every re-queue; the row is removed only if unchanged since the lease.
+    pub generation: i64,
+    /// Failed attempts so far (for back-off and the failure limit).
+    pub attempts: i32,
+    /// When the latest change was queued; work is done oldest first.
+    pub queued_at: DateTime<Utc>,
+}
+
+/// The outcome of indexing one item version.
+#[derive(Debug, Clone)]
+pub struct IndexedItem {
+    pub item_id: Uuid,
+    pub project_id: Uuid,
+    pub item_version: i64,
+    /// `indexed` or `failed`.
+    pub status: &'static str,
+    pub error: Option<String>,
+    pub truncated: bool,
+    pub model_id: String,
+    /// Chunk text with its vector (little-endian f32), in order; empty when failed.
+    pub chunks: Vec<(String, Option<Vec<u8>>)>,
+}
+
+/// A chunk with its stored vector, for the semantic leg.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ChunkVector {
+    pub id: i64,
+    pub item_id: Uuid,
+    pub embedding: Option<Vec<u8>>,
+}
+
+/// A chunk's text, for citations.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ChunkText {
+    pub id: i64,
+    pub item_id: Uuid,
+    pub text: String,
+}
+
+/// An item with what the index holds of it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct IndexStatusRow {
+    pub item_id: Uuid,
+    pub item_type: String,
+    pub item_version: i64,
+    pub indexed_version: Option<i64>,
+    pub status: Option<String>,
+    pub error: Option<String>,
+    pub chunk_count: Option<i32>,
+    pub truncated: Option<bool>,
+    pub updated_at: Option<DateTime<Utc>>,
+    /// Present while the item waits in the queue.
+    pub attempts: Option<i32>,
+    pub leased_until: Option<i64>,
+}
+
+impl Storage {
+    /// Leases up to `limit` due queue rows until `lease_until_ms`.
+    pub async fn lease_index_work(&self, now_ms: i64, lease_until_ms: i64, limit: u32) -> Result<Vec<QueuedItem>> {
+        let due = "SELECT item_id FROM knowledge_queue WHERE leased_until <= $2 ORDER BY queued_at LIMIT $3";
+        let sql = |lock: &str| {
+            format!(
+                "UPDATE knowledge_queue SET leased_until = $1 WHERE item_id IN ({due}{lock}) \
+                 RETURNING item_id, project_id, generation, attempts, queued_at"
+            )
+        };
+        match self {
+            Storage::Sqlite(store) => sqlx::query_as::<_, QueuedItem>(&sql(""))
+                .bind(lease_until_ms)
+                .bind(now_ms)
+                .bind(i64::from(limit))
+                .fetch_all(store.writer_pool())
+                .await
+                .map_err(db_error),
+            Storage::Postgres(pool) => sqlx::query_as::<_, QueuedItem>(&sql(" FOR UPDATE SKIP LOCKED"))
+                .bind(lease_until_ms)
+                .bind(now_ms)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
+                .map_err(db_error),
+        }
+    }
+
+    /// Removes a queue row unless the item changed again since it was leased.
+    pub async fn complete_index_work(&self, item_id: Uuid, generation: i64) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query("DELETE FROM knowledge_queue WHERE item_id = $1 AND generation = $2")
+                .bind(item_id)
+                .bind(generation)
+                .execute(pool)
+                .await
+                .map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    /// Keeps a failed row queued, free again at `retry_at_ms`.
+    pub async fn retry_index_work(
+        &self,
+        item_id: Uuid,
+        generation: i64,
+        attempts: i32,
+        retry_at_ms: i64,
+    ) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query("UPDATE knowledge_queue SET attempts = $3, leased_until = $4 WHERE item_id = $1 AND generation = $2")
+                .bind(item_id)
+                .bind(generation)
+                .bind(attempts)
+                .bind(retry_at_ms)
+                .execute(pool)
+                .await
+                .map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    /// Queues items again (connectors whose end changed, vectors of another model).
+    pub async fn requeue_items(&self, items: &[(Uuid, Uuid)]) -> Result<()> {
+        with_write_pool!(self, pool => {
+            for (item_id, project_id) in items {
+                sqlx::query(
+                    "INSERT INTO knowledge_queue (item_id, project_id, queued_at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (item_id) DO UPDATE SET generation = knowledge_queue.generation + 1, \
+                     attempts = 0, leased_until = 0",
+                )
+                .bind(item_id)
+                .bind(project_id)
+                .bind(Utc::now())
+                .execute(pool)
+                .await
+                .map_err(db_error)?;
+            }
+        });
+        Ok(())
+    }
+
+    /// Items whose vectors were made by another model than `model_id`.
+    pub async fn items_of_other_models(&self, model_id: &str) -> Result<Vec<(Uuid, Uuid)>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, (Uuid, Uuid)>("SELECT item_id, project_id FROM knowledge_items WHERE model_id <> $1")
+                .bind(model_id)
+                .fetch_all(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
+    /// Replaces an item's chunks and state in one transaction, unless a newer version is stored.
+    pub async fn write_item_index(&self, item: &IndexedItem) -> Result<bool> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let written = sqlx::query(
+                "INSERT INTO knowledge_items (item_id, project_id, item_version, status, error, chunk_count, truncated, \
+                 model_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+                 ON CONFLICT (item_id) DO UPDATE SET item_version = excluded.item_version, status = excluded.status, \
+                 error = excluded.error, chunk_count = excluded.chunk_count, truncated = excluded.truncated, \
+                 model_id = excluded.model_id, updated_at = excluded.updated_at \
+                 WHERE knowledge_items.item_version <= excluded.item_version",
+            )
+            .bind(item.item_id)
+            .bind(item.project_id)
+            .bind(item.item_version)
+            .bind(item.status)
+            .bind(&item.error)
+            .bind(item.chunks.len() as i32)
+            .bind(item.truncated)
+            .bind(&item.model_id)
+            .bind(Utc::now())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?
+            .rows_affected()
+                == 1;
+            if !written {
+                return Ok(false);
+            }
+            sqlx::query("DELETE FROM knowledge_chunks WHERE item_id = $1")
+                .bind(item.item_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            for (index, (text, embedding)) in item.chunks.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO knowledge_chunks (project_id, item_id, chunk_index, text, embedding) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(item.project_id)
+                .bind(item.item_id)
+                .bind(index as i32)
+                .bind(text)
+                .bind(embedding)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            }
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(true)
+    }
+
+    /// Forgets a deleted item.
+    pub async fn remove_item_index(&self, item_id: Uuid) -> Result<()> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            for sql in ["DELETE FROM knowledge_chunks WHERE item_id = $1", "DELETE FROM knowledge_items WHERE item_id = $1"] {
+                sqlx::query(sql).bind(item_id).execute(&mut *tx).await.map_err(db_error)?;
+            }
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+}
+
+/// `AND item_id IN (…)` for an optional item filter, with bound values.
+fn push_item_filter<'a, DB: sqlx::Database>(builder: &mut QueryBuilder<'a, DB>, column: &str, items: Option<&'a [Uuid]>)
+where
+    Uuid: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+{
+    if let Some(items) = items {
+        builder.push(format!(" AND {column} IN ("));
+        let mut list = builder.separated(", ");
+        for id in items {
+            list.push_bind(*id);
+        }
+        list.push_unseparated(")");
+    }
+}
+
+impl Storage {
+    /// The keyword leg: chunk ids of the project matching any term, best first (BM25 on SQLite,
+    /// `ts_rank` on PostgreSQL).
+    pub async fn keyword_search(
+        &self,
+        project_id: Uuid,
+        terms: &[String],
+        items: Option<&[Uuid]>,
+        limit: u32,
+    ) -> Result<Vec<(i64, Uuid)>> {
+        if terms.is_empty() || items.is_some_and(<[Uuid]>::is_empty) {
+            return Ok(Vec::new());
+        }
+        match self {
+            Storage::Sqlite(store) => {
+                let mut q = QueryBuilder::new(
+                    "SELECT c.id, c.item_id FROM knowledge_fts JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid \
+                     WHERE knowledge_fts MATCH ",
+                );
+                q.push_bind(super::super::knowledge::fusion::fts5_query(terms));
+                q.push(" AND c.project_id = ").push_bind(project_id);
+                push_item_filter(&mut q, "c.item_id", items);
+                q.push(" ORDER BY bm25(knowledge_fts), c.id LIMIT ").push_bind(i64::from(limit));
+                q.build_query_as().fetch_all(store.reader_pool()).await.map_err(db_error)
+            }
+            Storage::Postgres(pool) => {
+                let mut q = QueryBuilder::new("SELECT id, item_id FROM knowledge_chunks, to_tsquery('english', ");
+                q.push_bind(super::super::knowledge::fusion::tsquery(terms));
+                q.push(") query WHERE tsv @@ query AND project_id = ").push_bind(project_id);
+                push_item_filter(&mut q, "item_id", items);
+                q.push(" ORDER BY ts_rank(tsv, query, 1) DESC, id LIMIT ").push_bind(i64::from(limit));
+                q.build_query_as().fetch_all(pool).await.map_err(db_error)
+            }
+        }
+    }
+
+    /// Every stored vector of the project (restricted to `items`), for the exact semantic leg.
+    pub async fn chunk_vectors(&self, project_id: Uuid, items: Option<&[Uuid]>) -> Result<Vec<ChunkVector>> {
+        if items.is_some_and(<[Uuid]>::is_empty) {
+            return Ok(Vec::new());
+        }
+        with_read_pool!(self, pool => {
+            let mut q = QueryBuilder::new("SELECT id, item_id, embedding FROM knowledge_chunks WHERE embedding IS NOT NULL AND project_id = ");
+            q.push_bind(project_id);
+            push_item_filter(&mut q, "item_id", items);
+            q.build_query_as().fetch_all(pool).await.map_err(db_error)
+        })
+    }
+
+    /// The text of the given chunks (any order).
+    pub async fn chunk_texts(&self, ids: &[i64]) -> Result<Vec<ChunkText>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        with_read_pool!(self, pool => {
+            let mut q = QueryBuilder::new("SELECT id, item_id, text FROM knowledge_chunks WHERE id IN (");
+            let mut list = q.separated(", ");
+            for id in ids {
+                list.push_bind(*id);
+            }
+            list.push_unseparated(")");
+            q.build_query_as().fetch_all(pool).await.map_err(db_error)
+        })
+    }
+
+    /// The index state of a project's items, in id order after `after`.
+    pub async fn index_status(
+        &self,
+        project_id: Uuid,
+        items: Option<&[Uuid]>,
+        after: Option<Uuid>,
+        limit: u32,
+    ) -> Result<Vec<IndexStatusRow>> {
+        with_read_pool!(self, pool => {
+            let mut q = QueryBuilder::new(
+                "SELECT i.id AS item_id, i.item_type, i.version AS item_version, k.item_version AS indexed_version, \
+                 k.status, k.error, k.chunk_count, k.truncated, k.updated_at, q.attempts, q.leased_until \
+                 FROM items i LEFT JOIN knowledge_items k ON k.item_id = i.id \
+                 LEFT JOIN knowledge_queue q ON q.item_id = i.id WHERE i.project_id = ",
+            );
+            q.push_bind(project_id);
+            push_item_filter(&mut q, "i.id", items);
+            if let Some(after) = after {
+                q.push(" AND i.id > ").push_bind(after);
+            }
+            q.push(" ORDER BY i.id LIMIT ").push_bind(i64::from(limit));
+            q.build_query_as().fetch_all(pool).await.map_err(db_error)
+        })
+    }
+}
+
+impl Storage {
+    /// Items waiting in the index queue and the age of the oldest, in seconds (for metrics).
+    pub async fn knowledge_queue_stats(&self) -> Result<(i64, f64)> {
+        let (count, oldest): (i64, Option<DateTime<Utc>>) = with_read_pool!(self, pool => {
+            sqlx::query_as("SELECT COUNT(*), MIN(queued_at) FROM knowledge_queue").fetch_one(pool).await.map_err(db_error)?
+        });
+        let lag = oldest.map_or(0.0, |t| (Utc::now() - t).num_milliseconds().max(0) as f64 / 1000.0);
+        Ok((count, lag))
+    }
+
+    /// Open and idle connections of the pool requests use (SQLite: the readers).
+    pub fn pool_stats(&self) -> (u32, usize) {
+        match self {
+            Storage::Sqlite(store) => (store.reader_pool().size(), store.reader_pool().num_idle()),
+            Storage::Postgres(pool) => (pool.size(), pool.num_idle()),
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! The delivery side of webhooks: the signing key ring, leases for
+//! webhook-dispatcher, outcome reports with retry scheduling and the
+//! automatic disable, and test calls (which use the same client and rules).
+//!
+//! Private keys never leave core-service, so core signs: each lease is signed
+//! for sending now (`Webhook-Timestamp` = lease time; a lease lasts at most a
+//! few minutes and is sent at once, well inside receivers' 300 s tolerance).
+//! Every attempt is a new lease, so every retry carries a fresh timestamp.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use p256::ecdsa::SigningKey;
+use subtle::ConstantTimeEq;
+use uuid::Uuid;
+use webhook_client::{Call, Outcome, WebhookClient};
+
+use super::keys::{self, NewKey};
+use super::{body, Definition, WebhookSettings};
+use crate::error::{CoreError, CoreResult};
+use crate::service::Core;
+use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
+
+/// How long an old key stays published after the new one starts signing:
+/// longer than a lease (calls signed just before the switch are still being
+/// sent), receivers' timestamp tolerance (300 s) and key cache (300 s).
+pub const RETIRE_GRACE: Duration = Duration::from_secs(3600);
+
+/// Default and bounds of a lease.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+const LEASE_BOUNDS: (u64, u64) = (5, 300);
+/// Most deliveries one lease returns.
+pub const MAX_LEASE_BATCH: u32 = 256;
+/// The spec's test-call limit: 10 per minute and user.
+pub const TEST_CALLS_PER_MINUTE: u32 = 10;
+
+/// Webhook state shared by the operations of one core-service process.
+pub struct WebhookRuntime {
+    /// Parsed configuration.
+    pub settings: WebhookSettings,
+    /// The client of test calls: the dispatcher's rules and code.
+    pub client: WebhookClient,
+    /// Private keys opened so far, by kid (opening costs a decryption).
+    opened: Mutex<HashMap<String, SigningKey>>,
+}
+
+impl std::fmt::Debug for WebhookRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRuntime").field("settings", &self.settings).finish_non_exhaustive()
+    }
+}
+
+impl WebhookRuntime {
+    pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {
+        let client = WebhookClient::new(&settings.client)?;
+        Ok(Self { settings, client, opened: Mutex::new(HashMap::new()) })
+    }
+
+    /// Runtime for cores built without configuration (unit tests).
+    pub fn ephemeral() -> Self {
+        Self::new(WebhookSettings::ephemeral()).expect("default webhook settings build a client")
+    }
+}
+
+/// One leased delivery, signed and ready to send.
+#[derive(Debug, Clone)]
+pub struct LeasedCall {
+    pub delivery_id: Uuid,
+    pub webhook_id: Uuid,
+    /// URL, headers and the exact signed bytes.
+    pub call: Call,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// Echoed in the report; a report under another token is ignored.
+    pub lease_token: Uuid,
+}
+
+/// What the dispatcher reports about one attempt.
+#[derive(Debug, Clone)]
+pub struct DeliveryReport {
+    pub delivery_id: Uuid,
+    pub lease_token: Uuid,
+    pub attempt: u32,
+    /// The receiver's answer and the time it took.
+    pub outcome: Outcome,
+}
+
+impl Core {
+    /// Start-up work: a first signing key when the ring is empty, and
+    /// `inactive = invalidDefinition` set or cleared on every webhook by
+    /// today's rules (the destination allow-list may have changed).
+    pub async fn prepare_webhooks(&self) -> CoreResult<()> {
+        let now = Utc::now();
+        if !self.storage.published_signing_keys(now).await?.iter().any(|k| k.activates_at <= now) {
+            self.add_signing_key(now, None).await?;
+            tracing::info!("created the first webhook signing key");
+        }
+        let policy = self.webhooks.client.policy();
+        for row in self.storage.all_webhooks().await? {
+            let definition = Definition {
+                name: row.name.clone(),
+                url: row.url.clone(),
+                enabled: row.enabled,
+                events: row.events.0.clone(),
+                custom_data: row.custom_data.clone(),
+            };
+            let valid = definition.still_valid(policy);
+            let marked = row.inactive.as_deref() == Some(super::inactive::INVALID);
+            if valid == marked {
+                if !valid {
+                    tracing::warn!(webhook = %row.id, url = %row.url, "webhook no longer passes validation; inactive");
+                }
+                self.storage.mark_invalid(row.id, !valid).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn add_signing_key(
+        &self,
+        activates_at: DateTime<Utc>,
+        retire_others_at: Option<DateTime<Utc>>,
+    ) -> CoreResult<SigningKeyRow> {
+        let key = NewKey::generate()?;
+        let sealed = self.webhooks.settings.sealer.seal(&key.kid, &key.private.to_bytes())?;
+        let row = SigningKeyRow {
+            kid: key.kid,
+            public_x: key.x,
+            public_y: key.y,
+            sealed_private: sealed,
+            created_at: Utc::now(),
+            activates_at,
+            retires_at: None,
+        };
+        self.storage.insert_signing_key(&row, retire_others_at).await?;
+        Ok(row)
+    }
+
+    /// The published key set (no authentication): keys not yet retired,
+    /// including a rotated-in key that does not sign yet.
+    pub async fn signing_keys(&self) -> CoreResult<Vec<SigningKeyRow>> {
+        self.storage.published_signing_keys(Utc::now()).await
+    }
+
+    /// Publishes a new key that signs after `delay` (None: the configured
+    /// delay); the current keys retire [`RETIRE_GRACE`] after it takes over.
+    pub async fn rotate_signing_key(
+        &self,
+        who: &crate::service::Principal,
+        delay: Option<Duration>,
+    ) -> CoreResult<SigningKeyRow> {
+        self.require_system_admin(who)?;
+        let settings = &self.webhooks.settings;
+        let delay = delay.unwrap_or(settings.rotation_delay);
+        if delay < settings.min_rotation_delay {
+            return Err(CoreError::invalid(
+                "delaySecs",
+                format!(
+                    "must be at least {} seconds: receivers cache key sets that long",
+                    settings.min_rotation_delay.as_secs()
+                ),
+            ));
+        }
+        let activates_at = Utc::now() + chrono::Duration::from_std(delay).map_err(CoreError::internal)?;
+        let retire_at = activates_at + chrono::Duration::from_std(RETIRE_GRACE).map_err(CoreError::internal)?;
+        let row = self.add_signing_key(activates_at, Some(retire_at)).await?;
+        tracing::info!(kid = %row.kid, activates_at = %row.activates_at, "webhook signing key rotated");
+        Ok(row)
+    }
+
+    /// The key that signs at `now`: the newest active one, opened once.
+    async fn signer(&self, now: DateTime<Utc>) -> CoreResult<(String, SigningKey)> {
+        let keys = self.storage.published_signing_keys(now).await?;
+        let Some(row) = keys.into_iter().filter(|k| k.activates_at <= now).max_by_key(|k| k.activates_at) else {
+            return Err(CoreError::Unavailable("no webhook signing key is active yet".into()));
+        };
+        if let Some(key) = self.webhooks.opened.lock().expect("key cache").get(&row.kid) {
+            return Ok((row.kid, key.clone()));
+        }
+        let key = keys::signing_key(&self.webhooks.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
+        self.webhooks.opened.lock().expect("key cache").insert(row.kid.clone(), key.clone());
+        Ok((row.kid, key))
+    }
+
+    /// Checks the dispatcher's `authorization` metadata.
+    pub fn authorize_dispatcher(&self, authorization: Option<&str>) -> CoreResult<()> {
+        let settings = &self.webhooks.settings;
+        match &settings.dispatcher_secret {
+            Some(secret) => {
+                let expected = format!("Bearer {secret}");
+                let given = authorization.unwrap_or("");
+                if bool::from(given.as_bytes().ct_eq(expected.as_bytes())) {
+                    Ok(())
+                } else {
+                    Err(CoreError::Unauthenticated("the dispatcher secret is missing or wrong".into()))
+                }
+            }
+            None if settings.dispatch_open => Ok(()),
+            None => Err(CoreError::PermissionDenied("CANVAS_DISPATCHER_SECRET is not configured".into())),
+        }
+    }
+
+    /// Leases due deliveries and signs each for sending now.
+    pub async fn lease_deliveries(&self, max: u32, lease: Option<Duration>) -> CoreResult<Vec<LeasedCall>> {
+        let now = Utc::now();
+        let lease = lease.unwrap_or(DEFAULT_LEASE).as_secs().clamp(LEASE_BOUNDS.0, LEASE_BOUNDS.1);
+        let token = Uuid::new_v4();
+        let until = now + chrono::Duration::seconds(lease as i64);
+        let rows = self.storage.lease_deliveries(now, until, token, max.clamp(1, MAX_LEASE_BATCH)).await?;
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (kid, key) = self.signer(now).await?;
+        let timestamp = now.timestamp();
+        rows.into_iter()
+            .map(|row| {
+                let event = EventRow {
+                    seq: 0,
+                    id: row.event_id,
+                    project_id: row.project_id,
+                    kind: row.kind,
+                    subject_id: row.subject_id,
+                    subject_type: row.subject_type,
+                    actor_user_id: row.actor_user_id,
+                    occurred_at: row.occurred_at,
+                    payload: row.payload,
+                };
+                let bytes = body::render(
+                    row.project_id,
+                    Some(row.webhook_id),
+                    row.delivery_id,
+                    body::change(&event),
+                    row.custom_data.as_deref(),
+                )?;
+                let id = row.delivery_id.to_string();
+                let signature = keys::signature_header(&kid, &key, &id, timestamp, &bytes);
+                Ok(LeasedCall {
+                    delivery_id: row.delivery_id,
+                    webhook_id: row.webhook_id,
+                    call: Call { url: row.url, headers: signed_headers(id, timestamp, signature), body: bytes },
+                    attempt: row.attempts.max(1) as u32,
+                    lease_token: token,
+                })
+            })
+            .collect()
+    }
+
+    /// Records an attempt and schedules the next one: success (2xx) ends the
+    /// delivery; 410 Gone disables the webhook; anything else retries by the
+    /// schedule (lengthened by `Retry-After`) until the attempts run out.
+    pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
+        let now = Utc::now();
+        let settings = &self.webhooks.settings;
+        let outcome = &report.outcome;
+        let gone = outcome.status_code == Some(410);
+        let retry_at = if outcome.succeeded() || gone {
+            None
+        } else {
+            settings
+                .retry
+                .next_delay(report.attempt, outcome.retry_after, unit_random())
+                .and_then(|delay| chrono::Duration::from_std(delay).ok())
+                .map(|delay| now + delay)
+        };
+        let span = chrono::Duration::from_std(settings.disable.span).unwrap_or(chrono::Duration::MAX);
+        let recorded = AttemptOutcome {
+            delivery_id: report.delivery_id,
+            lease_token: report.lease_token,
+            at: now,
+            status_code: outcome.status_code.map(i32::from),
+            duration_ms: outcome.duration.as_millis().min(i64::MAX as u128) as i64,
+            error: outcome.error.clone(),
+            retry_at,
+            disable_now: gone.then(|| "the receiver answered 410 Gone".to_owned()),
+            disable_rule: (
+                settings.disable.failures as i32,
+                now.checked_sub_signed(span).unwrap_or(DateTime::<Utc>::MIN_UTC),
+            ),
+        };
+        self.storage.record_attempt(&recorded).await
+    }
+
+    /// Sends one signed ping to `definition` through the shared client.
+    pub(crate) async fn send_test_call(&self, project_id: Uuid, definition: &Definition) -> CoreResult<Outcome> {
+        let now = Utc::now();
+        let (kid, key) = self.signer(now).await?;
+        let id = Uuid::now_v7();
+        let bytes = body::render(project_id, None, id, body::ping(now), definition.custom_data.as_deref())?;
+        let id = id.to_string();
+        let signature = keys::signature_header(&kid, &key, &id, now.timestamp(), &bytes);
+        let call =
+            Call { url: definition.url.clone(), headers: signed_headers(id, now.timestamp(), signature), body: bytes };
+        Ok(self.webhooks.client.send(&call).await)
+    }
+}
+
+fn signed_headers(id: String, timestamp: i64, signature: String) -> Vec<(String, String)> {
+    vec![
+        ("Webhook-Id".to_owned(), id),
+        ("Webhook-Timestamp".to_owned(), timestamp.to_string()),
+        ("Webhook-Signature".to_owned(), signature),
+    ]
+}
+
+/// A uniform draw in [0, 1) for the retry jitter.
+fn unit_random() -> f64 {
+    let mut bytes = [0u8; 4];
+    let _ = getrandom::fill(&mut bytes);
+    f64::from(u32::from_le_bytes(bytes)) / (f64::from(u32::MAX) + 1.0)
+}

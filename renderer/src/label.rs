@@ -1,0 +1,161 @@
+//! Labels and sticky notes: a coloured box with wrapped text.
+//!
+//! A dimension that is auto-sized is stored as 0 ("fitted to the text"), so
+//! the drawn size is computed here from the text: the widest paragraph for an
+//! auto width, the wrapped lines for an auto height. Font sizes are in map
+//! units at scale 1 and grow with the item's scale.
+
+use std::fmt::Write;
+
+use serde_json::{Map, Value};
+
+use crate::model::{base_frame, number, Frame, Item, Kind};
+use crate::style::{css_color, escape, num, Paint};
+use crate::text;
+
+/// Line height as a multiple of the font size.
+const LINE_HEIGHT: f64 = 1.25;
+/// Distance of the baseline below the top of its line, in em.
+const ASCENT: f64 = 0.95;
+/// Inner padding, in em.
+const PADDING: f64 = 0.5;
+
+/// Text laid out in an item's box, in drawn units.
+struct Layout {
+    lines: Vec<String>,
+    font_size: f64,
+    width: f64,
+    height: f64,
+}
+
+fn is_sticky(props: &Map<String, Value>) -> bool {
+    props.get("itemType").and_then(Value::as_str) == Some("sticky-note")
+}
+
+fn scale(props: &Map<String, Value>) -> f64 {
+    props.get("scale").and_then(Value::as_f64).filter(|s| *s > 0.0 && s.is_finite()).unwrap_or(1.0)
+}
+
+fn layout(props: &Map<String, Value>) -> Layout {
+    let scale = scale(props);
+    let default_size = if is_sticky(props) { 15.0 } else { 14.0 };
+    let font_size =
+        props.get("fontSize").and_then(Value::as_f64).filter(|f| *f >= 1.0 && f.is_finite()).unwrap_or(default_size)
+            * scale;
+    let padding = PADDING * font_size;
+    let paragraphs = text::paragraphs(props.get("text").and_then(Value::as_str).unwrap_or_default());
+    let stored_width = number(props, "size", "width") * scale;
+    let stored_height = number(props, "size", "height") * scale;
+    let width = if stored_width > 0.0 {
+        stored_width
+    } else {
+        let widest = paragraphs.iter().map(|p| text::width(p, font_size)).fold(0.0, f64::max);
+        widest.max(font_size) + 2.0 * padding
+    };
+    let lines = text::wrap(&paragraphs, font_size, Some((width - 2.0 * padding).max(font_size)));
+    let height = if stored_height > 0.0 {
+        stored_height
+    } else {
+        lines.len().max(1) as f64 * LINE_HEIGHT * font_size + 2.0 * padding
+    };
+    Layout { lines, font_size, width, height }
+}
+
+/// The frame of a label or sticky note, auto-sized dimensions fitted.
+pub fn frame(props: &Map<String, Value>) -> Frame {
+    let layout = layout(props);
+    let scale = scale(props);
+    base_frame(props, layout.width / scale, layout.height / scale)
+}
+
+/// Draws the box and the text into the item's own coordinates (origin at the centre).
+pub fn draw(out: &mut String, item: &Item<'_>) {
+    let sticky = item.kind == Kind::StickyNote;
+    let layout = layout(item.props);
+    let (w, h) = (item.frame.width, item.frame.height);
+    let (left, top) = (-w / 2.0, -h / 2.0);
+    let background = if sticky {
+        css_color(item.str("backgroundColor"), Paint { rgb: [245, 158, 11], alpha: 0.9 })
+    } else {
+        css_color(item.str("backgroundColor"), Paint::opaque(0x1e, 0x29, 0x3b))
+    };
+    let color =
+        css_color(item.str("textColor"), if sticky { Paint::opaque(0, 0, 0) } else { Paint::opaque(255, 255, 255) });
+    let radius = if sticky { 2.0 } else { (layout.font_size * 0.3).min(6.0) };
+    let _ = write!(
+        out,
+        "<rect class=\"body\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"{}/>",
+        num(left),
+        num(top),
+        num(w),
+        num(h),
+        num(radius),
+        background.attrs("fill")
+    );
+    if layout.lines.is_empty() || color.is_invisible() {
+        return;
+    }
+    let padding = PADDING * layout.font_size;
+    let line_height = LINE_HEIGHT * layout.font_size;
+    // Lines that do not fit the box are dropped; the last kept one ends in '…'.
+    let room = ((h - 2.0 * padding) / line_height).floor().max(1.0) as usize;
+    let mut lines = layout.lines;
+    if lines.len() > room {
+        lines.truncate(room);
+        if let Some(last) = lines.last_mut() {
+            last.push('…');
+        }
+    }
+    let block = lines.len() as f64 * line_height;
+    let default_v = if sticky { "Center" } else { "Top" };
+    let first_top = match item.str("verticalTextAlignment").unwrap_or(default_v) {
+        "Center" => -block / 2.0,
+        "Bottom" => h / 2.0 - padding - block,
+        _ => top + padding,
+    };
+    let default_h = if sticky { "Center" } else { "Left" };
+    let (anchor, x) = match item.str("horizontalTextAlignment").unwrap_or(default_h) {
+        "Center" => ("middle", 0.0),
+        "Right" => ("end", w / 2.0 - padding),
+        _ => ("start", left + padding),
+    };
+    let family = item.str("fontFamily").map(str::trim).filter(|f| !f.is_empty()).unwrap_or("Arial");
+    let _ = write!(
+        out,
+        "<text font-family=\"{}, sans-serif\" font-size=\"{}\" text-anchor=\"{anchor}\"{}>",
+        escape(family),
+        num(layout.font_size),
+        color.attrs("fill")
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let baseline = first_top + i as f64 * line_height + ASCENT * layout.font_size;
+        let _ = write!(out, "<tspan x=\"{}\" y=\"{}\">{}</tspan>", num(x), num(baseline), escape(line));
+    }
+    out.push_str("</text>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn auto_sized_labels_fit_their_text() {
+        let label = json!({"itemId": "a", "itemType": "label", "text": "<p>one</p><p>two three</p>",
+                           "size": {"width": 0, "height": 0}, "fontSize": 10, "scale": 2});
+        let frame = frame(label.as_object().unwrap());
+        assert!(frame.width > text::width("two three", 20.0), "{frame:?}");
+        assert!((frame.height - (2.0 * 1.25 * 20.0 + 20.0)).abs() < 1e-9, "two lines and padding: {frame:?}");
+    }
+
+    #[test]
+    fn overflowing_text_is_cut_with_an_ellipsis() {
+        let note = json!({"itemId": "a", "itemType": "sticky-note", "text": "a b c d e f g h i j k l m n o p",
+                          "size": {"width": 30, "height": 40}, "fontSize": 10});
+        let item = Item::read(&note).unwrap();
+        let mut out = String::new();
+        draw(&mut out, &item);
+        assert_eq!(out.matches("<tspan").count(), 2, "{out}");
+        assert!(out.contains('…'), "{out}");
+    }
+}

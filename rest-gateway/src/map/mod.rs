@@ -1,0 +1,28 @@
+//! The map a person sees: the rendered project (`render.svg`, `render.png`),
+//! the live web map at `/map/{projectId}?node={itemId}` with its assets, and
+//! the change stream that keeps it live.
+//!
+//! The page and its script and style are plain files compiled into the
+//! binary (`include_str!`), so a fresh `cargo run` serves the map with no
+//! front-end build step. The page itself needs no `Authorization` header: it
+//! asks for an API token, keeps it in `sessionStorage` (gone when the browser
+//! session ends), and sends it on every API call it makes.
+
+mod changes;
+mod page;
+pub mod render;
+
+use axum::routing::get;
+use axum::Router;
+
+use crate::state::AppState;
+
+/// The map routes, merged into the REST router.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v2/projects/{project_id}/render.svg", get(render::svg))
+        .route("/api/v2/projects/{project_id}/render.png", get(render::png))
+        .route("/api/v2/projects/{project_id}/changes", get(changes::stream_changes))
+        .route("/map/{project_id}", get(page::index))
+        .route("/map/assets/{file}", get(page::asset))
+}

@@ -1,0 +1,45 @@
+//! The web map page and its assets, served from the binary.
+//!
+//! Every answer carries a strict Content-Security-Policy: scripts and styles
+//! only from this origin, pictures only from here or `data:` URIs (the
+//! embedded images of the drawing), no frames. The drawing inserted into the
+//! page comes from our own renderer, whose text is escaped and whose
+//! uploaded SVGs are pictures, so the policy is a second line of defence.
+
+use axum::extract::Path;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+const INDEX: &str = include_str!("../../assets/map/index.html");
+const SCRIPT: &str = include_str!("../../assets/map/map.js");
+const STYLE: &str = include_str!("../../assets/map/map.css");
+
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                      connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+fn asset_response(content_type: &'static str, body: &'static str) -> Response {
+    let headers: [(HeaderName, HeaderValue); 5] = [
+        (CONTENT_TYPE, HeaderValue::from_static(content_type)),
+        // Assets change with the binary; a short cache keeps upgrades visible.
+        (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (HeaderName::from_static("content-security-policy"), HeaderValue::from_static(POLICY)),
+        (HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff")),
+        (HeaderName::from_static("referrer-policy"), HeaderValue::from_static("no-referrer")),
+    ];
+    (StatusCode::OK, headers, body).into_response()
+}
+
+/// `GET /map/{projectId}`: the page; it reads the project and `node` from its own URL.
+pub async fn index(Path(_project_id): Path<String>) -> Response {
+    asset_response("text/html; charset=utf-8", INDEX)
+}
+
+/// `GET /map/assets/{file}`
+pub async fn asset(Path(file): Path<String>) -> Response {
+    match file.as_str() {
+        "map.js" => asset_response("text/javascript; charset=utf-8", SCRIPT),
+        "map.css" => asset_response("text/css; charset=utf-8", STYLE),
+        _ => (StatusCode::NOT_FOUND, "no such map asset").into_response(),
+    }
+}

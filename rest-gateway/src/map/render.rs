@@ -1,0 +1,214 @@
+//! `GET /api/v2/projects/{projectId}/render.svg` and `render.png`: the
+//! project map drawn by `canvas-render`.
+//!
+//! Query parameters (all optional): `itemIds` (comma-separated: only these
+//! items), `x`, `y`, `width`, `height` (the region in map units; all four or
+//! none) and `scale` (pixels per map unit, default 1). The gateway only
+//! translates: it lists the items and fetches image/SVG content through
+//! core-service with the caller's token, so access is checked exactly as for
+//! every other call, and the drawing itself is a pure function.
+
+use std::collections::{HashMap, HashSet};
+
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use canvas_proto::v1 as pb;
+use canvas_render::{Content, Drawing, Rect, RenderError, RenderOptions};
+use futures_util::{stream, StreamExt};
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::respond::{query_value, Format};
+use crate::routes::items::{authorization, item_json};
+use crate::state::{with_auth, AppState};
+
+/// Items read per ListItems call (the service's maximum).
+const PAGE_SIZE: u32 = 1000;
+/// Image and SVG contents fetched at once.
+const CONTENT_CONCURRENCY: usize = 8;
+/// Total bytes of image/SVG content embedded in one drawing; later items draw as placeholders.
+const CONTENT_BUDGET: usize = 64 * 1024 * 1024;
+
+/// `render.svg`
+pub async fn svg(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    match draw(&state, project_id, query.unwrap_or_default(), &headers).await {
+        Ok(drawing) => image_response("image/svg+xml; charset=utf-8", drawing.svg.into_bytes()),
+        Err(err) => format.error(err),
+    }
+}
+
+/// `render.png`
+pub async fn png(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let drawing = draw(&state, project_id, query.unwrap_or_default(), &headers).await?;
+        // Refuse oversized requests before spending time on them.
+        canvas_render::png::check_size(drawing.width, drawing.height).map_err(render_error)?;
+        tokio::task::spawn_blocking(move || canvas_render::render_png(&drawing))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(render_error)
+    }
+    .await;
+    match result {
+        Ok(bytes) => image_response("image/png", bytes),
+        Err(err) => format.error(err),
+    }
+}
+
+fn image_response(content_type: &'static str, bytes: Vec<u8>) -> Response {
+    let mut response = (StatusCode::OK, Body::from(bytes)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    // A private project's picture: never kept by shared caches.
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    // Opened directly, the SVG may show its embedded pictures and nothing else.
+    headers.insert(
+        "content-security-policy",
+        HeaderValue::from_static("default-src 'none'; img-src data:; style-src 'unsafe-inline'"),
+    );
+    response
+}
+
+fn render_error(err: RenderError) -> ApiError {
+    match err {
+        RenderError::InvalidScale(_) => ApiError::invalid("scale", &err.to_string()),
+        RenderError::InvalidRegion => ApiError::invalid("region", &err.to_string()),
+        RenderError::TooLarge { .. } => ApiError::invalid("scale", &err.to_string()),
+        RenderError::Rasterise(_) => ApiError::internal(err),
+    }
+}
+
+/// Parses the query into render options; each error names its parameter.
+pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
+    let number = |name: &str| -> Result<Option<f64>, ApiError> {
+        match query_value(query, name) {
+            None => Ok(None),
+            Some(raw) => match raw.trim().parse::<f64>() {
+                Ok(n) if n.is_finite() => Ok(Some(n)),
+                _ => Err(ApiError::invalid(name, "must be a number")),
+            },
+        }
+    };
+    let scale = number("scale")?.unwrap_or(1.0);
+    let region = match (number("x")?, number("y")?, number("width")?, number("height")?) {
+        (None, None, None, None) => None,
+        (Some(x), Some(y), Some(width), Some(height)) => Some(Rect { x, y, width, height }),
+        _ => return Err(ApiError::invalid("region", "give all of x, y, width and height, or none of them")),
+    };
+    let item_ids = query_value(query, "itemIds").map(|raw| {
+        raw.split(',').map(|id| id.trim().to_ascii_lowercase()).filter(|id| !id.is_empty()).collect::<HashSet<_>>()
+    });
+    if item_ids.as_ref().is_some_and(HashSet::is_empty) {
+        return Err(ApiError::invalid("itemIds", "must list at least one item id (comma-separated)"));
+    }
+    Ok(RenderOptions { item_ids, region, scale })
+}
+
+/// Lists the items, fetches the content the drawing embeds, and draws.
+async fn draw(state: &AppState, project_id: String, query: String, headers: &HeaderMap) -> Result<Drawing, ApiError> {
+    let options = options(&query)?;
+    let auth = authorization(headers);
+    let items = list_all(state, &project_id, auth).await?;
+    let contents = fetch_contents(state, &project_id, auth, &items, &options).await?;
+    tokio::task::spawn_blocking(move || canvas_render::render_svg(&items, &contents, &options))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(render_error)
+}
+
+/// Every item of the project, page by page, as REST item JSON.
+pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) -> Result<Vec<Value>, ApiError> {
+    let mut items = Vec::new();
+    let mut page_token = String::new();
+    loop {
+        let request = pb::ListItemsRequest {
+            project_id: project_id.to_owned(),
+            item_type: String::new(),
+            parent: String::new(),
+            page_size: PAGE_SIZE,
+            page_token,
+        };
+        let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
+        items.extend(page.items.into_iter().map(item_json));
+        if page.next_page_token.is_empty() {
+            return Ok(items);
+        }
+        page_token = page.next_page_token;
+    }
+}
+
+/// The stored bytes of the image and SVG items that will be drawn, within
+/// [`CONTENT_BUDGET`]. An item whose content cannot be read draws as a placeholder.
+async fn fetch_contents(
+    state: &AppState,
+    project_id: &str,
+    auth: Option<&str>,
+    items: &[Value],
+    options: &RenderOptions,
+) -> Result<HashMap<String, Content>, ApiError> {
+    let wanted: Vec<String> = items
+        .iter()
+        .filter(|item| matches!(item["itemType"].as_str(), Some("image" | "svg")))
+        .filter_map(|item| item["itemId"].as_str())
+        .filter(|id| options.item_ids.as_ref().is_none_or(|ids| ids.contains(*id)))
+        .map(str::to_owned)
+        .collect();
+    let mut requests = Vec::with_capacity(wanted.len());
+    for id in wanted {
+        let request = pb::GetItemContentRequest { project_id: project_id.to_owned(), item_id: id.clone() };
+        requests.push((id, with_auth(request, auth)?));
+    }
+    let mut fetched = stream::iter(requests)
+        .map(|(id, request)| {
+            let mut client = state.items.clone();
+            async move { (id, client.get_item_content(request).await) }
+        })
+        .buffered(CONTENT_CONCURRENCY);
+    let mut contents = HashMap::new();
+    let mut budget = CONTENT_BUDGET;
+    while let Some((id, reply)) = fetched.next().await {
+        match reply {
+            Ok(reply) => {
+                let content = reply.into_inner();
+                if content.content.len() <= budget {
+                    budget -= content.content.len();
+                    contents.insert(id, Content { mime_type: content.mime_type, bytes: content.content });
+                }
+            }
+            Err(status) => tracing::debug!(item = %id, code = ?status.code(), "item content not drawn"),
+        }
+    }
+    Ok(contents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_parameters_become_options_or_name_what_is_wrong() {
+        let options = options("itemIds=A,b&scale=0.5&x=1&y=2&width=3&height=4").unwrap();
+        assert_eq!(options.scale, 0.5);
+        assert_eq!(options.region, Some(Rect { x: 1.0, y: 2.0, width: 3.0, height: 4.0 }));
+        assert_eq!(options.item_ids.unwrap(), HashSet::from(["a".to_owned(), "b".to_owned()]));
+        assert_eq!(super::options("x=1").unwrap_err().fields[0].0, "region");
+        assert_eq!(super::options("scale=big").unwrap_err().fields[0].0, "scale");
+        assert_eq!(super::options("itemIds=,").unwrap_err().fields[0].0, "itemIds");
+    }
+}

@@ -1,0 +1,266 @@
+//! `/api/v2/projects/{projectId}/webhooks…` and the public key set
+//! `/api/v2/webhooks/keys`: each handler is one WebhookService call.
+//!
+//! Definitions are forwarded as the JSON text the client sent: core-service
+//! validates every field by its REST name and keeps `customData` byte for
+//! byte. Records come back with `customData` re-parsed and exempt from
+//! `jsonCasing` (user data is returned as sent).
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use canvas_proto::v1 as pb;
+use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
+use serde_json::{json, Map, Value};
+use tonic::transport::Channel;
+
+use super::items::authorization;
+use crate::error::ApiError;
+use crate::respond::{query_value, Format};
+use crate::state::{with_auth, AppState};
+
+/// Receivers may cache the key set this long (the spec's maximum).
+const KEYS_MAX_AGE_SECS: u32 = 300;
+
+fn client(state: &AppState) -> WebhookServiceClient<Channel> {
+    WebhookServiceClient::new(state.channel.clone())
+}
+
+/// The body as text; an empty or non-UTF-8 body is a 400 naming `body`.
+fn definition_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
+    let bytes = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
+        status => ApiError::new(status, rejection.body_text()),
+    })?;
+    String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::invalid("body", "must be UTF-8 JSON"))
+}
+
+fn rfc3339(ts: Option<prost_types::Timestamp>) -> Value {
+    ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
+        .map(|at| Value::String(at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false)))
+        .unwrap_or(Value::Null)
+}
+
+/// The REST record of a webhook.
+pub fn record(hook: pb::Webhook) -> Value {
+    let mut body = Map::new();
+    body.insert("id".into(), Value::String(hook.webhook_id));
+    if let Some(name) = hook.name {
+        body.insert("name".into(), Value::String(name));
+    }
+    body.insert("url".into(), Value::String(hook.url));
+    body.insert("enabled".into(), Value::Bool(hook.enabled));
+    body.insert("events".into(), json!(hook.events));
+    if let Some(text) = hook.custom_data_json {
+        body.insert("customData".into(), serde_json::from_str(&text).unwrap_or(Value::Null));
+    }
+    body.insert("createdAt".into(), rfc3339(hook.created_at));
+    let status = hook.status.unwrap_or_default();
+    body.insert(
+        "status".into(),
+        json!({
+            "lastAttemptAt": rfc3339(status.last_attempt_at),
+            "lastSuccessAt": rfc3339(status.last_success_at),
+            "lastStatusCode": status.last_status_code,
+            "lastError": status.last_error,
+            "consecutiveFailures": status.consecutive_failures,
+            "disabledAt": rfc3339(status.disabled_at),
+            "disabledReason": status.disabled_reason,
+        }),
+    );
+    if let Some(inactive) = hook.inactive {
+        body.insert("inactive".into(), Value::String(inactive));
+    }
+    Value::Object(body)
+}
+
+/// `GET /webhooks`
+pub async fn list(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = with_auth(pb::ListWebhooksRequest { project_id }, authorization(&headers))?;
+        let reply = client(&state).list_webhooks(request).await?.into_inner();
+        Ok(json!({"elements": reply.webhooks.into_iter().map(record).collect::<Vec<_>>()}))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `POST /webhooks`
+pub async fn create(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = async {
+        let definition_json = definition_text(body)?;
+        let request = with_auth(pb::CreateWebhookRequest { project_id, definition_json }, authorization(&headers))?;
+        Ok(record(client(&state).create_webhook(request).await?.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /webhooks/{webhookId}`
+pub async fn get(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
+        Ok(record(client(&state).get_webhook(request).await?.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `PUT /webhooks/{webhookId}`
+pub async fn replace(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = async {
+        let definition_json = definition_text(body)?;
+        let message = pb::ReplaceWebhookRequest { project_id, webhook_id, definition_json };
+        Ok(record(client(&state).replace_webhook(with_auth(message, authorization(&headers))?).await?.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `DELETE /webhooks/{webhookId}`: the deleted record.
+pub async fn delete(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
+        Ok(record(client(&state).delete_webhook(request).await?.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `POST /webhooks/{webhookId}/enable`: the enabled record.
+pub async fn enable(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
+        Ok(record(client(&state).enable_webhook(request).await?.into_inner()))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `POST /webhooks/test`: `{statusCode, durationMs, error}`.
+pub async fn test(
+    State(state): State<AppState>,
+    format: Format,
+    Path(project_id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = async {
+        let definition_json = definition_text(body)?;
+        let request = with_auth(pb::TestWebhookRequest { project_id, definition_json }, authorization(&headers))?;
+        let reply = client(&state).test_webhook(request).await?.into_inner();
+        Ok(json!({"statusCode": reply.status_code, "durationMs": reply.duration_ms, "error": reply.error}))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /webhooks/{webhookId}/deliveries?limit=`: recent attempts, newest first.
+pub async fn deliveries(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let limit = match query_value(query.as_deref().unwrap_or(""), "limit") {
+            None => 0,
+            Some(raw) => raw
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=100).contains(n))
+                .ok_or_else(|| ApiError::invalid("limit", "must be a whole number from 1 to 100"))?,
+        };
+        let message = pb::ListDeliveriesRequest { project_id, webhook_id, limit };
+        let reply = client(&state).list_deliveries(with_auth(message, authorization(&headers))?).await?.into_inner();
+        let elements: Vec<Value> = reply
+            .attempts
+            .into_iter()
+            .map(|a| {
+                json!({
+                    "deliveryId": a.delivery_id,
+                    "eventId": a.event_id,
+                    "event": a.event_kind,
+                    "attempt": a.attempt,
+                    "attemptedAt": rfc3339(a.attempted_at),
+                    "statusCode": a.status_code,
+                    "durationMs": a.duration_ms,
+                    "error": a.error,
+                })
+            })
+            .collect();
+        Ok(json!({"elements": elements}))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver`: `{deliveryId}` of the new delivery.
+pub async fn redeliver(
+    State(state): State<AppState>,
+    format: Format,
+    Path((project_id, webhook_id, delivery_id)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let message = pb::RedeliverRequest { project_id, webhook_id, delivery_id };
+        let reply = client(&state).redeliver(with_auth(message, authorization(&headers))?).await?.into_inner();
+        Ok(json!({"deliveryId": reply.delivery_id}))
+    }
+    .await;
+    format.reply(result)
+}
+
+/// `GET /api/v2/webhooks/keys`: a standard JWK Set, no token needed. Its
+/// member names are fixed by RFC 7517, so `jsonCasing` does not apply.
+pub async fn keys(State(state): State<AppState>, format: Format) -> Response {
+    let reply = match client(&state).get_signing_keys(pb::GetSigningKeysRequest {}).await {
+        Ok(reply) => reply.into_inner(),
+        Err(status) => return format.error(status.into()),
+    };
+    let keys: Vec<Value> = reply
+        .keys
+        .into_iter()
+        .map(|k| json!({"kty": "EC", "crv": "P-256", "x": k.x, "y": k.y, "kid": k.kid, "use": "sig", "alg": "ES256"}))
+        .collect();
+    let bytes = serde_json::to_vec(&json!({"keys": keys})).unwrap_or_default();
+    let cache = HeaderValue::from_str(&format!("public, max-age={KEYS_MAX_AGE_SECS}")).expect("static header");
+    (StatusCode::OK, [(CONTENT_TYPE, HeaderValue::from_static("application/json")), (CACHE_CONTROL, cache)], bytes)
+        .into_response()
+}

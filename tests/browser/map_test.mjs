@@ -1,0 +1,135 @@
+// Drives the web map in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core; nothing is downloaded). Run by tests/tests/e2e/map_browser.rs:
+//
+//   node map_test.mjs --base URL --project ID --node ITEM --token TOKEN \
+//        --stranger-token TOKEN --screenshot FILE
+//
+// Checks, as a person would see them:
+//   1. the sign-in form appears, and after signing in the `node` item is in
+//      view, near the centre, and highlighted;
+//   2. an item created through REST appears without a reload;
+//   3. a token without access to the project gets the 403 page;
+// and saves a screenshot. Prints one line per check and "N passed, N failed".
+import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
+);
+const packages = process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser");
+const { chromium } = createRequire(join(packages, "package.json"))("playwright-core");
+
+let passed = 0;
+let failed = 0;
+async function check(name, body) {
+  try {
+    await body();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${err.stack || err}`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const profile = mkdtempSync(join(tmpdir(), "canvas-chromium-"));
+// The fresh profile goes in as Chromium's --user-data-dir (Playwright passes it).
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CANVAS_CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+  viewport: { width: 1280, height: 800 },
+});
+
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  page.on("pageerror", (err) => console.log(`page error: ${err}`));
+  const link = `${args.base}/map/${args.project}?node=${args.node}`;
+  const node = `#item-${args.node}`;
+
+  await check("the map asks for a token, then shows the node item centred and highlighted", async () => {
+    await page.goto(link);
+    await page.waitForSelector("#sign-in:not([hidden])");
+    await page.fill("#token", args.token);
+    await page.click("#sign-in button[type=submit]");
+    await page.waitForSelector(`${node}.highlighted`, { timeout: 15000 });
+    await page.waitForSelector(".highlight-ring");
+    const box = await page.locator(node).boundingBox();
+    const map = await page.locator("#map").boundingBox();
+    assert(box && box.width > 0 && box.height > 0, `the item has no size on screen: ${JSON.stringify(box)}`);
+    assert(box.x >= map.x && box.y >= map.y && box.x + box.width <= map.x + map.width && box.y + box.height <= map.y + map.height,
+      `the item ${JSON.stringify(box)} is not inside the map ${JSON.stringify(map)}`);
+    const dx = Math.abs(box.x + box.width / 2 - (map.x + map.width / 2));
+    const dy = Math.abs(box.y + box.height / 2 - (map.y + map.height / 2));
+    assert(dx < 20 && dy < 20, `the item is ${dx}, ${dy} px from the centre of the map`);
+    const stored = await page.evaluate(() => Object.keys(sessionStorage));
+    const local = await page.evaluate(() => Object.keys(localStorage));
+    assert(stored.length === 1 && local.length === 0, `the token must live in sessionStorage only: ${stored} / ${local}`);
+    const selected = await page.locator(`#items li.selected[data-item-id="${args.node}"] .copy-link`).count();
+    assert(selected === 1, "the item list marks the node item and offers its map link");
+  });
+
+  await check("an item created through REST appears without a reload", async () => {
+    await page.waitForSelector("body[data-live=true]", { timeout: 15000 });
+    await page.evaluate(() => (window.__sameDocument = true));
+    const response = await fetch(`${args.base}/api/v2/projects/${args.project}/item/panel/sticky-note?jsonCasing=camel`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${args.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ text: "Appeared live", position: { x: 150, y: 0 } }),
+    });
+    if (!response.ok) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+    const { itemId } = await response.json();
+    await page.waitForSelector(`#item-${itemId}`, { timeout: 10000 });
+    assert(await page.evaluate(() => window.__sameDocument === true), "the page was reloaded");
+    const text = await page.locator(`#item-${itemId} text`).textContent();
+    assert(text.includes("Appeared live"), `the new item shows ${text}`);
+    assert(await page.locator(`${node}.highlighted`).count() === 1, "the node item stays highlighted");
+  });
+
+  await check("pan and zoom move the view", async () => {
+    const before = await page.locator("#map > svg").getAttribute("viewBox");
+    await page.mouse.move(640, 400);
+    await page.mouse.wheel(0, -300);
+    await page.mouse.down();
+    await page.mouse.move(540, 350, { steps: 5 });
+    await page.mouse.up();
+    const after = await page.locator("#map > svg").getAttribute("viewBox");
+    assert(before !== after, `the view did not change: ${before}`);
+  });
+
+  await check("a screenshot of the map is saved", async () => {
+    await page.evaluate(() => document.querySelector("#fit").click());
+    await page.screenshot({ path: args.screenshot });
+    console.log(`screenshot: ${args.screenshot}`);
+  });
+
+  await check("a token without access to the project gets the 403 page", async () => {
+    // A new tab has its own sessionStorage: signed out.
+    const stranger = await context.newPage();
+    await stranger.goto(link);
+    await stranger.fill("#token", args["stranger-token"]);
+    await stranger.click("#sign-in button[type=submit]");
+    await stranger.waitForSelector("#problem:not([hidden])", { timeout: 10000 });
+    const title = await stranger.locator("#problem-title").textContent();
+    assert(title.includes("no access"), `the problem page says: ${title}`);
+    await stranger.close();
+  });
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,174 @@
+//! The web map in a real browser: headless Chromium (Debian's `chromium`)
+//! driven by `playwright-core` runs `tests/browser/map_test.mjs` against the
+//! real services. `tests/run.sh` installs both (playwright-core, pinned in
+//! `tests/browser/package.json`, into `~/.cache/canvas-browser`, or
+//! `CANVAS_BROWSER_DIR`); a missing install fails with the command that
+//! fixes it. The screenshot is kept under `target/test-artifacts/` (of
+//! `CARGO_TARGET_DIR`), or `CANVAS_TEST_ARTIFACTS`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use canvas_tests::{backend_tests, Backend, TestApp};
+use reqwest::Method;
+use serde_json::json;
+use tokio::process::Command;
+
+use crate::support::{owner_with_project, send};
+
+backend_tests!(map_link_shows_the_item_and_follows_changes, change_stream_delivers_each_change_once);
+
+fn browser_dir() -> PathBuf {
+    std::env::var_os("CANVAS_BROWSER_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-browser")
+    })
+}
+
+/// Where test artefacts go: `CANVAS_TEST_ARTIFACTS`, else `test-artifacts`
+/// beside the build output (`CARGO_TARGET_DIR`, else the workspace `target`).
+fn artifacts_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CANVAS_TEST_ARTIFACTS") {
+        return PathBuf::from(dir);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    target.join("test-artifacts")
+}
+
+async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
+    let dir = browser_dir();
+    assert!(
+        dir.join("node_modules/playwright-core/package.json").exists(),
+        "playwright-core is not installed in {}: run tests/run.sh",
+        dir.display()
+    );
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "Chromium is missing: run tests/run.sh (apt-get install chromium)"
+    );
+
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let stranger = app.user("stranger").await;
+    // A small map: the node item among others, far enough apart that
+    // centring it is visible.
+    let mut node = String::new();
+    for (i, (x, y)) in [(-600, -400), (0, 0), (900, 500)].into_iter().enumerate() {
+        let body = json!({"type": "Ellipse", "size": {"width": 160, "height": 100}, "position": {"x": x, "y": y},
+                          "fillColor": "#22C55E"});
+        let reply = send(
+            &app,
+            Method::POST,
+            &app.item_url(&project, "/panel/shape?jsonCasing=camel"),
+            Some(&owner.bearer()),
+            Some(body),
+        )
+        .await;
+        assert!(reply.status.is_success(), "{}", reply.body);
+        if i == 2 {
+            node = reply.body["itemId"].as_str().unwrap().to_owned();
+        }
+    }
+    let label = json!({"text": "<b>Start here</b>", "position": {"x": 0, "y": -150}});
+    send(&app, Method::POST, &app.item_url(&project, "/panel/label"), Some(&owner.bearer()), Some(label)).await;
+
+    let artifacts = artifacts_dir();
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let screenshot = artifacts.join(format!("map-{}.png", format!("{backend:?}").to_lowercase()));
+    let _ = std::fs::remove_file(&screenshot);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/map_test.mjs");
+    let mut command = Command::new("node");
+    command.arg(&script).env("CANVAS_BROWSER_DIR", &dir);
+    command.args(["--base", &app.base_url, "--project", &project, "--node", &node]);
+    command.args(["--token", &owner.token, "--stranger-token", &stranger.token]);
+    command.arg("--screenshot").arg(&screenshot);
+    let output = tokio::time::timeout(Duration::from_secs(180), command.kill_on_drop(true).output())
+        .await
+        .expect("the browser test finishes within 180 s")
+        .expect("node starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && stdout.contains("5 passed, 0 failed"), "the browser test failed; see above");
+    let size = std::fs::metadata(&screenshot).map(|m| m.len()).unwrap_or(0);
+    assert!(size > 10_000, "the screenshot {} is missing or empty", screenshot.display());
+    println!("screenshot saved to {}", screenshot.display());
+}
+
+/// Reads server-sent events from `response` until `done` says so, or 20 s pass.
+async fn read_events(
+    response: &mut reqwest::Response,
+    buffer: &mut String,
+    mut done: impl FnMut(&[(String, serde_json::Value)]) -> bool,
+) -> Vec<(String, serde_json::Value)> {
+    let mut events = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while !done(&events) {
+        let chunk = tokio::time::timeout_at(deadline, response.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("no more events within 20 s; got {events:?}"))
+            .expect("the stream stays open")
+            .expect("the stream does not end");
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let kind = block.lines().find_map(|l| l.strip_prefix("event:")).map(|k| k.trim().to_owned());
+            let data = block.lines().find_map(|l| l.strip_prefix("data:")).map(str::trim);
+            if let (Some(kind), Some(data)) = (kind, data) {
+                events.push((kind, serde_json::from_str(data).expect("event data is JSON")));
+            }
+        }
+    }
+    events
+}
+
+/// The SSE feed behind the map: access errors before the stream starts, then
+/// every change exactly once, also when many writes commit concurrently.
+async fn change_stream_delivers_each_change_once(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let url = format!("{}/api/v2/projects/{project}/changes?jsonCasing=camel", app.base_url);
+    let stranger = app.user("stranger").await;
+    let denied = send(&app, Method::GET, &url, Some(&stranger.bearer()), None).await;
+    assert_eq!(denied.status, reqwest::StatusCode::FORBIDDEN);
+    assert_eq!(denied.content_type, "application/problem+json");
+    assert_eq!(send(&app, Method::GET, &url, None, None).await.status, reqwest::StatusCode::UNAUTHORIZED);
+    let missing = format!("{}/api/v2/projects/{}/changes", app.base_url, uuid::Uuid::new_v4());
+    assert_eq!(
+        send(&app, Method::GET, &missing, Some(&owner.bearer()), None).await.status,
+        reqwest::StatusCode::NOT_FOUND
+    );
+
+    // History before the watch starts is not replayed.
+    crate::support::create_label(&app, &owner, &project, json!({"text": "before"})).await;
+    let mut stream = app.http.get(&url).header("Authorization", owner.bearer()).send().await.unwrap();
+    assert_eq!(stream.status(), reqwest::StatusCode::OK);
+    assert!(stream.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut buffer = String::new();
+    let ready = read_events(&mut stream, &mut buffer, |e| !e.is_empty()).await;
+    assert_eq!(ready[0].0, "ready");
+
+    let mut writes = tokio::task::JoinSet::new();
+    for i in 0..12 {
+        let request = app
+            .http
+            .post(app.item_url(&project, "/panel/label?jsonCasing=camel"))
+            .header("Authorization", owner.bearer())
+            .json(&json!({"text": format!("live {i}")}));
+        writes.spawn(async move {
+            let body: serde_json::Value = request.send().await.unwrap().json().await.unwrap();
+            body["itemId"].as_str().expect("created").to_owned()
+        });
+    }
+    let mut created: Vec<String> = writes.join_all().await;
+    created.sort();
+    let events = read_events(&mut stream, &mut buffer, |e| e.len() >= 12).await;
+    // A few more polls: nothing may arrive twice.
+    if let Ok(Ok(Some(chunk))) = tokio::time::timeout(Duration::from_millis(1500), stream.chunk()).await {
+        panic!("a change arrived twice: {}", String::from_utf8_lossy(&chunk));
+    }
+    let mut seen: Vec<String> = events.iter().map(|(_, data)| data["itemId"].as_str().unwrap().to_owned()).collect();
+    seen.sort();
+    assert_eq!(seen, created, "each created item once: {events:?}");
+    assert!(events.iter().all(|(kind, data)| kind == "change" && data["kind"] == "item.created"), "{events:?}");
+}

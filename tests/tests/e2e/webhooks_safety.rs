@@ -1,0 +1,221 @@
+//! Test calls, destination safety, `inactive` states and key rotation.
+
+use std::time::Duration;
+
+use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
+use canvas_tests::webhook_checks::{kid_of, python_verifies};
+use canvas_tests::webhooks::{Answer, WebhookEnv};
+use canvas_tests::{backend_tests, keyword_only, Backend, TestApp};
+use core_service::CoreConfig;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::support::{create_label, owner_with_project, send};
+use crate::webhooks_delivery::{create_hook, jwks, record};
+
+backend_tests!(
+    test_calls_ping_once_and_are_rate_limited_in_the_database,
+    internal_destinations_are_refused_at_connect_time,
+    definitions_failing_todays_rules_are_inactive,
+    key_rotation_keeps_every_call_verifiable
+);
+
+const WAIT: Duration = Duration::from_secs(20);
+
+async fn test_calls_ping_once_and_are_rate_limited_in_the_database(backend: Backend) {
+    let env = WebhookEnv::spawn(backend).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let test_url = env.url(&project, "/test?jsonCasing=camel");
+    let definition = json!({"url": env.receiver.url, "events": ["item.created"], "customData": {"k": "v"}});
+    let reply = send(&env.app, Method::POST, &test_url, Some(&owner.bearer()), Some(definition.clone())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["statusCode"], 200);
+    assert_eq!(reply.body["error"], Value::Null);
+    assert!(reply.body["durationMs"].is_u64());
+    let calls = env.receiver.calls();
+    assert_eq!(calls.len(), 1, "sent at once, before the answer");
+    let ping = calls[0].json();
+    assert_eq!(ping["changes"], json!([{"kind": "ping", "occurredAt": ping["changes"][0]["occurredAt"]}]));
+    assert_eq!(ping["projectId"], project.as_str());
+    assert_eq!(ping["webhookId"], Value::Null, "the definition is not saved");
+    assert_eq!(ping["customData"], json!({"k": "v"}));
+    assert_eq!(python_verifies(&jwks(&env).await, &calls), [true]);
+    let listed =
+        send(&env.app, Method::GET, &env.url(&project, "?jsonCasing=camel"), Some(&owner.bearer()), None).await;
+    assert_eq!(listed.body["elements"], json!([]), "a test saves nothing");
+
+    // The receiver's body is never returned: only status, time and a short error.
+    env.receiver.script([Answer::Status(500)]);
+    let failed = send(&env.app, Method::POST, &test_url, Some(&owner.bearer()), Some(definition.clone())).await;
+    assert_eq!(failed.body, json!({"statusCode": 500, "durationMs": failed.body["durationMs"], "error": "HTTP 500"}));
+
+    // 10 per minute and user, counted in the database: a second core over
+    // the same database (another replica) sees the first one's calls.
+    for _ in 2..10 {
+        let ok = send(&env.app, Method::POST, &test_url, Some(&owner.bearer()), Some(definition.clone())).await;
+        assert_eq!(ok.status, StatusCode::OK);
+    }
+    let limited = send(&env.app, Method::POST, &test_url, Some(&owner.bearer()), Some(definition.clone())).await;
+    assert_eq!(limited.status, StatusCode::SERVICE_UNAVAILABLE, "{}", limited.body);
+    assert_eq!(limited.content_type, "application/problem+json");
+    let retry_after: u64 = env
+        .app
+        .http
+        .post(&test_url)
+        .header("Authorization", owner.bearer())
+        .json(&definition)
+        .send()
+        .await
+        .unwrap()
+        .headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    let replica = second_core(&env.app, env.ca_file()).await;
+    let who = replica.authenticate(Some(&owner.bearer())).await.unwrap();
+    let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
+    let err = replica.test_webhook(&who, project_id, &definition.to_string()).await.unwrap_err();
+    assert!(matches!(err, core_service::error::CoreError::RateLimited { .. }), "{err:?}");
+    assert_eq!(env.receiver.calls().len(), 10, "refused test calls send nothing");
+    // Another user has their own allowance.
+    let manager = env.app.user("manager").await;
+    env.app.add_member(&project, &manager, core_service::domain::ProjectRole::Manager).await;
+    let theirs = send(&env.app, Method::POST, &test_url, Some(&manager.bearer()), Some(definition)).await;
+    assert_eq!(theirs.status, StatusCode::OK);
+}
+
+/// Another core-service over the same database, as a second replica.
+async fn second_core(app: &TestApp, ca_file: std::path::PathBuf) -> std::sync::Arc<core_service::Core> {
+    second_core_with(app, canvas_tests::webhooks::client_settings(&ca_file)).await
+}
+
+async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings) -> std::sync::Arc<core_service::Core> {
+    let config = CoreConfig {
+        data_dir: app.db.data_dir(),
+        database_url: app.db.database_url.clone(),
+        environment: "development".into(),
+        db_max_connections: 4,
+        db_acquire_timeout_secs: 5,
+        blob_store: None,
+        knowledge: keyword_only(),
+        webhooks: core_service::webhooks::WebhookConfig { client, ..canvas_tests::webhooks::test_webhooks() },
+    };
+    core_service::build(&config).await.expect("second core starts")
+}
+
+async fn internal_destinations_are_refused_at_connect_time(backend: Backend) {
+    // No allow-list: loopback is refused, even behind a host name.
+    let env = WebhookEnv::spawn_with(backend, |c| c.client.allow_destinations.clear()).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let by_name = env.receiver.url.replace("127.0.0.1", "localhost");
+    let literal = send(
+        &env.app,
+        Method::POST,
+        &env.url(&project, ""),
+        Some(&owner.bearer()),
+        Some(json!({"url": env.receiver.url, "events": ["item.created"]})),
+    )
+    .await;
+    assert_eq!(literal.status, StatusCode::BAD_REQUEST, "a literal loopback URL fails validation");
+
+    let tested = send(
+        &env.app,
+        Method::POST,
+        &env.url(&project, "/test?jsonCasing=camel"),
+        Some(&owner.bearer()),
+        Some(json!({"url": by_name, "events": ["item.created"]})),
+    )
+    .await;
+    assert_eq!(tested.status, StatusCode::OK);
+    assert_eq!(tested.body["statusCode"], Value::Null);
+    let error = tested.body["error"].as_str().unwrap();
+    assert!(error.contains("destination refused") && error.contains("loopback"), "{error}");
+
+    // A saved webhook whose name resolves to loopback: the same check at connect time.
+    let hook = create_hook(&env, &owner, &project, json!({"url": by_name, "events": ["item.created"]})).await;
+    create_label(&env.app, &owner, &project, json!({"text": "x"})).await;
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        status = record(&env, &owner, &project, &hook).await["status"].clone();
+        if status["lastError"].is_string() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(status["lastError"].as_str().unwrap().contains("destination refused"), "{status}");
+    assert_eq!(status["lastStatusCode"], Value::Null);
+    assert!(env.receiver.calls().is_empty(), "nothing ever reached the receiver");
+}
+
+async fn definitions_failing_todays_rules_are_inactive(backend: Backend) {
+    let env = WebhookEnv::spawn(backend).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let hook = create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    // A replica starting with 127.0.0.1 no longer allowed re-validates stored definitions.
+    let mut strict = canvas_tests::webhooks::client_settings(&env.ca_file());
+    strict.allow_destinations.clear();
+    drop(second_core_with(&env.app, strict).await);
+    let stored = record(&env, &owner, &project, &hook).await;
+    assert_eq!(stored["inactive"], "invalidDefinition");
+    assert_eq!(stored["enabled"], true);
+    create_label(&env.app, &owner, &project, json!({"text": "not sent"})).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(env.receiver.calls().is_empty(), "an inactive webhook is never called");
+    // A valid PUT makes it active again; what happened meanwhile was never queued.
+    let put = send(
+        &env.app,
+        Method::PUT,
+        &env.url(&project, &format!("/{hook}?jsonCasing=camel")),
+        Some(&owner.bearer()),
+        Some(json!({"url": env.receiver.url, "events": ["item.created"]})),
+    )
+    .await;
+    assert_eq!(put.status, StatusCode::OK);
+    assert!(put.body.get("inactive").is_none(), "{}", put.body);
+    create_label(&env.app, &owner, &project, json!({"text": "sent"})).await;
+    let calls = env.receiver.wait_for(1, WAIT).await;
+    assert_eq!(calls[0].json()["changes"][0]["new"]["text"], "sent");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(env.receiver.calls().len(), 1);
+}
+
+async fn key_rotation_keeps_every_call_verifiable(backend: Backend) {
+    let env = WebhookEnv::spawn(backend).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    create_label(&env.app, &owner, &project, json!({"text": "before"})).await;
+    let before = env.receiver.wait_for(1, WAIT).await;
+    let old_kid = kid_of(&before[0]);
+
+    let mut grpc = WebhookServiceClient::connect(env.app.grpc_url.clone()).await.unwrap();
+    let mut request = tonic::Request::new(canvas_proto::v1::RotateSigningKeyRequest { delay_secs: 4 });
+    request.metadata_mut().insert("authorization", format!("Bearer {}", env.app.admin_token).parse().unwrap());
+    let new_key = grpc.rotate_signing_key(request).await.unwrap().into_inner();
+    assert_ne!(new_key.kid, old_kid);
+    // Published at once, next to the old key, before it signs.
+    let set = jwks(&env).await;
+    let kids: Vec<&str> = set["keys"].as_array().unwrap().iter().map(|k| k["kid"].as_str().unwrap()).collect();
+    assert!(kids.contains(&old_kid.as_str()) && kids.contains(&new_key.kid.as_str()), "{kids:?}");
+    create_label(&env.app, &owner, &project, json!({"text": "during"})).await;
+    let during = env.receiver.wait_for(2, WAIT).await;
+    assert_eq!(kid_of(&during[1]), old_kid, "the new key does not sign before its delay");
+    tokio::time::sleep(Duration::from_millis(4200)).await;
+    create_label(&env.app, &owner, &project, json!({"text": "after"})).await;
+    let calls = env.receiver.wait_for(3, WAIT).await;
+    assert_eq!(kid_of(&calls[2]), new_key.kid, "the new key signs after its delay");
+    // One key set, fetched once, verifies every call across the rotation.
+    assert_eq!(python_verifies(&set, &calls), [true, true, true]);
+    let later = jwks(&env).await;
+    assert_eq!(later["keys"].as_array().unwrap().len(), 2, "the old key stays published");
+
+    // Outside development the delay is at least 5 minutes.
+    let production = TestApp::spawn_in(env.app.backend, "production").await;
+    let mut grpc = WebhookServiceClient::connect(production.grpc_url.clone()).await.unwrap();
+    let mut request = tonic::Request::new(canvas_proto::v1::RotateSigningKeyRequest { delay_secs: 60 });
+    request.metadata_mut().insert("authorization", format!("Bearer {}", production.admin_token).parse().unwrap());
+    let refused = grpc.rotate_signing_key(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().contains("at least 300 seconds"), "{}", refused.message());
+}

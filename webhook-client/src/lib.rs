@@ -1,0 +1,245 @@
+//! The one HTTPS client of webhook calls.
+//!
+//! Real deliveries (webhook-dispatcher) and test calls (core-service's
+//! `POST .../webhooks/test`) go through [`WebhookClient::send`], so both get
+//! the same destination rules, the same time-out, the same refusal of
+//! redirects, and neither ever reads more of the receiver's answer than its
+//! status line and headers.
+//!
+//! # Layout
+//! - [`policy`]: which destination addresses may be called.
+//! - [`resolver`]: the DNS resolver that applies the policy to every address
+//!   a name resolves to, i.e. to the address actually connected to.
+//! - [`verify`]: the receiver's six verification rules (for `canvasctl
+//!   webhooks listen`, tests and anyone writing a receiver in Rust).
+//! - `receiver` (feature `receiver`): a local HTTPS server with a generated
+//!   CA, for `canvasctl webhooks listen`, tests and the benchmark.
+//! - `listen` (feature `receiver`): the verifying receiver behind
+//!   `canvasctl webhooks listen`.
+//! - this file: settings, the client and one call.
+
+#[cfg(feature = "receiver")]
+pub mod listen;
+pub mod policy;
+#[cfg(feature = "receiver")]
+pub mod receiver;
+pub mod resolver;
+pub mod verify;
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::{redirect, StatusCode, Url};
+
+pub use policy::DestinationPolicy;
+
+/// Longest error text kept about one attempt; receivers' bodies are never read.
+pub const MAX_ERROR_CHARS: usize = 200;
+
+/// Settings of the webhook HTTP client, shared by core-service (test calls)
+/// and webhook-dispatcher (deliveries): both must apply the same rules.
+#[derive(Debug, Clone, Args)]
+pub struct ClientSettings {
+    /// Seconds one call may take, connection set-up included.
+    #[arg(long = "webhook-timeout-secs", env = "CANVAS_WEBHOOK_TIMEOUT_SECS", default_value_t = 15)]
+    pub timeout_secs: u64,
+
+    /// Comma-separated IP ranges (CIDR) that may be called although they are
+    /// loopback, private, link-local or otherwise internal. Empty: none.
+    #[arg(long = "webhook-allow-destinations", env = "CANVAS_WEBHOOK_ALLOW_DESTINATIONS", default_value = "")]
+    pub allow_destinations: String,
+
+    /// PEM files with extra CA certificates to trust besides the public roots
+    /// (comma-separated), for receivers with a private CA.
+    #[arg(long = "webhook-ca-certs", env = "CANVAS_WEBHOOK_CA_CERTS", value_delimiter = ',')]
+    pub extra_ca_certs: Vec<PathBuf>,
+}
+
+impl Default for ClientSettings {
+    fn default() -> Self {
+        Self { timeout_secs: 15, allow_destinations: String::new(), extra_ca_certs: Vec::new() }
+    }
+}
+
+impl ClientSettings {
+    /// The destination rules these settings describe.
+    pub fn policy(&self) -> anyhow::Result<DestinationPolicy> {
+        let allow = DestinationPolicy::parse_allow_list(&self.allow_destinations)
+            .context("CANVAS_WEBHOOK_ALLOW_DESTINATIONS")?;
+        Ok(DestinationPolicy::new(allow))
+    }
+}
+
+/// One prepared call: where, which headers, which bytes.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The webhook's `url`.
+    pub url: String,
+    /// `Webhook-Id`, `Webhook-Timestamp`, `Webhook-Signature`.
+    pub headers: Vec<(String, String)>,
+    /// The exact bytes that were signed.
+    pub body: Vec<u8>,
+}
+
+/// What happened to one call, as recorded in the webhook's status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The receiver's HTTP status, when it answered.
+    pub status_code: Option<u16>,
+    /// From the start of the call to its answer (or failure).
+    pub duration: Duration,
+    /// Why the call failed, short; None on success (2xx).
+    pub error: Option<String>,
+    /// The receiver's `Retry-After` (seconds form) on 429 and 503.
+    pub retry_after: Option<Duration>,
+}
+
+impl Outcome {
+    /// 2xx only; redirects and everything else are failures.
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// The client; cheap to clone (one connection pool).
+#[derive(Clone, Debug)]
+pub struct WebhookClient {
+    /// reqwest with the policing resolver, no redirects, no proxy.
+    http: reqwest::Client,
+    /// Also checked on literal-IP URLs, which skip DNS.
+    policy: Arc<DestinationPolicy>,
+    /// Per-call time-out, for the error text.
+    timeout: Duration,
+}
+
+impl WebhookClient {
+    /// Builds the client: rustls with the public roots plus `extra_ca_certs`,
+    /// redirects disabled, proxies ignored (a proxy would connect for us and
+    /// hide the address), and the policing resolver.
+    pub fn new(settings: &ClientSettings) -> anyhow::Result<Self> {
+        let policy = Arc::new(settings.policy()?);
+        let timeout = Duration::from_secs(settings.timeout_secs.max(1));
+        let mut builder = reqwest::Client::builder()
+            .use_rustls_tls()
+            .https_only(true)
+            .redirect(redirect::Policy::none())
+            .no_proxy()
+            .timeout(timeout)
+            .connect_timeout(timeout.min(Duration::from_secs(10)))
+            .pool_idle_timeout(Duration::from_secs(30))
+            .user_agent(concat!("canvas-webhooks/", env!("CARGO_PKG_VERSION")))
+            .dns_resolver(Arc::new(resolver::PolicingResolver::new(policy.clone())));
+        for path in &settings.extra_ca_certs {
+            let pem = std::fs::read(path).with_context(|| format!("cannot read CA file {}", path.display()))?;
+            for cert in reqwest::Certificate::from_pem_bundle(&pem)
+                .with_context(|| format!("{} holds no valid PEM certificate", path.display()))?
+            {
+                builder = builder.add_root_certificate(cert);
+            }
+        }
+        Ok(Self { http: builder.build()?, policy, timeout })
+    }
+
+    /// The destination rules of this client.
+    pub fn policy(&self) -> &DestinationPolicy {
+        &self.policy
+    }
+
+    /// Sends one call and sorts the answer. Never returns the receiver's body.
+    pub async fn send(&self, call: &Call) -> Outcome {
+        let started = Instant::now();
+        let failed = |error: String| Outcome {
+            status_code: None,
+            duration: started.elapsed(),
+            error: Some(shorten(&error)),
+            retry_after: None,
+        };
+        let url = match Url::parse(&call.url) {
+            Ok(url) if url.scheme() == "https" => url,
+            _ => return failed("the url is not an absolute https URL".into()),
+        };
+        if let Some(refusal) = literal_ip_refusal(&self.policy, &url) {
+            return failed(refusal);
+        }
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        for (name, value) in &call.headers {
+            match (name.parse::<reqwest::header::HeaderName>(), HeaderValue::from_str(value)) {
+                (Ok(name), Ok(value)) => {
+                    headers.insert(name, value);
+                }
+                _ => return failed(format!("header {name} is not valid")),
+            }
+        }
+        let response = self.http.post(url).headers(headers).body(call.body.clone()).send().await;
+        let response = match response {
+            Ok(response) => response,
+            Err(err) => return failed(describe(&err, self.timeout)),
+        };
+        let status = response.status();
+        let retry_after = retry_after(status, response.headers());
+        // The body is dropped unread: it is never returned nor stored.
+        drop(response);
+        let error = if status.is_success() {
+            None
+        } else if status.is_redirection() {
+            Some(format!("HTTP {}: redirects are not followed", status.as_u16()))
+        } else {
+            Some(format!("HTTP {}", status.as_u16()))
+        };
+        Outcome { status_code: Some(status.as_u16()), duration: started.elapsed(), error, retry_after }
+    }
+}
+
+/// A URL whose host is a literal IP never reaches the resolver, so it is
+/// checked here.
+fn literal_ip_refusal(policy: &DestinationPolicy, url: &Url) -> Option<String> {
+    let ip: IpAddr = match url.host()? {
+        url::Host::Ipv4(v4) => v4.into(),
+        url::Host::Ipv6(v6) => v6.into(),
+        url::Host::Domain(_) => return None,
+    };
+    policy.refusal(ip).map(|kind| format!("destination refused: {ip} is {kind}"))
+}
+
+fn retry_after(status: StatusCode, headers: &HeaderMap) -> Option<Duration> {
+    if status != StatusCode::TOO_MANY_REQUESTS && status != StatusCode::SERVICE_UNAVAILABLE {
+        return None;
+    }
+    let secs: u64 = headers.get(RETRY_AFTER)?.to_str().ok()?.trim().parse().ok()?;
+    Some(Duration::from_secs(secs))
+}
+
+/// A short, safe description of a transport failure.
+fn describe(err: &reqwest::Error, timeout: Duration) -> String {
+    if err.is_timeout() {
+        return format!("timed out after {} s", timeout.as_secs());
+    }
+    // The source chain holds the useful part (refused destination, TLS, DNS).
+    let mut text = String::new();
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(err);
+    while let Some(cause) = source {
+        text = cause.to_string();
+        if text.contains("destination refused") {
+            break;
+        }
+        source = cause.source();
+    }
+    if text.is_empty() {
+        text = err.to_string();
+    }
+    if err.is_connect() && !text.contains("destination refused") {
+        format!("could not connect: {text}")
+    } else {
+        text
+    }
+}
+
+fn shorten(text: &str) -> String {
+    text.chars().take(MAX_ERROR_CHARS).collect()
+}
