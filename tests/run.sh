@@ -53,6 +53,13 @@ if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_
     npm install --prefix "$mcp_npm_dir" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$mcp_inspector_version"
 fi
 
+# The multi-process deployment test (tests/tests/deployment.rs) puts Debian's
+# nginx in front of the components; installed only when missing.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    echo "installing nginx"
+    apt-get update -qq && apt-get install -y -qq nginx
+fi
+
 # Kubernetes manifests: both overlays rendered and checked against the
 # Kubernetes schemas, offline (installs its tools into $HOME/.cache).
 bash deploy/validate.sh
@@ -75,4 +82,8 @@ fi
 
 profile=default
 [ "${CI:-}" = "true" ] && profile=ci
+# The deployment test runs the workspace's own binaries (core-service,
+# rest-gateway, mcp-gateway, webhook-dispatcher) as separate processes; cargo
+# builds another package's binaries for tests only when asked.
+cargo build --workspace --bins
 cargo nextest run --workspace --profile "$profile" "$@"

@@ -255,8 +255,15 @@ fn argument_holding(arguments: &Map<String, Value>, id: &str) -> Option<String> 
     })
 }
 
+/// The text of a failure in transport (the core-service replica went away); read-only tools are
+/// run once more when they meet it.
+pub const TRANSPORT_FAILURE: &str = "core-service is unreachable; try again shortly";
+
 impl From<tonic::Status> for ToolFailure {
     fn from(status: tonic::Status) -> Self {
+        if canvas_proto::channel::retryable(&status) {
+            return Self::Unavailable(TRANSPORT_FAILURE.to_owned());
+        }
         let details = status.get_error_details();
         let message = status.message().to_owned();
         match status.code() {
@@ -283,7 +290,7 @@ impl From<tonic::Status> for ToolFailure {
             Code::AlreadyExists | Code::Aborted => Self::Other(format!("conflict: {message}; try again")),
             Code::ResourceExhausted => Self::Unavailable(format!("rate limited: {message}")),
             Code::Unavailable if message.contains("transport") || message.contains("connect") => {
-                Self::Unavailable("core-service is unreachable; try again shortly".to_owned())
+                Self::Unavailable(TRANSPORT_FAILURE.to_owned())
             }
             Code::Unavailable | Code::DeadlineExceeded => Self::Unavailable(format!("{message}; try again shortly")),
             Code::Unimplemented => Self::Unavailable("this operation is not available on this server yet".to_owned()),

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
+use canvas_proto::channel::CoreChannel;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
 use tonic::metadata::MetadataValue;
-use tonic::transport::{Channel, Endpoint};
 use tonic::Request;
 
 use crate::config::McpSettings;
@@ -21,13 +21,13 @@ pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 #[derive(Clone)]
 pub struct McpState {
     /// The channel to core-service, kept for the readiness check.
-    pub channel: Channel,
+    pub channel: CoreChannel,
     /// `WhoAmI` (the per-request token check) and the caller's projects.
-    pub projects: ProjectServiceClient<Channel>,
+    pub projects: ProjectServiceClient<CoreChannel>,
     /// Every item tool.
-    pub items: ItemServiceClient<Channel>,
+    pub items: ItemServiceClient<CoreChannel>,
     /// `retrieve_knowledge`.
-    pub knowledge: KnowledgeServiceClient<Channel>,
+    pub knowledge: KnowledgeServiceClient<CoreChannel>,
     /// Links, host allow-list, realm and body limit.
     pub settings: Arc<McpSettings>,
 }
@@ -36,14 +36,12 @@ impl McpState {
     /// Connects lazily: the gateway starts even when core-service is not up
     /// yet; requests then fail with a clear "unreachable" error until it is.
     pub fn connect(core_url: &str, settings: McpSettings) -> anyhow::Result<Self> {
-        let channel = Endpoint::from_shared(core_url.to_owned())?
-            .connect_timeout(std::time::Duration::from_secs(5))
-            .tcp_nodelay(true)
-            .connect_lazy();
+        let channel = canvas_proto::channel::core_channel(core_url).map_err(|e| anyhow::anyhow!(e))?;
         Ok(Self::from_channel(channel, settings))
     }
 
-    pub fn from_channel(channel: Channel, settings: McpSettings) -> Self {
+    pub fn from_channel(channel: impl Into<CoreChannel>, settings: McpSettings) -> Self {
+        let channel = channel.into();
         Self {
             projects: ProjectServiceClient::new(channel.clone()),
             items: ItemServiceClient::new(channel.clone())

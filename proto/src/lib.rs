@@ -6,6 +6,7 @@
 //! - [`json`]: lossless conversion between `serde_json::Value` and the
 //!   protobuf `Struct`/`Value` types that carry item properties.
 
+pub mod channel;
 pub mod json;
 
 /// Generated code for package `canvas.v1`.

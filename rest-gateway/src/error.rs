@@ -78,6 +78,15 @@ impl ApiError {
 
 impl From<tonic::Status> for ApiError {
     fn from(status: tonic::Status) -> Self {
+        if canvas_proto::channel::retryable(&status) {
+            // The call failed in transport (a core-service replica went away mid-call): the
+            // client may try again, which a 500 would not say.
+            tracing::warn!(code = ?status.code(), message = status.message(), "core-service call failed in transport");
+            return Self {
+                retry_after: Some(1),
+                ..Self::new(StatusCode::SERVICE_UNAVAILABLE, "core-service is unreachable; try again")
+            };
+        }
         let http = match status.code() {
             Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => StatusCode::BAD_REQUEST,
             Code::Unauthenticated => StatusCode::UNAUTHORIZED,

@@ -1,9 +1,9 @@
 //! What every handler shares: gRPC clients of core-service.
 
+use canvas_proto::channel::CoreChannel;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use tonic::metadata::MetadataValue;
-use tonic::transport::{Channel, Endpoint};
-use tonic::Request;
+use tonic::{Request, Response, Status};
 
 use crate::error::ApiError;
 
@@ -15,23 +15,21 @@ pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 #[derive(Clone)]
 pub struct AppState {
     /// The channel to core-service, also used by the health check.
-    pub channel: Channel,
+    pub channel: CoreChannel,
     /// Item calls.
-    pub items: ItemServiceClient<Channel>,
+    pub items: ItemServiceClient<CoreChannel>,
 }
 
 impl AppState {
     /// Connects lazily: the gateway starts even when core-service is not up
     /// yet, and `/readyz` says so until it is.
     pub fn connect(core_url: &str) -> anyhow::Result<Self> {
-        let channel = Endpoint::from_shared(core_url.to_owned())?
-            .connect_timeout(std::time::Duration::from_secs(5))
-            .tcp_nodelay(true)
-            .connect_lazy();
+        let channel = canvas_proto::channel::core_channel(core_url).map_err(|e| anyhow::anyhow!(e))?;
         Ok(Self::from_channel(channel))
     }
 
-    pub fn from_channel(channel: Channel) -> Self {
+    pub fn from_channel(channel: impl Into<CoreChannel>) -> Self {
+        let channel = channel.into();
         let items = ItemServiceClient::new(channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
             .max_encoding_message_size(MAX_MESSAGE_BYTES);
@@ -50,4 +48,23 @@ pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T
         request.metadata_mut().insert("authorization", value);
     }
     Ok(request)
+}
+
+/// Runs an idempotent (read-only) call, once more if the first attempt failed in transport (the
+/// core-service replica it went to died or was restarted); with several `--core` addresses the
+/// second attempt goes to a live replica. Never used for writes: a write whose answer was lost
+/// may have been applied.
+pub async fn idempotent<T, R, F, Fut>(message: T, authorization: Option<&str>, call: F) -> Result<Response<R>, ApiError>
+where
+    T: Clone,
+    F: Fn(Request<T>) -> Fut,
+    Fut: std::future::Future<Output = Result<Response<R>, Status>>,
+{
+    match call(with_auth(message.clone(), authorization)?).await {
+        Err(status) if canvas_proto::channel::retryable(&status) => {
+            tracing::warn!(code = ?status.code(), message = status.message(), "core-service call failed in transport; retrying once");
+            Ok(call(with_auth(message, authorization)?).await?)
+        }
+        result => Ok(result?),
+    }
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use canvas_proto::channel::CoreChannel as Channel;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_dispatch_service_client::WebhookDispatchServiceClient;
 use clap::Args;
@@ -20,7 +21,6 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataValue;
 use tonic::service::interceptor::InterceptedService;
-use tonic::transport::{Channel, Endpoint};
 use webhook_client::{Call, ClientSettings, Outcome, WebhookClient};
 
 pub mod health;
@@ -28,7 +28,7 @@ pub mod health;
 /// Settings of one dispatcher.
 #[derive(Debug, Clone, Args)]
 pub struct DispatcherConfig {
-    /// gRPC address of core-service.
+    /// gRPC address of core-service, or several comma-separated (calls are balanced over them).
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 
@@ -85,10 +85,7 @@ impl tonic::service::Interceptor for Authorize {
 /// Runs until `shutdown`, then finishes (and reports) the calls in flight.
 pub async fn run(config: DispatcherConfig, shutdown: CancellationToken) -> anyhow::Result<()> {
     let client = WebhookClient::new(&config.client).context("webhook HTTP client")?;
-    let channel = Endpoint::from_shared(config.core_url.clone())?
-        .connect_timeout(Duration::from_secs(5))
-        .tcp_nodelay(true)
-        .connect_lazy();
+    let channel = canvas_proto::channel::core_channel(&config.core_url).map_err(|e| anyhow::anyhow!(e))?;
     let auth = match &config.dispatcher_secret {
         Some(secret) => Some(format!("Bearer {secret}").parse().context("the dispatcher secret is not valid text")?),
         None => None,

@@ -25,9 +25,7 @@ async fn main() {
     if let Some(addr) = cli.health_addr {
         let started = async {
             let listener = tokio::net::TcpListener::bind(addr).await?;
-            let core = tonic::transport::Endpoint::from_shared(cli.config.core_url.clone())
-                .map_err(std::io::Error::other)?
-                .connect_lazy();
+            let core = canvas_proto::channel::core_channel(&cli.config.core_url).map_err(std::io::Error::other)?;
             Ok::<_, std::io::Error>(tokio::spawn(webhook_dispatcher::health::serve(listener, core, shutdown.clone())))
         };
         if let Err(err) = started.await {

@@ -105,7 +105,16 @@ fn definition<T: CanvasTool>() -> Tool {
 async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
     let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
         .map_err(|error| invalid_arguments(T::NAME, error))?;
-    match T::run(ctx, args).await {
+    let mut outcome = T::run(ctx, args).await;
+    if T::HINTS.read_only
+        && matches!(&outcome, Err(ToolFailure::Unavailable(m)) if m == crate::error::TRANSPORT_FAILURE)
+    {
+        // A read whose core-service replica went away: once more, on another replica.
+        let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
+            .map_err(|error| invalid_arguments(T::NAME, error))?;
+        outcome = T::run(ctx, args).await;
+    }
+    match outcome {
         Ok(output) => {
             let value = serde_json::to_value(&output)
                 .map_err(|err| ErrorData::internal_error(format!("cannot render the result: {err}"), None))?;

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::items::authorization;
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{with_auth, AppState};
+use crate::state::{idempotent, with_auth, AppState};
 
 /// `POST /{parent}/{itemType}/file` with parts `dataobject` (a JSON string of
 /// properties, optional) and `binary` (the file).
@@ -107,7 +107,11 @@ pub async fn content(
 ) -> Response {
     let request = pb::GetItemContentRequest { project_id, item_id };
     let result = async {
-        let reply = state.items.clone().get_item_content(with_auth(request, authorization(headers))?).await?;
+        let reply = idempotent(request, authorization(headers), |r| {
+            let mut client = state.items.clone();
+            async move { client.get_item_content(r).await }
+        })
+        .await?;
         Ok::<_, ApiError>(reply.into_inner())
     }
     .await;

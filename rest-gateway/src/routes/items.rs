@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::state::{with_auth, AppState};
+use crate::state::{idempotent, with_auth, AppState};
 
 pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
     headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok())
@@ -94,7 +94,11 @@ pub async fn get(
 ) -> Response {
     let result = async {
         let request = pb::GetItemRequest { project_id, item_id };
-        let reply = state.items.clone().get_item(with_auth(request, authorization(&headers))?).await?;
+        let reply = idempotent(request, authorization(&headers), |r| {
+            let mut client = state.items.clone();
+            async move { client.get_item(r).await }
+        })
+        .await?;
         Ok(item_json(reply.into_inner()))
     }
     .await;
@@ -113,7 +117,11 @@ pub async fn get_property(
     }
     let result = async {
         let request = pb::GetItemPropertyRequest { project_id, item_id, property };
-        let reply = state.items.clone().get_item_property(with_auth(request, authorization(&headers))?).await?;
+        let reply = idempotent(request, authorization(&headers), |r| {
+            let mut client = state.items.clone();
+            async move { client.get_item_property(r).await }
+        })
+        .await?;
         Ok(reply.into_inner().value.map(from_proto_value).unwrap_or(Value::Null))
     }
     .await;
@@ -204,7 +212,12 @@ pub async fn list(
             page_size,
             page_token: query_value(&query, "cursor").unwrap_or_default(),
         };
-        let reply = state.items.clone().list_items(with_auth(request, authorization(&headers))?).await?.into_inner();
+        let reply = idempotent(request, authorization(&headers), |r| {
+            let mut client = state.items.clone();
+            async move { client.list_items(r).await }
+        })
+        .await?
+        .into_inner();
         let items: Vec<Value> = reply.items.into_iter().map(item_json).collect();
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"items": items, "nextCursor": next}))

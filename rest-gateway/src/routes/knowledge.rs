@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use super::items::authorization;
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::state::{with_auth, AppState};
+use crate::state::{idempotent, AppState};
 
 /// The request fields, by their folded names (case, `_` and `-` ignored).
 const FIELDS: &[&str] =
@@ -120,8 +120,11 @@ pub async fn retrieve(
 ) -> Response {
     let result = async {
         let request = request(&fields(body)?)?;
-        let mut client = KnowledgeServiceClient::new(state.channel.clone());
-        let reply = client.retrieve(with_auth(request, authorization(&headers))?).await?.into_inner();
+        let client = KnowledgeServiceClient::new(state.channel.clone());
+        let reply = idempotent(request, authorization(&headers), |r| {
+            let mut client = client.clone();
+            async move { client.retrieve(r).await }
+        }).await?.into_inner();
         let citations: Vec<Value> = reply
             .citations
             .into_iter()
@@ -162,8 +165,13 @@ pub async fn index_status(
             after: query_value(&query, "cursor").unwrap_or_default(),
             limit,
         };
-        let mut client = KnowledgeServiceClient::new(state.channel.clone());
-        let reply = client.get_index_status(with_auth(request, authorization(&headers))?).await?.into_inner();
+        let client = KnowledgeServiceClient::new(state.channel.clone());
+        let reply = idempotent(request, authorization(&headers), |r| {
+            let mut client = client.clone();
+            async move { client.get_index_status(r).await }
+        })
+        .await?
+        .into_inner();
         let items: Vec<Value> = reply
             .items
             .into_iter()

@@ -12,10 +12,10 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use canvas_proto::channel::CoreChannel;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
 use serde_json::{json, Map, Value};
-use tonic::transport::Channel;
 
 use super::items::authorization;
 use crate::error::ApiError;
@@ -25,7 +25,7 @@ use crate::state::{with_auth, AppState};
 /// Receivers may cache the key set this long (the spec's maximum).
 const KEYS_MAX_AGE_SECS: u32 = 300;
 
-fn client(state: &AppState) -> WebhookServiceClient<Channel> {
+fn client(state: &AppState) -> WebhookServiceClient<CoreChannel> {
     WebhookServiceClient::new(state.channel.clone())
 }
 

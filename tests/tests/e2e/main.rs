@@ -17,6 +17,7 @@ mod mcp;
 mod mcp_clients;
 mod metrics;
 mod render;
+mod replicas;
 mod shapes;
 mod support;
 mod uploads;
