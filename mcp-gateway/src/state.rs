@@ -81,6 +81,9 @@ impl Caller {
         if let Some(value) = self.authorization.as_deref().and_then(|v| MetadataValue::try_from(v).ok()) {
             request.metadata_mut().insert("authorization", value);
         }
+        if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
+            request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
+        }
         request
     }
 }

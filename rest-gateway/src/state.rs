@@ -47,6 +47,9 @@ pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T
         })?;
         request.metadata_mut().insert("authorization", value);
     }
+    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
+        request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
+    }
     Ok(request)
 }
 

@@ -3,8 +3,10 @@
 //! # Layout
 //! - `lib.rs`: [`init_logging`], [`shutdown_signal`], [`shutdown_token`].
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
+//! - [`request_id`]: the `X-Request-Id` that crosses from the gateways into core-service.
 
 pub mod metrics;
+pub mod request_id;
 
 use tracing_subscriber::EnvFilter;
 

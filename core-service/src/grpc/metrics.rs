@@ -83,9 +83,14 @@ where
 
     fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
         let method = method_label(request.uri().path());
+        let request_id = canvas_runtime::request_id::accept(
+            request.headers().get(canvas_runtime::request_id::HEADER).and_then(|v| v.to_str().ok()),
+        );
+        // Every log line of the call carries the method and the gateway's request id.
+        let span = tracing::info_span!("grpc", method = %method, request_id = request_id.as_deref().unwrap_or("-"));
         let started = Instant::now();
         let call = self.inner.call(request);
-        Box::pin(async move {
+        let timed = async move {
             let result = call.await;
             let code = match &result {
                 Ok(response) => code_name(response.headers().get("grpc-status").and_then(|v| v.to_str().ok())),
@@ -95,7 +100,8 @@ where
             metrics::histogram!("grpc_server_handling_seconds", "method" => method)
                 .record(started.elapsed().as_secs_f64());
             result
-        })
+        };
+        Box::pin(tracing::Instrument::instrument(timed, span))
     }
 }
 

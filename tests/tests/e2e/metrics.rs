@@ -40,3 +40,38 @@ async fn metrics_count_requests_by_route_and_grpc_method() {
     }
     assert!(!text.contains(&project), "ids never become label values");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_ids_are_echoed_or_made() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let url = app.item_url(&project, "/panel/label");
+    let sent = app
+        .http
+        .post(&url)
+        .header("Authorization", owner.bearer())
+        .header("X-Request-Id", "trace-me-42")
+        .json(&json!({"text": "traced"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), StatusCode::OK);
+    assert_eq!(sent.headers()["x-request-id"], "trace-me-42");
+    let made = app
+        .http
+        .get(format!("{}/api/v2/projects/{project}/items", app.base_url))
+        .header("Authorization", owner.bearer())
+        .send()
+        .await
+        .unwrap();
+    let id = made.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert!(uuid::Uuid::parse_str(&id).is_ok(), "a request without an id gets a UUID: {id}");
+    let bad = app
+        .http
+        .get(format!("{}/healthz", app.base_url))
+        .header("X-Request-Id", "has spaces in it")
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(bad.headers()["x-request-id"], "has spaces in it", "unsafe ids are replaced");
+}
