@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use super::items::authorization;
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::state::{with_auth, AppState};
+use crate::state::{idempotent, with_auth, AppState};
 
 /// Receivers may cache the key set this long (the spec's maximum).
 const KEYS_MAX_AGE_SECS: u32 = 300;
@@ -85,8 +85,13 @@ pub async fn list(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let request = with_auth(pb::ListWebhooksRequest { project_id }, authorization(&headers))?;
-        let reply = client(&state).list_webhooks(request).await?.into_inner();
+        let message = pb::ListWebhooksRequest { project_id };
+        let reply = idempotent(message, authorization(&headers), |r| {
+            let mut client = client(&state);
+            async move { client.list_webhooks(r).await }
+        })
+        .await?
+        .into_inner();
         Ok(json!({"elements": reply.webhooks.into_iter().map(record).collect::<Vec<_>>()}))
     }
     .await;
@@ -118,8 +123,13 @@ pub async fn get(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
-        Ok(record(client(&state).get_webhook(request).await?.into_inner()))
+        let message = pb::WebhookRef { project_id, webhook_id };
+        let reply = idempotent(message, authorization(&headers), |r| {
+            let mut client = client(&state);
+            async move { client.get_webhook(r).await }
+        })
+        .await?;
+        Ok(record(reply.into_inner()))
     }
     .await;
     format.reply(result)
@@ -208,7 +218,12 @@ pub async fn deliveries(
                 .ok_or_else(|| ApiError::invalid("limit", "must be a whole number from 1 to 100"))?,
         };
         let message = pb::ListDeliveriesRequest { project_id, webhook_id, limit };
-        let reply = client(&state).list_deliveries(with_auth(message, authorization(&headers))?).await?.into_inner();
+        let reply = idempotent(message, authorization(&headers), |r| {
+            let mut client = client(&state);
+            async move { client.list_deliveries(r).await }
+        })
+        .await?
+        .into_inner();
         let elements: Vec<Value> = reply
             .attempts
             .into_iter()
@@ -250,9 +265,13 @@ pub async fn redeliver(
 /// `GET /api/v2/webhooks/keys`: a standard JWK Set, no token needed. Its
 /// member names are fixed by RFC 7517, so `jsonCasing` does not apply.
 pub async fn keys(State(state): State<AppState>, format: Format) -> Response {
-    let reply = match client(&state).get_signing_keys(pb::GetSigningKeysRequest {}).await {
+    let keys = idempotent(pb::GetSigningKeysRequest {}, None, |r| {
+        let mut client = client(&state);
+        async move { client.get_signing_keys(r).await }
+    });
+    let reply = match keys.await {
         Ok(reply) => reply.into_inner(),
-        Err(status) => return format.error(status.into()),
+        Err(error) => return format.error(error),
     };
     let keys: Vec<Value> = reply
         .keys
