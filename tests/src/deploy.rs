@@ -190,7 +190,9 @@ fn nginx_config(dir: &Path, port: u16, rest: &[u16], mcp: &[u16]) -> String {
         )
     };
     format!(
-        "daemon off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/nginx-error.log warn;\n\
+        // One process (no master with workers): when the test ends and the child is killed, no
+        // orphaned worker keeps running with the listening socket.
+        "daemon off;\nmaster_process off;\npid {d}/nginx.pid;\nerror_log {d}/nginx-error.log warn;\n\
          events {{\n    worker_connections 1024;\n}}\n\
          http {{\n    access_log off;\n    client_body_temp_path {d}/client_body;\n    proxy_temp_path {d}/proxy;\n    \
          fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    scgi_temp_path {d}/scgi;\n\n    \
