@@ -39,15 +39,10 @@ INGRESS_ROUTES = {"/api": "rest-gateway", "/map": "rest-gateway", "/mcp": "mcp-g
 EXTERNAL_SECRETS = {"canvas-database", "canvas-signing-key", "canvas-llm", "canvas-blob-store", "canvas-tls"}
 # Environment variables that are not the service's own (CANVAS_*).
 FOREIGN_ENV = {"RUST_LOG", "HOME", "POSTGRES_USER", "POSTGRES_DB", "POSTGRES_PASSWORD", "PGDATA"}
-# CANVAS_* variables the manifests set that the Rust code does not read yet:
-# the components must add them (docs/DEPLOYMENT.md, "What the binaries must
-# provide"). Any other CANVAS_* name must occur in the Rust sources, so a typo
-# or a renamed flag fails here instead of being ignored by the binary.
-PENDING_ENV = {
-    "CANVAS_SIGNING_KEY_SECRET": "core-service: key that encrypts the webhook signing keys at rest",
-    "CANVAS_HEALTH_ADDR": "webhook-dispatcher: address of its /healthz and /readyz HTTP port",
-    "CANVAS_SHUTDOWN_GRACE_SECS": "every component: seconds to finish in-flight work after SIGTERM",
-}
+# CANVAS_* variables the manifests may set before the Rust code reads them
+# (none today). Any other CANVAS_* name must occur in the Rust sources, so a
+# typo or a renamed flag fails here instead of being ignored by the binary.
+PENDING_ENV: dict[str, str] = {}
 # Fields of one `[agents.<id>]` table (core-service/src/knowledge/agents.rs,
 # which refuses unknown ones).
 AGENT_FIELDS = {"endpoint", "model", "api_key_env", "system_prompt", "temperature", "rerank_candidates",

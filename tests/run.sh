@@ -45,6 +45,13 @@ if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.
     echo "installing cryptography $cryptography_version into $mcp_venv"
     "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "cryptography==$cryptography_version"
 fi
+# schemathesis (pinned, same venv) checks the running service against its OpenAPI document
+# (tests/schemathesis/run.sh, at the end of this script).
+schemathesis_version=4.32.5
+if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('schemathesis') != '$schemathesis_version')" 2>/dev/null; then
+    echo "installing schemathesis $schemathesis_version into $mcp_venv"
+    "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+fi
 mcp_npm_dir="${CANVAS_MCP_NPM_DIR:-$HOME/.cache/canvas-npm}"
 mcp_inspector_json="$mcp_npm_dir/node_modules/@modelcontextprotocol/inspector/package.json"
 if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_inspector_version" ]; then
@@ -87,3 +94,9 @@ profile=default
 # builds another package's binaries for tests only when asked.
 cargo build --workspace --bins
 cargo nextest run --workspace --profile "$profile" "$@"
+
+# ---- OpenAPI conformance ---------------------------------------------------------------------
+# schemathesis against `canvasctl up` (the binary built above) and its own /api/openapi.json: no
+# 5xx, and every status, content type and body as documented. A few minutes; see
+# tests/schemathesis/run.sh and schemathesis.toml (what is left out and why).
+CANVAS_MCP_VENV="$mcp_venv" bash tests/schemathesis/run.sh

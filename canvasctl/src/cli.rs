@@ -12,6 +12,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+// Parsed once per process: the size of `Up` costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every component in one process: REST (and later MCP and the web
@@ -58,6 +60,30 @@ pub enum Command {
         #[command(subcommand)]
         command: MemberCommand,
     },
+    /// Configuration: what a running component uses, and every setting there is.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the effective configuration of a running component: each setting's value and
+    /// whether it came from a flag, the environment or the default (secrets never shown). Asks
+    /// `GET {url}/config`, which components answer on loopback only: run it on the same machine
+    /// or through `kubectl port-forward`.
+    Show {
+        /// The component's HTTP address: the gateway's port, core-service's `--metrics-addr`, the
+        /// dispatcher's `--health-addr`, or `canvasctl up`'s base URL.
+        #[arg(long = "url", default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// Print the JSON document instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the table of every setting of every component (Markdown, as in the README).
+    Table,
 }
 
 #[derive(Debug, Args)]
@@ -77,9 +103,9 @@ pub struct UpArgs {
     /// `postgres://…` to use PostgreSQL instead of SQLite.
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
-    /// Log format: text or json.
-    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format, shutdown grace period, trace export: the same for every component.
+    #[command(flatten)]
+    pub process: canvas_runtime::ProcessArgs,
     /// Knowledge retrieval: embedding model, agents (LLM), chunking; the same flags as core-service.
     #[command(flatten)]
     pub knowledge: core_service::knowledge::KnowledgeConfig,

@@ -3,17 +3,18 @@
 
 mod admin;
 mod cli;
+mod config;
 mod up;
 mod webhooks;
 
-use clap::Parser;
 use cli::{Cli, Command};
 
 #[tokio::main]
 async fn main() {
-    let cli = Cli::parse();
+    let (cli, config_report) = canvas_runtime::settings::parse::<Cli>("canvasctl");
     let result = match cli.command {
-        Command::Up(args) => up::up(args).await,
+        Command::Up(args) => up::up(args, config_report).await,
+        Command::Config { command } => config::run(command).await,
         Command::User { conn, command } => admin::user(conn, command).await,
         Command::Token { conn, command } => admin::token(conn, command).await,
         Command::Project { conn, command } => admin::project(conn, command).await,

@@ -26,8 +26,9 @@ pub struct DevCredentials {
     pub base_url: String,
 }
 
-pub async fn up(args: UpArgs) -> anyhow::Result<()> {
-    canvas_runtime::init_logging(&args.log_format);
+/// `config_report` is what `GET /config` on the base URL shows (to loopback callers).
+pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigReport) -> anyhow::Result<()> {
+    let _telemetry = canvas_runtime::init(&args.process, "canvasctl");
     let config = CoreConfig {
         data_dir: args.data_dir.clone(),
         database_url: args.database_url.clone(),
@@ -47,14 +48,16 @@ pub async fn up(args: UpArgs) -> anyhow::Result<()> {
     let core_url = format!("http://{}", grpc_listener.local_addr()?);
     let base_url = format!("http://{}", http_listener.local_addr()?);
 
-    let shutdown = canvas_runtime::shutdown_token();
+    let shutdown = canvas_runtime::on_signal(args.process.shutdown_grace());
     let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), shutdown.clone()));
 
     let credentials = first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await?;
     let state = rest_gateway::AppState::connect(&core_url)?;
     // MCP at {base_url}/mcp; item links point at the same base URL unless CANVAS_WEB_URL says otherwise.
     let mcp = mcp_gateway::McpState::connect(&core_url, mcp_gateway::McpSettings::from_env(&base_url))?;
-    let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
+    let router = rest_gateway::router(state)
+        .merge(mcp_gateway::router(mcp))
+        .merge(canvas_runtime::settings::route(config_report));
     let http_task = tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(&core_url, args.webhooks.client.clone());
     dispatcher.dispatcher_secret = args.webhooks.dispatcher_secret.clone();

@@ -204,3 +204,51 @@ fn up_on_an_empty_directory_then_readme_example_then_admin_commands_then_restart
     assert_eq!(code, "200");
     assert_eq!(body["items"][0]["text"], "Hello, canvas");
 }
+
+/// `canvasctl config show` against a running `canvasctl up`: each setting's value and source,
+/// secrets never shown.
+#[test]
+fn config_show_prints_the_effective_configuration_without_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "a-signing-key-secret-of-forty-characters!";
+    let child = Command::new(BIN)
+        .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--log-format", "json", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("CANVAS_DATABASE_URL")
+        .env("CANVAS_SHUTDOWN_GRACE_SECS", "7")
+        .env("CANVAS_EMBEDDING_PROVIDER", "off")
+        .env("CANVAS_SIGNING_KEY_SECRET", secret)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("canvasctl starts");
+    let _running = Running(child);
+    let creds = wait_ready(dir.path(), None);
+    let base = creds["baseUrl"].as_str().unwrap();
+
+    let json = Command::new(BIN).args(["config", "show", "--json", "--url", base]).output().unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let text = String::from_utf8(json.stdout).unwrap();
+    assert!(!text.contains(secret), "the secret was shown: {text}");
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["component"], "canvasctl");
+    let setting = |flag: &str| {
+        report["settings"].as_array().unwrap().iter().find(|s| s["flag"] == flag).cloned().unwrap_or(Value::Null)
+    };
+    let pairs = |flag: &str| {
+        let s = setting(flag);
+        (s["value"].as_str().map(str::to_owned), s["source"].as_str().unwrap_or("missing").to_owned())
+    };
+    assert_eq!(pairs("--shutdown-grace-secs"), (Some("7".into()), "env".into()));
+    assert_eq!(pairs("--log-format"), (Some("json".into()), "flag".into()));
+    assert_eq!(pairs("--embedding-provider"), (Some("off".into()), "env".into()));
+    assert_eq!(pairs("--chunk-tokens"), (Some("200".into()), "default".into()));
+    assert_eq!(pairs("--signing-key-secret"), (Some("<redacted>".into()), "env".into()));
+    assert_eq!(setting("--signing-key-secret")["secret"], true);
+    assert_eq!(pairs("--llm-url"), (None, "unset".into()));
+
+    let table = Command::new(BIN).args(["config", "show", "--url", base]).output().unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    let line = table.lines().find(|l| l.contains("--shutdown-grace-secs")).expect("listed");
+    assert!(line.contains("env") && line.trim_end().ends_with('7'), "{line}");
+}

@@ -13,7 +13,7 @@ use crate::storage::{DatabaseTarget, PoolSettings};
 /// Settings of core-service. `canvasctl up` embeds the same struct.
 #[derive(Debug, Clone, Args)]
 pub struct CoreConfig {
-    /// Directory for the embedded SQLite database (and, later, files).
+    /// Directory of the embedded SQLite database and, with the local blob store, uploaded files.
     #[arg(long = "data-dir", env = "CANVAS_DATA_DIR", default_value = "./canvas-data")]
     pub data_dir: PathBuf,
 
@@ -80,9 +80,9 @@ pub struct CoreCli {
     #[arg(long = "grpc-addr", env = "CANVAS_GRPC_ADDR", default_value = "127.0.0.1:50051")]
     pub grpc_addr: SocketAddr,
 
-    /// Log format: text or json.
-    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format, shutdown grace period, trace export: the same for every component.
+    #[command(flatten)]
+    pub process: canvas_runtime::ProcessArgs,
 
     /// Address of the Prometheus `/metrics` HTTP listener; unset: no listener.
     #[arg(long = "metrics-addr", env = "CANVAS_METRICS_ADDR")]

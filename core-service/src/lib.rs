@@ -27,7 +27,6 @@ pub mod webhooks;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 pub use config::CoreConfig;
 pub use service::Core;
@@ -45,13 +44,21 @@ pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
     Ok(Arc::new(core))
 }
 
-/// Serves gRPC on `listener` until `shutdown` is cancelled. Tests bind
-/// `127.0.0.1:0` and pass the listener in.
-/// The knowledge indexer runs alongside until the same shutdown.
-pub async fn run(listener: TcpListener, core: Arc<Core>, shutdown: CancellationToken) -> anyhow::Result<()> {
-    let indexer = tokio::spawn(core.clone().run_indexer(shutdown.clone()));
+/// Serves gRPC on `listener` until shutdown (a bare `CancellationToken` means the default grace
+/// period). Tests bind `127.0.0.1:0` and pass the listener in. The knowledge indexer runs
+/// alongside until the same shutdown: it finishes the item it is indexing and hands its other
+/// leased items back to the queue.
+pub async fn run(
+    listener: TcpListener,
+    core: Arc<Core>,
+    shutdown: impl Into<canvas_runtime::Shutdown>,
+) -> anyhow::Result<()> {
+    let shutdown: canvas_runtime::Shutdown = shutdown.into();
+    let indexer = tokio::spawn(core.clone().run_indexer(shutdown.token.clone()));
     let served = grpc::serve(listener, core, shutdown.clone()).await;
-    shutdown.cancel();
-    let _ = indexer.await;
+    shutdown.token.cancel();
+    if shutdown.finish_within("the knowledge indexer", indexer).await.is_none() {
+        tracing::warn!("the indexer's current item is left to its lease");
+    }
     served
 }

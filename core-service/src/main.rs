@@ -1,13 +1,12 @@
 //! The core-service binary.
 
 use canvas_runtime as runtime;
-use clap::Parser;
 use core_service::config::{CoreCli, CoreCommand};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = CoreCli::parse();
-    runtime::init_logging(&cli.log_format);
+    let (cli, config_report) = runtime::settings::parse::<CoreCli>("core-service");
+    let _telemetry = runtime::init(&cli.process, "core-service");
     if let Some(CoreCommand::Migrate) = cli.command {
         // Only the database: no model to load, no key ring to open.
         let storage =
@@ -30,11 +29,12 @@ async fn main() -> anyhow::Result<()> {
         }
         CoreCommand::Serve => {
             let listener = tokio::net::TcpListener::bind(cli.grpc_addr).await?;
-            let shutdown = runtime::shutdown_token();
+            let shutdown = runtime::on_signal(cli.process.shutdown_grace());
             if let Some(addr) = cli.metrics_addr {
                 let metrics_listener = tokio::net::TcpListener::bind(addr).await?;
                 tracing::info!(%addr, "metrics listening");
-                tokio::spawn(runtime::metrics::serve(metrics_listener, shutdown.clone()));
+                let extra = runtime::settings::route(config_report);
+                tokio::spawn(runtime::metrics::serve(metrics_listener, shutdown.token.clone(), extra));
             }
             core_service::run(listener, core.clone(), shutdown).await?;
             core.storage().close().await;

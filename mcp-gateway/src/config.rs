@@ -140,9 +140,9 @@ pub struct McpCli {
     #[arg(long = "max-body-bytes", env = "CANVAS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
-    /// Log format: text or json.
-    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format, shutdown grace period, trace export: the same for every component.
+    #[command(flatten)]
+    pub process: canvas_runtime::ProcessArgs,
 }
 
 impl McpCli {

@@ -29,7 +29,6 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
@@ -67,10 +66,11 @@ async fn ready(State(state): State<McpState>) -> (StatusCode, Json<Value>) {
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` is cancelled, then lets
-/// requests in flight finish.
-pub async fn serve(listener: TcpListener, router: Router, shutdown: CancellationToken) -> anyhow::Result<()> {
-    tracing::info!(addr = %listener.local_addr()?, "MCP gateway listening");
-    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await?;
-    Ok(())
+/// Serves `router` on `listener` until shutdown; requests in flight get the grace period.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    shutdown: impl Into<canvas_runtime::Shutdown>,
+) -> anyhow::Result<()> {
+    canvas_runtime::http::serve(listener, router, shutdown).await
 }

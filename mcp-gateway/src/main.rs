@@ -1,13 +1,12 @@
 //! The mcp-gateway binary: MCP (Streamable HTTP) at `/mcp`, health at
 //! `/healthz` and `/readyz`, every call forwarded to core-service.
 
-use clap::Parser;
 use mcp_gateway::config::McpCli;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = McpCli::parse();
-    canvas_runtime::init_logging(&cli.log_format);
+    let (cli, config_report) = canvas_runtime::settings::parse::<McpCli>("mcp-gateway");
+    let _telemetry = canvas_runtime::init(&cli.process, "mcp-gateway");
     let settings = cli.settings();
     tracing::info!(
         core = %cli.core_url,
@@ -16,7 +15,9 @@ async fn main() -> anyhow::Result<()> {
         "starting mcp-gateway"
     );
     let state = mcp_gateway::McpState::connect(&cli.core_url, settings)?;
-    let router = mcp_gateway::router(state.clone()).merge(mcp_gateway::health_router(state));
+    let router = mcp_gateway::router(state.clone())
+        .merge(mcp_gateway::health_router(state))
+        .merge(canvas_runtime::settings::route(config_report));
     let listener = tokio::net::TcpListener::bind(cli.http_addr).await?;
-    mcp_gateway::serve(listener, router, canvas_runtime::shutdown_token()).await
+    mcp_gateway::serve(listener, router, canvas_runtime::on_signal(cli.process.shutdown_grace())).await
 }

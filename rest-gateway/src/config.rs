@@ -16,7 +16,7 @@ pub struct RestCli {
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 
-    /// Log format: text or json.
-    #[arg(long = "log-format", env = "CANVAS_LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format, shutdown grace period, trace export: the same for every component.
+    #[command(flatten)]
+    pub process: canvas_runtime::ProcessArgs,
 }

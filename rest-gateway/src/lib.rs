@@ -11,33 +11,28 @@
 //! - [`limits`]: the request-body limit, answered readably.
 //! - [`state`]: the gRPC clients.
 //! - [`map`]: the rendered map (SVG, PNG), the live web map page and its change stream.
+//! - [`openapi`]: the OpenAPI 3.1 document (`/api/openapi.json`) and its reference page (`/api/docs`).
 
 pub mod casing;
 pub mod config;
 pub mod error;
 pub mod limits;
 pub mod map;
+pub mod openapi;
 pub mod respond;
 pub mod routes;
 pub mod state;
 
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 pub use routes::router;
 pub use state::AppState;
 
-/// Serves `router` on `listener` until `shutdown` is cancelled, then lets
-/// in-flight requests finish.
-pub async fn serve(listener: TcpListener, router: axum::Router, shutdown: CancellationToken) -> anyhow::Result<()> {
-    use axum::serve::ListenerExt;
-    tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
-    // Answers go out at once rather than waiting on Nagle's algorithm.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %err, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await?;
-    Ok(())
+/// Serves `router` on `listener` until shutdown; requests in flight get the grace period.
+pub async fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    shutdown: impl Into<canvas_runtime::Shutdown>,
+) -> anyhow::Result<()> {
+    canvas_runtime::http::serve(listener, router, shutdown).await
 }

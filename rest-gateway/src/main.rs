@@ -1,13 +1,17 @@
 //! The rest-gateway binary.
 
-use clap::Parser;
 use rest_gateway::config::RestCli;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = RestCli::parse();
-    canvas_runtime::init_logging(&cli.log_format);
+    let (cli, config_report) = canvas_runtime::settings::parse::<RestCli>("rest-gateway");
+    let _telemetry = canvas_runtime::init(&cli.process, "rest-gateway");
     let state = rest_gateway::AppState::connect(&cli.core_url)?;
     let listener = tokio::net::TcpListener::bind(cli.http_addr).await?;
-    rest_gateway::serve(listener, rest_gateway::router(state), canvas_runtime::shutdown_token()).await
+    rest_gateway::serve(
+        listener,
+        rest_gateway::router(state).merge(canvas_runtime::settings::route(config_report)),
+        canvas_runtime::on_signal(cli.process.shutdown_grace()),
+    )
+    .await
 }

@@ -50,6 +50,7 @@ pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T
     if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
         request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
     }
+    canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
     Ok(request)
 }
 

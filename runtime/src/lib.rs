@@ -1,60 +1,79 @@
 //! Process plumbing shared by every binary: logging set-up, shutdown signals and metrics.
 //!
 //! # Layout
-//! - `lib.rs`: [`init_logging`], [`shutdown_signal`], [`shutdown_token`].
+//! - `lib.rs`: [`init`] (logging and trace export for a process), [`init_logging`].
+//! - [`process`]: [`ProcessArgs`], the flags every binary shares.
+//! - [`shutdown`]: SIGTERM handling and the grace period ([`Shutdown`]).
+//! - [`telemetry`]: OpenTelemetry trace export.
+//! - [`trace_context`]: W3C `traceparent` across the HTTP and gRPC hops.
+//! - [`http`]: the gateways' HTTP server loop with graceful shutdown.
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
+//! - [`settings`]: the effective configuration (`GET /config`) and the README's settings table.
 //! - [`request_id`]: the `X-Request-Id` that crosses from the gateways into core-service.
 
+pub mod http;
 pub mod metrics;
+pub mod process;
 pub mod request_id;
+pub mod settings;
+pub mod shutdown;
+pub mod telemetry;
+pub mod trace_context;
 
-use tracing_subscriber::EnvFilter;
+pub use process::ProcessArgs;
+pub use shutdown::{on_signal, shutdown_signal, shutdown_token, Shutdown};
 
-/// Installs the global subscriber. `format` is `text` or `json`.
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// Log lines without `RUST_LOG`. rmcp (the MCP SDK) logs the start and end of every stateless
+/// request at INFO.
+const DEFAULT_LOG_FILTER: &str = "info,sqlx=warn,h2=warn,hyper=warn,tower=warn,rmcp=warn";
+
+/// Installs the global subscriber, logs only. `format` is `text` or `json`.
 pub fn init_logging(format: &str) {
-    // rmcp (the MCP SDK) logs the start and end of every stateless request at INFO.
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,h2=warn,hyper=warn,tower=warn,rmcp=warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(false);
-    let result = if format.eq_ignore_ascii_case("json") {
-        builder.json().flatten_event(true).try_init()
-    } else {
-        builder.try_init()
-    };
     // A second init (tests, canvasctl) keeps the first subscriber.
-    let _ = result;
+    let _ = install(format, None);
 }
 
-/// Resolves when the process gets SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
+/// Installs the one global subscriber: the log layer (`format`, filtered by `RUST_LOG`) and,
+/// when given, the trace export layer with its own filter (so `RUST_LOG=warn` keeps the spans).
+/// False when a subscriber was installed already.
+fn install(format: &str, traces: Option<telemetry::BoxedLayer>) -> bool {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
+    let logs: telemetry::BoxedLayer = if format.eq_ignore_ascii_case("json") {
+        tracing_subscriber::fmt::layer().json().flatten_event(true).with_target(false).with_filter(filter).boxed()
+    } else {
+        tracing_subscriber::fmt::layer().with_target(false).with_filter(filter).boxed()
     };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut sig) => {
-                sig.recv().await;
+    let layers: Vec<telemetry::BoxedLayer> = std::iter::once(logs).chain(traces).collect();
+    tracing_subscriber::registry().with(layers).try_init().is_ok()
+}
+
+/// Sets up a component's process: logs in the configured format and, when configured, trace
+/// export under `service_name`. Keep the guard alive until `main` returns: dropping it flushes
+/// the spans not yet exported.
+pub fn init(process: &ProcessArgs, service_name: &'static str) -> telemetry::TelemetryGuard {
+    match telemetry::start(&process.telemetry, service_name) {
+        Ok(Some((layer, guard))) => {
+            if install(&process.log_format, Some(layer)) {
+                trace_context::enable();
+                tracing::info!(url = guard.traces_url().unwrap_or_default(), "exporting traces (OTLP/HTTP)");
+                guard
+            } else {
+                // Another subscriber (a test harness) was first: nothing would reach the exporter.
+                telemetry::TelemetryGuard::disabled()
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
+        Ok(None) => {
+            init_logging(&process.log_format);
+            telemetry::TelemetryGuard::disabled()
+        }
+        Err(error) => {
+            init_logging(&process.log_format);
+            tracing::error!(%error, "trace export is not running");
+            telemetry::TelemetryGuard::disabled()
+        }
     }
-}
-
-/// A token cancelled on SIGINT or SIGTERM; hand it to `run(listener, shutdown)`.
-pub fn shutdown_token() -> tokio_util::sync::CancellationToken {
-    let token = tokio_util::sync::CancellationToken::new();
-    let trigger = token.clone();
-    tokio::spawn(async move {
-        shutdown_signal().await;
-        tracing::info!("shutdown requested; finishing requests in flight");
-        trigger.cancel();
-    });
-    token
 }

@@ -67,13 +67,16 @@ pub async fn track_http(component: &'static str, request: Request, next: Next) -
     response
 }
 
-/// Serves only `GET /metrics` on `listener` until `shutdown`: for components without an HTTP
-/// listener of their own (core-service speaks gRPC).
+/// Serves `GET /metrics` and the routes of `extra` (such as `GET /config`) on `listener` until
+/// `shutdown`: for components without an HTTP listener of their own (core-service speaks gRPC).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: tokio_util::sync::CancellationToken,
+    extra: axum::Router,
 ) -> std::io::Result<()> {
     install();
-    let app = axum::Router::new().route("/metrics", axum::routing::get(handler));
-    axum::serve(listener, app).with_graceful_shutdown(shutdown.cancelled_owned()).await
+    let app = axum::Router::new().route("/metrics", axum::routing::get(handler)).merge(extra);
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
 }

@@ -36,9 +36,12 @@ pub fn accept(value: Option<&str>) -> Option<String> {
 pub async fn propagate(request: Request, next: Next) -> Response {
     let id = accept(request.headers().get(HEADER).and_then(|v| v.to_str().ok()))
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let span =
-        tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.uri().path());
-    let mut response = REQUEST_ID.scope(id.clone(), next.run(request).instrument(span)).await;
+    let span = tracing::info_span!("request", request_id = %id, method = %request.method(),
+        path = %request.uri().path(), otel.name = tracing::field::Empty, otel.kind = tracing::field::Empty);
+    // With trace export: named by the route pattern, continuing a caller's `traceparent`.
+    crate::trace_context::http_server_span(&span, &request);
+    let mut response = REQUEST_ID.scope(id.clone(), next.run(request).instrument(span.clone())).await;
+    crate::trace_context::record_http_status(&span, response.status().as_u16());
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(HEADER, value);
     }

@@ -67,6 +67,13 @@ impl Proc {
         let _ = self.child.wait().await;
     }
 
+    /// SIGTERM: the graceful shutdown a Kubernetes pod gets.
+    pub fn terminate(&self) {
+        if let Some(pid) = self.child.id() {
+            let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
+        }
+    }
+
     /// Still running?
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
@@ -113,7 +120,7 @@ pub fn bin_dir() -> PathBuf {
     dir
 }
 
-fn binary(name: &str) -> anyhow::Result<PathBuf> {
+pub fn binary(name: &str) -> anyhow::Result<PathBuf> {
     let path = bin_dir().join(name);
     if !path.is_file() {
         bail!("{} is missing: build the workspace binaries first (cargo build --workspace --bins)", path.display());
@@ -121,7 +128,7 @@ fn binary(name: &str) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
-fn spawn(dir: &Path, name: &str, command: &mut Command, port: Option<u16>) -> anyhow::Result<Proc> {
+pub fn spawn(dir: &Path, name: &str, command: &mut Command, port: Option<u16>) -> anyhow::Result<Proc> {
     let log = dir.join(format!("{name}.log"));
     let file = std::fs::File::create(&log)?;
     let child = command
@@ -135,7 +142,7 @@ fn spawn(dir: &Path, name: &str, command: &mut Command, port: Option<u16>) -> an
 }
 
 /// Polls `url` until it answers 200, the process dies, or 30 s pass.
-async fn wait_ready(http: &reqwest::Client, proc: &mut Proc, url: &str) -> anyhow::Result<()> {
+pub async fn wait_ready(http: &reqwest::Client, proc: &mut Proc, url: &str) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         if let Ok(reply) = http.get(url).send().await {
@@ -154,7 +161,7 @@ async fn wait_ready(http: &reqwest::Client, proc: &mut Proc, url: &str) -> anyho
 }
 
 /// Polls until core-service answers gRPC health SERVING.
-async fn wait_core(proc: &mut Proc, url: &str) -> anyhow::Result<()> {
+pub async fn wait_core(proc: &mut Proc, url: &str) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         if let Ok(channel) = tonic::transport::Endpoint::from_shared(url.to_owned())?.connect().await {
@@ -347,54 +354,57 @@ impl Topology {
 
     /// A user with a development token who owns a fresh project: (token, project).
     pub async fn owner_with_project(&self) -> anyhow::Result<(String, String)> {
-        let mut last = None;
-        for url in &self.core_urls {
-            match tonic::transport::Endpoint::from_shared(url.clone())?.connect().await {
-                Ok(channel) => {
-                    let mut admin = AdminServiceClient::new(channel);
-                    let auth: tonic::metadata::MetadataValue<_> = format!("Bearer {}", self.admin_token).parse()?;
-                    fn request<T>(
-                        message: T,
-                        auth: &tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
-                    ) -> tonic::Request<T> {
-                        let mut request = tonic::Request::new(message);
-                        request.metadata_mut().insert("authorization", auth.clone());
-                        request
-                    }
-                    let user = admin
-                        .create_user(request(
-                            pb::CreateUserRequest { name: "deploy".into(), system_admin: false },
-                            &auth,
-                        ))
-                        .await?
-                        .into_inner();
-                    let token = admin
-                        .create_token(request(
-                            pb::CreateTokenRequest {
-                                user_id: user.user_id.clone(),
-                                environment: pb::Environment::Development as i32,
-                                name: "deploy".into(),
-                            },
-                            &auth,
-                        ))
-                        .await?
-                        .into_inner()
-                        .token;
-                    let project = admin
-                        .create_project(request(
-                            pb::CreateProjectRequest { name: "Deployment".into(), owner_user_id: user.user_id },
-                            &auth,
-                        ))
-                        .await?
-                        .into_inner()
-                        .project_id;
-                    return Ok((token, project));
-                }
-                Err(err) => last = Some(err),
-            }
-        }
-        bail!("no core replica answers: {last:?}")
+        owner_with_project(&self.core_urls, &self.admin_token).await
     }
+}
+
+/// Through the first core replica of `core_urls` that answers, with an administrator's token: a
+/// user with a development token who owns a fresh project: (token, project).
+pub async fn owner_with_project(core_urls: &[String], admin_token: &str) -> anyhow::Result<(String, String)> {
+    let mut last = None;
+    for url in core_urls {
+        match tonic::transport::Endpoint::from_shared(url.clone())?.connect().await {
+            Ok(channel) => {
+                let mut admin = AdminServiceClient::new(channel);
+                let auth: tonic::metadata::MetadataValue<_> = format!("Bearer {admin_token}").parse()?;
+                fn request<T>(
+                    message: T,
+                    auth: &tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
+                ) -> tonic::Request<T> {
+                    let mut request = tonic::Request::new(message);
+                    request.metadata_mut().insert("authorization", auth.clone());
+                    request
+                }
+                let user = admin
+                    .create_user(request(pb::CreateUserRequest { name: "deploy".into(), system_admin: false }, &auth))
+                    .await?
+                    .into_inner();
+                let token = admin
+                    .create_token(request(
+                        pb::CreateTokenRequest {
+                            user_id: user.user_id.clone(),
+                            environment: pb::Environment::Development as i32,
+                            name: "deploy".into(),
+                        },
+                        &auth,
+                    ))
+                    .await?
+                    .into_inner()
+                    .token;
+                let project = admin
+                    .create_project(request(
+                        pb::CreateProjectRequest { name: "Deployment".into(), owner_user_id: user.user_id },
+                        &auth,
+                    ))
+                    .await?
+                    .into_inner()
+                    .project_id;
+                return Ok((token, project));
+            }
+            Err(err) => last = Some(err),
+        }
+    }
+    bail!("no core replica answers: {last:?}")
 }
 
 impl Drop for Topology {

@@ -12,6 +12,7 @@
 
 mod app;
 mod db;
+pub mod deploy;
 pub mod processes;
 pub mod webhook_checks;
 pub mod webhooks;

@@ -1,6 +1,7 @@
 //! The dispatcher's small HTTP port (`--health-addr`): `/healthz` (the process runs), `/readyz`
-//! (core-service answers its gRPC health check as SERVING) and `/metrics` (Prometheus text,
-//! including `webhook_deliveries_total` and `webhook_delivery_duration_seconds`).
+//! (core-service answers its gRPC health check as SERVING), `/metrics` (Prometheus text,
+//! including `webhook_deliveries_total` and `webhook_delivery_duration_seconds`) and `/config`
+//! (the effective configuration, to loopback callers).
 
 use std::time::Duration;
 
@@ -17,14 +18,23 @@ use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
 /// Serves the health and metrics routes on `listener` until `shutdown`.
-pub async fn serve(listener: TcpListener, core: Channel, shutdown: CancellationToken) -> std::io::Result<()> {
+/// `config` is what `GET /config` shows (to loopback callers only).
+pub async fn serve(
+    listener: TcpListener,
+    core: Channel,
+    shutdown: CancellationToken,
+    config: canvas_runtime::settings::ConfigReport,
+) -> std::io::Result<()> {
     canvas_runtime::metrics::install();
     let app = Router::new()
         .route("/healthz", get(|| async { (StatusCode::OK, Json(json!({"status": "ok"}))) }))
         .route("/readyz", get(ready))
         .route("/metrics", get(canvas_runtime::metrics::handler))
-        .with_state(core);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown.cancelled_owned()).await
+        .with_state(core)
+        .merge(canvas_runtime::settings::route(config));
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
 }
 
 async fn ready(State(core): State<Channel>) -> (StatusCode, Json<Value>) {

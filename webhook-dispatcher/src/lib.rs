@@ -15,14 +15,15 @@ use anyhow::Context;
 use canvas_proto::channel::CoreChannel as Channel;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_dispatch_service_client::WebhookDispatchServiceClient;
+use canvas_runtime::Shutdown;
 use clap::Args;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
-use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataValue;
 use tonic::service::interceptor::InterceptedService;
 use webhook_client::{Call, ClientSettings, Outcome, WebhookClient};
 
+pub mod cli;
 pub mod health;
 
 /// Settings of one dispatcher.
@@ -78,12 +79,18 @@ impl tonic::service::Interceptor for Authorize {
         if let Some(value) = &self.0 {
             request.metadata_mut().insert("authorization", value.clone());
         }
+        // With trace export, a report continues the trace of its delivery's span.
+        canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
         Ok(request)
     }
 }
 
-/// Runs until `shutdown`, then finishes (and reports) the calls in flight.
-pub async fn run(config: DispatcherConfig, shutdown: CancellationToken) -> anyhow::Result<()> {
+/// Runs until `shutdown`, then finishes (and reports) the calls in flight within the grace
+/// period; calls still running then are cut off and their leases handed back, so another
+/// dispatcher sends them at once instead of after the lease.
+pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> anyhow::Result<()> {
+    let shutdown: Shutdown = shutdown.into();
+    let stopping = shutdown.token.clone();
     let client = WebhookClient::new(&config.client).context("webhook HTTP client")?;
     let channel = canvas_proto::channel::core_channel(&config.core_url).map_err(|e| anyhow::anyhow!(e))?;
     let auth = match &config.dispatcher_secret {
@@ -96,15 +103,16 @@ pub async fn run(config: DispatcherConfig, shutdown: CancellationToken) -> anyho
 
     let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut in_flight = JoinSet::new();
+    let leases = Leases::default();
     let poll = Duration::from_millis(config.poll_interval_ms.max(10));
     let mut backoff = poll;
-    while !shutdown.is_cancelled() {
+    while !stopping.is_cancelled() {
         while in_flight.try_join_next().is_some() {}
         let free = slots.available_permits();
         if free == 0 {
             tokio::select! {
                 _ = in_flight.join_next() => {}
-                _ = shutdown.cancelled() => break,
+                _ = stopping.cancelled() => break,
             }
             continue;
         }
@@ -122,9 +130,12 @@ pub async fn run(config: DispatcherConfig, shutdown: CancellationToken) -> anyho
                 } else {
                     for delivery in deliveries {
                         let permit = slots.clone().acquire_owned().await?;
-                        let (client, grpc) = (client.clone(), grpc.clone());
+                        let (client, grpc, leases) = (client.clone(), grpc.clone(), leases.clone());
+                        leases.hold(&delivery);
                         in_flight.spawn(async move {
+                            let id = delivery.delivery_id.clone();
                             deliver(&client, grpc, delivery).await;
+                            leases.done(&id);
                             drop(permit);
                         });
                     }
@@ -140,18 +151,63 @@ pub async fn run(config: DispatcherConfig, shutdown: CancellationToken) -> anyho
         if !wait.is_zero() {
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
-                _ = shutdown.cancelled() => break,
+                _ = stopping.cancelled() => break,
             }
         }
     }
-    // Calls in flight end within the client's time-out; their reports follow.
-    while in_flight.join_next().await.is_some() {}
+    if !in_flight.is_empty() {
+        tracing::info!(in_flight = in_flight.len(), "finishing the webhook calls in flight");
+    }
+    let drained =
+        shutdown.finish_within("webhook deliveries", async { while in_flight.join_next().await.is_some() {} });
+    if drained.await.is_none() {
+        in_flight.abort_all();
+        while in_flight.join_next().await.is_some() {}
+        release(grpc, leases.take()).await;
+    }
     tracing::info!("webhook-dispatcher stopped");
     Ok(())
 }
 
+/// Leases of the deliveries this dispatcher is sending, by delivery id.
+#[derive(Clone, Default)]
+struct Leases(Arc<std::sync::Mutex<std::collections::HashMap<String, String>>>);
+
+impl Leases {
+    fn hold(&self, delivery: &pb::LeasedDelivery) {
+        self.0.lock().expect("lease map").insert(delivery.delivery_id.clone(), delivery.lease_token.clone());
+    }
+
+    fn done(&self, delivery_id: &str) {
+        self.0.lock().expect("lease map").remove(delivery_id);
+    }
+
+    fn take(&self) -> Vec<pb::DeliveryLease> {
+        let held = std::mem::take(&mut *self.0.lock().expect("lease map"));
+        held.into_iter().map(|(delivery_id, lease_token)| pb::DeliveryLease { delivery_id, lease_token }).collect()
+    }
+}
+
+/// Hands cut-off deliveries back to core-service; if that fails too, their leases lapse.
+async fn release(mut grpc: Grpc, leases: Vec<pb::DeliveryLease>) {
+    if leases.is_empty() {
+        return;
+    }
+    let asked = leases.len();
+    let call = grpc.release_deliveries(pb::ReleaseDeliveriesRequest { leases });
+    match tokio::time::timeout(Duration::from_secs(5), call).await {
+        Ok(Ok(reply)) => tracing::info!(asked, released = reply.into_inner().released, "released cut-off deliveries"),
+        Ok(Err(status)) => {
+            tracing::warn!(asked, message = status.message(), "could not release leases; they lapse instead")
+        }
+        Err(_) => tracing::warn!(asked, "releasing leases timed out; they lapse instead"),
+    }
+}
+
 /// Sends one delivery and reports the outcome, retrying the report a few
 /// times; if it still fails the lease lapses and the delivery is sent again.
+#[tracing::instrument(name = "webhook_delivery", skip_all,
+    fields(delivery = %delivery.delivery_id, attempt = delivery.attempt))]
 async fn deliver(client: &WebhookClient, mut grpc: Grpc, delivery: pb::LeasedDelivery) {
     let call = Call {
         url: delivery.url,

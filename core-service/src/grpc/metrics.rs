@@ -87,7 +87,11 @@ where
             request.headers().get(canvas_runtime::request_id::HEADER).and_then(|v| v.to_str().ok()),
         );
         // Every log line of the call carries the method and the gateway's request id.
-        let span = tracing::info_span!("grpc", method = %method, request_id = request_id.as_deref().unwrap_or("-"));
+        let span = tracing::info_span!("grpc", method = %method, request_id = request_id.as_deref().unwrap_or("-"),
+            otel.name = tracing::field::Empty, otel.kind = tracing::field::Empty);
+        // With trace export: named by the method, the child of the gateway's `traceparent`.
+        canvas_runtime::trace_context::server_span(&span, method.trim_start_matches('/'), request.headers());
+        let traced = span.clone();
         let started = Instant::now();
         let call = self.inner.call(request);
         let timed = async move {
@@ -96,6 +100,7 @@ where
                 Ok(response) => code_name(response.headers().get("grpc-status").and_then(|v| v.to_str().ok())),
                 Err(_) => "UNKNOWN",
             };
+            canvas_runtime::trace_context::record_grpc_status(&traced, code);
             metrics::counter!("grpc_server_handled_total", "method" => method.clone(), "code" => code).increment(1);
             metrics::histogram!("grpc_server_handling_seconds", "method" => method)
                 .record(started.elapsed().as_secs_f64());

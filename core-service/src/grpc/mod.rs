@@ -25,7 +25,6 @@ use canvas_proto::v1::watch_service_server::WatchServiceServer;
 use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchServiceServer;
 use canvas_proto::v1::webhook_service_server::WebhookServiceServer;
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
 
 use crate::service::{Core, Principal};
@@ -40,9 +39,10 @@ pub async fn authenticate<T>(core: &Core, request: &Request<T>) -> Result<Princi
     Ok(core.authenticate(header).await?)
 }
 
-/// Serves gRPC on `listener` until `shutdown` is cancelled, then finishes the
-/// calls in flight.
-pub async fn serve(listener: TcpListener, core: Arc<Core>, shutdown: CancellationToken) -> anyhow::Result<()> {
+/// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
+/// period (change streams end at once) and drops those still running after it.
+pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime::Shutdown) -> anyhow::Result<()> {
+    let shutdown = stop.token.clone();
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
     canvas_runtime::metrics::install();
@@ -77,7 +77,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, shutdown: Cancellatio
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
 
     tracing::info!(addr = %listener.local_addr()?, backend = core.storage().backend_name(), "core-service gRPC listening");
-    tonic::transport::Server::builder()
+    let server = tonic::transport::Server::builder()
         .layer(metrics::GrpcMetricsLayer)
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -95,7 +95,10 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, shutdown: Cancellatio
         .serve_with_incoming_shutdown(
             tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true)),
             shutdown.cancelled_owned(),
-        )
-        .await?;
+        );
+    if let Some(served) = stop.finish_within("gRPC calls", server).await {
+        served?;
+    }
+    tracing::info!("gRPC server stopped");
     Ok(())
 }

@@ -213,6 +213,30 @@ impl WebhookDispatchService for DispatchGrpc {
         }
         Ok(Response::new(pb::ReportDeliveryResponse {}))
     }
+
+    async fn release_deliveries(
+        &self,
+        request: Request<pb::ReleaseDeliveriesRequest>,
+    ) -> Reply<pb::ReleaseDeliveriesResponse> {
+        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
+        self.core.authorize_dispatcher(header)?;
+        let leases = request
+            .into_inner()
+            .leases
+            .iter()
+            .enumerate()
+            .map(|(i, lease)| {
+                let parse = |field: &str, raw: &str| {
+                    Uuid::parse_str(raw)
+                        .map_err(|_| CoreError::invalid(format!("leases[{i}].{field}"), "must be a UUID"))
+                };
+                Ok((parse("deliveryId", &lease.delivery_id)?, parse("leaseToken", &lease.lease_token)?))
+            })
+            .collect::<Result<Vec<_>, CoreError>>()?;
+        let released = self.core.release_deliveries(&leases).await?;
+        tracing::info!(released, asked = leases.len(), "leases released by a stopping dispatcher");
+        Ok(Response::new(pb::ReleaseDeliveriesResponse { released }))
+    }
 }
 
 /// gRPC face of project copies.

@@ -65,9 +65,14 @@ impl Core {
                 }
             };
             let idle = batch.is_empty();
-            for queued in batch {
+            let mut batch = batch.into_iter();
+            while let Some(queued) = batch.next() {
                 if shutdown.is_cancelled() {
-                    // The lease runs out and another run picks the item up.
+                    // Hand the rest back so another replica need not wait out the lease.
+                    let rest: Vec<Uuid> = std::iter::once(queued.item_id).chain(batch.map(|q| q.item_id)).collect();
+                    if let Err(error) = self.storage.release_index_work(&rest).await {
+                        tracing::warn!(%error, items = rest.len(), "could not release indexing leases; they lapse");
+                    }
                     return;
                 }
                 self.index_queued(queued).await;

@@ -15,7 +15,7 @@ use super::config::{EmbeddingProvider, KnowledgeConfig};
 #[derive(Debug, Clone)]
 pub enum Splitter {
     /// Windows of word pieces of the local model, with overlap.
-    Tokens(Chunker),
+    Tokens(Box<Chunker>),
     /// Windows of whitespace-separated words (remote or no embedding model).
     Words { max_words: usize, overlap: usize },
 }
@@ -106,7 +106,7 @@ pub async fn load(config: &KnowledgeConfig) -> anyhow::Result<(Option<Embedding>
             let local = load_shared(dir).await?;
             let chunker =
                 local.chunker(ChunkerConfig { max_tokens: config.chunk_tokens, overlap: config.chunk_overlap })?;
-            let splitter = Splitter::Tokens(chunker);
+            let splitter = Splitter::Tokens(Box::new(chunker));
             let model: Arc<dyn EmbeddingModel> = local;
             Ok((Some(Embedding { model, splitter: splitter.clone() }), splitter))
         }

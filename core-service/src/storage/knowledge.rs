@@ -103,6 +103,20 @@ impl Storage {
         }
     }
 
+    /// Makes leased rows due again at once (the indexer is stopping before it reached them).
+    pub async fn release_index_work(&self, item_ids: &[Uuid]) -> Result<()> {
+        with_write_pool!(self, pool => {
+            for item_id in item_ids {
+                sqlx::query("UPDATE knowledge_queue SET leased_until = 0 WHERE item_id = $1")
+                    .bind(item_id)
+                    .execute(pool)
+                    .await
+                    .map_err(db_error)?;
+            }
+        });
+        Ok(())
+    }
+
     /// Removes a queue row unless the item changed again since it was leased.
     pub async fn complete_index_work(&self, item_id: Uuid, generation: i64) -> Result<()> {
         with_write_pool!(self, pool => {

@@ -94,6 +94,24 @@ impl Storage {
         })
     }
 
+    /// Gives a leased delivery back (its attempt was cut off): due again at once, the attempt not
+    /// counted. Returns false for a stale lease.
+    pub async fn release_delivery(&self, delivery_id: Uuid, token: Uuid) -> Result<bool> {
+        with_write_pool!(self, pool => {
+            let released = sqlx::query(
+                "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL, \
+                 attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END \
+                 WHERE id = $1 AND lease_token = $2 AND state = 'pending'",
+            )
+            .bind(delivery_id)
+            .bind(token)
+            .execute(pool)
+            .await
+            .map_err(db_error)?;
+            Ok(released.rows_affected() == 1)
+        })
+    }
+
     /// Records an attempt: the attempt row, the delivery's next state and
     /// the webhook's status (with the automatic disable), in one
     /// transaction. Returns false for a stale lease (nothing written).

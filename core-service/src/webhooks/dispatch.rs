@@ -247,6 +247,17 @@ impl Core {
             .collect()
     }
 
+    /// Releases leases whose attempts were cut off; returns how many were still held.
+    pub async fn release_deliveries(&self, leases: &[(Uuid, Uuid)]) -> CoreResult<u32> {
+        let mut released = 0;
+        for (delivery_id, token) in leases {
+            if self.storage.release_delivery(*delivery_id, *token).await? {
+                released += 1;
+            }
+        }
+        Ok(released)
+    }
+
     /// Records an attempt and schedules the next one: success (2xx) ends the
     /// delivery; 410 Gone disables the webhook; anything else retries by the
     /// schedule (lengthened by `Retry-After`) until the attempts run out.

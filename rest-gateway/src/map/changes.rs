@@ -32,6 +32,22 @@ use crate::state::{with_auth, AppState};
 /// Longest life of one event stream.
 pub const MAX_STREAM: Duration = Duration::from_secs(300);
 
+/// `GET /api/v2/projects/{projectId}/changes`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/changes",
+    tag = "map",
+    operation_id = "streamChanges",
+    summary = "The project's changes as server-sent events",
+    description = "Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, \
+        itemId, itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.",
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("after" = Option<i64>, Query, minimum = 0, description = "Resume after this seq."),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this seq (SSE reconnection)."),
+    ),
+    responses((status = 200, description = "The event stream.", content_type = "text/event-stream", body = String))
+)]
 pub async fn stream_changes(
     State(state): State<AppState>,
     format: Format,

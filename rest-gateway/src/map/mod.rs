@@ -8,8 +8,8 @@
 //! asks for an API token, keeps it in `sessionStorage` (gone when the browser
 //! session ends), and sends it on every API call it makes.
 
-mod changes;
-mod page;
+pub(crate) mod changes;
+pub(crate) mod page;
 pub mod render;
 
 use axum::routing::get;

@@ -31,11 +31,32 @@ fn asset_response(content_type: &'static str, body: &'static str) -> Response {
 }
 
 /// `GET /map/{projectId}`: the page; it reads the project and `node` from its own URL.
+#[utoipa::path(
+    get,
+    path = "/map/{projectId}",
+    tag = "map",
+    operation_id = "getMapPage",
+    summary = "The live web map (HTML; it asks for a token itself)",
+    params(("projectId" = String, Path), ("node" = Option<String>, Query, description = "An item to select.")),
+    responses((status = 200, description = "The page.", content_type = "text/html", body = String))
+)]
 pub async fn index(Path(_project_id): Path<String>) -> Response {
     asset_response("text/html; charset=utf-8", INDEX)
 }
 
 /// `GET /map/assets/{file}`
+#[utoipa::path(
+    get,
+    path = "/map/assets/{file}",
+    tag = "map",
+    operation_id = "getMapAsset",
+    summary = "A script or style of the web map",
+    params(("file" = String, Path, description = "`map.js` or `map.css`")),
+    responses(
+        (status = 200, description = "The asset.", content((String = "text/javascript"), (String = "text/css"))),
+        (status = 404, description = "No such asset.", content_type = "text/plain", body = String),
+    )
+)]
 pub async fn asset(Path(file): Path<String>) -> Response {
     match file.as_str() {
         "map.js" => asset_response("text/javascript; charset=utf-8", SCRIPT),

@@ -33,6 +33,23 @@ const CONTENT_CONCURRENCY: usize = 8;
 const CONTENT_BUDGET: usize = 64 * 1024 * 1024;
 
 /// `render.svg`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/render.svg",
+    tag = "map",
+    operation_id = "renderSvg",
+    summary = "The project map drawn as SVG",
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
+        ("x" = Option<f64>, Query, description = "Region left edge in map units (give x, y, width and height, or none)."),
+        ("y" = Option<f64>, Query, description = "Region top edge in map units."),
+        ("width" = Option<f64>, Query, description = "Region width in map units."),
+        ("height" = Option<f64>, Query, description = "Region height in map units."),
+        ("scale" = Option<f64>, Query, description = "Pixels per map unit (default 1)."),
+    ),
+    responses((status = 200, description = "The drawing.", content_type = "image/svg+xml", body = String))
+)]
 pub async fn svg(
     State(state): State<AppState>,
     format: Format,
@@ -47,6 +64,23 @@ pub async fn svg(
 }
 
 /// `render.png`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/render.png",
+    tag = "map",
+    operation_id = "renderPng",
+    summary = "The project map drawn as PNG",
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
+        ("x" = Option<f64>, Query, description = "Region left edge in map units (give x, y, width and height, or none)."),
+        ("y" = Option<f64>, Query, description = "Region top edge in map units."),
+        ("width" = Option<f64>, Query, description = "Region width in map units."),
+        ("height" = Option<f64>, Query, description = "Region height in map units."),
+        ("scale" = Option<f64>, Query, description = "Pixels per map unit (default 1)."),
+    ),
+    responses((status = 200, description = "The drawing.", content_type = "image/png", body = Vec<u8>))
+)]
 pub async fn png(
     State(state): State<AppState>,
     format: Format,

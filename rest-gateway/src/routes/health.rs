@@ -12,6 +12,17 @@ use crate::state::AppState;
 
 /// Ready when core-service reports SERVING (it reports NOT_SERVING while its
 /// database is unreachable), so "ready" means "requests will work".
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "health",
+    operation_id = "ready",
+    summary = "Readiness: core-service answers SERVING",
+    responses(
+        (status = 200, description = "Ready.", body = crate::openapi::schemas::Health),
+        (status = 503, description = "core-service is not serving.", body = crate::openapi::schemas::Health),
+    )
+)]
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let mut client = HealthClient::new(state.channel.clone());
     let request = tonic::Request::new(HealthCheckRequest { service: String::new() });
@@ -30,6 +41,14 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
 /// Liveness: the process answers. It deliberately does not look at
 /// core-service: an orchestrator restarts a container whose liveness fails,
 /// and restarting every gateway because core-service is down helps nobody.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "health",
+    operation_id = "live",
+    summary = "Liveness: the gateway process answers",
+    responses((status = 200, description = "Alive.", body = crate::openapi::schemas::Health))
+)]
 pub async fn live() -> (StatusCode, Json<Value>) {
     (StatusCode::OK, Json(json!({"status": "ok"})))
 }

@@ -86,6 +86,15 @@ pub async fn create(
 }
 
 /// `GET /{itemId}`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/item/{itemId}",
+    tag = "items",
+    operation_id = "getItem",
+    summary = "Read an item with all its properties",
+    params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The item.", body = crate::openapi::item_views::Item))
+)]
 pub async fn get(
     State(state): State<AppState>,
     format: Format,
@@ -106,6 +115,22 @@ pub async fn get(
 }
 
 /// `GET /{itemId}/{property}`: the bare value (`content` is the file).
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/item/{itemId}/{property}",
+    tag = "items",
+    operation_id = "getItemProperty",
+    summary = "Read one property",
+    description = "The bare value as JSON. Names are case-insensitive: `position`, `size`, `scale`, `angle` and the \
+        type's own (e.g. `text`, `fontSize`, `cornerRadius`, `startPoint`, `url`, `fileName`); anything else is a 400 \
+        listing the readable names. `content` is the uploaded file (see `getItemContent`).",
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("itemId" = String, Path, format = "uuid"),
+        ("property" = String, Path, description = "A property name, case-insensitive."),
+    ),
+    responses((status = 200, description = "The value.", body = crate::openapi::item_views::PropertyValue))
+)]
 pub async fn get_property(
     State(state): State<AppState>,
     format: Format,
@@ -173,6 +198,15 @@ fn unwrap_connector_body(mut body: Map<String, Value>) -> Result<Map<String, Val
 }
 
 /// `DELETE /{itemId}`
+#[utoipa::path(
+    delete,
+    path = "/api/v2/projects/{projectId}/item/{itemId}",
+    tag = "items",
+    operation_id = "deleteItem",
+    summary = "Delete an item (connectors attached to it are detached)",
+    params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The deleted item's id.", body = crate::openapi::item_views::ItemRef))
+)]
 pub async fn delete(
     State(state): State<AppState>,
     format: Format,
@@ -189,6 +223,22 @@ pub async fn delete(
 }
 
 /// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/items",
+    tag = "items",
+    operation_id = "listItems",
+    summary = "List a project's items in creation order",
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("type" = Option<String>, Query, description = "Only items of this type (`label`, `sticky-note`, `shape`, \
+            `connector`, `web`, `image`, `document`, `svg`)."),
+        ("parent" = Option<String>, Query, description = "Only items with this parent (`panel`, `inbox` or an item id)."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "Page size (default 100)."),
+        ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
+    ),
+    responses((status = 200, description = "One page of items.", body = crate::openapi::item_views::ItemPage))
+)]
 pub async fn list(
     State(state): State<AppState>,
     format: Format,

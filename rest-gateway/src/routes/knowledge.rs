@@ -112,6 +112,15 @@ fn request(map: &Map<String, Value>) -> Result<pb::RetrieveRequest, ApiError> {
 }
 
 /// `POST /api/v1/memory/retrieve` → `AnswerResponse {answer, citations}`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/memory/retrieve",
+    tag = "knowledge",
+    operation_id = "retrieveKnowledge",
+    summary = "Answer a question over a project (hybrid keyword and semantic search)",
+    request_body = crate::openapi::schemas::RetrieveRequest,
+    responses((status = 200, description = "The answer and its citations.", body = crate::openapi::schemas::AnswerResponse))
+)]
 pub async fn retrieve(
     State(state): State<AppState>,
     format: Format,
@@ -138,6 +147,20 @@ pub async fn retrieve(
 
 /// `GET /api/v1/memory/index?projectId=…[&itemIds=a,b][&cursor=…][&limit=…]`: the index state of
 /// the project's items (beyond the spec).
+#[utoipa::path(
+    get,
+    path = "/api/v1/memory/index",
+    tag = "knowledge",
+    operation_id = "getIndexStatus",
+    summary = "How far the project's items are indexed",
+    params(
+        ("projectId" = String, Query, format = "uuid", description = "The project."),
+        ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
+        ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "Page size."),
+    ),
+    responses((status = 200, description = "One page of index states.", body = crate::openapi::schemas::IndexStatusPage))
+)]
 pub async fn index_status(
     State(state): State<AppState>,
     format: Format,

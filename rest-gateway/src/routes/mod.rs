@@ -30,6 +30,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/memory/index", get(knowledge::index_status))
         .merge(webhook_routes())
         .merge(crate::map::routes())
+        .merge(crate::openapi::routes())
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
         .route("/metrics", get(canvas_runtime::metrics::handler))

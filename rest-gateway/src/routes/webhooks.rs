@@ -78,6 +78,15 @@ pub fn record(hook: pb::Webhook) -> Value {
 }
 
 /// `GET /webhooks`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/webhooks",
+    tag = "webhooks",
+    operation_id = "listWebhooks",
+    summary = "List the project's webhooks",
+    params(("projectId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "Every webhook of the project.", body = crate::openapi::schemas::WebhookList))
+)]
 pub async fn list(
     State(state): State<AppState>,
     format: Format,
@@ -99,6 +108,16 @@ pub async fn list(
 }
 
 /// `POST /webhooks`
+#[utoipa::path(
+    post,
+    path = "/api/v2/projects/{projectId}/webhooks",
+    tag = "webhooks",
+    operation_id = "createWebhook",
+    summary = "Register a webhook",
+    params(("projectId" = String, Path, format = "uuid")),
+    request_body = crate::openapi::schemas::WebhookDefinition,
+    responses((status = 200, description = "The new webhook.", body = crate::openapi::schemas::WebhookRecord))
+)]
 pub async fn create(
     State(state): State<AppState>,
     format: Format,
@@ -116,6 +135,15 @@ pub async fn create(
 }
 
 /// `GET /webhooks/{webhookId}`
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}",
+    tag = "webhooks",
+    operation_id = "getWebhook",
+    summary = "Read a webhook",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The webhook.", body = crate::openapi::schemas::WebhookRecord))
+)]
 pub async fn get(
     State(state): State<AppState>,
     format: Format,
@@ -136,6 +164,16 @@ pub async fn get(
 }
 
 /// `PUT /webhooks/{webhookId}`
+#[utoipa::path(
+    put,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}",
+    tag = "webhooks",
+    operation_id = "replaceWebhook",
+    summary = "Replace a webhook's definition (also re-enables it)",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
+    request_body = crate::openapi::schemas::WebhookDefinition,
+    responses((status = 200, description = "The webhook.", body = crate::openapi::schemas::WebhookRecord))
+)]
 pub async fn replace(
     State(state): State<AppState>,
     format: Format,
@@ -153,6 +191,15 @@ pub async fn replace(
 }
 
 /// `DELETE /webhooks/{webhookId}`: the deleted record.
+#[utoipa::path(
+    delete,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}",
+    tag = "webhooks",
+    operation_id = "deleteWebhook",
+    summary = "Delete a webhook",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The deleted webhook.", body = crate::openapi::schemas::WebhookRecord))
+)]
 pub async fn delete(
     State(state): State<AppState>,
     format: Format,
@@ -168,6 +215,15 @@ pub async fn delete(
 }
 
 /// `POST /webhooks/{webhookId}/enable`: the enabled record.
+#[utoipa::path(
+    post,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}/enable",
+    tag = "webhooks",
+    operation_id = "enableWebhook",
+    summary = "Enable a webhook (clears an automatic disable)",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The enabled webhook.", body = crate::openapi::schemas::WebhookRecord))
+)]
 pub async fn enable(
     State(state): State<AppState>,
     format: Format,
@@ -183,6 +239,17 @@ pub async fn enable(
 }
 
 /// `POST /webhooks/test`: `{statusCode, durationMs, error}`.
+#[utoipa::path(
+    post,
+    path = "/api/v2/projects/{projectId}/webhooks/test",
+    tag = "webhooks",
+    operation_id = "testWebhook",
+    summary = "Send one signed ping to a definition (not saved)",
+    description = "At most 10 test calls per minute and user; beyond that a 503 with `Retry-After`.",
+    params(("projectId" = String, Path, format = "uuid")),
+    request_body = crate::openapi::schemas::WebhookDefinition,
+    responses((status = 200, description = "What the receiver answered.", body = crate::openapi::schemas::WebhookTestResult))
+)]
 pub async fn test(
     State(state): State<AppState>,
     format: Format,
@@ -201,6 +268,15 @@ pub async fn test(
 }
 
 /// `GET /webhooks/{webhookId}/deliveries?limit=`: recent attempts, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}/deliveries",
+    tag = "webhooks",
+    operation_id = "listDeliveries",
+    summary = "Recent delivery attempts, newest first",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "How many (default 50).")),
+    responses((status = 200, description = "The attempts.", body = crate::openapi::schemas::DeliveryList))
+)]
 pub async fn deliveries(
     State(state): State<AppState>,
     format: Format,
@@ -247,6 +323,15 @@ pub async fn deliveries(
 }
 
 /// `POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver`: `{deliveryId}` of the new delivery.
+#[utoipa::path(
+    post,
+    path = "/api/v2/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+    tag = "webhooks",
+    operation_id = "redeliver",
+    summary = "Queue a delivery's event again under a new delivery id",
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("deliveryId" = String, Path, format = "uuid")),
+    responses((status = 200, description = "The new delivery.", body = crate::openapi::schemas::Redelivery))
+)]
 pub async fn redeliver(
     State(state): State<AppState>,
     format: Format,
@@ -264,6 +349,14 @@ pub async fn redeliver(
 
 /// `GET /api/v2/webhooks/keys`: a standard JWK Set, no token needed. Its
 /// member names are fixed by RFC 7517, so `jsonCasing` does not apply.
+#[utoipa::path(
+    get,
+    path = "/api/v2/webhooks/keys",
+    tag = "webhooks",
+    operation_id = "getSigningKeys",
+    summary = "The public keys that sign webhook calls (JWK Set; no token needed)",
+    responses((status = 200, description = "The key set; cacheable for 300 s.", body = crate::openapi::schemas::JwkSet))
+)]
 pub async fn keys(State(state): State<AppState>, format: Format) -> Response {
     let keys = idempotent(pb::GetSigningKeysRequest {}, None, |r| {
         let mut client = client(&state);

@@ -16,6 +16,8 @@ enum Child {
     Dispatcher {
         #[command(flatten)]
         config: webhook_dispatcher::DispatcherConfig,
+        #[command(flatten)]
+        process: canvas_runtime::ProcessArgs,
     },
     /// core-service gRPC until SIGTERM (or SIGKILL).
     Core {
@@ -23,17 +25,23 @@ enum Child {
         config: core_service::CoreConfig,
         #[arg(long = "grpc-addr")]
         grpc_addr: std::net::SocketAddr,
+        #[command(flatten)]
+        process: canvas_runtime::ProcessArgs,
     },
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     match Child::parse() {
-        Child::Dispatcher { config } => webhook_dispatcher::run(config, canvas_runtime::shutdown_token()).await,
-        Child::Core { config, grpc_addr } => {
+        Child::Dispatcher { config, process } => {
+            canvas_runtime::init_logging(&process.log_format);
+            webhook_dispatcher::run(config, canvas_runtime::on_signal(process.shutdown_grace())).await
+        }
+        Child::Core { config, grpc_addr, process } => {
+            canvas_runtime::init_logging(&process.log_format);
             let core = core_service::build(&config).await?;
             let listener = tokio::net::TcpListener::bind(grpc_addr).await?;
-            core_service::run(listener, core, canvas_runtime::shutdown_token()).await
+            core_service::run(listener, core, canvas_runtime::on_signal(process.shutdown_grace())).await
         }
     }
 }

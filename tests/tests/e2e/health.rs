@@ -41,7 +41,7 @@ async fn dispatcher_health_port_reports_core_and_metrics() {
     let base = format!("http://{}", listener.local_addr().unwrap());
     let core = tonic::transport::Endpoint::from_shared(app.grpc_url.clone()).unwrap().connect_lazy();
     let stop = tokio_util::sync::CancellationToken::new();
-    tokio::spawn(webhook_dispatcher::health::serve(listener, core.into(), stop.clone()));
+    tokio::spawn(webhook_dispatcher::health::serve(listener, core.into(), stop.clone(), Default::default()));
     webhook_dispatcher::health::record_attempt(Some(204), 1, Duration::from_millis(3));
     webhook_dispatcher::health::record_attempt(None, 2, Duration::from_millis(3));
 

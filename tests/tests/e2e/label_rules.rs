@@ -149,7 +149,7 @@ async fn label_update_rules(backend: Backend) {
     .await;
     assert_eq!(got.body["size"], json!({"width": 0, "height": 0}), "auto-size back on stores width 0");
     assert_eq!(got.body["text"], "start", "failed updates changed nothing");
-    assert_eq!(got.body["backgroundColor"].as_str().is_some(), true);
+    assert!(got.body["backgroundColor"].as_str().is_some(), "{}", got.body);
 
     let wrong_type = send(
         &app,

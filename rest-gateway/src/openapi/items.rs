@@ -1,0 +1,202 @@
+//! The item routes as concrete paths, one operation per item type.
+//!
+//! The router serves `.../item/{a}/{b}` for three things: create (`/{parent}/{itemType}`),
+//! single-property read (`/{itemId}/{property}`) and PATCH (`/{itemType}/{itemId}`). OpenAPI
+//! treats templates differing only in their names as the same path, so the create, upload and
+//! PATCH operations are written out here per item type, each with that type's body. The
+//! handlers are `routes::items::{create, update}` and `routes::files::upload`.
+
+use utoipa::openapi::link::LinkBuilder;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::{ContentBuilder, OpenApi, Ref, Required, ResponseBuilder};
+
+/// Prefix of every item path.
+pub const ITEM: &str = "/api/v2/projects/{projectId}/item";
+
+/// The item types, the create body of each (None: created by upload only), its PATCH body, and
+/// whether it has the upload form.
+pub const ITEM_TYPES: &[(&str, Option<&str>, &str, bool)] = &[
+    ("label", Some("LabelCreate"), "LabelPatch", false),
+    ("sticky-note", Some("LabelCreate"), "LabelPatch", false),
+    ("shape", Some("ShapeCreate"), "ShapePatch", false),
+    ("connector", Some("ConnectorCreate"), "ConnectorPatch", false),
+    ("web", Some("WebCreate"), "WebPatch", false),
+    ("image", Some("ImageCreate"), "ImagePatch", true),
+    ("document", None, "FilePatch", true),
+    ("svg", None, "FilePatch", true),
+];
+
+/// A required path parameter holding a string.
+pub fn path_param(name: &str, description: &str, uuid: bool) -> utoipa::openapi::path::Parameter {
+    let mut schema = ObjectBuilder::new().schema_type(Type::String);
+    if uuid {
+        schema = schema.format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())));
+    }
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Path)
+        .required(Required::True)
+        .description(Some(description))
+        .schema(Some(schema.build()))
+        .build()
+}
+
+fn project_param() -> utoipa::openapi::path::Parameter {
+    path_param("projectId", "The project.", true)
+}
+
+fn parent_param() -> utoipa::openapi::path::Parameter {
+    let words = super::schemas::one_of(&["panel", "inbox"]);
+    let item = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
+        .description(Some("a container item of the same project"))
+        .build();
+    let schema = utoipa::openapi::schema::OneOfBuilder::new()
+        .item(words)
+        .item(item)
+        .description(Some("`panel` (the canvas), `inbox`, or the id of a container item of the same project"))
+        .build();
+    let schema = utoipa::openapi::Schema::OneOf(schema);
+    ParameterBuilder::new()
+        .name("parent")
+        .parameter_in(ParameterIn::Path)
+        .required(Required::True)
+        .description(Some("Where the item goes: `panel` (the canvas), `inbox`, or a container item's id."))
+        .schema(Some(schema))
+        .build()
+}
+
+fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
+    RequestBodyBuilder::new()
+        .required(Some(Required::True))
+        .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name(schema))).build())
+        .build()
+}
+
+fn item_ref_response() -> ResponseBuilder {
+    ResponseBuilder::new()
+        .description("The item's id.")
+        .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ItemRef"))).build())
+}
+
+/// What a client can do next with a created item: read, change and delete it (schemathesis's
+/// stateful phase follows these).
+fn created_item(op_name: &str, upload: bool) -> utoipa::openapi::Response {
+    let link = |operation_id: &str| {
+        LinkBuilder::new()
+            .operation_id(operation_id)
+            .parameter("projectId", "$request.path.projectId")
+            .parameter("itemId", "$response.body#/ItemId")
+    };
+    let mut response = item_ref_response()
+        .link("GetItem", link("getItem").build())
+        .link("GetPosition", link("getItemProperty").parameter("property", "position").build())
+        .link("Update", link(&format!("update{op_name}")).build())
+        .link("Delete", link("deleteItem").build());
+    if upload {
+        response = response.link("GetContent", link("getItemContent").build());
+    }
+    response.build()
+}
+
+/// Adds the per-type create, upload and PATCH operations, and the file content read.
+pub fn add_paths(doc: &mut OpenApi) {
+    for &(item_type, create, patch, upload) in ITEM_TYPES {
+        let op_name = operation_name(item_type);
+        if let Some(create) = create {
+            let operation = OperationBuilder::new()
+                .tag("items")
+                .operation_id(Some(format!("create{op_name}")))
+                .summary(Some(format!("Create a {item_type} item")))
+                .description(Some(format!(
+                    "`POST /{{parent}}/{item_type}` with the {item_type} properties as JSON (names in any casing)."
+                )))
+                .parameters(Some([project_param(), parent_param()]))
+                .request_body(Some(json_body(create)))
+                .response("200", created_item(&op_name, item_type == "image"))
+                .build();
+            doc.paths.add_path_operation(format!("{ITEM}/{{parent}}/{item_type}"), vec![HttpMethod::Post], operation);
+        }
+        if upload {
+            let body = RequestBodyBuilder::new()
+                .required(Some(Required::True))
+                .content(
+                    "multipart/form-data",
+                    ContentBuilder::new().schema(Some(Ref::from_schema_name("FileUpload"))).build(),
+                )
+                .build();
+            let operation = OperationBuilder::new()
+                .tag("items")
+                .operation_id(Some(format!("upload{op_name}")))
+                .summary(Some(format!("Create a {item_type} item from an uploaded file")))
+                .description(Some(upload_description(item_type)))
+                .parameters(Some([project_param(), parent_param()]))
+                .request_body(Some(body))
+                .response("200", created_item(&op_name, true))
+                .build();
+            doc.paths.add_path_operation(
+                format!("{ITEM}/{{parent}}/{item_type}/file"),
+                vec![HttpMethod::Post],
+                operation,
+            );
+        }
+        let wrapped = if item_type == "connector" { " wrapped as `{\"properties\": {...}}`" } else { "" };
+        let operation = OperationBuilder::new()
+            .tag("items")
+            .operation_id(Some(format!("update{op_name}")))
+            .summary(Some(format!("Change a {item_type} item")))
+            .description(Some(format!(
+                "Only the properties to change{wrapped}; `null` resets an optional property to its default."
+            )))
+            .parameters(Some([project_param(), path_param("itemId", "The item.", true)]))
+            .request_body(Some(json_body(patch)))
+            .response("200", item_ref_response().build())
+            .build();
+        doc.paths.add_path_operation(format!("{ITEM}/{item_type}/{{itemId}}"), vec![HttpMethod::Patch], operation);
+    }
+    let binary = ObjectBuilder::new().schema_type(Type::String).content_media_type("application/octet-stream").build();
+    let content = OperationBuilder::new()
+        .tag("items")
+        .operation_id(Some("getItemContent"))
+        .summary(Some("Download an uploaded file"))
+        .description(Some(
+            "The stored bytes of an image, document or SVG item with their sniffed content type, as an \
+             attachment with `X-Content-Type-Options: nosniff`.",
+        ))
+        .parameters(Some([project_param(), path_param("itemId", "The item.", true)]))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("The file.")
+                .content("*/*", ContentBuilder::new().schema(Some(binary)).build())
+                .build(),
+        )
+        .build();
+    doc.paths.add_path_operation(format!("{ITEM}/{{itemId}}/content"), vec![HttpMethod::Get], content);
+}
+
+fn upload_description(item_type: &str) -> String {
+    let formats = match item_type {
+        "image" => "JPEG, PNG, GIF or WebP; the size defaults to the pixel size",
+        "document" => "PDF, DOCX, PPTX, XLSX, ODT/ODS/ODP, UTF-8 text or Markdown (by the `.md` name)",
+        _ => "an SVG, stored sanitised",
+    };
+    format!(
+        "`multipart/form-data` with the part `binary` (the file: {formats}) and optionally `dataobject` (a JSON \
+         object as text with further properties). `fileName`, `mimeType` and `fileSize` come from the file."
+    )
+}
+
+/// `sticky-note` → `StickyNote`.
+fn operation_name(item_type: &str) -> String {
+    item_type
+        .split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        })
+        .collect()
+}

@@ -1,0 +1,311 @@
+//! The OpenAPI 3.1 document of the whole REST surface, generated from the code with `utoipa`,
+//! served at `GET /api/openapi.json`, with an interactive reference at `GET /api/docs`.
+//!
+//! # How it is put together
+//! - The handlers carry `#[utoipa::path]` (method, concrete path, parameters, success answer).
+//! - [`items`] writes out the generic item routes (`.../item/{a}/{b}`) as concrete paths, one
+//!   create, upload and PATCH operation per item type with that type's body.
+//! - [`schemas`], [`item_schemas`], [`item_views`]: the bodies. Requests use the canonical
+//!   camelCase names (any casing is accepted); responses the default PascalCase.
+//! - [`document`] then adds what every operation shares, from one table: security, the problem
+//!   answers (400/401/403/404/413/503) and the `jsonCasing` parameter.
+//!
+//! tests/schemathesis/run.sh checks the running service against this document.
+
+pub mod item_schemas;
+pub mod item_views;
+pub mod items;
+pub mod schemas;
+pub mod ui;
+
+use axum::routing::get;
+use axum::Router;
+use utoipa::openapi::path::{Operation, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+};
+use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, Required, ResponseBuilder};
+use utoipa::OpenApi as _;
+
+use crate::state::AppState;
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Canvas service REST API",
+        description = "Projects hold items on a map; this interface creates, reads, updates and deletes them, \
+            answers questions over a project and manages webhooks. Every call except the public ones needs \
+            `Authorization: Bearer <token>` (or `ServiceApiKey <token>`).\n\n\
+            **Casing.** Responses use PascalCase names unless `jsonCasing` (camel, snake, kebab) says otherwise; \
+            the response schemas here show the default. Request bodies accept any casing of the names shown \
+            (camelCase). `Accept: application/msgpack` returns MessagePack with camelCase names.\n\n\
+            **Errors** are RFC 9457 `application/problem+json` (`Problem`).",
+        license(name = "Apache-2.0", identifier = "Apache-2.0")
+    ),
+    paths(
+        crate::routes::items::get,
+        crate::routes::items::get_property,
+        crate::routes::items::delete,
+        crate::routes::items::list,
+        crate::routes::knowledge::retrieve,
+        crate::routes::knowledge::index_status,
+        crate::routes::webhooks::list,
+        crate::routes::webhooks::create,
+        crate::routes::webhooks::test,
+        crate::routes::webhooks::get,
+        crate::routes::webhooks::replace,
+        crate::routes::webhooks::delete,
+        crate::routes::webhooks::enable,
+        crate::routes::webhooks::deliveries,
+        crate::routes::webhooks::redeliver,
+        crate::routes::webhooks::keys,
+        crate::map::render::svg,
+        crate::map::render::png,
+        crate::map::changes::stream_changes,
+        crate::map::page::index,
+        crate::map::page::asset,
+        crate::routes::health::live,
+        crate::routes::health::ready,
+        ui::openapi_json,
+        ui::page,
+        ui::asset,
+    ),
+    components(schemas(
+        schemas::Problem, schemas::FieldError, schemas::Health,
+        schemas::RetrieveRequest, schemas::AnswerResponse, schemas::CitationReference,
+        schemas::IndexStatusPage, schemas::IndexStatus,
+        schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
+        schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
+        schemas::JwkSet, schemas::Jwk,
+        item_schemas::Point, item_schemas::Size, item_schemas::LabelSize,
+        item_schemas::LabelCreate, item_schemas::LabelPatch, item_schemas::ShapeCreate, item_schemas::ShapePatch,
+        item_schemas::ConnectorPoint, item_schemas::ConnectorCreate, item_schemas::ConnectorPatch,
+        item_schemas::ConnectorChanges, item_schemas::WebCreate, item_schemas::WebPatch,
+        item_schemas::ImageCreate, item_schemas::ImagePatch, item_schemas::FilePatch, item_schemas::FileUpload,
+        item_views::ItemRef, item_views::MapPoint, item_views::MapSize, item_views::ItemCommon,
+        item_views::LabelItem, item_views::ShapeItem, item_views::ConnectorItem, item_views::ConnectorEnd,
+        item_views::WebItem, item_views::ImageItem, item_views::FileItem, item_views::Item, item_views::ItemPage,
+        item_views::PropertyValue,
+    )),
+    tags(
+        (name = "items", description = "Items of a project's map."),
+        (name = "knowledge", description = "Retrieval over a project's content."),
+        (name = "webhooks", description = "Signed HTTPS calls on item and member events (Manager or Admin)."),
+        (name = "map", description = "The rendered map, the live web map and its change stream."),
+        (name = "health", description = "Liveness, readiness and metrics."),
+        (name = "documentation", description = "This document and its reference page."),
+    )
+)]
+struct ApiDoc;
+
+/// Paths that need no token.
+const PUBLIC: &[&str] = &[
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/api/openapi.json",
+    "/api/docs",
+    "/api/docs/assets/{file}",
+    "/map/{projectId}",
+    "/map/assets/{file}",
+    "/api/v2/webhooks/keys",
+];
+
+/// Paths whose handler does not read `jsonCasing` (the others answer an unknown value with a 400).
+const NO_CASING: &[&str] = &[
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/api/openapi.json",
+    "/api/docs",
+    "/api/docs/assets/{file}",
+    "/map/{projectId}",
+    "/map/assets/{file}",
+];
+
+/// The whole document.
+pub fn document() -> OpenApi {
+    let mut doc = ApiDoc::openapi();
+    items::add_paths(&mut doc);
+    doc.paths.add_path_operation("/metrics", vec![utoipa::openapi::HttpMethod::Get], metrics_operation());
+    add_shared(&mut doc);
+    add_webhook_links(&mut doc);
+    doc
+}
+
+/// The document as JSON text. utoipa 5 writes a link's `operationId`, `operationRef` and
+/// `requestBody` as `operation_id`, `operation_ref` and `request_body`; they are renamed here.
+pub fn to_json(doc: &OpenApi) -> String {
+    let mut value = serde_json::to_value(doc).expect("the OpenAPI document serialises");
+    if let Some(paths) = value.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        let responses = paths
+            .values_mut()
+            .filter_map(|item| item.as_object_mut())
+            .flat_map(|item| item.values_mut())
+            .filter_map(|operation| operation.get_mut("responses").and_then(|r| r.as_object_mut()))
+            .flat_map(|responses| responses.values_mut());
+        for response in responses {
+            let Some(links) = response.get_mut("links").and_then(|l| l.as_object_mut()) else { continue };
+            for link in links.values_mut().filter_map(|l| l.as_object_mut()) {
+                for (from, to) in [
+                    ("operation_id", "operationId"),
+                    ("operation_ref", "operationRef"),
+                    ("request_body", "requestBody"),
+                ] {
+                    if let Some(v) = link.remove(from) {
+                        link.insert(to.into(), v);
+                    }
+                }
+            }
+        }
+    }
+    serde_json::to_string_pretty(&value).expect("JSON values serialise")
+}
+
+/// From a created webhook to what can be done with it (schemathesis's stateful phase follows these).
+fn add_webhook_links(doc: &mut OpenApi) {
+    use utoipa::openapi::link::LinkBuilder;
+    let Some(create) = doc.paths.paths.get_mut("/api/v2/projects/{projectId}/webhooks").and_then(|p| p.post.as_mut())
+    else {
+        return;
+    };
+    let Some(utoipa::openapi::RefOr::T(created)) = create.responses.responses.get_mut("200") else {
+        return;
+    };
+    for (name, operation_id) in [
+        ("Get", "getWebhook"),
+        ("Replace", "replaceWebhook"),
+        ("Enable", "enableWebhook"),
+        ("Deliveries", "listDeliveries"),
+        ("Delete", "deleteWebhook"),
+    ] {
+        let link = LinkBuilder::new()
+            .operation_id(operation_id)
+            .parameter("projectId", "$request.path.projectId")
+            .parameter("webhookId", "$response.body#/Id")
+            .build();
+        created.links.insert(name.into(), link.into());
+    }
+}
+
+fn metrics_operation() -> Operation {
+    OperationBuilder::new()
+        .tag("health")
+        .operation_id(Some("metrics"))
+        .summary(Some("Prometheus metrics (text exposition format)"))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("The metrics.")
+                .content("text/plain", ContentBuilder::new().schema(Some(utoipa::openapi::Object::new())).build())
+                .build(),
+        )
+        .build()
+}
+
+/// The problem answers, by status.
+const PROBLEMS: &[(&str, &str, &str)] = &[
+    ("400", "BadRequest", "Invalid request: validation failed (each field in `Errors`), or an unknown `jsonCasing`."),
+    ("401", "Unauthorized", "Missing, invalid or revoked token, or a token of another environment."),
+    ("403", "Forbidden", "No access to the project, or too weak a role."),
+    ("404", "NotFound", "Unknown project, item or webhook."),
+    ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
+    ("503", "ServiceUnavailable", "A dependency is unavailable, or a rate limit applies; see `Retry-After`."),
+];
+
+/// Security, problem answers and `jsonCasing` for every operation, by the tables above.
+fn add_shared(doc: &mut OpenApi) {
+    let components = doc.components.get_or_insert_with(Default::default);
+    components.security_schemes.insert(
+        "bearer".into(),
+        SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .bearer_format("svc_tk_…")
+                .description(Some("`Authorization: Bearer <API token>`"))
+                .build(),
+        ),
+    );
+    components.security_schemes.insert(
+        "serviceApiKey".into(),
+        SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+            "Authorization",
+            "`Authorization: ServiceApiKey <API token>` (the scheme word is case-insensitive)",
+        ))),
+    );
+    for (status, name, description) in PROBLEMS {
+        let mut response = ResponseBuilder::new().description(*description).content(
+            "application/problem+json",
+            ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build(),
+        );
+        if *status == "503" {
+            let header = HeaderBuilder::new()
+                .schema(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::Integer))
+                .description(Some("Seconds to wait before trying again."))
+                .build();
+            response = response.header("Retry-After", header);
+        }
+        components.responses.insert((*name).into(), response.build().into());
+    }
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let public = PUBLIC.contains(&path.as_str());
+        let casing = !NO_CASING.contains(&path.as_str());
+        let operations = [
+            (&mut item.get, false),
+            (&mut item.put, true),
+            (&mut item.post, true),
+            (&mut item.delete, true),
+            (&mut item.patch, true),
+        ];
+        for (operation, writes) in operations.into_iter().filter_map(|(op, writes)| op.as_mut().map(|op| (op, writes)))
+        {
+            let mut statuses: Vec<&str> = Vec::new();
+            if public {
+                operation.security = Some(vec![SecurityRequirement::default()]);
+            } else {
+                operation.security = Some(vec![
+                    SecurityRequirement::new("bearer", [""; 0]),
+                    SecurityRequirement::new("serviceApiKey", [""; 0]),
+                ]);
+                statuses.extend(["400", "401", "403", "404", "503"]);
+                if writes {
+                    statuses.push("409");
+                }
+            }
+            if casing {
+                statuses.extend(["400", "503"]);
+                operation.parameters.get_or_insert_with(Vec::new).push(json_casing());
+            }
+            if operation.request_body.is_some() {
+                statuses.push("413");
+            }
+            for (status, name, _) in PROBLEMS {
+                if statuses.contains(status) && !operation.responses.responses.contains_key(*status) {
+                    operation.responses.responses.insert((*status).into(), Ref::from_response_name(*name).into());
+                }
+            }
+        }
+    }
+}
+
+/// The `jsonCasing` query parameter.
+fn json_casing() -> utoipa::openapi::path::Parameter {
+    ParameterBuilder::new()
+        .name("jsonCasing")
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(
+            "Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the \
+             default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase.",
+        ))
+        .schema(Some(schemas::one_of(&["default", "pascal", "camel", "snake", "kebab"])))
+        .build()
+}
+
+/// `GET /api/openapi.json`, `GET /api/docs` and its assets; no token needed.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/openapi.json", get(ui::openapi_json))
+        .route("/api/docs", get(ui::page))
+        .route("/api/docs/assets/{file}", get(ui::asset))
+}

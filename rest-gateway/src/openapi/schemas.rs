@@ -1,0 +1,321 @@
+//! Request and response bodies of the knowledge, webhook and health routes, the problem body
+//! every error carries, and the helpers the item schemas share.
+//!
+//! rest-gateway forwards bodies as JSON values, so these types exist only to describe them:
+//! nothing constructs or parses them. Requests are written with the canonical camelCase names
+//! (the gateway accepts any casing); responses with the default PascalCase (`jsonCasing`
+//! absent), through serde's `rename_all`, which `utoipa` reads.
+
+#![allow(dead_code)]
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::Object;
+use utoipa::ToSchema;
+
+/// A string schema allowing only `words`.
+pub fn one_of(words: &[&str]) -> Object {
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(words.iter().copied())).build()
+}
+
+/// RFC 9457 problem details: the body of every error answer (`application/problem+json`).
+/// Names follow `jsonCasing` like every JSON answer; shown here in the default PascalCase.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+#[schema(example = json!({"Type": "about:blank", "Title": "Bad Request", "Status": 400,
+    "Detail": "size.width: must be >= 5 when isAutoSizeWidth is false",
+    "Errors": [{"Field": "size.width", "Message": "must be >= 5 when isAutoSizeWidth is false"}]}))]
+pub struct Problem {
+    /// Always `about:blank`.
+    #[serde(rename = "Type")]
+    pub kind: String,
+    /// The HTTP reason phrase of `Status`.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong, readable by a person.
+    pub detail: String,
+    /// Validation failures: one entry per offending field (absent otherwise).
+    #[schema(required = false)]
+    pub errors: Vec<FieldError>,
+}
+
+/// One offending field of a 400.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct FieldError {
+    /// The field's camelCase path (`size.width`, `startPoint.itemId`, `adjustmentValues[1]`).
+    pub field: String,
+    /// The rule it breaks.
+    pub message: String,
+}
+
+/// `/healthz` and `/readyz`. Not re-cased (`jsonCasing` does not apply).
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable` while core-service does not report SERVING.
+    #[schema(schema_with = health_states)]
+    pub status: String,
+    /// Why the gateway is not ready.
+    pub detail: Option<String>,
+}
+
+fn health_states() -> Object {
+    one_of(&["ok", "unavailable"])
+}
+
+// ---- Knowledge -------------------------------------------------------------------------------
+
+/// `POST /api/v1/memory/retrieve`. Field names match case-insensitively; unknown fields are a 400.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetrieveRequest {
+    /// The project to search.
+    #[schema(format = "uuid")]
+    pub project_id: String,
+    /// The question; must not be empty; at most 8,192 characters.
+    #[schema(min_length = 1, max_length = 8192)]
+    pub query: String,
+    /// Extra terms for the keyword leg (at most 32).
+    #[schema(max_items = 32)]
+    pub keywords: Option<Vec<String>>,
+    /// Citations to return: default 20, at most 100 (50 with `postProcess`).
+    #[schema(minimum = 1, maximum = 100)]
+    pub max_results: Option<u32>,
+    /// Rerank the candidates and write an answer with the agent's language model.
+    pub post_process: Option<bool>,
+    /// Search only these items (at most 1,000).
+    #[schema(max_items = 1000)]
+    pub item_ids: Option<Vec<String>>,
+    /// The agent configuration (`default` when absent).
+    pub agent_config_id: Option<String>,
+    /// Which legs run (beyond the spec): `hybrid` (default), `keyword`, `semantic`.
+    #[schema(schema_with = search_modes)]
+    pub mode: Option<String>,
+}
+
+fn search_modes() -> Object {
+    one_of(&["hybrid", "keyword", "semantic"])
+}
+
+/// The answer and what it cites.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct AnswerResponse {
+    /// With `postProcess` the model's answer; otherwise the cited chunks joined by a blank line.
+    pub answer: String,
+    pub citations: Vec<CitationReference>,
+}
+
+/// One cited item.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct CitationReference {
+    /// The cited item's id.
+    pub id: String,
+    /// Rank, from 1.
+    pub index: u32,
+    /// Relevance score, descending.
+    pub relevance: f64,
+    /// The matched chunk.
+    pub chunk: Option<String>,
+    pub project_id: Option<String>,
+}
+
+/// `GET /api/v1/memory/index`: one page of index states.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexStatusPage {
+    pub items: Vec<IndexStatus>,
+    /// Cursor of the next page; null on the last one.
+    pub next_cursor: Option<String>,
+}
+
+/// How far one item is indexed.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexStatus {
+    pub item_id: String,
+    pub item_type: String,
+    #[schema(schema_with = index_states)]
+    pub state: String,
+    pub item_version: i64,
+    pub indexed_version: i64,
+    pub chunks: u32,
+    /// The text was cut at the 8 MiB extraction limit.
+    pub truncated: bool,
+    pub error: Option<String>,
+    pub attempts: u32,
+    pub updated_at: Option<String>,
+}
+
+fn index_states() -> Object {
+    one_of(&["pending", "indexing", "indexed", "failed"])
+}
+
+// ---- Webhooks --------------------------------------------------------------------------------
+
+/// The six event kinds a webhook can select.
+pub const EVENT_KINDS: &[&str] =
+    &["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed"];
+
+fn event_kind() -> Object {
+    one_of(EVENT_KINDS)
+}
+
+/// A webhook definition (create, replace, test). Unknown names are a 400; the record's own
+/// read-only names (`id`, `createdAt`, `status`, `inactive`) are ignored, so a GET can be PUT back.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WebhookDefinition {
+    /// Display name, at most 128 characters.
+    #[schema(max_length = 128)]
+    pub name: Option<String>,
+    /// The absolute `https` URL receiving the calls.
+    #[schema(format = "uri", pattern = "^https://")]
+    pub url: String,
+    /// Disabled webhooks are kept but not called (default true).
+    pub enabled: Option<bool>,
+    /// The event kinds to deliver: not empty, no duplicates.
+    #[schema(schema_with = event_kinds)]
+    pub events: Vec<String>,
+    /// Any JSON (at most 4096 bytes), sent back byte for byte in every call.
+    pub custom_data: Option<Value>,
+}
+
+fn event_kinds() -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new().items(event_kind()).min_items(Some(1)).unique_items(true).build()
+}
+
+/// A webhook record.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct WebhookRecord {
+    #[schema(format = "uuid")]
+    pub id: String,
+    /// Absent when none was given.
+    #[schema(required = false)]
+    pub name: String,
+    pub url: String,
+    pub enabled: bool,
+    #[schema(schema_with = event_kinds)]
+    pub events: Vec<String>,
+    /// Exactly as registered; never re-cased. Absent when none was registered.
+    pub custom_data: Option<Value>,
+    /// RFC 3339 with offset.
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    pub status: WebhookStatus,
+    /// Present when an enabled webhook is never called.
+    #[schema(required = false, schema_with = inactive_reasons)]
+    pub inactive: String,
+}
+
+fn inactive_reasons() -> Object {
+    one_of(&["copiedFromOtherProject", "invalidDefinition"])
+}
+
+/// Delivery state of a webhook.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct WebhookStatus {
+    #[schema(format = DateTime)]
+    pub last_attempt_at: Option<String>,
+    #[schema(format = DateTime)]
+    pub last_success_at: Option<String>,
+    pub last_status_code: Option<i32>,
+    pub last_error: Option<String>,
+    pub consecutive_failures: u32,
+    #[schema(format = DateTime)]
+    pub disabled_at: Option<String>,
+    pub disabled_reason: Option<String>,
+}
+
+/// `GET .../webhooks`
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct WebhookList {
+    pub elements: Vec<WebhookRecord>,
+}
+
+/// `POST .../webhooks/test`: what the receiver answered (its body is never read).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct WebhookTestResult {
+    /// Absent or null when the receiver never answered.
+    pub status_code: Option<i32>,
+    pub duration_ms: u64,
+    pub error: Option<String>,
+}
+
+/// `GET .../webhooks/{webhookId}/deliveries`: recent attempts, newest first.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeliveryList {
+    pub elements: Vec<DeliveryAttempt>,
+}
+
+/// One delivery attempt.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeliveryAttempt {
+    #[schema(format = "uuid")]
+    pub delivery_id: String,
+    #[schema(format = "uuid")]
+    pub event_id: String,
+    /// The event kind.
+    pub event: String,
+    pub attempt: u32,
+    #[schema(format = DateTime)]
+    pub attempted_at: Option<String>,
+    pub status_code: Option<i32>,
+    pub duration_ms: u64,
+    pub error: Option<String>,
+}
+
+/// `POST .../redeliver`: the new delivery.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct Redelivery {
+    #[schema(format = "uuid")]
+    pub delivery_id: String,
+}
+
+/// `GET /api/v2/webhooks/keys`: a JSON Web Key Set (RFC 7517; names fixed, never re-cased).
+#[derive(Serialize, ToSchema)]
+pub struct JwkSet {
+    pub keys: Vec<Jwk>,
+}
+
+/// A P-256 public key that signs webhook calls.
+#[derive(Serialize, ToSchema)]
+pub struct Jwk {
+    #[schema(schema_with = jwk_kty)]
+    pub kty: String,
+    #[schema(schema_with = jwk_crv)]
+    pub crv: String,
+    /// base64url
+    pub x: String,
+    /// base64url
+    pub y: String,
+    pub kid: String,
+    #[serde(rename = "use")]
+    #[schema(schema_with = jwk_use)]
+    pub usage: String,
+    #[schema(schema_with = jwk_alg)]
+    pub alg: String,
+}
+
+fn jwk_kty() -> Object {
+    one_of(&["EC"])
+}
+fn jwk_crv() -> Object {
+    one_of(&["P-256"])
+}
+fn jwk_use() -> Object {
+    one_of(&["sig"])
+}
+fn jwk_alg() -> Object {
+    one_of(&["ES256"])
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Checks the running service against its own OpenAPI document (GET /api/openapi.json) with
+# schemathesis: it generates requests from the document for every operation and checks each
+# answer: no 5xx (not_a_server_error), the status is documented (status_code_conformance), the
+# Content-Type is documented (content_type_conformance) and the body matches the documented
+# schema (response_schema_conformance). Any failure is a bug, in the service or in the document.
+#
+# Runs `canvasctl up` (the binary built by `cargo build --workspace --bins`) on free ports with a
+# temporary data directory, reads the demo user's token and project from its
+# dev-credentials.json, and stops it on exit. Called by tests/run.sh; runs alone too:
+#   CARGO_TARGET_DIR=... bash tests/schemathesis/run.sh [extra schemathesis run options]
+# Settings (examples per operation, excluded operations and why) are in schemathesis.toml.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+target_dir="${CARGO_TARGET_DIR:-target}"
+canvasctl="$target_dir/debug/canvasctl"
+venv="${CANVAS_MCP_VENV:-$HOME/.cache/canvas-venv}"
+schemathesis="$venv/bin/schemathesis"
+[ -x "$canvasctl" ] || { echo "schemathesis: $canvasctl is missing; run cargo build --workspace --bins" >&2; exit 1; }
+[ -x "$schemathesis" ] || { echo "schemathesis: $schemathesis is missing (tests/run.sh installs it)" >&2; exit 1; }
+
+data_dir="$(mktemp -d)"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+http_port="$(free_port)"
+grpc_port="$(free_port)"
+base_url="http://127.0.0.1:$http_port"
+
+# Keyword retrieval only: no embedding model to load or download; the REST surface is the same.
+CANVAS_EMBEDDING_PROVIDER=off RUST_LOG="${RUST_LOG:-warn}" "$canvasctl" up --data-dir "$data_dir" \
+    --http-addr "127.0.0.1:$http_port" --grpc-addr "127.0.0.1:$grpc_port" >"$data_dir/canvasctl.log" 2>&1 &
+canvasctl_pid=$!
+stop() {
+    kill "$canvasctl_pid" 2>/dev/null || true
+    wait "$canvasctl_pid" 2>/dev/null || true
+    rm -rf "$data_dir"
+}
+trap stop EXIT
+
+for _ in $(seq 1 120); do
+    if [ -s "$data_dir/dev-credentials.json" ] && curl -fsS "$base_url/readyz" >/dev/null 2>&1; then break; fi
+    if ! kill -0 "$canvasctl_pid" 2>/dev/null; then
+        echo "schemathesis: canvasctl up exited:" >&2; cat "$data_dir/canvasctl.log" >&2; exit 1
+    fi
+    sleep 0.5
+done
+curl -fsS "$base_url/readyz" >/dev/null || { echo "schemathesis: canvasctl up is not ready" >&2; cat "$data_dir/canvasctl.log" >&2; exit 1; }
+
+credential() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$data_dir/dev-credentials.json" "$1"; }
+CANVAS_TOKEN="$(credential token)"
+CANVAS_PROJECT="$(credential projectId)"
+export CANVAS_TOKEN CANVAS_PROJECT
+
+echo "schemathesis: checking $base_url against $base_url/api/openapi.json"
+status=0
+"$schemathesis" --config-file tests/schemathesis/schemathesis.toml run "$base_url/api/openapi.json" \
+    --url "$base_url" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    "$@" || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "schemathesis: failures (exit $status); the server's log follows" >&2
+    tail -n 100 "$data_dir/canvasctl.log" >&2
+fi
+exit "$status"

@@ -1,0 +1,245 @@
+//! `/api/openapi.json` and `/api/docs`: the document is OpenAPI 3.1, describes every route the
+//! router serves (the generic item routes per item type), matches core-service's property tables,
+//! and the reference page is served, with its vendored script, without a token.
+
+use std::collections::BTreeSet;
+
+use canvas_tests::{Backend, TestApp};
+use core_service::items::schema::{Kind, PropertyDef};
+use core_service::items::{connector, label, media, shape};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+/// Every route of `rest_gateway::router` (routes/mod.rs, map/mod.rs, openapi/mod.rs), as
+/// `(method, path)` in the document's spelling. The generic item routes are listed per type.
+fn served_routes() -> BTreeSet<(String, String)> {
+    const TYPES: [&str; 8] = ["label", "sticky-note", "shape", "connector", "web", "image", "document", "svg"];
+    let item = "/api/v2/projects/{projectId}/item";
+    let hooks = "/api/v2/projects/{projectId}/webhooks";
+    let mut routes: Vec<(&str, String)> = vec![
+        ("get", format!("{item}/{{itemId}}")),
+        ("delete", format!("{item}/{{itemId}}")),
+        ("get", format!("{item}/{{itemId}}/{{property}}")),
+        ("get", format!("{item}/{{itemId}}/content")),
+        ("get", "/api/v2/projects/{projectId}/items".into()),
+        ("post", "/api/v1/memory/retrieve".into()),
+        ("get", "/api/v1/memory/index".into()),
+        ("get", hooks.into()),
+        ("post", hooks.into()),
+        ("post", format!("{hooks}/test")),
+        ("get", format!("{hooks}/{{webhookId}}")),
+        ("put", format!("{hooks}/{{webhookId}}")),
+        ("delete", format!("{hooks}/{{webhookId}}")),
+        ("post", format!("{hooks}/{{webhookId}}/enable")),
+        ("get", format!("{hooks}/{{webhookId}}/deliveries")),
+        ("post", format!("{hooks}/{{webhookId}}/deliveries/{{deliveryId}}/redeliver")),
+        ("get", "/api/v2/webhooks/keys".into()),
+        ("get", "/api/v2/projects/{projectId}/render.svg".into()),
+        ("get", "/api/v2/projects/{projectId}/render.png".into()),
+        ("get", "/api/v2/projects/{projectId}/changes".into()),
+        ("get", "/map/{projectId}".into()),
+        ("get", "/map/assets/{file}".into()),
+        ("get", "/healthz".into()),
+        ("get", "/readyz".into()),
+        ("get", "/metrics".into()),
+        ("get", "/api/openapi.json".into()),
+        ("get", "/api/docs".into()),
+        ("get", "/api/docs/assets/{file}".into()),
+    ];
+    for item_type in TYPES {
+        if !matches!(item_type, "document" | "svg") {
+            routes.push(("post", format!("{item}/{{parent}}/{item_type}")));
+        }
+        if matches!(item_type, "image" | "document" | "svg") {
+            routes.push(("post", format!("{item}/{{parent}}/{item_type}/file")));
+        }
+        routes.push(("patch", format!("{item}/{item_type}/{{itemId}}")));
+    }
+    routes.into_iter().map(|(method, path)| (method.to_owned(), path)).collect()
+}
+
+fn documented_routes(doc: &Value) -> BTreeSet<(String, String)> {
+    let mut routes = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in ["get", "put", "post", "delete", "patch", "head", "options", "trace"] {
+            if item.get(method).is_some() {
+                routes.insert((method.to_owned(), path.clone()));
+            }
+        }
+    }
+    routes
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn document_describes_every_route_and_the_reference_page_is_served() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+
+    // The document: no token needed, OpenAPI 3.1, every served route and nothing else.
+    let response = app.http.get(format!("{}/api/openapi.json", app.base_url)).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+    let doc: Value = response.json().await.expect("the document is JSON");
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
+    let served = served_routes();
+    let documented = documented_routes(&doc);
+    let missing: Vec<_> = served.difference(&documented).collect();
+    let extra: Vec<_> = documented.difference(&served).collect();
+    assert!(missing.is_empty(), "routes the router serves but the document lacks: {missing:?}");
+    assert!(extra.is_empty(), "documented routes the router does not serve: {extra:?}");
+
+    // OpenAPI forbids two templates differing only in names (`/x/{a}` and `/x/{b}`).
+    let mut shapes = BTreeSet::new();
+    for path in doc["paths"].as_object().unwrap().keys() {
+        let shape: String =
+            path.split('/').map(|s| if s.starts_with('{') { "{}" } else { s }).collect::<Vec<_>>().join("/");
+        assert!(shapes.insert(shape), "{path} is the same templated path as another");
+    }
+
+    // Bearer security on item routes, none on the public ones; the problem body; jsonCasing.
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["bearer"]["scheme"], "bearer");
+    let get_item = &doc["paths"]["/api/v2/projects/{projectId}/item/{itemId}"]["get"];
+    assert!(get_item["security"].as_array().unwrap().iter().any(|s| s.get("bearer").is_some()));
+    assert_eq!(doc["paths"]["/api/v2/webhooks/keys"]["get"]["security"], serde_json::json!([{}]));
+    for status in ["400", "401", "403", "404", "503"] {
+        assert!(get_item["responses"][status].is_object(), "getItem lacks {status}");
+    }
+    let problem = &doc["components"]["responses"]["BadRequest"]["content"]["application/problem+json"];
+    assert_eq!(problem["schema"]["$ref"], "#/components/schemas/Problem");
+    let problem_props = doc["components"]["schemas"]["Problem"]["properties"].as_object().unwrap();
+    for name in ["Type", "Title", "Status", "Detail", "Errors"] {
+        assert!(problem_props.contains_key(name), "Problem lacks {name}");
+    }
+    let casing = get_item["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "jsonCasing").unwrap();
+    assert_eq!(casing["in"], "query");
+    assert_eq!(casing["schema"]["enum"], serde_json::json!(["default", "pascal", "camel", "snake", "kebab"]));
+    let upload = &doc["paths"]["/api/v2/projects/{projectId}/item/{parent}/image/file"]["post"];
+    assert!(upload["requestBody"]["content"]["multipart/form-data"].is_object());
+    assert!(upload["responses"]["413"].is_object());
+
+    // Links (schemathesis's stateful phase follows them) name operations that exist.
+    let operation_ids: BTreeSet<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .filter_map(|operation| operation["operationId"].as_str())
+        .collect();
+    let created = &doc["paths"]["/api/v2/projects/{projectId}/item/{parent}/label"]["post"]["responses"]["200"];
+    assert_eq!(created["links"]["GetItem"]["operationId"], "getItem");
+    for item in doc["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            for response in operation["responses"].as_object().into_iter().flat_map(|r| r.values()) {
+                for link in response["links"].as_object().into_iter().flat_map(|l| l.values()) {
+                    let target = link["operationId"].as_str().expect("links name their operation by operationId");
+                    assert!(operation_ids.contains(target), "a link names the unknown operation {target}");
+                }
+            }
+        }
+    }
+
+    // The reference page and its vendored script, without a token, under a strict policy.
+    let page = app.http.get(format!("{}/api/docs", app.base_url)).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), "{policy}");
+    let html = page.text().await.unwrap();
+    assert!(html.contains(rest_gateway::openapi::ui::BUNDLE_PATH), "{html}");
+    assert!(!html.contains("http://") && !html.contains("https://"), "the page loads nothing from elsewhere");
+    let script =
+        app.http.get(format!("{}/api/{}", app.base_url, rest_gateway::openapi::ui::BUNDLE_PATH)).send().await.unwrap();
+    assert_eq!(script.status(), StatusCode::OK);
+    assert!(script.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
+    assert!(script.text().await.unwrap().contains("SwaggerUIBundle"));
+}
+
+/// The create and PATCH bodies name exactly the properties core-service's tables define, so the
+/// document cannot drift from the rules (position, size, scale and angle of a connector are
+/// accepted and ignored, so the document leaves them out).
+#[test]
+fn item_bodies_name_core_service_properties() {
+    let doc = rest_gateway::openapi::document();
+    let doc = serde_json::to_value(&doc).unwrap();
+    let names = |schema: &str| -> BTreeSet<String> {
+        let props = doc["components"]["schemas"][schema]["properties"].as_object();
+        props.unwrap_or_else(|| panic!("{schema} has no properties")).keys().cloned().collect()
+    };
+    let table = |defs: &[PropertyDef], updatable_only: bool| -> BTreeSet<String> {
+        defs.iter()
+            .filter(|d| !matches!(d.kind, Kind::Ignored) && (!updatable_only || d.updatable))
+            .map(|d| d.name.to_owned())
+            .collect()
+    };
+    assert_eq!(names("LabelCreate"), table(label::LABEL, false));
+    assert_eq!(names("LabelCreate"), table(label::STICKY_NOTE, false));
+    assert_eq!(names("LabelPatch"), table(label::LABEL, true));
+    assert_eq!(names("ShapeCreate"), table(shape::SHAPE, false));
+    assert_eq!(names("ShapePatch"), table(shape::SHAPE, true));
+    assert_eq!(names("ConnectorCreate"), table(connector::CONNECTOR, false));
+    assert_eq!(names("ConnectorChanges"), table(connector::CONNECTOR, true));
+    assert_eq!(names("WebCreate"), table(media::WEB, false));
+    assert_eq!(names("WebPatch"), table(media::WEB, true));
+    assert_eq!(names("ImageCreate"), table(media::IMAGE, false));
+    assert_eq!(names("ImagePatch"), table(media::IMAGE, true));
+    assert_eq!(names("FilePatch"), table(media::DOCUMENT, true));
+    assert_eq!(names("FilePatch"), table(media::SVG, true));
+    let required = |schema: &str| -> BTreeSet<String> {
+        let list = doc["components"]["schemas"][schema]["required"].as_array().cloned().unwrap_or_default();
+        list.iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+    };
+    let required_in = |defs: &[PropertyDef]| -> BTreeSet<String> {
+        defs.iter().filter(|d| d.required).map(|d| d.name.to_owned()).collect()
+    };
+    assert_eq!(required("LabelCreate"), required_in(label::LABEL));
+    assert_eq!(required("ShapeCreate"), required_in(shape::SHAPE));
+    assert_eq!(required("ConnectorCreate"), required_in(connector::CONNECTOR));
+    assert_eq!(required("WebCreate"), required_in(media::WEB));
+    assert_eq!(required("ImageCreate"), required_in(media::IMAGE));
+
+    // The enumerated values are core-service's lists.
+    let values = |schema: &str, property: &str| -> Vec<String> {
+        let list = doc["components"]["schemas"][schema]["properties"][property]["enum"].as_array().cloned();
+        list.unwrap_or_else(|| panic!("{schema}.{property} has no enum"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let owned = |words: &[&str]| -> Vec<String> { words.iter().map(|w| (*w).to_owned()).collect() };
+    assert_eq!(values("ShapeCreate", "type"), owned(shape::TYPES));
+    assert_eq!(values("ConnectorCreate", "type"), owned(connector::LINE_TYPES));
+    assert_eq!(values("ConnectorPoint", "decorator"), owned(connector::DECORATORS));
+    assert_eq!(values("ImageCreate", "mimeType"), owned(media::IMAGE_TYPES));
+}
+
+/// The reference page in headless Chromium (`tests/browser/docs_test.mjs`, installed like the
+/// web-map browser test's tools by tests/run.sh): every operation renders under the page's
+/// Content-Security-Policy, with nothing loaded from elsewhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reference_page_renders_in_a_browser_under_its_policy() {
+    let dir = std::env::var_os("CANVAS_BROWSER_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into()))
+            .join(".cache/canvas-browser")
+    });
+    assert!(
+        dir.join("node_modules/playwright-core/package.json").exists(),
+        "playwright-core is not installed in {}: run tests/run.sh",
+        dir.display()
+    );
+    assert!(std::path::Path::new("/usr/bin/chromium").exists(), "Chromium is missing: run tests/run.sh");
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let doc: Value =
+        app.http.get(format!("{}/api/openapi.json", app.base_url)).send().await.unwrap().json().await.unwrap();
+    let operations = documented_routes(&doc).len();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/docs_test.mjs");
+    let mut command = tokio::process::Command::new("node");
+    command.arg(&script).env("CANVAS_BROWSER_DIR", &dir);
+    command.args(["--base", &app.base_url, "--operations", &operations.to_string()]);
+    let output = tokio::time::timeout(std::time::Duration::from_secs(120), command.kill_on_drop(true).output())
+        .await
+        .expect("the browser test finishes within 120 s")
+        .expect("node starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && stdout.contains("3 passed, 0 failed"), "the browser test failed; see above");
+}
