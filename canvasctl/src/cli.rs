@@ -109,6 +109,9 @@ pub struct UpArgs {
     /// Knowledge retrieval: embedding model, agents (LLM), chunking; the same flags as core-service.
     #[command(flatten)]
     pub knowledge: core_service::knowledge::KnowledgeConfig,
+    /// MCP at `/mcp`: item links, allowed hosts, realm, body limit; the same flags as mcp-gateway.
+    #[command(flatten)]
+    pub mcp: mcp_gateway::config::McpArgs,
     /// Webhooks: signing-key secret, retries, destinations; the same flags as core-service. An
     /// in-process webhook-dispatcher uses the same client settings.
     #[command(flatten)]

@@ -53,8 +53,8 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
 
     let credentials = first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await?;
     let state = rest_gateway::AppState::connect(&core_url)?;
-    // MCP at {base_url}/mcp; item links point at the same base URL unless CANVAS_WEB_URL says otherwise.
-    let mcp = mcp_gateway::McpState::connect(&core_url, mcp_gateway::McpSettings::from_env(&base_url))?;
+    // MCP at {base_url}/mcp; item links point at the same base URL unless --web-url says otherwise.
+    let mcp = mcp_gateway::McpState::connect(&core_url, args.mcp.settings(&base_url))?;
     let router = rest_gateway::router(state)
         .merge(mcp_gateway::router(mcp))
         .merge(canvas_runtime::settings::route(config_report));

@@ -47,24 +47,6 @@ impl McpSettings {
         }
     }
 
-    /// Defaults overridden by `CANVAS_WEB_URL`, `CANVAS_MCP_ALLOWED_HOSTS`
-    /// (comma-separated) and `CANVAS_MCP_REALM` when they are set. For
-    /// `canvasctl up`, which mounts the router without a command line of its
-    /// own for it.
-    pub fn from_env(default_web_url: &str) -> Self {
-        let mut settings = Self::new(default_web_url);
-        if let Some(web_url) = env_value("CANVAS_WEB_URL") {
-            settings.web_url = web_url.trim_end_matches('/').to_owned();
-        }
-        if let Some(hosts) = env_value("CANVAS_MCP_ALLOWED_HOSTS") {
-            settings.allowed_hosts = split_list(&hosts);
-        }
-        if let Some(realm) = env_value("CANVAS_MCP_REALM") {
-            settings.realm = realm;
-        }
-        settings
-    }
-
     /// Whether a request's `Host` (already lower-cased, brackets removed
     /// from IPv6 literals) may be served.
     pub fn host_allowed(&self, host: &str, port: Option<u16>) -> bool {
@@ -96,14 +78,6 @@ pub fn split_host_port(authority: &str) -> (&str, Option<u16>) {
     }
 }
 
-fn env_value(name: &str) -> Option<String> {
-    std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
-}
-
-fn split_list(raw: &str) -> Vec<String> {
-    raw.split(',').map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned).collect()
-}
-
 /// The command line of the standalone `mcp-gateway` binary.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "mcp-gateway", version, about = "MCP gateway of the canvas service (Streamable HTTP at /mcp)")]
@@ -117,6 +91,24 @@ pub struct McpCli {
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 
+    /// What the MCP router answers and how (shared with `canvasctl up`).
+    #[command(flatten)]
+    pub mcp: McpArgs,
+
+    /// Log format, shutdown grace period, trace export: the same for every component.
+    #[command(flatten)]
+    pub process: canvas_runtime::ProcessArgs,
+}
+
+impl McpCli {
+    pub fn settings(&self) -> McpSettings {
+        self.mcp.settings(&format!("http://{}", self.http_addr))
+    }
+}
+
+/// The MCP router's settings as flags, for the standalone gateway and `canvasctl up` alike.
+#[derive(Debug, Clone, clap::Args)]
+pub struct McpArgs {
     /// Base URL of the web map, used in item links. Default: this server's
     /// own address.
     #[arg(long = "web-url", env = "CANVAS_WEB_URL")]
@@ -139,15 +131,12 @@ pub struct McpCli {
     /// Largest request body in bytes.
     #[arg(long = "max-body-bytes", env = "CANVAS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
-
-    /// Log format, shutdown grace period, trace export: the same for every component.
-    #[command(flatten)]
-    pub process: canvas_runtime::ProcessArgs,
 }
 
-impl McpCli {
-    pub fn settings(&self) -> McpSettings {
-        let web_url = self.web_url.clone().unwrap_or_else(|| format!("http://{}", self.http_addr));
+impl McpArgs {
+    /// The settings; item links point at `default_web_url` unless `--web-url` says otherwise.
+    pub fn settings(&self, default_web_url: &str) -> McpSettings {
+        let web_url = self.web_url.clone().unwrap_or_else(|| default_web_url.to_owned());
         McpSettings {
             allowed_hosts: self.allowed_hosts.iter().map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()).collect(),
             realm: self.realm.clone(),

@@ -40,8 +40,15 @@ pub async fn propagate(request: Request, next: Next) -> Response {
         path = %request.uri().path(), otel.name = tracing::field::Empty, otel.kind = tracing::field::Empty);
     // With trace export: named by the route pattern, continuing a caller's `traceparent`.
     crate::trace_context::http_server_span(&span, &request);
+    let background = crate::telemetry::is_background(&format!("{} {}", request.method(), request.uri().path()));
+    let started = std::time::Instant::now();
     let mut response = REQUEST_ID.scope(id.clone(), next.run(request).instrument(span.clone())).await;
     crate::trace_context::record_http_status(&span, response.status().as_u16());
+    if !background {
+        // The access log: one line per request, within the span that carries the request id.
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        tracing::info!(parent: &span, status = response.status().as_u16(), ms, "request done");
+    }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(HEADER, value);
     }

@@ -62,6 +62,12 @@ const UNTRACED_ROOTS: &[&str] = &[
     "canvas.v1.WebhookDispatchService/LeaseDeliveries",
 ];
 
+/// Probes, scrapes and polls (`name` as a span is named: `GET /healthz`, a gRPC method path without
+/// its leading slash): neither traced as roots nor written to the access log.
+pub fn is_background(name: &str) -> bool {
+    UNTRACED_ROOTS.contains(&name.trim_start_matches('/'))
+}
+
 /// Where spans go; with no endpoint, nothing is exported.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TelemetryArgs {
@@ -195,7 +201,7 @@ impl ShouldSample for QuietRoots {
         links: &[Link],
     ) -> SamplingResult {
         let has_parent = parent.is_some_and(|cx| cx.span().span_context().is_valid());
-        if !has_parent && UNTRACED_ROOTS.contains(&name) {
+        if !has_parent && is_background(name) {
             return SamplingResult {
                 decision: SamplingDecision::Drop,
                 attributes: Vec::new(),

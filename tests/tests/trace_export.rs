@@ -188,7 +188,22 @@ struct Components {
 }
 
 async fn start_components(dir: &std::path::Path, endpoint: Option<&str>, tag: &str) -> anyhow::Result<Components> {
+    start_logging(dir, endpoint, tag, &[]).await
+}
+
+/// [`start_components`] with extra environment for every component (log settings).
+async fn start_logging(
+    dir: &std::path::Path,
+    endpoint: Option<&str>,
+    tag: &str,
+    env: &[(&str, &str)],
+) -> anyhow::Result<Components> {
     let data_dir = dir.join("data");
+    let base_command = |binary: &str, data_dir: &std::path::Path| -> anyhow::Result<Command> {
+        let mut command = base_command(binary, data_dir)?;
+        command.envs(env.iter().copied());
+        Ok(command)
+    };
     let grpc_port = deploy::free_port();
     let mut command = base_command("core-service", &data_dir)?;
     command.args(["--grpc-addr", &format!("127.0.0.1:{grpc_port}")]);
@@ -268,6 +283,64 @@ async fn traced_mcp_list(mcp_url: &str, token: &str, project: &str, request_id: 
     Ok(())
 }
 
+/// The administrator (`core-service bootstrap-admin` on the data directory); its token.
+async fn admin_token(data_dir: &std::path::Path) -> anyhow::Result<String> {
+    let out = base_command("core-service", data_dir)?.arg("bootstrap-admin").output().await?;
+    anyhow::ensure!(out.status.success(), "bootstrap-admin failed: {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let admin: serde_json::Value = stdout
+        .lines()
+        .find_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok().filter(|v| v.is_object()))
+        .with_context(|| format!("bootstrap-admin printed no JSON: {stdout}"))?;
+    Ok(admin["adminToken"].as_str().context("adminToken")?.to_owned())
+}
+
+/// JSON logs: rest-gateway writes one access-log line per request and core-service one per call,
+/// each within the span carrying the same request id, so filtering both logs by that id (e.g.
+/// `jq 'select(.span.request_id == "…")'`) follows the request across the gRPC hop. Probes write
+/// no access-log lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_follow_a_request_id_across_the_grpc_hop() -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let data_dir = dir.path().join("data");
+    std::fs::create_dir_all(&data_dir)?;
+    let admin_token = admin_token(&data_dir).await?;
+    let json_logs = [("CANVAS_LOG_FORMAT", "json"), ("RUST_LOG", "info")];
+    let components = start_logging(dir.path(), None, "json", &json_logs).await?;
+    let (token, project) = deploy::owner_with_project(std::slice::from_ref(&components.core_url), &admin_token).await?;
+    let request_id = "json-log-hop-1";
+    traced_list(&components.base_url, &token, &project, request_id).await?;
+    let (rest_log, core_log) = (components.rest.log.clone(), components.core.log.clone());
+    components.stop().await?;
+
+    // Every line of both logs is one JSON object.
+    let lines = |path: &std::path::Path| -> anyhow::Result<Vec<serde_json::Value>> {
+        let text = std::fs::read_to_string(path)?;
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).with_context(|| format!("not a JSON log line: {l}")))
+            .collect()
+    };
+    let (rest, core) = (lines(&rest_log)?, lines(&core_log)?);
+    let of_request = |lines: &[serde_json::Value], message: &str| -> Vec<serde_json::Value> {
+        lines.iter().filter(|l| l["message"] == message && l["span"]["request_id"] == request_id).cloned().collect()
+    };
+    let gateway = of_request(&rest, "request done");
+    assert_eq!(gateway.len(), 1, "rest-gateway access log: {rest:#?}");
+    assert_eq!(gateway[0]["status"], 200);
+    assert_eq!(gateway[0]["level"], "INFO");
+    assert_eq!(gateway[0]["span"]["method"], "GET");
+    let calls = of_request(&core, "call done");
+    assert!(!calls.is_empty(), "core-service has no line with the request id: {core:#?}");
+    assert!(calls.iter().all(|c| c["code"] == "OK" && c["span"]["method"].as_str().unwrap().contains("ItemService")));
+    // Readiness probes (the harness polled /readyz, the gateway checked core's health) are not logged.
+    let probes = rest.iter().chain(&core).filter(|l| {
+        l["span"]["path"] == "/readyz" || l["span"]["method"].as_str().is_some_and(|m| m.contains("Health/Check"))
+    });
+    assert_eq!(probes.count(), 0, "probes in the access log");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_rest_request_is_one_trace_across_gateway_and_core() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
@@ -275,16 +348,7 @@ async fn one_rest_request_is_one_trace_across_gateway_and_core() -> anyhow::Resu
     std::fs::create_dir_all(&data_dir)?;
     let (collector_url, collected) = start_collector().await?;
 
-    // The administrator, then a user with a token and a project (over gRPC, straight to core).
-    let out = base_command("core-service", &data_dir)?.arg("bootstrap-admin").output().await?;
-    anyhow::ensure!(out.status.success(), "bootstrap-admin failed: {}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let admin: serde_json::Value = stdout
-        .lines()
-        .find_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok().filter(|v| v.is_object()))
-        .with_context(|| format!("bootstrap-admin printed no JSON: {stdout}"))?;
-    let admin_token = admin["adminToken"].as_str().context("adminToken")?.to_owned();
-
+    let admin_token = admin_token(&data_dir).await?;
     let components = start_components(dir.path(), Some(&collector_url), "traced").await?;
     let (token, project) = deploy::owner_with_project(std::slice::from_ref(&components.core_url), &admin_token).await?;
     let request_id = "trace-export-test-1";

@@ -92,6 +92,7 @@ where
         // With trace export: named by the method, the child of the gateway's `traceparent`.
         canvas_runtime::trace_context::server_span(&span, method.trim_start_matches('/'), request.headers());
         let traced = span.clone();
+        let background = canvas_runtime::telemetry::is_background(&method);
         let started = Instant::now();
         let call = self.inner.call(request);
         let timed = async move {
@@ -101,6 +102,11 @@ where
                 Err(_) => "UNKNOWN",
             };
             canvas_runtime::trace_context::record_grpc_status(&traced, code);
+            if !background {
+                // The access log: one line per call, within the span carrying the gateway's request id.
+                let ms = started.elapsed().as_secs_f64() * 1000.0;
+                tracing::info!(parent: &traced, code, ms, "call done");
+            }
             metrics::counter!("grpc_server_handled_total", "method" => method.clone(), "code" => code).increment(1);
             metrics::histogram!("grpc_server_handling_seconds", "method" => method)
                 .record(started.elapsed().as_secs_f64());

@@ -1,6 +1,8 @@
-//! Graceful shutdown on SIGTERM, with real processes: a request in flight finishes within the
-//! grace period; one that outlasts it is cut off and the process still exits in time; a webhook
-//! delivery cut off at shutdown is handed back and sent again at once, not after its lease.
+//! Graceful shutdown on SIGTERM, with real processes: a REST request (rest-gateway) and a gRPC
+//! call (core-service) in flight finish within the grace period while new connections are
+//! refused; a request that outlasts it is cut off and the process still exits in time; a webhook
+//! delivery cut off at a dispatcher's shutdown is handed back and sent again at once, not after
+//! its lease.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -187,4 +189,55 @@ async fn cut_off_delivery_is_handed_back_to_another_dispatcher(backend: Backend)
         assert!(Instant::now() < deadline, "the attempt was never recorded");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// core-service as its own process over the test's database: SIGTERM while a gRPC call is in
+/// flight (a webhook test call waiting on a slow receiver). The call is answered, new
+/// connections are refused, and the process exits on its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn core_finishes_a_call_in_flight_after_sigterm() {
+    use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
+    use canvas_proto::v1::TestWebhookRequest;
+
+    let env = WebhookEnv::spawn_parts(Backend::Sqlite, |c| c.client.timeout_secs = 20, false).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let port = free_port();
+    let core_url = format!("http://127.0.0.1:{port}");
+    let mut command = Command::new(CHILD);
+    command
+        .args(["core", "--grpc-addr", &format!("127.0.0.1:{port}")])
+        .env("CANVAS_DATA_DIR", env.app.db.data_dir())
+        .env("CANVAS_ENVIRONMENT", "development")
+        .env("CANVAS_SIGNING_KEY_SECRET", canvas_tests::webhooks::TEST_SIGNING_SECRET)
+        .env("CANVAS_EMBEDDING_PROVIDER", "off")
+        .env("CANVAS_WEBHOOK_ALLOW_DESTINATIONS", "127.0.0.1/32")
+        .env("CANVAS_WEBHOOK_CA_CERTS", env.ca_file())
+        .env("CANVAS_WEBHOOK_TIMEOUT_SECS", "20")
+        .env("CANVAS_SHUTDOWN_GRACE_SECS", "10")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null());
+    let mut core = spawn(env.dir.path(), "core-service", &mut command, Some(port)).expect("core-service starts");
+    canvas_tests::deploy::wait_core(&mut core, &core_url).await.expect("core-service serves");
+
+    env.receiver.script([Answer::Slow(Duration::from_secs(2))]);
+    let mut client = WebhookServiceClient::connect(core_url.clone()).await.unwrap();
+    let mut request = tonic::Request::new(TestWebhookRequest {
+        project_id: project.clone(),
+        definition_json: json!({"url": env.receiver.url, "events": ["item.created"]}).to_string(),
+    });
+    request.metadata_mut().insert("authorization", owner.bearer().parse().unwrap());
+    let in_flight = tokio::spawn(async move { client.test_webhook(request).await });
+    env.receiver.wait_for(1, Duration::from_secs(10)).await;
+
+    let sigterm = Instant::now();
+    core.terminate();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = tonic::transport::Endpoint::from_shared(core_url.clone()).unwrap().connect().await;
+    assert!(refused.is_err(), "a new connection was accepted after SIGTERM");
+
+    let answer = in_flight.await.unwrap().expect("the call in flight is answered").into_inner();
+    assert_eq!(answer.status_code, Some(200), "{answer:?}");
+    let (took, clean) = exit_within(&mut core, Duration::from_secs(12), sigterm).await;
+    assert!(clean, "core-service exited with an error:\n{}", core.tail());
+    assert!(took < Duration::from_secs(8), "took {took:?}");
 }
