@@ -143,6 +143,8 @@ fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str,
     println!("  core gRPC     : {core_url}");
     println!("  MCP endpoint  : {base_url}/mcp");
     println!("  health        : {base_url}/healthz");
+    println!("  API reference : {base_url}/api/docs");
+    println!("  configuration : canvasctl config show --url {base_url}");
     if let Some(c) = creds {
         println!("  user id       : {}", c.user_id);
         println!("  project id    : {}", c.project_id);
