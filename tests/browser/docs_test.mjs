@@ -6,43 +6,9 @@
 // Checks that the vendored Swagger UI renders every operation of /api/openapi.json, under the
 // page's Content-Security-Policy (no violation reported), with no script error and no request
 // leaving the origin. Prints one line per check and "N passed, N failed".
-import { createRequire } from "node:module";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { args, assert, check, inBrowser } from "./harness.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
-const packages = process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser");
-const { chromium } = createRequire(join(packages, "package.json"))("playwright-core");
-
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.stack || err}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const profile = mkdtempSync(join(tmpdir(), "canvas-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CANVAS_CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-  viewport: { width: 1280, height: 800 },
-});
-
-try {
+await inBrowser(async (context) => {
   const page = context.pages()[0] || (await context.newPage());
   const problems = [];
   const elsewhere = [];
@@ -79,9 +45,4 @@ try {
     assert(problems.length === 0, problems.join("\n"));
     assert(elsewhere.length === 0, `requests elsewhere: ${elsewhere.join(", ")}`);
   });
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

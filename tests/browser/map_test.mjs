@@ -10,51 +10,9 @@
 //   2. an item created through REST appears without a reload;
 //   3. a token without access to the project gets the 403 page;
 // and saves a screenshot. Prints one line per check and "N passed, N failed".
-import { createRequire } from "node:module";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { args, assert, check, inBrowser } from "./harness.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
-const packages = process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser");
-const { chromium } = createRequire(join(packages, "package.json"))("playwright-core");
-
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.stack || err}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const profile = mkdtempSync(join(tmpdir(), "canvas-chromium-"));
-// The fresh profile goes in as Chromium's --user-data-dir (Playwright passes it).
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CANVAS_CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-  viewport: { width: 1280, height: 800 },
-});
-
-try {
+await inBrowser(async (context) => {
   const page = context.pages()[0] || (await context.newPage());
   page.on("pageerror", (err) => console.log(`page error: ${err}`));
   const link = `${args.base}/map/${args.project}?node=${args.node}`;
@@ -127,9 +85,4 @@ try {
     assert(title.includes("no access"), `the problem page says: ${title}`);
     await stranger.close();
   });
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

@@ -1,0 +1,55 @@
+// What the browser tests share: their command-line arguments, `check`/`assert` with a
+// "N passed, N failed" summary, and headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core from $CANVAS_BROWSER_DIR; nothing is downloaded) with a fresh profile and the
+// flags it needs on this closed network.
+import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** `--name value` pairs of the command line. */
+export const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
+);
+const packages = process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser");
+const { chromium } = createRequire(join(packages, "package.json"))("playwright-core");
+
+let passed = 0;
+let failed = 0;
+
+/** Runs one named check; a failure is printed and counted, and the next check still runs. */
+export async function check(name, body) {
+  try {
+    await body();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${err.stack || err}`);
+  }
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Runs `body(context)` in a fresh browser, then prints the summary and exits (1 on a failure). */
+export async function inBrowser(body) {
+  const profile = mkdtempSync(join(tmpdir(), "canvas-chromium-"));
+  // The fresh profile goes in as Chromium's --user-data-dir (Playwright passes it).
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CANVAS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+    viewport: { width: 1280, height: 800 },
+  });
+  try {
+    await body(context);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
