@@ -88,6 +88,13 @@ pub enum RenderError {
     TooLarge { width: u64, height: u64, max: u64 },
     #[error("the drawing could not be rasterised: {0}")]
     Rasterise(String),
+    /// The rasteriser (tiny-skia) gave up on geometry far outside the image: paths whose
+    /// device coordinates overflow its fixed-point scan converter (tiny-skia issue #167).
+    #[error(
+        "the drawing has geometry too far outside the image for the PNG rasteriser; \
+         draw a smaller region, or use render.svg, which draws it"
+    )]
+    Unrasterisable,
 }
 
 /// Draws `items` (REST item JSON objects) as one SVG document.

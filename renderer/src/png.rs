@@ -69,13 +69,36 @@ pub fn render_png(drawing: &Drawing) -> Result<Vec<u8>, RenderError> {
         drawing.width as f32 / size.width().max(1.0),
         drawing.height as f32 / size.height().max(1.0),
     );
-    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    // tiny-skia asserts (panics) on some extreme geometry instead of returning an error; one bad
+    // drawing must not take a worker down, so its panic becomes an answer. The pixmap is dropped
+    // with it, so no half-drawn state outlives the call.
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        resvg::render(&tree, transform, &mut pixmap.as_mut());
+    }));
+    if drawn.is_err() {
+        return Err(RenderError::Unrasterisable);
+    }
     pixmap.encode_png().map_err(|e| RenderError::Rasterise(e.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// tiny-skia panics on a path reaching billions of pixels above the image (its issue #167);
+    /// the PNG export answers an error instead.
+    #[test]
+    fn geometry_the_rasteriser_cannot_draw_is_an_error_not_a_panic() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><path d="m3 6h8v-5651705554"/></svg>"#;
+        let drawing = Drawing {
+            svg: svg.to_owned(),
+            region: crate::model::Rect { x: 0.0, y: 0.0, width: 32.0, height: 32.0 },
+            width: 32,
+            height: 32,
+            items: 1,
+        };
+        assert!(matches!(render_png(&drawing), Err(RenderError::Unrasterisable)));
+    }
 
     #[test]
     fn the_pixel_budget_is_enforced_before_drawing() {

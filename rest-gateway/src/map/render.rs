@@ -125,6 +125,7 @@ fn render_error(err: RenderError) -> ApiError {
         RenderError::InvalidRegion => ApiError::invalid("region", &err.to_string()),
         RenderError::TooLarge { .. } => ApiError::invalid("scale", &err.to_string()),
         RenderError::Rasterise(_) => ApiError::internal(err),
+        RenderError::Unrasterisable => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, err.to_string()),
     }
 }
 

@@ -210,6 +210,7 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("403", "Forbidden", "No access to the project, or too weak a role."),
     ("404", "NotFound", "Unknown project, item or webhook."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
+    ("422", "Unrasterisable", "The map has geometry too far outside the image for the PNG rasteriser; draw a smaller region or use `render.svg`."),
     ("503", "ServiceUnavailable", "A dependency is unavailable, or a rate limit applies; see `Retry-After`."),
 ];
 
@@ -278,6 +279,9 @@ fn add_shared(doc: &mut OpenApi) {
             }
             if operation.request_body.is_some() {
                 statuses.push("413");
+            }
+            if path.ends_with("/render.png") {
+                statuses.push("422");
             }
             for (status, name, _) in PROBLEMS {
                 if statuses.contains(status) && !operation.responses.responses.contains_key(*status) {
