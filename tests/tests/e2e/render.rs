@@ -13,6 +13,33 @@ use crate::uploads::upload;
 
 backend_tests!(every_item_type_is_drawn, png_has_the_asked_size, rendering_follows_access_rules);
 
+/// A label scaled by 10¹² viewed through a 20-unit region reaches about 10¹³ pixels outside the
+/// PNG, which the rasteriser (tiny-skia) cannot scan; found by schemathesis. The answer is a 422
+/// that says so, and the SVG of the same region is drawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn geometry_beyond_the_rasteriser_is_a_422_not_a_crash() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let (owner, project) = owner_with_project(&app).await;
+    create(&app, &owner, &project, "label", json!({"text": "huge", "position": {"x": 0, "y": 0}, "scale": 1e12})).await;
+    let region = "?x=-10&y=-10&width=20&height=20";
+
+    let png = get(&app, &format!("{}{region}&jsonCasing=camel", render_url(&app, &project, "png")), Some(&owner)).await;
+    assert_eq!(png.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", String::from_utf8_lossy(&png.bytes));
+    assert_eq!(png.content_type, "application/problem+json");
+    let detail = png.body["detail"].as_str().unwrap();
+    assert!(detail.contains("too far outside the image") && detail.contains("render.svg"), "{detail}");
+
+    let svg = get(&app, &format!("{}{region}", render_url(&app, &project, "svg")), Some(&owner)).await;
+    assert_eq!(svg.status, StatusCode::OK);
+    assert!(String::from_utf8_lossy(&svg.bytes).contains("huge"));
+
+    // The service keeps answering: an ordinary PNG right after.
+    let fine =
+        get(&app, &format!("{}?x=-1e16&y=-1e16&width=20&height=20", render_url(&app, &project, "png")), Some(&owner))
+            .await;
+    assert_eq!(fine.status, StatusCode::OK, "{}", String::from_utf8_lossy(&fine.bytes));
+}
+
 async fn create(app: &TestApp, user: &TestUser, project: &str, item_type: &str, body: Value) -> String {
     let reply = send(
         app,
