@@ -25,6 +25,26 @@ use crate::respond::{query_value, Format};
 use crate::routes::items::{authorization, item_json};
 use crate::state::{with_auth, AppState};
 
+/// The query of both drawings, for the OpenAPI document only: the handlers parse the raw query
+/// (`canvas_render` owns the rules), so nothing constructs this.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
+#[allow(dead_code)]
+struct RenderParams {
+    /// Only these items (comma-separated ids).
+    item_ids: Option<String>,
+    /// Region left edge in map units (give x, y, width and height, or none).
+    x: Option<f64>,
+    /// Region top edge in map units.
+    y: Option<f64>,
+    /// Region width in map units.
+    width: Option<f64>,
+    /// Region height in map units.
+    height: Option<f64>,
+    /// Pixels per map unit (default 1).
+    scale: Option<f64>,
+}
+
 /// Items read per ListItems call (the service's maximum).
 const PAGE_SIZE: u32 = 1000;
 /// Image and SVG contents fetched at once.
@@ -39,15 +59,7 @@ const CONTENT_BUDGET: usize = 64 * 1024 * 1024;
     tag = "map",
     operation_id = "renderSvg",
     summary = "The project map drawn as SVG",
-    params(
-        ("projectId" = String, Path, format = "uuid"),
-        ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
-        ("x" = Option<f64>, Query, description = "Region left edge in map units (give x, y, width and height, or none)."),
-        ("y" = Option<f64>, Query, description = "Region top edge in map units."),
-        ("width" = Option<f64>, Query, description = "Region width in map units."),
-        ("height" = Option<f64>, Query, description = "Region height in map units."),
-        ("scale" = Option<f64>, Query, description = "Pixels per map unit (default 1)."),
-    ),
+    params(("projectId" = String, Path, format = "uuid"), RenderParams),
     responses((status = 200, description = "The drawing.", content_type = "image/svg+xml", body = String))
 )]
 pub async fn svg(
@@ -70,15 +82,7 @@ pub async fn svg(
     tag = "map",
     operation_id = "renderPng",
     summary = "The project map drawn as PNG",
-    params(
-        ("projectId" = String, Path, format = "uuid"),
-        ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
-        ("x" = Option<f64>, Query, description = "Region left edge in map units (give x, y, width and height, or none)."),
-        ("y" = Option<f64>, Query, description = "Region top edge in map units."),
-        ("width" = Option<f64>, Query, description = "Region width in map units."),
-        ("height" = Option<f64>, Query, description = "Region height in map units."),
-        ("scale" = Option<f64>, Query, description = "Pixels per map unit (default 1)."),
-    ),
+    params(("projectId" = String, Path, format = "uuid"), RenderParams),
     responses((status = 200, description = "The drawing.", content_type = "image/png", body = Vec<u8>))
 )]
 pub async fn png(
