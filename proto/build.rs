@@ -8,6 +8,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "proto"))
         .collect();
+    // The directory too, so that a new .proto file (not only a changed one) rebuilds.
+    println!("cargo:rerun-if-changed=canvas/v1");
     for proto in &protos {
         println!("cargo:rerun-if-changed={}", proto.display());
     }

@@ -112,6 +112,9 @@ pub struct UpArgs {
     /// MCP at `/mcp`: item links, allowed hosts, realm, body limit; the same flags as mcp-gateway.
     #[command(flatten)]
     pub mcp: mcp_gateway::config::McpArgs,
+    /// Deadline of core-service calls and time limit of request bodies, for both gateways.
+    #[command(flatten)]
+    pub gateway: canvas_runtime::GatewayArgs,
     /// Webhooks: signing-key secret, retries, destinations; the same flags as core-service. An
     /// in-process webhook-dispatcher uses the same client settings.
     #[command(flatten)]

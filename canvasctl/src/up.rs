@@ -49,27 +49,84 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
     let base_url = format!("http://{}", http_listener.local_addr()?);
 
     let shutdown = canvas_runtime::on_signal(args.process.shutdown_grace());
-    let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), shutdown.clone()));
+    let mut components = Components::new(shutdown.clone());
+    components.spawn("core-service", core_service::run(grpc_listener, core.clone(), shutdown.clone()));
 
-    let credentials = first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await?;
-    let state = rest_gateway::AppState::connect(&core_url)?;
+    let credentials = match first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await {
+        Ok(credentials) => credentials,
+        Err(error) => {
+            components.stop().await;
+            return Err(error);
+        }
+    };
+    let state = rest_gateway::AppState::connect(&core_url, &args.gateway)?;
     // MCP at {base_url}/mcp; item links point at the same base URL unless --web-url says otherwise.
-    let mcp = mcp_gateway::McpState::connect(&core_url, args.mcp.settings(&base_url))?;
+    let mcp_settings = mcp_gateway::McpSettings { limits: args.gateway.clone(), ..args.mcp.settings(&base_url) };
+    let mcp = mcp_gateway::McpState::connect(&core_url, mcp_settings)?;
     let router = rest_gateway::router(state)
         .merge(mcp_gateway::router(mcp))
         .merge(canvas_runtime::settings::route(config_report));
-    let http_task = tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
+    components.spawn("HTTP (REST, MCP, map)", rest_gateway::serve(http_listener, router, shutdown.clone()));
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(&core_url, args.webhooks.client.clone());
     dispatcher.dispatcher_secret = args.webhooks.dispatcher_secret.clone();
-    let dispatcher_task = tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
+    components.spawn("webhook-dispatcher", webhook_dispatcher::run(dispatcher, shutdown.clone()));
     print_banner(credentials.as_ref(), &args.data_dir, &base_url, &core_url);
 
-    let (core_result, http_result, dispatcher_result) = tokio::join!(core_task, http_task, dispatcher_task);
-    dispatcher_result??;
+    let outcome = components.wait().await;
     core.storage().close().await;
-    core_result??;
-    http_result??;
-    Ok(())
+    outcome
+}
+
+/// The components of `canvasctl up`, run as tasks of one process. The first one that fails (or
+/// panics) stops the others through the shared shutdown, and its error is the process's: a
+/// service half up (REST answering while core-service is gone) is worse than none.
+struct Components {
+    tasks: tokio::task::JoinSet<(&'static str, anyhow::Result<()>)>,
+    shutdown: canvas_runtime::Shutdown,
+}
+
+impl Components {
+    fn new(shutdown: canvas_runtime::Shutdown) -> Self {
+        Self { tasks: tokio::task::JoinSet::new(), shutdown }
+    }
+
+    fn spawn(
+        &mut self,
+        name: &'static str,
+        run: impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static,
+    ) {
+        self.tasks.spawn(async move { (name, run.await) });
+    }
+
+    /// Waits for every component; the first failure cancels the rest and is returned.
+    async fn wait(mut self) -> anyhow::Result<()> {
+        let mut first_failure: Option<anyhow::Error> = None;
+        while let Some(joined) = self.tasks.join_next().await {
+            let failure = match joined {
+                Ok((_, Ok(()))) => None,
+                Ok((name, Err(error))) => Some(error.context(format!("{name} failed"))),
+                Err(panic) => Some(anyhow::anyhow!("a component panicked: {panic}")),
+            };
+            if let Some(error) = failure {
+                if first_failure.is_none() {
+                    tracing::error!(error = %format!("{error:#}"), "stopping every component");
+                    self.shutdown.token.cancel();
+                    first_failure = Some(error);
+                }
+            } else if !self.shutdown.token.is_cancelled() {
+                // A component that ends on its own leaves the service incomplete: stop the rest.
+                tracing::warn!("a component stopped; stopping the others");
+                self.shutdown.token.cancel();
+            }
+        }
+        first_failure.map_or(Ok(()), Err)
+    }
+
+    /// Stops whatever was started (start-up failed).
+    async fn stop(self) {
+        self.shutdown.token.cancel();
+        let _ = self.wait().await;
+    }
 }
 
 fn credentials_path(data_dir: &Path) -> PathBuf {
@@ -158,5 +215,42 @@ fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str,
             "  curl -s -X POST -H 'Authorization: Bearer {}' -H 'Content-Type: application/json' \\\n    -d '{{\"text\": \"Hello, canvas\"}}' {base_url}/api/v2/projects/{}/item/panel/label",
             c.token, c.project_id
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_first_failure_stops_every_component_and_is_the_outcome() {
+        let shutdown = canvas_runtime::Shutdown::new(Default::default(), Duration::from_secs(5));
+        let mut components = Components::new(shutdown.clone());
+        let token = shutdown.token.clone();
+        components.spawn("patient", async move {
+            token.cancelled().await;
+            Ok(())
+        });
+        components.spawn("broken", async { anyhow::bail!("database gone") });
+        let outcome = tokio::time::timeout(Duration::from_secs(5), components.wait()).await.expect("nothing hangs");
+        let error = format!("{:#}", outcome.expect_err("the failure is the outcome"));
+        assert!(error.contains("broken failed") && error.contains("database gone"), "{error}");
+        assert!(shutdown.token.is_cancelled());
+    }
+
+    #[tokio::test]
+    async fn a_component_that_ends_on_its_own_stops_the_others() {
+        let shutdown = canvas_runtime::Shutdown::new(Default::default(), Duration::from_secs(5));
+        let mut components = Components::new(shutdown.clone());
+        let token = shutdown.token.clone();
+        components.spawn("patient", async move {
+            token.cancelled().await;
+            Ok(())
+        });
+        components.spawn("quitter", async { Ok(()) });
+        tokio::time::timeout(Duration::from_secs(5), components.wait()).await.expect("nothing hangs").unwrap();
+        assert!(shutdown.token.is_cancelled());
     }
 }

@@ -252,3 +252,41 @@ fn config_show_prints_the_effective_configuration_without_secrets() {
     let line = table.lines().find(|l| l.contains("--shutdown-grace-secs")).expect("listed");
     assert!(line.contains("env") && line.trim_end().ends_with('7'), "{line}");
 }
+
+/// An empty environment variable means unset for every setting (`CANVAS_WEBHOOK_CA_CERTS=""` used
+/// to stop start-up with "a value is required"), and a development start that works as
+/// documented logs no ERROR line.
+#[test]
+fn empty_variables_are_unset_and_a_working_start_logs_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("canvas-data");
+    let log_path = dir.path().join("stderr.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let mut command = Command::new(BIN);
+    command
+        .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--log-format", "json", "--data-dir"])
+        .arg(&data_dir)
+        .stdout(Stdio::null())
+        .stderr(log);
+    for empty in [
+        "CANVAS_WEBHOOK_CA_CERTS",
+        "CANVAS_DATABASE_URL",
+        "CANVAS_DISPATCHER_SECRET",
+        "CANVAS_WEBHOOK_ALLOW_DESTINATIONS",
+        "CANVAS_MCP_ALLOWED_ORIGINS",
+        "CANVAS_CORE_TIMEOUT_SECS",
+        "CANVAS_LLM_URL",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+    ] {
+        command.env(empty, "");
+    }
+    let running = Running(command.spawn().expect("canvasctl starts"));
+    let creds = wait_ready(&data_dir, None);
+    let (code, _) = curl(&[&format!("{}/readyz", creds["baseUrl"].as_str().unwrap())]);
+    assert_eq!(code, "200");
+    drop(running);
+    let text = std::fs::read_to_string(&log_path).unwrap();
+    let errors: Vec<&str> = text.lines().filter(|line| line.contains("\"level\":\"ERROR\"")).collect();
+    assert!(errors.is_empty(), "ERROR lines in a working development start: {errors:#?}");
+    assert!(text.contains("\"level\":\"INFO\""), "the log is JSON lines: {text}");
+}

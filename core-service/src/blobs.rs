@@ -14,7 +14,7 @@ use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use sha2::{Digest, Sha256};
 
-use crate::error::{CoreError, CoreResult};
+use crate::error::{CoreError, CoreResult, Dependency};
 
 /// The configured blob store.
 #[derive(Clone, Debug)]
@@ -65,10 +65,9 @@ impl BlobStore {
                     .map_err(|e| CoreError::Internal(anyhow::anyhow!(e).context("writing a blob")))?;
             }
             Self::Object { store, prefix } => {
-                store
-                    .put(&object_path(prefix, &key), PutPayload::from(bytes))
-                    .await
-                    .map_err(|e| CoreError::Unavailable(format!("the blob store did not accept the file: {e}")))?;
+                store.put(&object_path(prefix, &key), PutPayload::from(bytes)).await.map_err(|e| {
+                    CoreError::unavailable(Dependency::BlobStore, format!("it did not accept the file: {e}"), 5)
+                })?;
             }
         }
         Ok(key)
@@ -87,11 +86,11 @@ impl BlobStore {
                 let result = store
                     .get(&object_path(prefix, key))
                     .await
-                    .map_err(|e| CoreError::Unavailable(format!("the blob store did not answer: {e}")))?;
+                    .map_err(|e| CoreError::unavailable(Dependency::BlobStore, format!("it did not answer: {e}"), 5))?;
                 let bytes = result
                     .bytes()
                     .await
-                    .map_err(|e| CoreError::Unavailable(format!("the blob store did not answer: {e}")))?;
+                    .map_err(|e| CoreError::unavailable(Dependency::BlobStore, format!("it did not answer: {e}"), 5))?;
                 Ok(bytes.to_vec())
             }
         }

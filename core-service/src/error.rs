@@ -1,10 +1,13 @@
 //! The one domain error of core-service.
 //!
 //! Every layer below the gRPC handlers returns [`CoreError`]; the only
-//! translation into a wire status lives in `grpc::status`. Internal errors
-//! carry their cause for the log and are never shown to a caller.
+//! translation into a wire status lives in `grpc::status`, which gives every
+//! variant its `canvas.v1.ErrorReason`. Internal errors carry their cause for
+//! the log and are never shown to a caller.
 
 use std::fmt;
+
+pub use canvas_proto::v1::ViolationReason;
 
 /// One offending field of a request, named by its camelCase path
 /// (`size.width`, `startPoint.position.x`) together with the rule it broke.
@@ -14,17 +17,54 @@ pub struct FieldViolation {
     pub field: String,
     /// The rule, phrased for the caller ("must be >= 5").
     pub description: String,
+    /// What kind of offence it is, so clients can point at the right argument (an unknown
+    /// property name versus a bad value) without reading `description`.
+    pub reason: ViolationReason,
 }
 
 impl FieldViolation {
+    /// A value that breaks its field's rule.
     pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self { field: field.into(), description: description.into() }
+        Self::with_reason(ViolationReason::InvalidValue, field, description)
+    }
+
+    pub fn with_reason(reason: ViolationReason, field: impl Into<String>, description: impl Into<String>) -> Self {
+        Self { field: field.into(), description: description.into(), reason }
     }
 }
 
 impl fmt::Display for FieldViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.field, self.description)
+    }
+}
+
+/// A service core-service depends on, named in [`CoreError::Unavailable`] so the caller learns
+/// what is down (and operators what to look at).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dependency {
+    /// SQLite or PostgreSQL.
+    Database,
+    /// The sentence-embedding model (in process, or the OpenAI-compatible endpoint).
+    EmbeddingModel,
+    /// The language model of an agent configuration (`postProcess`).
+    Llm,
+    /// Where uploaded files live (local directory or S3).
+    BlobStore,
+    /// The webhook signing key ring (no key active yet).
+    SigningKey,
+}
+
+impl Dependency {
+    /// The name carried in `ErrorInfo.metadata["dependency"]` and shown to callers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Database => "database",
+            Self::EmbeddingModel => "embedding_model",
+            Self::Llm => "llm",
+            Self::BlobStore => "blob_store",
+            Self::SigningKey => "signing_key",
+        }
     }
 }
 
@@ -45,15 +85,21 @@ pub enum CoreError {
     /// The request conflicts with the current state (a duplicate, say).
     #[error("{0}")]
     Conflict(String),
+    /// The caller asked to change version `expected` but the resource is at `current`; nothing
+    /// was changed (optimistic concurrency on request: HTTP `If-Match`).
+    #[error("{kind} is at version {current}, not the expected version {expected}; nothing was changed")]
+    PreconditionFailed { kind: &'static str, expected: i64, current: i64 },
     /// A quota was used up; try again after the given number of seconds.
     #[error("{message}")]
     RateLimited { message: String, retry_after_secs: u64 },
     /// A body or file over the size limit.
     #[error("{0}")]
     PayloadTooLarge(String),
-    /// A dependency (database, model, LLM) cannot answer right now.
-    #[error("{0}")]
-    Unavailable(String),
+    /// A dependency cannot answer right now. `retry_after_secs` is set when trying again later
+    /// can help (a busy pool, an endpoint down), and absent when it cannot until an operator acts
+    /// (no language model configured is not this: that is a validation error).
+    #[error("{} is unavailable: {message}", dependency.as_str().replace('_', " "))]
+    Unavailable { dependency: Dependency, message: String, retry_after_secs: Option<u64> },
     /// Anything else. Logged with its cause, shown to callers as a bare
     /// "internal error".
     #[error(transparent)]
@@ -72,6 +118,11 @@ impl CoreError {
 
     pub fn internal(message: impl fmt::Display) -> Self {
         Self::Internal(anyhow::anyhow!("{message}"))
+    }
+
+    /// A dependency that is down or busy; trying again after `retry_after_secs` can help.
+    pub fn unavailable(dependency: Dependency, message: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self::Unavailable { dependency, message: message.into(), retry_after_secs: Some(retry_after_secs) }
     }
 }
 

@@ -6,8 +6,9 @@
 
 use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
+use canvas_proto::failure::{classify, CallFailure};
+use canvas_proto::v1::ErrorReason;
 use canvas_proto::v1::WhoAmIRequest;
-use tonic::Code;
 
 use crate::error::Rejection;
 use crate::state::{Caller, McpState};
@@ -26,14 +27,21 @@ pub async fn authenticate(state: &McpState, headers: &HeaderMap) -> Result<Calle
             tracing::debug!(user = %user.get_ref().user_id, "MCP caller authenticated");
             Ok(caller)
         }
-        Err(status) => Err(match status.code() {
-            Code::Unauthenticated => Rejection::unauthorized(&state.settings.realm, token_sent),
-            Code::Unavailable | Code::DeadlineExceeded => {
-                tracing::warn!(message = status.message(), "core-service did not answer the token check");
+        Err(status) => Err(match classify(&status) {
+            CallFailure::Refused(refusal) if refusal.reason == ErrorReason::Unauthenticated => {
+                Rejection::unauthorized(&state.settings.realm, token_sent)
+            }
+            CallFailure::Refused(refusal) if refusal.reason == ErrorReason::DependencyUnavailable => {
+                tracing::warn!(message = %refusal.message, "core-service could not check the token");
+                Rejection::dependency_unavailable(&refusal)
+            }
+            CallFailure::Unreachable { cause } => {
+                tracing::warn!(%cause, "core-service did not answer the token check");
                 Rejection::core_unreachable()
             }
-            code => {
-                tracing::error!(?code, message = status.message(), "token check failed");
+            CallFailure::TimedOut => Rejection::core_timed_out(),
+            other => {
+                tracing::error!(failure = ?other, "token check failed");
                 Rejection::internal()
             }
         }),

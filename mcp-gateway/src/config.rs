@@ -34,6 +34,12 @@ pub struct McpSettings {
     /// Largest request body accepted; larger ones get 413 with a JSON-RPC
     /// error instead of being read into memory.
     pub max_body_bytes: usize,
+    /// Browser origins allowed to call `/mcp` (`scheme://host[:port]`, or `*`). Empty: the origin
+    /// of `web_url` and loopback origins. A request without `Origin` (every non-browser client)
+    /// is not affected: the check exists because a web page's requests carry it.
+    pub allowed_origins: Vec<String>,
+    /// Deadline of core-service calls and time limit of request bodies.
+    pub limits: canvas_runtime::GatewayArgs,
 }
 
 impl McpSettings {
@@ -44,7 +50,27 @@ impl McpSettings {
             allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
             realm: DEFAULT_REALM.to_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            allowed_origins: Vec::new(),
+            limits: canvas_runtime::GatewayArgs::default(),
         }
+    }
+
+    /// Whether a browser page of `origin` may call `/mcp` (the MCP transport's DNS-rebinding
+    /// guard). Origins compare as browsers serialise them: scheme and host case-insensitive,
+    /// default ports implied.
+    pub fn origin_allowed(&self, origin: &str) -> bool {
+        let origin = origin.trim();
+        if self.allowed_origins.iter().any(|o| o.trim() == "*") {
+            return true;
+        }
+        let Some(wanted) = Origin::parse(origin) else {
+            // `null` (sandboxed frames, file: pages) and garbage: only when listed literally.
+            return self.allowed_origins.iter().any(|o| o.trim().eq_ignore_ascii_case(origin));
+        };
+        if self.allowed_origins.is_empty() {
+            return wanted.is_loopback() || Origin::parse(&self.web_url).is_some_and(|own| own == wanted);
+        }
+        self.allowed_origins.iter().filter_map(|o| Origin::parse(o.trim())).any(|o| o == wanted)
     }
 
     /// Whether a request's `Host` (already lower-cased, brackets removed
@@ -57,6 +83,32 @@ impl McpSettings {
             let (allowed_host, allowed_port) = split_host_port(allowed.trim());
             allowed_host.eq_ignore_ascii_case(host) && allowed_port.is_none_or(|p| Some(p) == port)
         })
+    }
+}
+
+/// A web origin: scheme, host and port (the default port of the scheme when none is written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Origin {
+    scheme: String,
+    host: url::Host,
+    port: Option<u16>,
+}
+
+impl Origin {
+    /// `https://Example.com:443` and `https://example.com` are the same origin; a path is
+    /// ignored (so a web URL with a path still names its origin).
+    fn parse(text: &str) -> Option<Self> {
+        let url = url::Url::parse(text).ok()?;
+        let host = url.host()?.to_owned();
+        Some(Self { scheme: url.scheme().to_owned(), host, port: url.port_or_known_default() })
+    }
+
+    fn is_loopback(&self) -> bool {
+        match &self.host {
+            url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+            url::Host::Ipv4(ip) => ip.is_loopback(),
+            url::Host::Ipv6(ip) => ip.is_loopback(),
+        }
     }
 }
 
@@ -95,6 +147,10 @@ pub struct McpCli {
     #[command(flatten)]
     pub mcp: McpArgs,
 
+    /// Deadline of core-service calls and time limit of request bodies.
+    #[command(flatten)]
+    pub gateway: canvas_runtime::GatewayArgs,
+
     /// Log format, shutdown grace period, trace export: the same for every component.
     #[command(flatten)]
     pub process: canvas_runtime::ProcessArgs,
@@ -102,7 +158,7 @@ pub struct McpCli {
 
 impl McpCli {
     pub fn settings(&self) -> McpSettings {
-        self.mcp.settings(&format!("http://{}", self.http_addr))
+        McpSettings { limits: self.gateway.clone(), ..self.mcp.settings(&format!("http://{}", self.http_addr)) }
     }
 }
 
@@ -131,6 +187,12 @@ pub struct McpArgs {
     /// Largest request body in bytes.
     #[arg(long = "max-body-bytes", env = "CANVAS_MCP_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
+
+    /// Browser origins (`scheme://host[:port]`) allowed to call /mcp, comma-separated; `*` allows
+    /// any. Empty: the web URL's origin and loopback origins. Requests without `Origin`
+    /// (non-browser clients) are always served; any other origin gets 403.
+    #[arg(long = "allowed-origins", env = "CANVAS_MCP_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
 }
 
 impl McpArgs {
@@ -141,6 +203,12 @@ impl McpArgs {
             allowed_hosts: self.allowed_hosts.iter().map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()).collect(),
             realm: self.realm.clone(),
             max_body_bytes: self.max_body_bytes,
+            allowed_origins: self
+                .allowed_origins
+                .iter()
+                .map(|o| o.trim().to_owned())
+                .filter(|o| !o.is_empty())
+                .collect(),
             ..McpSettings::new(&web_url)
         }
     }
@@ -169,5 +237,35 @@ mod tests {
         assert!(!settings.host_allowed("canvas.example", Some(8443)));
         settings.allowed_hosts = vec!["*".into()];
         assert!(settings.host_allowed("anything", None));
+    }
+
+    #[test]
+    fn origins_default_to_the_web_url_and_loopback() {
+        let mut settings = McpSettings::new("https://Canvas.example/app");
+        for allowed in [
+            "https://canvas.example",
+            "https://canvas.example:443",
+            "http://localhost:6274",
+            "http://127.0.0.1",
+            "http://[::1]:3000",
+        ] {
+            assert!(settings.origin_allowed(allowed), "{allowed}");
+        }
+        for refused in [
+            "http://evil.example",
+            "http://canvas.example",
+            "https://canvas.example:8443",
+            "null",
+            "",
+            "javascript:alert(1)",
+            "https://canvas.example.evil.example",
+        ] {
+            assert!(!settings.origin_allowed(refused), "{refused}");
+        }
+        settings.allowed_origins = vec!["https://tools.example".into()];
+        assert!(settings.origin_allowed("https://TOOLS.example"));
+        assert!(!settings.origin_allowed("http://localhost:6274"), "a list replaces the default");
+        settings.allowed_origins = vec!["*".into()];
+        assert!(settings.origin_allowed("http://evil.example"));
     }
 }

@@ -9,16 +9,20 @@
 //!   error -32602, as the MCP specification asks.
 //! - [`ToolFailure`]: the tool ran and core-service (or argument decoding)
 //!   said no. Becomes a tool result with `isError: true` whose text names
-//!   the offending argument and the rule, so an agent can correct itself.
+//!   the offending argument and the rule, so an agent can correct itself, and
+//!   whose `_meta["canvas/errorReason"]` names the reason. core-service's
+//!   answers are read by their `ErrorReason` (`canvas_proto::failure`), never
+//!   by their message.
 
-use axum::http::header::{ALLOW, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::header::{ALLOW, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use canvas_proto::failure::{classify, CallFailure, Refusal, Violation};
+use canvas_proto::v1::{ErrorReason, ViolationReason};
+use rmcp::model::MetaObject;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::ErrorData;
 use serde_json::{json, Map, Value};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 /// JSON-RPC code of the spec's 401 answer.
 pub const UNAUTHORIZED_CODE: i64 = -32001;
@@ -125,7 +129,47 @@ impl Rejection {
 
     /// core-service did not answer the token check.
     pub fn core_unreachable() -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, INTERNAL_ERROR, "core-service is unreachable; try again shortly")
+        let mut rejection = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            INTERNAL_ERROR,
+            "core-service is unreachable; try again shortly",
+        );
+        rejection.headers.push((RETRY_AFTER, HeaderValue::from_static("1")));
+        rejection
+    }
+
+    /// core-service did not answer the token check within the deadline.
+    pub fn core_timed_out() -> Self {
+        Self::new(StatusCode::GATEWAY_TIMEOUT, INTERNAL_ERROR, "core-service did not answer in time; try again")
+    }
+
+    /// A dependency of core-service (its database) could not check the token.
+    pub fn dependency_unavailable(refusal: &Refusal) -> Self {
+        let mut rejection = Self::new(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, refusal.message.clone());
+        if let Some(delay) = refusal.retry_after {
+            rejection.headers.push((RETRY_AFTER, HeaderValue::from(delay.as_secs().max(1))));
+        }
+        rejection
+    }
+
+    /// A browser page of another origin (DNS rebinding, cross-site requests): the MCP transport
+    /// requires servers to refuse it with 403.
+    pub fn origin_not_allowed(origin: &str) -> Self {
+        let shown: String = origin.chars().filter(|c| !c.is_control()).take(100).collect();
+        Self::new(
+            StatusCode::FORBIDDEN,
+            SERVER_ERROR,
+            format!("Forbidden: Origin '{shown}' is not allowed; add it to CANVAS_MCP_ALLOWED_ORIGINS"),
+        )
+    }
+
+    /// The body arrived slower than `--body-timeout-secs`.
+    pub fn body_timeout() -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            INVALID_REQUEST,
+            "the request body did not arrive within the time limit (CANVAS_BODY_TIMEOUT_SECS)",
+        )
     }
 
     pub fn internal() -> Self {
@@ -187,60 +231,121 @@ fn missing_or_unknown(message: &str) -> Option<String> {
 /// Why a tool call failed, in terms the agent can act on.
 #[derive(Debug)]
 pub enum ToolFailure {
-    /// Arguments to fix: `(core field or argument, rule)`.
-    Invalid(Vec<(String, String)>),
-    /// No access to the project (or not the role the call needs).
-    Denied(String),
-    /// A project or item that does not exist for this caller.
-    NotFound {
-        /// `project` or `item`, from core's `ResourceInfo`.
-        kind: String,
-        /// The id that was not found, to find the argument that held it.
-        id: String,
-        message: String,
-    },
-    /// The feature or core-service cannot serve the call now.
-    Unavailable(String),
-    /// Anything else; the text says what happened.
-    Other(String),
+    /// core-service refused the call with a typed reason, or the gateway could not decode an
+    /// argument (then the reason is `VALIDATION_FAILED`).
+    Refused(Refusal),
+    /// No answer from core-service (connection refused or broken). Read-only tools are run once
+    /// more when they meet it.
+    Unreachable,
+    /// core-service did not answer within the gateway's deadline.
+    TimedOut,
+    /// core-service answered without a typed reason (logged).
+    Internal,
 }
 
 impl ToolFailure {
     /// A rejected argument found by the gateway itself (decoding, not a
     /// canvas rule: base64 that does not decode, an empty style).
     pub fn invalid(argument: &str, rule: impl Into<String>) -> Self {
-        Self::Invalid(vec![(argument.to_owned(), rule.into())])
+        let description = rule.into();
+        Self::Refused(Refusal {
+            reason: ErrorReason::ValidationFailed,
+            message: format!("{argument}: {description}"),
+            violations: vec![Violation {
+                field: argument.to_owned(),
+                description,
+                reason: ViolationReason::InvalidValue,
+            }],
+            resource: None,
+            retry_after: None,
+            metadata: Default::default(),
+        })
     }
 
-    /// Renders the failure. `argument_for` turns a core field name (and the
-    /// rule it broke) into the tool argument that carried it; `arguments` are the call's arguments,
-    /// searched for the id of a not-found resource.
+    /// The reason named in the result's `_meta`, for clients that branch on it.
+    fn reason_name(&self) -> &'static str {
+        match self {
+            Self::Refused(refusal) => refusal.reason.as_str_name(),
+            Self::Unreachable => "CORE_UNREACHABLE",
+            Self::TimedOut => ErrorReason::DeadlineExceeded.as_str_name(),
+            Self::Internal => ErrorReason::Internal.as_str_name(),
+        }
+    }
+
+    /// Renders the failure as an `isError` tool result whose text says what to do, with
+    /// `_meta["canvas/errorReason"]` naming the reason. `argument_for` turns a core field
+    /// violation into the tool argument that carried it; `arguments` are the call's
+    /// arguments, searched for the id of a not-found resource.
     pub fn into_result(
         self,
-        argument_for: &dyn Fn(&str, &str) -> String,
+        argument_for: &dyn Fn(&Violation) -> String,
         arguments: &Map<String, Value>,
     ) -> CallToolResult {
+        let reason = self.reason_name();
         let text = match self {
-            Self::Invalid(violations) => {
-                let lines: Vec<String> = violations
-                    .iter()
-                    .map(|(field, rule)| format!("invalid argument '{}': {rule}", argument_for(field, rule)))
-                    .collect();
-                format!("{}. Correct the argument and call the tool again.", lines.join("; "))
-            }
-            Self::Denied(message) => format!(
-                "permission denied (argument 'projectId'): {message}. Call list_projects to see the projects you can access and your role in each."
-            ),
-            Self::NotFound { kind, id, message } => {
-                let argument = argument_holding(arguments, &id).unwrap_or_else(|| match kind.as_str() {
-                    "project" => "projectId".to_owned(),
-                    _ => "itemId".to_owned(),
-                });
-                format!("not found (argument '{argument}'): {message}. Check the id with list_projects, list_items or find_item.")
-            }
-            Self::Unavailable(message) | Self::Other(message) => message,
+            Self::Refused(refusal) => refusal_text(refusal, argument_for, arguments),
+            Self::Unreachable => "core-service is unreachable; try again shortly".to_owned(),
+            Self::TimedOut => "core-service did not answer in time; a change may still have been applied, so \
+                read the item before you try again"
+                .to_owned(),
+            Self::Internal => "internal error in core-service; try again later".to_owned(),
         };
-        CallToolResult::error(vec![ContentBlock::text(text)])
+        let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+        let mut meta = Map::new();
+        meta.insert(ERROR_REASON_META.to_owned(), Value::from(reason));
+        result.meta = Some(MetaObject(meta));
+        result
+    }
+}
+
+/// The `_meta` key of a failed tool result naming its reason.
+pub const ERROR_REASON_META: &str = "canvas/errorReason";
+
+/// What the agent reads for each reason: the README's error table, MCP column.
+fn refusal_text(
+    refusal: Refusal,
+    argument_for: &dyn Fn(&Violation) -> String,
+    arguments: &Map<String, Value>,
+) -> String {
+    let retry = refusal.retry_after.map(|d| format!("; try again in {} s", d.as_secs().max(1))).unwrap_or_default();
+    match refusal.reason {
+        ErrorReason::ValidationFailed | ErrorReason::MalformedRequest if !refusal.violations.is_empty() => {
+            let lines: Vec<String> = refusal
+                .violations
+                .iter()
+                .map(|v| format!("invalid argument '{}': {}", argument_for(v), v.description))
+                .collect();
+            format!("{}. Correct the argument and call the tool again.", lines.join("; "))
+        }
+        ErrorReason::ValidationFailed | ErrorReason::MalformedRequest => format!("rejected: {}", refusal.message),
+        ErrorReason::PermissionDenied => format!(
+            "permission denied (argument 'projectId'): {}. Call list_projects to see the projects you can access and your role in each.",
+            refusal.message
+        ),
+        ErrorReason::NotFound => {
+            let (kind, id) = refusal.resource.clone().unwrap_or_default();
+            let argument = argument_holding(arguments, &id).unwrap_or_else(|| match kind.as_str() {
+                "project" => "projectId".to_owned(),
+                _ => "itemId".to_owned(),
+            });
+            format!(
+                "not found (argument '{argument}'): {}. Check the id with list_projects, list_items or find_item.",
+                refusal.message
+            )
+        }
+        ErrorReason::Unauthenticated => "a valid API token is required: the token was rejected".to_owned(),
+        ErrorReason::PreconditionFailed => format!(
+            "the item changed since you read it (argument 'expectedVersion'): {}. Read it again with get_item, \
+             then decide whether your change still applies.",
+            refusal.message
+        ),
+        ErrorReason::Conflict => format!("conflict: {}", refusal.message),
+        ErrorReason::RateLimited => format!("rate limited: {}{retry}", refusal.message),
+        ErrorReason::PayloadTooLarge => format!("too large: {}", refusal.message),
+        ErrorReason::DependencyUnavailable => format!("{}{retry}", refusal.message),
+        ErrorReason::DeadlineExceeded => "core-service did not answer in time; try again".to_owned(),
+        ErrorReason::Unimplemented => "this operation is not available on this server yet".to_owned(),
+        ErrorReason::Internal | ErrorReason::Unspecified => "internal error in core-service; try again later".to_owned(),
     }
 }
 
@@ -255,48 +360,23 @@ fn argument_holding(arguments: &Map<String, Value>, id: &str) -> Option<String> 
     })
 }
 
-/// The text of a failure in transport (the core-service replica went away); read-only tools are
-/// run once more when they meet it.
-pub const TRANSPORT_FAILURE: &str = "core-service is unreachable; try again shortly";
-
 impl From<tonic::Status> for ToolFailure {
     fn from(status: tonic::Status) -> Self {
-        if canvas_proto::channel::retryable(&status) {
-            return Self::Unavailable(TRANSPORT_FAILURE.to_owned());
-        }
-        let details = status.get_error_details();
-        let message = status.message().to_owned();
-        match status.code() {
-            Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => {
-                let fields: Vec<(String, String)> = details
-                    .bad_request()
-                    .map(|br| br.field_violations.iter().map(|v| (v.field.clone(), v.description.clone())).collect())
-                    .unwrap_or_default();
-                if fields.is_empty() {
-                    Self::Other(format!("rejected: {message}"))
-                } else {
-                    Self::Invalid(fields)
+        match classify(&status) {
+            CallFailure::Refused(refusal) => {
+                if refusal.reason == ErrorReason::Internal {
+                    tracing::error!(message = %refusal.message, "core-service failed internally");
                 }
+                Self::Refused(refusal)
             }
-            Code::PermissionDenied => Self::Denied(message),
-            Code::NotFound => {
-                let (kind, id) = details
-                    .resource_info()
-                    .map(|info| (info.resource_type.clone(), info.resource_name.clone()))
-                    .unwrap_or_default();
-                Self::NotFound { kind, id, message }
+            CallFailure::Unreachable { cause } => {
+                tracing::warn!(%cause, "core-service call failed in transport");
+                Self::Unreachable
             }
-            Code::Unauthenticated => Self::Other("a valid API token is required: the token was rejected".to_owned()),
-            Code::AlreadyExists | Code::Aborted => Self::Other(format!("conflict: {message}; try again")),
-            Code::ResourceExhausted => Self::Unavailable(format!("rate limited: {message}")),
-            Code::Unavailable if message.contains("transport") || message.contains("connect") => {
-                Self::Unavailable(TRANSPORT_FAILURE.to_owned())
-            }
-            Code::Unavailable | Code::DeadlineExceeded => Self::Unavailable(format!("{message}; try again shortly")),
-            Code::Unimplemented => Self::Unavailable("this operation is not available on this server yet".to_owned()),
-            Code::Ok | Code::Cancelled | Code::Unknown | Code::Internal | Code::DataLoss => {
-                tracing::error!(code = ?status.code(), message = %message, "core-service call failed");
-                Self::Other("internal error in core-service; try again later".to_owned())
+            CallFailure::TimedOut => Self::TimedOut,
+            CallFailure::Untyped { cause } => {
+                tracing::error!(%cause, "core-service answered without a typed reason");
+                Self::Internal
             }
         }
     }
@@ -310,20 +390,50 @@ mod tests {
         result.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect()
     }
 
+    fn violation(field: &str, rule: &str, reason: ViolationReason) -> Violation {
+        Violation { field: field.into(), description: rule.into(), reason }
+    }
+
     #[test]
-    fn validation_names_the_argument() {
-        let failure = ToolFailure::Invalid(vec![("fontSize".into(), "must be >= 1".into())]);
-        let result = failure.into_result(&|f, _| format!("properties.{f}"), &Map::new());
+    fn validation_names_the_argument_and_the_reason() {
+        let failure = ToolFailure::Refused(Refusal {
+            reason: ErrorReason::ValidationFailed,
+            message: "fontSize: must be >= 1".into(),
+            violations: vec![violation("fontSize", "must be >= 1", ViolationReason::InvalidValue)],
+            resource: None,
+            retry_after: None,
+            metadata: Default::default(),
+        });
+        let result = failure.into_result(&|v| format!("properties.{}", v.field), &Map::new());
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).contains("'properties.fontSize': must be >= 1"));
+        let meta = result.meta.expect("_meta");
+        assert_eq!(meta.0.get(ERROR_REASON_META), Some(&json!("VALIDATION_FAILED")));
     }
 
     #[test]
     fn not_found_names_the_argument_holding_the_id() {
         let mut args = Map::new();
         args.insert("toItemId".into(), json!("ABC"));
-        let failure = ToolFailure::NotFound { kind: "item".into(), id: "abc".into(), message: "gone".into() };
-        assert!(text(&failure.into_result(&|f, _| f.to_owned(), &args)).contains("'toItemId'"));
+        let failure = ToolFailure::Refused(Refusal {
+            reason: ErrorReason::NotFound,
+            message: "gone".into(),
+            violations: Vec::new(),
+            resource: Some(("item".into(), "abc".into())),
+            retry_after: None,
+            metadata: Default::default(),
+        });
+        assert!(text(&failure.into_result(&|v| v.field.clone(), &args)).contains("'toItemId'"));
+    }
+
+    #[test]
+    fn a_transport_failure_is_said_only_for_a_client_side_error() {
+        // An answer whose text mentions transport is still an answer.
+        let answered = ToolFailure::from(tonic::Status::unavailable("transport error"));
+        assert!(matches!(answered, ToolFailure::Internal));
+        let mut dropped = tonic::Status::unavailable("connection reset");
+        dropped.set_source(std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::ConnectionReset)));
+        assert!(matches!(ToolFailure::from(dropped), ToolFailure::Unreachable));
     }
 
     #[test]

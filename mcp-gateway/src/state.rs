@@ -34,10 +34,11 @@ pub struct McpState {
 
 impl McpState {
     /// Connects lazily: the gateway starts even when core-service is not up
-    /// yet; requests then fail with a clear "unreachable" error until it is.
+    /// yet; requests then fail with a clear "unreachable" error until it is. Every call gets the
+    /// deadline of `settings.limits`.
     pub fn connect(core_url: &str, settings: McpSettings) -> anyhow::Result<Self> {
         let channel = canvas_proto::channel::core_channel(core_url).map_err(|e| anyhow::anyhow!(e))?;
-        Ok(Self::from_channel(channel, settings))
+        Ok(Self::from_channel(channel.with_deadline(settings.limits.core_timeout()), settings))
     }
 
     pub fn from_channel(channel: impl Into<CoreChannel>, settings: McpSettings) -> Self {

@@ -4,11 +4,12 @@
 //! plain-text answers.
 //!
 //! In order: the `Host` allow-list (DNS-rebinding guard, configurable unlike
-//! rmcp's loopback-only default), POST only (405 otherwise: the server is
+//! rmcp's loopback-only default), the `Origin` allow-list (403 for a browser
+//! page of another origin, as the transport requires), POST only (405 otherwise: the server is
 //! stateless, so there is no stream to GET and no session to DELETE), the
 //! token check with core-service (401), `Content-Type` (415), `Accept`
-//! (JSON or SSE answer, 406), the body limit (413, 25 MiB instead of rmcp's
-//! 4 MiB), JSON syntax (-32700) and JSON-RPC shape (-32600/-32602). Then
+//! (JSON or SSE answer, 406), the body limits (413 over 25 MiB instead of rmcp's
+//! 4 MiB, 408 when slower than `--body-timeout-secs`), JSON syntax (-32700) and JSON-RPC shape (-32600/-32602). Then
 //! rmcp's stateless `StreamableHttpService` runs the protocol: one instance
 //! answering JSON, one answering SSE, chosen by the client's `Accept`.
 
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -97,6 +98,7 @@ impl Transport {
     async fn serve(&self, request: Request) -> Result<Response, Rejection> {
         let (mut parts, body) = request.into_parts();
         self.check_host(&parts)?;
+        self.check_origin(&parts)?;
         if parts.method != Method::POST {
             return Err(Rejection::method_not_allowed());
         }
@@ -105,7 +107,11 @@ impl Transport {
             return Err(Rejection::unsupported_media_type());
         }
         let answer = negotiate(&parts.headers).ok_or_else(Rejection::not_acceptable)?;
-        let bytes = read_body(body, &parts.headers, self.state.settings.max_body_bytes).await?;
+        let limit = self.state.settings.max_body_bytes;
+        let bytes =
+            tokio::time::timeout(self.state.settings.limits.body_timeout(), read_body(body, &parts.headers, limit))
+                .await
+                .map_err(|_| Rejection::body_timeout())??;
         let message: Value = serde_json::from_slice(&bytes).map_err(Rejection::parse_error)?;
         // rmcp insists on both media types; the choice was made above.
         parts.headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
@@ -134,6 +140,19 @@ impl Transport {
             Ok(())
         } else {
             Err(Rejection::host_not_allowed(&raw))
+        }
+    }
+
+    /// The MCP transport's DNS-rebinding guard for browsers: a request whose `Origin` is not
+    /// allowed is refused with 403 before anything else runs. Requests without `Origin`
+    /// (non-browser clients) pass.
+    fn check_origin(&self, parts: &Parts) -> Result<(), Rejection> {
+        let Some(origin) = parts.headers.get(ORIGIN) else { return Ok(()) };
+        let origin = origin.to_str().unwrap_or("");
+        if self.state.settings.origin_allowed(origin) {
+            Ok(())
+        } else {
+            Err(Rejection::origin_not_allowed(origin))
         }
     }
 

@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tonic::transport::{Channel, Endpoint};
-use tonic::{Code, Status};
+use tonic::Status;
 
 /// Time allowed to open a connection to one replica.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -42,15 +42,30 @@ struct Replica {
 pub struct CoreChannel {
     replicas: Arc<[Replica]>,
     next: Arc<AtomicUsize>,
+    /// The deadline of a call that does not set its own (`grpc-timeout`): enforced on this side
+    /// (the call fails as timed out, see [`crate::failure::CallFailure::TimedOut`]) and sent to
+    /// core-service, which stops working on a call nobody waits for. It bounds the time until
+    /// the answer starts, so a server stream (the change stream) may run longer.
+    deadline: Option<Duration>,
 }
 
 impl From<Channel> for CoreChannel {
     fn from(channel: Channel) -> Self {
-        Self { replicas: Arc::from(vec![Replica { channel, down: AtomicBool::new(false) }]), next: Arc::default() }
+        Self {
+            replicas: Arc::from(vec![Replica { channel, down: AtomicBool::new(false) }]),
+            next: Arc::default(),
+            deadline: None,
+        }
     }
 }
 
 impl CoreChannel {
+    /// The same replicas with a deadline on every call that sets none.
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
     /// The replica for the next call: the next one that is up, else the next one at all.
     fn pick(&self) -> usize {
         let count = self.replicas.len();
@@ -115,7 +130,12 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: http::Request<tonic::body::Body>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<tonic::body::Body>) -> Self::Future {
+        if let Some(deadline) = self.deadline {
+            if !request.headers().contains_key(GRPC_TIMEOUT) {
+                request.headers_mut().insert(GRPC_TIMEOUT, grpc_timeout_value(deadline));
+            }
+        }
         let this = self.clone();
         Box::pin(async move {
             if this.replicas.len() == 1 {
@@ -153,6 +173,15 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
             Err(last.expect("at least one replica was tried"))
         })
     }
+}
+
+/// The gRPC deadline header; tonic's channel enforces it on this side, its server on the other.
+const GRPC_TIMEOUT: &str = "grpc-timeout";
+
+/// `grpc-timeout` in milliseconds (the format allows at most 8 digits per unit).
+fn grpc_timeout_value(deadline: Duration) -> http::HeaderValue {
+    let millis = deadline.as_millis().clamp(1, 99_999_999);
+    http::HeaderValue::from_str(&format!("{millis}m")).expect("digits and a unit are a valid header value")
 }
 
 async fn send(
@@ -201,18 +230,14 @@ pub fn core_channel(core_urls: &str) -> Result<CoreChannel, String> {
     if replicas.is_empty() {
         return Err("at least one core-service URL is required".to_owned());
     }
-    Ok(CoreChannel { replicas: Arc::from(replicas), next: Arc::default() })
+    Ok(CoreChannel { replicas: Arc::from(replicas), next: Arc::default(), deadline: None })
 }
 
-/// Whether a failed call may be repeated, if it is idempotent: the transport failed (the replica
-/// went away, the connection was reset) rather than core-service answering. Domain refusals such
-/// as rate limits carry error details and are not repeated.
+/// Whether a failed call may be repeated, if it is idempotent: no answer arrived (the replica
+/// went away, the connection was reset), as the client-side error itself says. Answers of
+/// core-service, refusals such as rate limits included, are never repeated.
 pub fn retryable(status: &Status) -> bool {
-    match status.code() {
-        Code::Unavailable => status.details().is_empty(),
-        Code::Unknown | Code::Cancelled => status.details().is_empty() && !status.message().is_empty(),
-        _ => false,
-    }
+    matches!(crate::failure::classify(status), crate::failure::CallFailure::Unreachable { .. })
 }
 
 #[cfg(test)]
@@ -229,9 +254,23 @@ mod tests {
 
     #[test]
     fn only_transport_failures_are_retryable() {
-        assert!(retryable(&Status::unavailable("error trying to connect: connection refused")));
-        assert!(retryable(&Status::unknown("h2 protocol error: connection reset")));
+        let mut reset = Status::unknown("h2 protocol error: connection reset");
+        reset.set_source(std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::ConnectionReset)));
+        assert!(retryable(&reset));
+        // The same words from the wire are an answer, not a transport failure.
+        assert!(!retryable(&Status::unavailable("error trying to connect: connection refused")));
         assert!(!retryable(&Status::not_found("item")));
-        assert!(!retryable(&Status::with_details(Code::Unavailable, "rate limited", vec![1, 2, 3].into())));
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_is_retryable() {
+        // Port 1 on loopback: nothing listens, the connection is refused.
+        let mut grpc = tonic::client::Grpc::new(core_channel("http://127.0.0.1:1").unwrap());
+        grpc.ready().await.expect("CoreChannel is always ready; each call connects");
+        let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
+        let path = http::uri::PathAndQuery::from_static(PROBE_PATH);
+        let request = tonic::Request::new(HealthCheckRequest { service: String::new() });
+        let status = grpc.unary(request, path, codec).await.unwrap_err();
+        assert!(retryable(&status), "{status:?}");
     }
 }

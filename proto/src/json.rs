@@ -52,6 +52,47 @@ fn number_to_json(n: f64) -> Json {
     }
 }
 
+/// The whole number a JSON number stands for, if it stands for one. JSON has one number type:
+/// `20`, `20.0` and `2e1` are the same number (Python's `json.dumps(20.0)` writes `20.0`), so
+/// wherever an integer is expected each of them is accepted. `None` for a fraction, or for a
+/// float beyond 2^53, where integers are no longer exact.
+pub fn whole_number(number: &serde_json::Number) -> Option<i128> {
+    if let Some(n) = number.as_i64() {
+        return Some(i128::from(n));
+    }
+    if let Some(n) = number.as_u64() {
+        return Some(i128::from(n));
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    number.as_f64().filter(|f| f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).map(|f| f as i128)
+}
+
+#[cfg(test)]
+mod whole_number_tests {
+    use super::whole_number;
+
+    fn n(text: &str) -> serde_json::Number {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn integer_valued_numbers_are_whole_numbers() {
+        for (text, value) in [
+            ("20", 20),
+            ("20.0", 20),
+            ("2e1", 20),
+            ("-3.0", -3),
+            ("0.0", 0),
+            ("18446744073709551615", u64::MAX as i128),
+        ] {
+            assert_eq!(whole_number(&n(text)), Some(value), "{text}");
+        }
+        for text in ["20.5", "1e300", "-0.1"] {
+            assert_eq!(whole_number(&n(text)), None, "{text}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

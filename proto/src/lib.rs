@@ -3,10 +3,13 @@
 //! # Layout
 //! - [`v1`]: the generated messages, clients and servers.
 //! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for gRPC reflection.
+//! - [`channel`]: `CoreChannel`, the replica-aware channel every client uses.
+//! - [`failure`]: how a failed call is read (`ErrorReason`, or no answer at all).
 //! - [`json`]: lossless conversion between `serde_json::Value` and the
 //!   protobuf `Struct`/`Value` types that carry item properties.
 
 pub mod channel;
+pub mod failure;
 pub mod json;
 
 /// Generated code for package `canvas.v1`.

@@ -16,6 +16,10 @@ pub struct RestCli {
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 
+    /// Deadline of core-service calls and time limit of request bodies.
+    #[command(flatten)]
+    pub gateway: canvas_runtime::GatewayArgs,
+
     /// Log format, shutdown grace period, trace export: the same for every component.
     #[command(flatten)]
     pub process: canvas_runtime::ProcessArgs,

@@ -1,41 +1,107 @@
-//! The one mapping from a gRPC status (or a gateway-side failure) to an HTTP
+//! The one mapping from a failed core-service call (or a gateway-side failure) to an HTTP
 //! status and an RFC 9457 `application/problem+json` body.
 //!
-//! Body: `type`, `title`, `status`, `detail`, and for validation failures
-//! `errors: [{field, message}]`, one entry per offending field. Names follow
-//! `jsonCasing` like every other JSON response.
+//! Body: `type`, `title`, `status`, `detail`, `reason` (the `canvas.v1.ErrorReason` name, or one
+//! of the gateway's own reasons for failures that never reached core-service), for validation
+//! failures `errors: [{field, message, reason}]`, for a dependency outage `dependency`, for a
+//! failed `If-Match` `currentVersion`. Names follow `jsonCasing` like every other JSON response.
+//! Core-service's answers are mapped by their reason only ([`http_status`]); the README's error
+//! table is checked against that function.
 
-use std::time::Duration;
-
+use axum::extract::rejection::BytesRejection;
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use canvas_proto::failure::{classify, CallFailure, Refusal};
+use canvas_proto::v1::{ErrorReason, ViolationReason};
 use serde_json::{json, Value};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 use crate::casing::Casing;
+
+/// The gateway's own reasons, for failures core-service never answered.
+pub mod gateway_reason {
+    /// No answer from core-service: connection refused or broken.
+    pub const CORE_UNREACHABLE: &str = "CORE_UNREACHABLE";
+    /// The request did not reach the gateway's router (unknown path).
+    pub const ROUTE_NOT_FOUND: &str = "ROUTE_NOT_FOUND";
+    /// The path exists, the method does not.
+    pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
+    /// The client took longer than the body time limit to send its body.
+    pub const BODY_TIMEOUT: &str = "BODY_TIMEOUT";
+    /// The drawing cannot be rasterised (render.png).
+    pub const NOT_RENDERABLE: &str = "NOT_RENDERABLE";
+}
+
+/// The HTTP status of each reason core-service gives: the README's error table.
+pub fn http_status(reason: ErrorReason) -> StatusCode {
+    match reason {
+        ErrorReason::ValidationFailed | ErrorReason::MalformedRequest => StatusCode::BAD_REQUEST,
+        ErrorReason::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorReason::PermissionDenied => StatusCode::FORBIDDEN,
+        ErrorReason::NotFound => StatusCode::NOT_FOUND,
+        ErrorReason::Conflict => StatusCode::CONFLICT,
+        ErrorReason::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
+        // The spec's one rate limit (webhook test calls) answers 503 with Retry-After.
+        ErrorReason::RateLimited => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorReason::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorReason::DependencyUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorReason::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        ErrorReason::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        ErrorReason::Internal | ErrorReason::Unspecified => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// One offending field of a 400.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    /// camelCase path of the field.
+    pub field: String,
+    /// The rule it broke.
+    pub message: String,
+    /// The `canvas.v1.ViolationReason` name.
+    pub reason: &'static str,
+}
 
 /// A failed request, ready to be rendered.
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
     pub detail: String,
-    /// `(field, message)` pairs for validation failures.
-    pub fields: Vec<(String, String)>,
+    /// The `reason` member: an `ErrorReason` name or a [`gateway_reason`].
+    pub reason: &'static str,
+    /// Offending fields of a validation failure.
+    pub fields: Vec<FieldError>,
     /// Seconds for a `Retry-After` header.
     pub retry_after: Option<u64>,
+    /// Extension members (`dependency`, `currentVersion`).
+    pub extra: Vec<(&'static str, Value)>,
 }
 
 impl ApiError {
+    /// A gateway-side failure with the reason its status implies.
     pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
-        Self { status, detail: detail.into(), fields: Vec::new(), retry_after: None }
+        let reason = match status {
+            StatusCode::BAD_REQUEST => ErrorReason::ValidationFailed.as_str_name(),
+            StatusCode::UNAUTHORIZED => ErrorReason::Unauthenticated.as_str_name(),
+            StatusCode::NOT_FOUND => gateway_reason::ROUTE_NOT_FOUND,
+            StatusCode::METHOD_NOT_ALLOWED => gateway_reason::METHOD_NOT_ALLOWED,
+            StatusCode::PAYLOAD_TOO_LARGE => ErrorReason::PayloadTooLarge.as_str_name(),
+            StatusCode::REQUEST_TIMEOUT => gateway_reason::BODY_TIMEOUT,
+            StatusCode::UNPROCESSABLE_ENTITY => gateway_reason::NOT_RENDERABLE,
+            _ => ErrorReason::Internal.as_str_name(),
+        };
+        Self { status, detail: detail.into(), reason, fields: Vec::new(), retry_after: None, extra: Vec::new() }
     }
 
-    /// A 400 naming one field and its rule.
+    /// A 400 naming one field and its rule (request framing the gateway decodes: JSON syntax,
+    /// query parameters, multipart parts).
     pub fn invalid(field: &str, message: &str) -> Self {
         Self {
-            fields: vec![(field.to_owned(), message.to_owned())],
+            fields: vec![FieldError {
+                field: field.to_owned(),
+                message: message.to_owned(),
+                reason: ViolationReason::InvalidValue.as_str_name(),
+            }],
             ..Self::new(StatusCode::BAD_REQUEST, format!("{field}: {message}"))
         }
     }
@@ -48,10 +114,43 @@ impl ApiError {
         )
     }
 
+    /// A 408 for a body slower than `--body-timeout-secs`.
+    pub fn body_timeout() -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body did not arrive within the time limit (CANVAS_BODY_TIMEOUT_SECS); send it faster or in smaller parts",
+        )
+    }
+
     /// Logs the cause; the client sees only "internal error".
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "internal error in rest-gateway");
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+
+    fn refused(refusal: Refusal) -> Self {
+        let status = http_status(refusal.reason);
+        let mut extra = Vec::new();
+        if let Some(dependency) = refusal.dependency() {
+            extra.push(("dependency", Value::from(dependency)));
+        }
+        if let Some(version) = refusal.current_version() {
+            extra.push(("currentVersion", Value::from(version)));
+        }
+        let detail =
+            if status == StatusCode::INTERNAL_SERVER_ERROR { "internal error".to_owned() } else { refusal.message };
+        Self {
+            status,
+            detail,
+            reason: refusal.reason.as_str_name(),
+            fields: refusal
+                .violations
+                .into_iter()
+                .map(|v| FieldError { field: v.field, message: v.description, reason: v.reason.as_str_name() })
+                .collect(),
+            retry_after: refusal.retry_after.map(|delay| delay.as_secs().max(1)),
+            extra,
+        }
     }
 
     pub fn into_problem(self, casing: Casing) -> Response {
@@ -60,11 +159,18 @@ impl ApiError {
             "title": self.status.canonical_reason().unwrap_or("Error"),
             "status": self.status.as_u16(),
             "detail": self.detail,
+            "reason": self.reason,
         });
         if !self.fields.is_empty() {
             body["errors"] = Value::Array(
-                self.fields.into_iter().map(|(field, message)| json!({"field": field, "message": message})).collect(),
+                self.fields
+                    .into_iter()
+                    .map(|f| json!({"field": f.field, "message": f.message, "reason": f.reason}))
+                    .collect(),
             );
+        }
+        for (name, value) in self.extra {
+            body[name] = value;
         }
         let bytes = serde_json::to_vec(&casing.apply(body, &[])).unwrap_or_default();
         let mut response = (self.status, [(CONTENT_TYPE, HeaderValue::from_static("application/problem+json"))], bytes)
@@ -78,47 +184,46 @@ impl ApiError {
 
 impl From<tonic::Status> for ApiError {
     fn from(status: tonic::Status) -> Self {
-        if canvas_proto::channel::retryable(&status) {
-            // The call failed in transport (a core-service replica went away mid-call): the
-            // client may try again, which a 500 would not say.
-            tracing::warn!(code = ?status.code(), message = status.message(), "core-service call failed in transport");
-            return Self {
-                retry_after: Some(1),
-                ..Self::new(StatusCode::SERVICE_UNAVAILABLE, "core-service is unreachable; try again")
-            };
-        }
-        let http = match status.code() {
-            Code::InvalidArgument | Code::OutOfRange | Code::FailedPrecondition => StatusCode::BAD_REQUEST,
-            Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-            Code::PermissionDenied => StatusCode::FORBIDDEN,
-            Code::NotFound => StatusCode::NOT_FOUND,
-            Code::AlreadyExists | Code::Aborted => StatusCode::CONFLICT,
-            Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
-            Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
-            Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
-            Code::Ok | Code::Cancelled | Code::Unknown | Code::Internal | Code::DataLoss => {
-                StatusCode::INTERNAL_SERVER_ERROR
+        match classify(&status) {
+            CallFailure::Refused(refusal) => {
+                if refusal.reason == ErrorReason::Internal {
+                    tracing::error!(message = %refusal.message, "core-service failed internally");
+                }
+                Self::refused(refusal)
             }
-        };
-        let details = status.get_error_details();
-        if details.error_info().is_some_and(|info| info.reason == "PAYLOAD_TOO_LARGE") {
-            return Self::new(StatusCode::PAYLOAD_TOO_LARGE, status.message());
+            CallFailure::Unreachable { cause } => {
+                // No answer: the client may try again, which a 500 would not say.
+                tracing::warn!(%cause, "core-service call failed in transport");
+                Self {
+                    retry_after: Some(1),
+                    reason: gateway_reason::CORE_UNREACHABLE,
+                    ..Self::new(StatusCode::SERVICE_UNAVAILABLE, "core-service is unreachable; try again")
+                }
+            }
+            CallFailure::TimedOut => Self {
+                reason: ErrorReason::DeadlineExceeded.as_str_name(),
+                ..Self::new(
+                    StatusCode::GATEWAY_TIMEOUT,
+                    "core-service did not answer within the gateway's deadline (CANVAS_CORE_TIMEOUT_SECS); a write may still have been applied",
+                )
+            },
+            CallFailure::Untyped { cause } => {
+                tracing::error!(%cause, "core-service answered without a typed reason");
+                Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+            }
         }
-        let fields = details
-            .bad_request()
-            .map(|br| br.field_violations.iter().map(|v| (v.field.clone(), v.description.clone())).collect())
-            .unwrap_or_default();
-        let retry_after =
-            details.retry_info().and_then(|info| info.retry_delay).map(|delay: Duration| delay.as_secs().max(1));
-        let detail = if http == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(code = ?status.code(), message = status.message(), "core-service call failed");
-            "internal error".to_owned()
-        } else if status.code() == Code::Unavailable && status.message().contains("transport") {
-            "core-service is unreachable; try again".to_owned()
-        } else {
-            status.message().to_owned()
-        };
-        Self { status: http, detail, fields, retry_after }
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    /// A body that could not be read: over the size limit, too slow, or broken off.
+    fn from(rejection: BytesRejection) -> Self {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return Self::too_large();
+        }
+        if crate::limits::is_body_timeout(&rejection) {
+            return Self::body_timeout();
+        }
+        Self::new(rejection.status(), rejection.body_text())
     }
 }

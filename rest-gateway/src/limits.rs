@@ -7,7 +7,8 @@
 //! discarded (up to [`DRAIN_LIMIT`], like a lingering close) before the
 //! problem answer goes out; larger ones are answered at once with
 //! `Connection: close`. Bodies without a length are cut at the limit by
-//! axum's `DefaultBodyLimit` in the handlers.
+//! axum's `DefaultBodyLimit` in the handlers. A body that arrives slower than
+//! `--body-timeout-secs` is cut off with a 408.
 
 use axum::extract::Request;
 use axum::http::header::{CONNECTION, CONTENT_LENGTH};
@@ -22,6 +23,11 @@ use crate::respond::{query_value, Format};
 /// Largest request body: 25 MiB, the spec's 25 MB limit with room for
 /// multipart framing.
 pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+
+/// Whether reading a body failed because the client took longer than `--body-timeout-secs`.
+pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+    canvas_runtime::http::is_body_deadline(error)
+}
 
 /// How much of an oversized body is read and dropped so the client sees the
 /// 413; beyond this the connection is closed.

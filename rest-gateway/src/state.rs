@@ -1,7 +1,10 @@
 //! What every handler shares: gRPC clients of core-service.
 
+use std::time::Duration;
+
 use canvas_proto::channel::CoreChannel;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
+use canvas_runtime::GatewayArgs;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
 
@@ -18,22 +21,24 @@ pub struct AppState {
     pub channel: CoreChannel,
     /// Item calls.
     pub items: ItemServiceClient<CoreChannel>,
+    /// How long a client may take to send a request body.
+    pub body_timeout: Duration,
 }
 
 impl AppState {
     /// Connects lazily: the gateway starts even when core-service is not up
-    /// yet, and `/readyz` says so until it is.
-    pub fn connect(core_url: &str) -> anyhow::Result<Self> {
+    /// yet, and `/readyz` says so until it is. Every call gets the deadline of `limits`.
+    pub fn connect(core_url: &str, limits: &GatewayArgs) -> anyhow::Result<Self> {
         let channel = canvas_proto::channel::core_channel(core_url).map_err(|e| anyhow::anyhow!(e))?;
-        Ok(Self::from_channel(channel))
+        Ok(Self::from_channel(channel.with_deadline(limits.core_timeout()), limits))
     }
 
-    pub fn from_channel(channel: impl Into<CoreChannel>) -> Self {
+    pub fn from_channel(channel: impl Into<CoreChannel>, limits: &GatewayArgs) -> Self {
         let channel = channel.into();
         let items = ItemServiceClient::new(channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
             .max_encoding_message_size(MAX_MESSAGE_BYTES);
-        Self { channel, items }
+        Self { channel, items, body_timeout: limits.body_timeout() }
     }
 }
 
@@ -66,7 +71,7 @@ where
 {
     match call(with_auth(message.clone(), authorization)?).await {
         Err(status) if canvas_proto::channel::retryable(&status) => {
-            tracing::warn!(code = ?status.code(), message = status.message(), "core-service call failed in transport; retrying once");
+            tracing::warn!(code = ?status.code(), "core-service call failed in transport; retrying once");
             Ok(call(with_auth(message, authorization)?).await?)
         }
         result => Ok(result?),

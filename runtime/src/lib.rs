@@ -20,6 +20,7 @@ pub mod shutdown;
 pub mod telemetry;
 pub mod trace_context;
 
+pub use http::GatewayArgs;
 pub use process::ProcessArgs;
 pub use shutdown::{on_signal, shutdown_signal, shutdown_token, Shutdown};
 

@@ -69,9 +69,30 @@ impl ConfigReport {
 /// bad input, and keeps the effective configuration for `GET /config`.
 pub fn parse<T: clap::Parser>(component: &str) -> (T, ConfigReport) {
     let command = T::command();
-    let matches = command.clone().get_matches();
+    let matches = ignore_empty_env(command.clone()).get_matches();
     let parsed = T::from_arg_matches(&matches).unwrap_or_else(|err| err.format(&mut T::command()).exit());
     (parsed, ConfigReport::new(component, &command, &matches))
+}
+
+/// An environment variable set to the empty string means "unset" for every setting, as for most
+/// tools (`CANVAS_WEBHOOK_CA_CERTS=` in a compose file or a Kubernetes manifest must not stop the
+/// process with "a value is required"): such arguments forget their variable before parsing, so
+/// their default applies. The report still names the variable (it comes from the unmodified
+/// command).
+pub fn ignore_empty_env(mut command: Command) -> Command {
+    let empty: Vec<clap::Id> = command
+        .get_arguments()
+        .filter(|arg| arg.get_env().is_some_and(|name| std::env::var_os(name).is_some_and(|value| value.is_empty())))
+        .map(|arg| arg.get_id().clone())
+        .collect();
+    for id in empty {
+        command = command.mut_arg(id, |arg| arg.env(None::<&'static str>));
+    }
+    let subcommands: Vec<String> = command.get_subcommands().map(|sub| sub.get_name().to_owned()).collect();
+    for name in subcommands {
+        command = command.mut_subcommand(name, ignore_empty_env);
+    }
+    command
 }
 
 /// Every setting `command` declares (not its subcommands'), with values when `matches` is given.
@@ -195,6 +216,42 @@ mod tests {
         assert_eq!(mask_url_password("postgres://app@db/canvas"), "postgres://app@db/canvas");
         assert_eq!(mask_url_password("http://127.0.0.1:50051"), "http://127.0.0.1:50051");
         assert_eq!(mask_url_password("text"), "text");
+    }
+
+    #[derive(clap::Parser, Debug)]
+    struct EmptyEnv {
+        #[arg(long = "certs", env = "CANVAS_TEST_EMPTY_CERTS", value_delimiter = ',', num_args = 1..)]
+        certs: Vec<String>,
+        #[arg(long = "count", env = "CANVAS_TEST_EMPTY_COUNT", default_value_t = 7)]
+        count: u32,
+        #[command(subcommand)]
+        sub: Option<EmptySub>,
+    }
+
+    #[derive(clap::Subcommand, Debug)]
+    enum EmptySub {
+        Up {
+            #[arg(long = "port", env = "CANVAS_TEST_EMPTY_PORT", default_value_t = 8)]
+            port: u16,
+        },
+    }
+
+    #[test]
+    fn an_empty_environment_variable_means_unset() {
+        use clap::{CommandFactory, FromArgMatches};
+        // SAFETY of the test: these variables are only read by this test.
+        std::env::set_var("CANVAS_TEST_EMPTY_CERTS", "");
+        std::env::set_var("CANVAS_TEST_EMPTY_COUNT", "");
+        std::env::set_var("CANVAS_TEST_EMPTY_PORT", "");
+        assert!(EmptyEnv::command().try_get_matches_from(["x", "up"]).is_err(), "clap alone refuses them");
+        let matches = ignore_empty_env(EmptyEnv::command()).try_get_matches_from(["x", "up"]).unwrap();
+        let parsed = EmptyEnv::from_arg_matches(&matches).unwrap();
+        assert!(parsed.certs.is_empty());
+        assert_eq!(parsed.count, 7);
+        assert!(matches!(parsed.sub, Some(EmptySub::Up { port: 8 })));
+        std::env::set_var("CANVAS_TEST_EMPTY_COUNT", "9");
+        let matches = ignore_empty_env(EmptyEnv::command()).try_get_matches_from(["x"]).unwrap();
+        assert_eq!(EmptyEnv::from_arg_matches(&matches).unwrap().count, 9, "a set variable still counts");
     }
 
     #[derive(clap::Parser)]

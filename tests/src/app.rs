@@ -87,7 +87,8 @@ impl TestApp {
 
         let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
         let base_url = format!("http://{}", http_listener.local_addr().unwrap());
-        let state = rest_gateway::AppState::connect(&grpc_url).expect("gateway state");
+        let state =
+            rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).expect("gateway state");
         // MCP on the same base URL, as `canvasctl up` serves it.
         let mcp = mcp_gateway::McpState::connect(&grpc_url, mcp_gateway::McpSettings::new(&base_url))
             .expect("MCP gateway state");

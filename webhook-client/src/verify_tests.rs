@@ -54,6 +54,16 @@ fn rule_3_project_and_webhook_must_be_the_registered_ones() {
     assert!(check_identity(&body, "p2", Some("w1")).is_err());
     assert!(check_identity(&body, "p1", Some("w2")).is_err());
     assert_eq!(check_identity(&body, "p1", None), Ok(()), "webhook not pinned");
+    // A test call names no webhook (its definition is not saved): a lone ping passes with the
+    // right project, nothing else does.
+    let ping = json!({"projectId": "p1", "webhookId": null, "changes": [{"kind": "ping"}]});
+    assert_eq!(check_identity(&ping, "p1", Some("w1")), Ok(()));
+    assert!(check_identity(&ping, "p2", Some("w1")).is_err());
+    let disguised =
+        json!({"projectId": "p1", "webhookId": null, "changes": [{"kind": "ping"}, {"kind": "item.deleted"}]});
+    assert!(check_identity(&disguised, "p1", Some("w1")).is_err());
+    let unnamed = json!({"projectId": "p1", "changes": [{"kind": "item.created"}]});
+    assert!(check_identity(&unnamed, "p1", Some("w1")).is_err());
 }
 
 #[test]

@@ -107,5 +107,6 @@ pub fn item(row: ItemRow) -> pb::Item {
         properties: Some(to_proto_struct(properties)),
         created_at: Some(timestamp(row.created_at)),
         updated_at: Some(timestamp(row.updated_at)),
+        version: row.version,
     }
 }

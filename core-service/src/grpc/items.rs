@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status};
 
 use super::{authenticate, convert};
 use crate::domain::{ItemId, ProjectId};
-use crate::service::items::{ListQuery, Upload};
+use crate::service::items::{ListQuery, Upload, Written};
 use crate::service::Core;
 
 /// gRPC face of the item operations.
@@ -20,8 +20,8 @@ pub struct ItemGrpc {
 
 type Reply<T> = Result<Response<T>, Status>;
 
-fn item_ref(id: ItemId) -> Response<pb::ItemRef> {
-    Response::new(pb::ItemRef { item_id: id.to_string() })
+fn item_ref(written: Written) -> Response<pb::ItemRef> {
+    Response::new(pb::ItemRef { item_id: written.item.to_string(), version: written.version })
 }
 
 #[tonic::async_trait]
@@ -37,7 +37,7 @@ impl ItemService for ItemGrpc {
             content: f.content,
         });
         let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
-        Ok(item_ref(id))
+        Ok(item_ref(Written { item: id, version: 1 }))
     }
 
     async fn get_item(&self, request: Request<pb::GetItemRequest>) -> Reply<pb::Item> {
@@ -61,16 +61,16 @@ impl ItemService for ItemGrpc {
         let req = request.into_inner();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
-        let id = self.core.update_item(&who, project, &req.item_type, item, patch).await?;
-        Ok(item_ref(id))
+        let written = self.core.update_item(&who, project, &req.item_type, item, patch, req.expected_version).await?;
+        Ok(item_ref(written))
     }
 
     async fn delete_item(&self, request: Request<pb::DeleteItemRequest>) -> Reply<pb::ItemRef> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
-        let id = self.core.delete_item(&who, project, item).await?;
-        Ok(item_ref(id))
+        let written = self.core.delete_item(&who, project, item, req.expected_version).await?;
+        Ok(item_ref(written))
     }
 
     async fn list_items(&self, request: Request<pb::ListItemsRequest>) -> Reply<pb::ListItemsResponse> {

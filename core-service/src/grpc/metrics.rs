@@ -1,6 +1,8 @@
 //! gRPC server metrics: `grpc_server_handled_total{method, code}` and
 //! `grpc_server_handling_seconds{method}`, as a tower layer around every service, plus gauges of
-//! the database pool and the knowledge index queue refreshed in the background.
+//! the database pool and the knowledge index queue refreshed in the background. The same layer
+//! gives statuses tonic made itself (a deadline passed, an unknown method, an unreadable message)
+//! their `ErrorReason`, so every non-OK answer is typed.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -96,7 +98,10 @@ where
         let started = Instant::now();
         let call = self.inner.call(request);
         let timed = async move {
-            let result = call.await;
+            let mut result = call.await;
+            if let Ok(response) = &mut result {
+                super::status::type_bare_status(response.headers_mut());
+            }
             let code = match &result {
                 Ok(response) => code_name(response.headers().get("grpc-status").and_then(|v| v.to_str().ok())),
                 Err(_) => "UNKNOWN",

@@ -1,9 +1,13 @@
-//! The one mapping from [`CoreError`] to a gRPC status. Field violations
-//! travel as `google.rpc.BadRequest`, retry hints as `google.rpc.RetryInfo`,
-//! so gateways can render them without parsing messages.
+//! The one mapping from [`CoreError`] to a gRPC status. Every status carries a
+//! `google.rpc.ErrorInfo` whose `reason` is a `canvas.v1.ErrorReason` name; field
+//! violations travel as `google.rpc.BadRequest` (each with a `ViolationReason`), retry hints as
+//! `google.rpc.RetryInfo`, the missing resource as `google.rpc.ResourceInfo`, so gateways map
+//! reasons and never read messages.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
+use canvas_proto::v1::ErrorReason;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -29,13 +33,38 @@ fn clip(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// The reason and gRPC code of each variant: the contract's table, in one place.
+pub fn reason_of(err: &CoreError) -> (ErrorReason, Code) {
+    match err {
+        CoreError::Validation(_) => (ErrorReason::ValidationFailed, Code::InvalidArgument),
+        CoreError::Unauthenticated(_) => (ErrorReason::Unauthenticated, Code::Unauthenticated),
+        CoreError::PermissionDenied(_) => (ErrorReason::PermissionDenied, Code::PermissionDenied),
+        CoreError::NotFound { .. } => (ErrorReason::NotFound, Code::NotFound),
+        CoreError::Conflict(_) => (ErrorReason::Conflict, Code::AlreadyExists),
+        CoreError::PreconditionFailed { .. } => (ErrorReason::PreconditionFailed, Code::FailedPrecondition),
+        CoreError::RateLimited { .. } => (ErrorReason::RateLimited, Code::ResourceExhausted),
+        CoreError::PayloadTooLarge(_) => (ErrorReason::PayloadTooLarge, Code::OutOfRange),
+        CoreError::Unavailable { .. } => (ErrorReason::DependencyUnavailable, Code::Unavailable),
+        CoreError::Internal(_) => (ErrorReason::Internal, Code::Internal),
+    }
+}
+
 impl From<CoreError> for Status {
     fn from(err: CoreError) -> Self {
-        let message = clip(&err.to_string(), MAX_MESSAGE_CHARS);
+        let (reason, code) = reason_of(&err);
+        let mut metadata = HashMap::new();
+        let mut details = ErrorDetails::new();
+        let message = match &err {
+            CoreError::Internal(cause) => {
+                tracing::error!(error = ?cause, "internal error");
+                "internal error".to_owned()
+            }
+            other => clip(&other.to_string(), MAX_MESSAGE_CHARS),
+        };
         match err {
             CoreError::Validation(violations) => {
-                let mut details = ErrorDetails::new();
                 let mut budget = MAX_VIOLATION_BYTES;
+                let mut carried = Vec::new();
                 for (i, v) in violations.iter().enumerate() {
                     let (field, rule) = (clip(&v.field, MAX_TEXT_CHARS), clip(&v.description, MAX_TEXT_CHARS));
                     let size = field.len() + rule.len();
@@ -43,33 +72,56 @@ impl From<CoreError> for Status {
                         break;
                     }
                     budget = budget.saturating_sub(size);
-                    details.add_bad_request_violation(field, rule);
+                    let mut violation = tonic_types::FieldViolation::new(field, rule);
+                    violation.reason = v.reason.as_str_name().to_owned();
+                    carried.push(violation);
                 }
-                Status::with_error_details(Code::InvalidArgument, message, details)
+                details.set_bad_request(carried);
             }
-            CoreError::Unauthenticated(_) => Status::unauthenticated(message),
-            CoreError::PermissionDenied(_) => Status::permission_denied(message),
             CoreError::NotFound { kind, id } => {
-                let details = ErrorDetails::with_resource_info(kind, clip(&id, MAX_TEXT_CHARS), "", "");
-                Status::with_error_details(Code::NotFound, message, details)
+                details.set_resource_info(kind, clip(&id, MAX_TEXT_CHARS), "", "");
             }
-            CoreError::Conflict(_) => Status::already_exists(message),
+            CoreError::PreconditionFailed { current, .. } => {
+                metadata.insert("currentVersion".to_owned(), current.to_string());
+            }
             CoreError::RateLimited { retry_after_secs, .. } => {
-                let mut details = ErrorDetails::with_retry_info(Some(Duration::from_secs(retry_after_secs)));
-                details.set_error_info("RATE_LIMITED", ERROR_DOMAIN, std::collections::HashMap::new());
-                Status::with_error_details(Code::Unavailable, message, details)
+                details.set_retry_info(Some(Duration::from_secs(retry_after_secs)));
             }
-            CoreError::PayloadTooLarge(_) => {
-                let details =
-                    ErrorDetails::with_error_info("PAYLOAD_TOO_LARGE", ERROR_DOMAIN, std::collections::HashMap::new());
-                Status::with_error_details(Code::OutOfRange, message, details)
+            CoreError::Unavailable { dependency, retry_after_secs, .. } => {
+                metadata.insert("dependency".to_owned(), dependency.as_str().to_owned());
+                if let Some(secs) = retry_after_secs {
+                    details.set_retry_info(Some(Duration::from_secs(secs)));
+                }
             }
-            CoreError::Unavailable(_) => Status::unavailable(message),
-            CoreError::Internal(cause) => {
-                tracing::error!(error = ?cause, "internal error");
-                Status::internal("internal error")
-            }
+            _ => {}
         }
+        details.set_error_info(reason.as_str_name(), ERROR_DOMAIN, metadata);
+        Status::with_error_details(code, message, details)
+    }
+}
+
+/// Gives a status that tonic produced before or around a handler (so without our details) its
+/// `ErrorInfo`: a deadline that passed (`grpc-timeout`), a method this server does not have, a
+/// message it could not decode or that is over the size limit. Such statuses are trailers-only
+/// answers, whose `grpc-status` is in the response headers; handlers' own errors are typed already.
+pub fn type_bare_status(headers: &mut http::HeaderMap) {
+    if headers.contains_key("grpc-status-details-bin") {
+        return;
+    }
+    let Some(status) = Status::from_header_map(headers) else { return };
+    let reason = match status.code() {
+        Code::Ok => return,
+        Code::Cancelled | Code::DeadlineExceeded => ErrorReason::DeadlineExceeded,
+        Code::Unimplemented => ErrorReason::Unimplemented,
+        Code::OutOfRange | Code::ResourceExhausted => ErrorReason::PayloadTooLarge,
+        // tonic answers INTERNAL when it cannot decode the request message.
+        Code::Internal | Code::InvalidArgument => ErrorReason::MalformedRequest,
+        _ => ErrorReason::Internal,
+    };
+    let details = ErrorDetails::with_error_info(reason.as_str_name(), ERROR_DOMAIN, HashMap::new());
+    let typed = Status::with_error_details(status.code(), status.message(), details);
+    if typed.add_header(headers).is_err() {
+        tracing::warn!(code = ?status.code(), "could not attach an error reason to a bare status");
     }
 }
 
@@ -77,6 +129,42 @@ impl From<CoreError> for Status {
 mod tests {
     use super::*;
     use crate::error::FieldViolation;
+
+    #[test]
+    fn every_variant_carries_its_reason() {
+        let cases = [
+            (CoreError::invalid("x", "bad"), "VALIDATION_FAILED"),
+            (CoreError::not_found("item", "1"), "NOT_FOUND"),
+            (CoreError::PreconditionFailed { kind: "item", expected: 1, current: 2 }, "PRECONDITION_FAILED"),
+            (CoreError::unavailable(crate::error::Dependency::Llm, "down", 5), "DEPENDENCY_UNAVAILABLE"),
+            (CoreError::internal("secret cause"), "INTERNAL"),
+        ];
+        for (error, reason) in cases {
+            let status = Status::from(error);
+            let info = status.get_error_details().error_info().cloned().expect("ErrorInfo");
+            assert_eq!((info.reason.as_str(), info.domain.as_str()), (reason, ERROR_DOMAIN));
+            assert!(!status.message().contains("secret cause"));
+        }
+        let status = Status::from(CoreError::unavailable(crate::error::Dependency::Llm, "down", 5));
+        let info = status.get_error_details().error_info().cloned().unwrap();
+        assert_eq!(info.metadata.get("dependency").map(String::as_str), Some("llm"));
+        assert_eq!(status.get_error_details().retry_info().unwrap().retry_delay, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn bare_statuses_from_tonic_get_a_reason() {
+        let mut headers = http::HeaderMap::new();
+        Status::cancelled("Timeout expired").add_header(&mut headers).unwrap();
+        type_bare_status(&mut headers);
+        let status = Status::from_header_map(&headers).unwrap();
+        assert_eq!(status.get_error_details().error_info().unwrap().reason, "DEADLINE_EXCEEDED");
+        // A typed status is left as it is.
+        let mut typed = http::HeaderMap::new();
+        Status::from(CoreError::not_found("item", "1")).add_header(&mut typed).unwrap();
+        let before = typed.clone();
+        type_bare_status(&mut typed);
+        assert_eq!(before, typed);
+    }
 
     #[test]
     fn many_or_long_violations_stay_within_the_trailer_budget() {

@@ -74,7 +74,8 @@ pub fn image_rules(ctx: &mut RuleContext<'_>) {
     if has_content && !ctx.is_create() {
         for fixed in ["mimeType", "fileSize"] {
             if ctx.sent(fixed) {
-                ctx.violation(
+                ctx.violation_of(
+                    crate::error::ViolationReason::ReadOnlyProperty,
                     fixed,
                     "describes the uploaded file and cannot be changed: file content cannot be changed by an update",
                 );

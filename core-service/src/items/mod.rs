@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 
 pub use types::{ItemType, Parent};
 
-use crate::error::{CoreError, FieldViolation};
+use crate::error::{CoreError, FieldViolation, ViolationReason};
 use schema::{lookup, parse_value, PropertyDef};
 
 /// Base properties readable on every item type.
@@ -92,8 +92,13 @@ impl RuleContext<'_> {
     }
 
     pub fn violation(&mut self, field: &str, rule: impl Into<String>) {
+        self.violation_of(ViolationReason::InvalidValue, field, rule);
+    }
+
+    /// A violation of a given kind; the first one per field wins.
+    pub fn violation_of(&mut self, reason: ViolationReason, field: &str, rule: impl Into<String>) {
         if !self.errors.iter().any(|e| e.field == field) {
-            self.errors.push(FieldViolation::new(field, rule));
+            self.errors.push(FieldViolation::with_reason(reason, field, rule));
         }
     }
 }
@@ -115,7 +120,9 @@ pub fn validate_create(
                     props.insert(def.name.to_owned(), parsed);
                 }
             }
-            _ if def.required => errors.push(FieldViolation::new(def.name, "is required")),
+            _ if def.required => {
+                errors.push(FieldViolation::with_reason(ViolationReason::Required, def.name, "is required"))
+            }
             _ => {
                 if let Some(default) = def.default_value() {
                     props.insert(def.name.to_owned(), default);
@@ -145,7 +152,11 @@ pub fn validate_update(
         let def = defs.iter().find(|d| d.name == *name).expect("canonical names come from the table");
         if value.is_null() {
             if def.required {
-                errors.push(FieldViolation::new(def.name, "is required and cannot be removed"));
+                errors.push(FieldViolation::with_reason(
+                    ViolationReason::Required,
+                    def.name,
+                    "is required and cannot be removed",
+                ));
             } else if let Some(default) = def.default_value() {
                 props.insert(def.name.to_owned(), default);
             } else {
@@ -196,16 +207,25 @@ fn canonical_names(
         match lookup(defs, &name) {
             None => {
                 let allowed: Vec<&str> = defs.iter().map(|d| d.name).collect();
-                errors.push(FieldViolation::new(
+                errors.push(FieldViolation::with_reason(
+                    ViolationReason::UnknownProperty,
                     crate::domain::ids::truncate(&name),
                     format!("is not a property of this item type; allowed: {}", allowed.join(", ")),
                 ));
             }
             Some(def) if given.iter().any(|(n, _)| *n == def.name) => {
-                errors.push(FieldViolation::new(def.name, "is given more than once (names are case-insensitive)"));
+                errors.push(FieldViolation::with_reason(
+                    ViolationReason::DuplicateProperty,
+                    def.name,
+                    "is given more than once (names are case-insensitive)",
+                ));
             }
             Some(def) if update && !def.updatable => {
-                errors.push(FieldViolation::new(def.name, "cannot be changed after creation"));
+                errors.push(FieldViolation::with_reason(
+                    ViolationReason::ReadOnlyProperty,
+                    def.name,
+                    "cannot be changed after creation",
+                ));
             }
             Some(def) => given.push((def.name, value)),
         }

@@ -15,6 +15,9 @@ pub enum Kind {
     /// `{width, height}`, finite numbers >= 0; minimums are checked by the
     /// type's rules because the label auto-size rules change them.
     Size,
+    /// A label's size: like [`Kind::Size`], but either dimension may be omitted, because an
+    /// auto-sized dimension "must be 0 or omitted" (the label rules fill it in).
+    AutoSize,
     /// A finite number `> min` (exclusive).
     NumberAbove(f64),
     /// A finite number `>= min`.
@@ -105,7 +108,7 @@ pub fn lookup<'a>(defs: &'a [PropertyDef], name: &str) -> Option<&'a PropertyDef
 /// Parses one value by its kind. The error is the rule, for a violation of
 /// `field`.
 pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
-    if matches!(kind, Kind::Point | Kind::Size) && !value.is_object() {
+    if matches!(kind, Kind::Point | Kind::Size | Kind::AutoSize) && !value.is_object() {
         errors.push(FieldViolation::new(field, expected_shape(kind)));
         return None;
     }
@@ -119,6 +122,15 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         let height = dimension(value, "height", field, errors);
         return Some(json!({"width": width?, "height": height?}));
     }
+    if let Kind::AutoSize = kind {
+        let mut size = Map::new();
+        for name in ["width", "height"] {
+            if member(value, name).is_some_and(|v| !v.is_null()) {
+                size.insert(name.to_owned(), dimension(value, name, field, errors)?);
+            }
+        }
+        return Some(Value::Object(size));
+    }
     if let Some(result) = parse_compound(kind, field, value, errors) {
         return result;
     }
@@ -127,7 +139,13 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         None
     };
     match kind {
-        Kind::Point | Kind::Size | Kind::NonNegativeList | Kind::PointList | Kind::ConnectorPoint | Kind::Ignored => {
+        Kind::Point
+        | Kind::Size
+        | Kind::AutoSize
+        | Kind::NonNegativeList
+        | Kind::PointList
+        | Kind::ConnectorPoint
+        | Kind::Ignored => {
             unreachable!("handled above")
         }
         Kind::HexColor => match value.as_str() {

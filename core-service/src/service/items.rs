@@ -1,17 +1,26 @@
 //! Item operations: access check, validation, storage, change event.
 
+use std::time::Duration;
+
 use chrono::Utc;
 use serde_json::{json, Map, Value};
 use sqlx::types::Json;
+use tokio::time::Instant;
 
+use super::item_locks::WRITE_DEADLINE;
 use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::items::{self, ItemFacts, ItemType, Parent};
 use crate::storage::{DependentUpdate, ItemFilter, ItemRow, NewEvent};
 
-/// How often a write retries after losing a race with another writer.
-const WRITE_ATTEMPTS: usize = 8;
+/// What a write answers: the item and its version after the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    pub item: ItemId,
+    /// The version written (for a delete: the version deleted), the new HTTP ETag.
+    pub version: i64,
+}
 
 /// One page of a listing.
 pub struct ItemPage {
@@ -114,6 +123,10 @@ impl Core {
         Ok((canonical, value))
     }
 
+    /// Applies `patch` to an item. Writers of one item take turns ([`ItemLocks`]), so concurrent
+    /// updates are all applied, each with its own `item.updated` event, in the order they got the
+    /// lock. With `expected_version` the update applies only if the item is still at that
+    /// version (HTTP `If-Match`).
     pub async fn update_item(
         &self,
         who: &Principal,
@@ -121,11 +134,15 @@ impl Core {
         item_type: &str,
         item: ItemId,
         patch: Map<String, Value>,
-    ) -> CoreResult<ItemId> {
+        expected_version: Option<i64>,
+    ) -> CoreResult<Written> {
         let named_type = ItemType::parse(item_type)?;
         self.require_role(who, project, ProjectRole::Editor).await?;
-        for _ in 0..WRITE_ATTEMPTS {
+        let _turn = self.item_locks.lock(item).await;
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        loop {
             let current = self.load_item(project, item).await?;
+            check_expected(expected_version, &current)?;
             let actual_type = ItemType::parse(&current.item_type)?;
             if actual_type != named_type {
                 return Err(CoreError::invalid(
@@ -146,29 +163,38 @@ impl Core {
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
             if self.storage.update_item(&row, current.version, &event).await? {
                 self.knowledge.wake();
-                return Ok(item);
+                return Ok(Written { item, version: row.version });
             }
+            lost_race(deadline).await?;
         }
-        Err(CoreError::Unavailable("the item is being changed by others; try again".into()))
     }
 
     /// Deletes an item. Connectors attached to it are detached in the same
     /// transaction: their ends stay where they were drawn (and each gets an
     /// `item.updated` event), so no connector is lost with the item.
-    pub async fn delete_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemId> {
+    pub async fn delete_item(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        item: ItemId,
+        expected_version: Option<i64>,
+    ) -> CoreResult<Written> {
         self.require_role(who, project, ProjectRole::Editor).await?;
-        for _ in 0..WRITE_ATTEMPTS {
+        let _turn = self.item_locks.lock(item).await;
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        loop {
             let current = self.load_item(project, item).await?;
+            check_expected(expected_version, &current)?;
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties.0});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
             if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
                 self.knowledge.wake();
-                return Ok(item);
+                return Ok(Written { item, version: current.version });
             }
+            lost_race(deadline).await?;
         }
-        Err(CoreError::Unavailable("the item is being changed by others; try again".into()))
     }
 
     pub async fn list_items(&self, who: &Principal, project: ProjectId, query: ListQuery) -> CoreResult<ItemPage> {
@@ -314,3 +340,27 @@ pub(super) fn item_event(
 
 /// Connector updates that go with a delete.
 pub(super) type Dependents = Vec<DependentUpdate>;
+
+/// `If-Match`: the caller's expected version must be the current one.
+fn check_expected(expected: Option<i64>, current: &ItemRow) -> CoreResult<()> {
+    match expected {
+        Some(expected) if expected != current.version => {
+            Err(CoreError::PreconditionFailed { kind: "item", expected, current: current.version })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// After losing a version race to another replica: a short randomised pause (so two replicas do
+/// not collide again in lockstep), or, once the deadline passed, a refusal that says why.
+async fn lost_race(deadline: Instant) -> CoreResult<()> {
+    if Instant::now() >= deadline {
+        return Err(CoreError::Conflict(format!(
+            "the item kept being changed by other servers for {} s; nothing was changed, try again",
+            WRITE_DEADLINE.as_secs()
+        )));
+    }
+    let pause = Duration::from_millis(1 + u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 16));
+    tokio::time::sleep(pause).await;
+    Ok(())
+}

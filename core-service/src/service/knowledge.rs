@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
-use crate::error::{CoreError, CoreResult, FieldViolation};
+use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
 use crate::knowledge::fusion::{keyword_terms, reciprocal_rank_fusion, Fused, LegHit, RRF_K};
 use crate::knowledge::llm::{self, Passage};
@@ -108,13 +108,7 @@ impl Core {
                     .await
                     .map_err(|e| {
                         tracing::warn!(agent = %limits.agent_id, error = %e, "postProcess failed");
-                        CoreError::invalid(
-                            "postProcess",
-                            format!(
-                                "the language model of agent configuration '{}' {e}; retry, or retrieve with postProcess false",
-                                limits.agent_id
-                            ),
-                        )
+                        llm_failure(&limits.agent_id, e)
                     })?;
                 Ok(reranked_answer(project, &fused, &texts, reranked, wanted))
             }
@@ -134,7 +128,9 @@ impl Core {
             .model
             .embed(&[query.to_owned()])
             .await
-            .map_err(|e| CoreError::Unavailable(format!("the embedding model could not embed the query: {e}")))?
+            .map_err(|e| {
+                CoreError::unavailable(Dependency::EmbeddingModel, format!("it could not embed the query: {e}"), 5)
+            })?
             .pop()
             .unwrap_or_default();
         let rows = self.storage.chunk_vectors(project.0, items).await?;
@@ -300,4 +296,20 @@ fn reranked_answer(
         order.iter().position(|&c| c == candidate).map(|rank| rank + 1)
     });
     Answer { answer, citations }
+}
+
+/// What a failed `postProcess` answers: a language model that is down, slow or overloaded is a
+/// dependency outage (503 naming `llm`, worth retrying); one that answered something unusable is
+/// the spec's "error during retrieval" (a 400 naming `postProcess`).
+fn llm_failure(agent_id: &str, error: llm::LlmError) -> CoreError {
+    use llm::LlmError;
+    let message = format!("the language model of agent configuration '{agent_id}' {error}");
+    match error {
+        LlmError::Timeout(_) | LlmError::Unreachable => CoreError::unavailable(Dependency::Llm, message, 5),
+        LlmError::Status(code) if code == 429 || code >= 500 => CoreError::unavailable(Dependency::Llm, message, 5),
+        LlmError::Status(_) => CoreError::Unavailable { dependency: Dependency::Llm, message, retry_after_secs: None },
+        LlmError::Malformed(_) => {
+            CoreError::invalid("postProcess", format!("{message}; retry, or retrieve with postProcess false"))
+        }
+    }
 }

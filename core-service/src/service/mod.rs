@@ -6,6 +6,7 @@
 //! - [`auth`]: token authentication and project access checks.
 //! - [`accounts`]: users, tokens, projects, memberships.
 //! - [`items`]: item create, read, update, delete, list.
+//! - [`item_locks`]: writers of one item take turns.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
 //! - [`webhooks`]: webhook management (the delivery side is in
 //!   `crate::webhooks::dispatch`).
@@ -13,6 +14,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod item_locks;
 pub mod item_views;
 pub mod items;
 pub mod knowledge;
@@ -60,6 +62,8 @@ pub struct Core {
     pub(crate) knowledge: Knowledge,
     /// Webhook settings, the HTTP client of test calls and opened signing keys.
     pub(crate) webhooks: Arc<WebhookRuntime>,
+    /// Serialises writers of one item within this replica.
+    pub(crate) item_locks: Arc<item_locks::ItemLocks>,
 }
 
 impl Core {
@@ -71,6 +75,7 @@ impl Core {
             settings,
             knowledge: Knowledge::keyword_only(),
             webhooks: Arc::new(WebhookRuntime::ephemeral()),
+            item_locks: Arc::default(),
         }
     }
 

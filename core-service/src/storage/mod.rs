@@ -64,7 +64,7 @@ pub use rows::*;
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 
-use crate::error::CoreError;
+use crate::error::{CoreError, Dependency};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -221,8 +221,10 @@ pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
             }
             _ => CoreError::Internal(err.into()),
         },
-        sqlx::Error::PoolTimedOut => CoreError::Unavailable("the database is busy; try again".into()),
-        sqlx::Error::Io(_) | sqlx::Error::PoolClosed => CoreError::Unavailable("the database is unreachable".into()),
+        sqlx::Error::PoolTimedOut => CoreError::unavailable(Dependency::Database, "it is busy; try again", 1),
+        sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_) => {
+            CoreError::unavailable(Dependency::Database, "it does not answer", 5)
+        }
         _ => CoreError::Internal(err.into()),
     }
 }

@@ -12,7 +12,8 @@ use serde_json::Value;
 use url::{Host, Url};
 
 use super::EVENT_KINDS;
-use crate::error::{CoreError, FieldViolation};
+use crate::error::{CoreError, FieldViolation, ViolationReason};
+use crate::items::schema::fold_name;
 
 /// Longest `name`, in characters.
 pub const MAX_NAME_CHARS: usize = 128;
@@ -20,6 +21,9 @@ pub const MAX_NAME_CHARS: usize = 128;
 pub const MAX_CUSTOM_DATA_BYTES: usize = 4096;
 /// Longest `url`, in bytes.
 pub const MAX_URL_BYTES: usize = 2048;
+
+/// The definition's properties, by their canonical names.
+const PROPERTIES: [&str; 5] = ["name", "url", "enabled", "events", "customData"];
 
 /// Record fields a client may send back unchanged (GET, edit, PUT); ignored.
 const READ_ONLY: [&str; 5] = ["id", "createdAt", "status", "inactive", "projectId"];
@@ -43,13 +47,30 @@ impl Definition {
     /// Parses and validates the JSON text of a definition. `destination`
     /// judges literal-IP hosts with the same rules as the calls themselves.
     pub fn parse(json: &str, destination: &webhook_client::DestinationPolicy) -> Result<Self, CoreError> {
-        let fields: HashMap<String, Box<RawValue>> = serde_json::from_str(json)
-            .map_err(|_| CoreError::invalid("body", "must be a JSON object with the webhook definition"))?;
+        let sent: Vec<(String, Box<RawValue>)> = serde_json::from_str::<HashMap<String, Box<RawValue>>>(json)
+            .map_err(|_| CoreError::invalid("body", "must be a JSON object with the webhook definition"))?
+            .into_iter()
+            .collect();
+        // Names match in any casing, like item properties (`Url`, `custom_data`, `CUSTOM-DATA`), so
+        // a record read with any `jsonCasing` can be PUT back as it is.
         let mut violations = Vec::new();
-        for key in fields.keys() {
-            let known = ["name", "url", "enabled", "events", "customData"].contains(&key.as_str());
-            if !known && !READ_ONLY.contains(&key.as_str()) {
-                violations.push(FieldViolation::new(key.clone(), "is not a webhook property"));
+        let mut fields: HashMap<&'static str, Box<RawValue>> = HashMap::new();
+        for (key, raw) in sent {
+            let folded = fold_name(&key);
+            if let Some(canonical) = PROPERTIES.iter().find(|p| fold_name(p) == folded) {
+                if fields.insert(canonical, raw).is_some() {
+                    violations.push(FieldViolation::with_reason(
+                        ViolationReason::DuplicateProperty,
+                        *canonical,
+                        "is given more than once (names are case-insensitive)",
+                    ));
+                }
+            } else if !READ_ONLY.iter().any(|r| fold_name(r) == folded) {
+                violations.push(FieldViolation::with_reason(
+                    ViolationReason::UnknownProperty,
+                    crate::domain::ids::truncate(&key),
+                    format!("is not a webhook property; the properties are {}", PROPERTIES.join(", ")),
+                ));
             }
         }
         let value = |key: &str| -> Option<Value> {
@@ -233,5 +254,22 @@ mod tests {
             Err(vec!["colour".into()])
         );
         assert_eq!(parse("[1]"), Err(vec!["body".into()]));
+    }
+
+    #[test]
+    fn names_match_in_any_casing_like_item_properties() {
+        let record = r#"{"Id":"x","Name":"n","Url":"https://e.com","Enabled":false,"Events":["item.created"],
+            "CustomData":{"Team":"blue"},"CreatedAt":"2026-01-01T00:00:00Z","Status":{"ConsecutiveFailures":0}}"#;
+        let d = parse(record).unwrap();
+        assert_eq!((d.name.as_deref(), d.enabled), (Some("n"), false));
+        assert_eq!(d.custom_data.as_deref(), Some(r#"{"Team":"blue"}"#), "customData's content is never re-cased");
+        for casing in ["custom_data", "custom-data", "CUSTOMDATA"] {
+            let json = format!(r#"{{"url":"https://e.com","events":["user.added"],"{casing}":1}}"#);
+            assert_eq!(parse(&json).unwrap().custom_data.as_deref(), Some("1"), "{casing}");
+        }
+        assert_eq!(
+            parse(r#"{"url":"https://e.com","URL":"https://f.com","events":["item.created"]}"#),
+            Err(vec!["url".into()])
+        );
     }
 }

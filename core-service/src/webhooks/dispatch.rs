@@ -19,7 +19,7 @@ use webhook_client::{Call, Outcome, WebhookClient};
 
 use super::keys::{self, NewKey};
 use super::{body, Definition, WebhookSettings};
-use crate::error::{CoreError, CoreResult};
+use crate::error::{CoreError, CoreResult, Dependency};
 use crate::service::Core;
 use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
 
@@ -174,7 +174,7 @@ impl Core {
     async fn signer(&self, now: DateTime<Utc>) -> CoreResult<(String, SigningKey)> {
         let keys = self.storage.published_signing_keys(now).await?;
         let Some(row) = keys.into_iter().filter(|k| k.activates_at <= now).max_by_key(|k| k.activates_at) else {
-            return Err(CoreError::Unavailable("no webhook signing key is active yet".into()));
+            return Err(CoreError::unavailable(Dependency::SigningKey, "no webhook signing key is active yet", 1));
         };
         if let Some(key) = self.webhooks.opened.lock().expect("key cache").get(&row.kid) {
             return Ok((row.kid, key.clone()));

@@ -117,7 +117,7 @@ impl WebhookConfig {
         );
         let dispatcher_secret = self.dispatcher_secret.clone().filter(|s| !s.trim().is_empty());
         if dispatcher_secret.is_none() && !development {
-            tracing::error!("CANVAS_DISPATCHER_SECRET is not set: webhook-dispatcher calls will be refused");
+            tracing::warn!("CANVAS_DISPATCHER_SECRET is not set: webhook-dispatcher calls will be refused until it is");
         }
         self.client.policy().context("webhook destination allow-list")?;
         Ok(WebhookSettings {

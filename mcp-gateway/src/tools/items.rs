@@ -2,8 +2,10 @@
 //! (`create_item`, `get_item`, `list_items`) and the spec's plain item
 //! changes (`update_item_property`, `delete_item`).
 
+use canvas_proto::failure::Violation;
 use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
+use canvas_proto::v1::ViolationReason;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -59,7 +61,8 @@ impl CanvasTool for CreateItem {
     type Args = CreateItemArgs;
     type Output = CreatedOut;
 
-    fn argument_for(field: &str, _rule: &str) -> String {
+    fn argument_for(violation: &Violation) -> String {
+        let field = violation.field.as_str();
         match field {
             "projectId" | "parent" => field.to_owned(),
             "itemType" => "type".to_owned(),
@@ -89,6 +92,21 @@ pub struct ItemArgs {
     pub project_id: String,
     /// The item (GUID).
     pub item_id: String,
+}
+
+/// A write's ids and, optionally, the version it expects.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteItemArgs {
+    /// The project (GUID) from list_projects or find_item.
+    pub project_id: String,
+    /// The item (GUID).
+    pub item_id: String,
+    /// Delete only if the item is still at this version (the `version` get_item answered);
+    /// otherwise nothing is deleted and the error says the current version. Omit to delete
+    /// whatever the current version is.
+    #[serde(default, deserialize_with = "super::schema::whole_opt")]
+    pub expected_version: Option<i64>,
 }
 
 pub struct GetItem;
@@ -126,7 +144,7 @@ pub struct ListItemsArgs {
     #[serde(default)]
     pub parent: String,
     /// Items per page, 1 to 1000.
-    #[serde(default = "default_limit")]
+    #[serde(default = "default_limit", deserialize_with = "super::schema::whole")]
     #[schemars(range(min = 1, max = 1000))]
     pub limit: u32,
     /// The nextCursor of the previous page; empty for the first page.
@@ -190,6 +208,11 @@ pub struct UpdateItemPropertyArgs {
     /// {width, height}) or array, as the property takes.
     #[schemars(schema_with = "super::schema::any_value")]
     pub value: Value,
+    /// Change only if the item is still at this version (the `version` get_item answered);
+    /// otherwise nothing changes and the error says the current version. Omit to apply the
+    /// change to whatever the current version is.
+    #[serde(default, deserialize_with = "super::schema::whole_opt")]
+    pub expected_version: Option<i64>,
 }
 
 pub struct UpdateItemProperty;
@@ -205,12 +228,13 @@ impl CanvasTool for UpdateItemProperty {
     type Args = UpdateItemPropertyArgs;
     type Output = UpdatedOut;
 
-    fn argument_for(field: &str, rule: &str) -> String {
-        match field {
-            "projectId" | "itemId" => field.to_owned(),
-            _ if rule.starts_with("is not a property") || rule.starts_with("cannot be changed") => {
-                "property".to_owned()
-            }
+    fn argument_for(violation: &Violation) -> String {
+        let field = violation.field.as_str();
+        match violation.reason {
+            _ if field == "projectId" || field == "itemId" || field == "expectedVersion" => field.to_owned(),
+            ViolationReason::UnknownProperty
+            | ViolationReason::ReadOnlyProperty
+            | ViolationReason::DuplicateProperty => "property".to_owned(),
             _ => format!("value ({field})"),
         }
     }
@@ -220,7 +244,7 @@ impl CanvasTool for UpdateItemProperty {
             return Err(ToolFailure::invalid("property", "must name a property, for example text or fontSize"));
         }
         let patch = Map::from_iter([(args.property.trim().to_owned(), args.value)]);
-        update_item(ctx, args.project_id, args.item_id, patch).await
+        update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }
 }
 
@@ -231,6 +255,7 @@ pub async fn update_item(
     project_id: String,
     item_id: String,
     patch: Map<String, Value>,
+    expected_version: Option<i64>,
 ) -> Result<UpdatedOut, ToolFailure> {
     let get = pb::GetItemRequest { project_id: project_id.clone(), item_id: item_id.clone() };
     let item = ctx.state.items.clone().get_item(ctx.request(get)).await?.into_inner();
@@ -239,10 +264,12 @@ pub async fn update_item(
         item_type: item.item_type.clone(),
         item_id,
         properties: Some(to_proto_struct(patch.clone())),
+        expected_version,
     };
     let updated = ctx.state.items.clone().update_item(ctx.request(request)).await?.into_inner();
     Ok(UpdatedOut {
         link: ctx.state.item_link(&project_id, &updated.item_id),
+        version: updated.version,
         item_id: updated.item_id,
         project_id,
         item_type: item.item_type,
@@ -269,11 +296,15 @@ impl CanvasTool for DeleteItem {
     const DESCRIPTION: &'static str = "Deletes an item from a project map. This cannot be undone. Connectors \
         attached to the item are kept and stay where they were drawn.";
     const HINTS: Hints = Hints::OVERWRITE;
-    type Args = ItemArgs;
+    type Args = DeleteItemArgs;
     type Output = DeletedOut;
 
-    async fn run(ctx: &ToolContext, args: ItemArgs) -> Result<DeletedOut, ToolFailure> {
-        let request = pb::DeleteItemRequest { project_id: args.project_id.clone(), item_id: args.item_id };
+    async fn run(ctx: &ToolContext, args: DeleteItemArgs) -> Result<DeletedOut, ToolFailure> {
+        let request = pb::DeleteItemRequest {
+            project_id: args.project_id.clone(),
+            item_id: args.item_id,
+            expected_version: args.expected_version,
+        };
         let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
         Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })
     }

@@ -27,7 +27,7 @@ pub struct RetrieveKnowledgeArgs {
     #[serde(default)]
     pub keywords: Vec<String>,
     /// How many citations to return (default 20; at most 50 with postProcess).
-    #[serde(default = "default_max_results")]
+    #[serde(default = "default_max_results", deserialize_with = "super::schema::whole")]
     #[schemars(range(min = 1))]
     pub max_results: u32,
     /// true: rerank the results with an LLM and write an answer; false: the

@@ -2,6 +2,7 @@
 //! change how a map looks. Each gathers its arguments into one property patch
 //! (or one connector) and leaves every rule to core-service.
 
+use canvas_proto::failure::Violation;
 use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
 use schemars::JsonSchema;
@@ -23,6 +24,10 @@ pub struct StyleItemArgs {
     /// The item (GUID).
     #[serde(skip_serializing)]
     pub item_id: String,
+    /// Change only if the item is still at this version (the `version` get_item answered);
+    /// otherwise nothing changes and the error says the current version.
+    #[serde(default, skip_serializing, deserialize_with = "super::schema::whole_opt")]
+    pub expected_version: Option<i64>,
     /// Text colour of a label or sticky note (CSS color, e.g. #1E90FF or dodgerblue).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_color: Option<String>,
@@ -75,7 +80,7 @@ impl CanvasTool for StyleItem {
                  strokeThickness, fontSize, fontFamily, horizontalTextAlignment or verticalTextAlignment",
             ));
         }
-        update_item(ctx, args.project_id, args.item_id, patch).await
+        update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }
 }
 
@@ -89,6 +94,10 @@ pub struct ArrangeItemArgs {
     /// The item (GUID).
     #[serde(skip_serializing)]
     pub item_id: String,
+    /// Change only if the item is still at this version (the `version` get_item answered);
+    /// otherwise nothing changes and the error says the current version.
+    #[serde(default, skip_serializing, deserialize_with = "super::schema::whole_opt")]
+    pub expected_version: Option<i64>,
     /// New position {x, y} on the map.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<Point>,
@@ -121,7 +130,7 @@ impl CanvasTool for ArrangeItem {
         if patch.is_empty() {
             return Err(ToolFailure::invalid("position", "give at least one of position, size, scale or angle"));
         }
-        update_item(ctx, args.project_id, args.item_id, patch).await
+        update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }
 }
 
@@ -167,7 +176,8 @@ impl CanvasTool for ConnectItems {
     type Args = ConnectItemsArgs;
     type Output = CreatedOut;
 
-    fn argument_for(field: &str, _rule: &str) -> String {
+    fn argument_for(violation: &Violation) -> String {
+        let field = violation.field.as_str();
         match field {
             "type" => "lineType",
             "strokeColor" => "color",

@@ -4,6 +4,7 @@
 
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
+use canvas_proto::failure::Violation;
 use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
 use schemars::JsonSchema;
@@ -49,7 +50,8 @@ impl CanvasTool for UploadImage {
     type Args = UploadImageArgs;
     type Output = CreatedOut;
 
-    fn argument_for(field: &str, _rule: &str) -> String {
+    fn argument_for(violation: &Violation) -> String {
+        let field = violation.field.as_str();
         match field {
             "binary" | "file" | "content" | "mimeType" | "fileSize" | "data" => "data".to_owned(),
             "fileName" | "file.fileName" | "file_name" => "fileName".to_owned(),

@@ -25,6 +25,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use canvas_proto::failure::Violation;
+
 use crate::error::{invalid_arguments, unknown_tool, ToolFailure};
 use crate::state::{Caller, McpState};
 
@@ -77,10 +79,10 @@ pub trait CanvasTool {
     type Output: Serialize + JsonSchema;
 
     /// The argument that carried the property core-service names in a field
-    /// violation (`rule` is the violated rule). Most tools pass the name
-    /// through unchanged.
-    fn argument_for(field: &str, _rule: &str) -> String {
-        field.to_owned()
+    /// violation (its reason says whether the name or the value was wrong). Most
+    /// tools pass the name through unchanged.
+    fn argument_for(violation: &Violation) -> String {
+        violation.field.clone()
     }
 
     fn run(ctx: &ToolContext, args: Self::Args) -> impl Future<Output = Result<Self::Output, ToolFailure>> + Send;
@@ -106,9 +108,7 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
     let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
         .map_err(|error| invalid_arguments(T::NAME, error))?;
     let mut outcome = T::run(ctx, args).await;
-    if T::HINTS.read_only
-        && matches!(&outcome, Err(ToolFailure::Unavailable(m)) if m == crate::error::TRANSPORT_FAILURE)
-    {
+    if T::HINTS.read_only && matches!(&outcome, Err(ToolFailure::Unreachable)) {
         // A read whose core-service replica went away: once more, on another replica.
         let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
             .map_err(|error| invalid_arguments(T::NAME, error))?;

@@ -29,6 +29,9 @@ pub struct ItemOut {
     pub created_at: String,
     /// When the item last changed (RFC 3339).
     pub updated_at: String,
+    /// Grows by one with every change: pass it as expectedVersion to a write tool to change the
+    /// item only if nobody changed it since.
+    pub version: i64,
     /// Where a user sees the item: {web_url}/map/{projectId}?node={itemId}.
     pub link: String,
 }
@@ -39,6 +42,7 @@ impl ItemOut {
             link: state.item_link(&item.project_id, &item.item_id),
             properties: item.properties.map(from_proto_struct).unwrap_or_default(),
             created_at: rfc3339(item.created_at),
+            version: item.version,
             updated_at: rfc3339(item.updated_at),
             item_id: item.item_id,
             project_id: item.project_id,
@@ -85,6 +89,8 @@ pub struct UpdatedOut {
     pub item_type: String,
     /// The properties sent to core-service, as they were accepted.
     pub changed: Map<String, Value>,
+    /// The item's version after the change (pass it as expectedVersion to change only this one).
+    pub version: i64,
     /// Where a user sees it: {web_url}/map/{projectId}?node={itemId}.
     pub link: String,
 }

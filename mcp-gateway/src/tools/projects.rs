@@ -22,7 +22,7 @@ fn default_amount() -> u32 {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListProjectsArgs {
     /// How many projects to return, 1 to 1000.
-    #[serde(default = "default_amount")]
+    #[serde(default = "default_amount", deserialize_with = "super::schema::whole")]
     #[schemars(range(min = 1, max = 1000))]
     pub amount: u32,
 }

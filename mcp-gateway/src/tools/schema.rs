@@ -19,6 +19,7 @@ use std::sync::Arc;
 use rmcp::model::JsonObject;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The `inputSchema` of a tool taking `T`.
@@ -48,6 +49,30 @@ pub fn any_value(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema
             {"type": "array"}
         ]
     })
+}
+
+/// Deserialises an integer argument from any JSON number that is a whole number: models and
+/// SDKs send `20.0` for 20 (JSON has one number type; Python's `json.dumps(20.0)`), and refusing
+/// it with -32602 only teaches the agent nothing. A fraction is still refused, naming the argument.
+pub fn whole<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i128>,
+{
+    use serde::de::Error;
+    let number = serde_json::Number::deserialize(deserializer)?;
+    let whole = canvas_proto::json::whole_number(&number)
+        .ok_or_else(|| D::Error::custom(format!("invalid value: {number}, expected a whole number")))?;
+    T::try_from(whole).map_err(|_| D::Error::custom(format!("invalid value: {number} is out of range")))
+}
+
+/// [`whole`] for an optional argument.
+pub fn whole_opt<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i128>,
+{
+    whole(deserializer).map(Some)
 }
 
 fn generate<T: JsonSchema>(mut settings: SchemaSettings) -> Value {

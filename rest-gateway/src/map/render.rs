@@ -246,8 +246,8 @@ mod tests {
         assert_eq!(options.scale, 0.5);
         assert_eq!(options.region, Some(Rect { x: 1.0, y: 2.0, width: 3.0, height: 4.0 }));
         assert_eq!(options.item_ids.unwrap(), HashSet::from(["a".to_owned(), "b".to_owned()]));
-        assert_eq!(super::options("x=1").unwrap_err().fields[0].0, "region");
-        assert_eq!(super::options("scale=big").unwrap_err().fields[0].0, "scale");
-        assert_eq!(super::options("itemIds=,").unwrap_err().fields[0].0, "itemIds");
+        assert_eq!(super::options("x=1").unwrap_err().fields[0].field, "region");
+        assert_eq!(super::options("scale=big").unwrap_err().fields[0].field, "scale");
+        assert_eq!(super::options("itemIds=,").unwrap_err().fields[0].field, "itemIds");
     }
 }

@@ -51,11 +51,11 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(err) => return Err(multipart_error(err.status(), err.body_text())),
+            Err(err) => return Err(multipart_error(err)),
         };
         match field.name().unwrap_or_default() {
             "dataobject" => {
-                let text = field.text().await.map_err(|e| multipart_error(e.status(), e.body_text()))?;
+                let text = field.text().await.map_err(multipart_error)?;
                 if !text.trim().is_empty() {
                     properties = match serde_json::from_str::<Value>(&text) {
                         Ok(Value::Object(map)) => map,
@@ -72,7 +72,7 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
             "binary" => {
                 let file_name = field.file_name().unwrap_or_default().to_owned();
                 let declared_mime_type = field.content_type().unwrap_or_default().to_owned();
-                let content = field.bytes().await.map_err(|e| multipart_error(e.status(), e.body_text()))?;
+                let content = field.bytes().await.map_err(multipart_error)?;
                 file = Some(pb::FileUpload { file_name, declared_mime_type, content: content.to_vec() });
             }
             other => {
@@ -88,11 +88,13 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
     Ok((properties, file))
 }
 
-fn multipart_error(status: StatusCode, text: String) -> ApiError {
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
+fn multipart_error(error: axum::extract::multipart::MultipartError) -> ApiError {
+    if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::too_large()
+    } else if crate::limits::is_body_timeout(&error) {
+        ApiError::body_timeout()
     } else {
-        ApiError::invalid("body", &format!("malformed multipart body: {text}"))
+        ApiError::invalid("body", &format!("malformed multipart body: {}", error.body_text()))
     }
 }
 

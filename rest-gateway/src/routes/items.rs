@@ -5,8 +5,8 @@
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::header::AUTHORIZATION;
-use axum::http::HeaderMap;
+use axum::http::header::{AUTHORIZATION, ETAG, IF_MATCH};
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use canvas_proto::json::{from_proto_struct, from_proto_value, to_proto_struct};
 use canvas_proto::v1 as pb;
@@ -22,10 +22,7 @@ pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
 
 /// Parses a JSON object body; the error says what is wrong with it.
 fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body.map_err(|rejection| match rejection.status() {
-        axum::http::StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
-        status => ApiError::new(status, rejection.body_text()),
-    })?;
+    let bytes = body?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid("body", "a JSON object with the item properties is required"));
     }
@@ -36,8 +33,39 @@ fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>
     }
 }
 
-fn item_ref(reply: tonic::Response<pb::ItemRef>) -> Value {
-    json!({"itemId": reply.into_inner().item_id})
+/// `{itemId}` and the item's version for the `ETag` header.
+fn item_ref(reply: tonic::Response<pb::ItemRef>) -> (Value, i64) {
+    let reply = reply.into_inner();
+    (json!({"itemId": reply.item_id}), reply.version)
+}
+
+/// The version an `If-Match` header asks for: `None` without the header or with `*` (any
+/// current version). ETags are the item's version as a strong entity tag, `"7"`.
+fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
+    let Some(raw) = headers.get(IF_MATCH) else { return Ok(None) };
+    let text = raw.to_str().map(str::trim).unwrap_or("");
+    if text == "*" {
+        return Ok(None);
+    }
+    let rule = "must be one ETag of the item as GET answers it (a quoted version such as \"7\"), or *";
+    let version = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).and_then(|v| v.parse::<i64>().ok());
+    version.map(Some).ok_or_else(|| ApiError::invalid("If-Match", rule))
+}
+
+/// Adds `ETag: "version"` to a successful answer.
+fn with_etag(mut response: Response, version: Option<i64>) -> Response {
+    if let Some(version) = version.filter(|_| response.status().is_success()) {
+        if let Ok(value) = HeaderValue::from_str(&format!("\"{version}\"")) {
+            response.headers_mut().insert(ETAG, value);
+        }
+    }
+    response
+}
+
+/// Renders a write's answer with its ETag.
+fn reply_with_etag(format: Format, result: Result<(Value, i64), ApiError>) -> Response {
+    let version = result.as_ref().ok().map(|(_, version)| *version);
+    with_etag(format.reply(result.map(|(body, _)| body)), version)
 }
 
 /// The REST shape of an item: its identity, then every property.
@@ -82,7 +110,7 @@ pub async fn create(
         Ok(item_ref(reply))
     }
     .await;
-    format.reply(result)
+    reply_with_etag(format, result)
 }
 
 /// `GET /{itemId}`
@@ -93,7 +121,9 @@ pub async fn create(
     operation_id = "getItem",
     summary = "Read an item with all its properties",
     params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The item.", body = crate::openapi::item_views::Item))
+    responses((status = 200, description = "The item. `ETag` holds its version, for `If-Match` on PATCH and DELETE.",
+        body = crate::openapi::item_views::Item,
+        headers(("ETag" = String, description = "The item's version as a strong entity tag, e.g. `\"7\"`."))))
 )]
 pub async fn get(
     State(state): State<AppState>,
@@ -103,15 +133,17 @@ pub async fn get(
 ) -> Response {
     let result = async {
         let request = pb::GetItemRequest { project_id, item_id };
-        let reply = idempotent(request, authorization(&headers), |r| {
+        let item = idempotent(request, authorization(&headers), |r| {
             let mut client = state.items.clone();
             async move { client.get_item(r).await }
         })
-        .await?;
-        Ok(item_json(reply.into_inner()))
+        .await?
+        .into_inner();
+        let version = item.version;
+        Ok((item_json(item), version))
     }
     .await;
-    format.reply(result)
+    reply_with_etag(format, result)
 }
 
 /// `GET /{itemId}/{property}`: the bare value (`content` is the file).
@@ -173,12 +205,13 @@ pub async fn update(
             item_type,
             item_id: item_id.clone(),
             properties: Some(to_proto_struct(properties)),
+            expected_version: if_match(&headers)?,
         };
         let reply = state.items.clone().update_item(with_auth(request, authorization(&headers))?).await?;
         Ok(item_ref(reply))
     }
     .await;
-    format.reply(result)
+    reply_with_etag(format, result)
 }
 
 fn unwrap_connector_body(mut body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
@@ -214,9 +247,9 @@ pub async fn delete(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let request = pb::DeleteItemRequest { project_id, item_id };
+        let request = pb::DeleteItemRequest { project_id, item_id, expected_version: if_match(&headers)? };
         let reply = state.items.clone().delete_item(with_auth(request, authorization(&headers))?).await?;
-        Ok(item_ref(reply))
+        Ok(item_ref(reply).0)
     }
     .await;
     format.reply(result)

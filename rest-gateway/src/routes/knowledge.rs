@@ -27,10 +27,7 @@ fn fold(name: &str) -> String {
 /// The body as a map from folded names to values; unknown fields are refused, so a typo such as
 /// `maxResult` is not silently ignored.
 fn fields(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body.map_err(|rejection| match rejection.status() {
-        axum::http::StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
-        status => ApiError::new(status, rejection.body_text()),
-    })?;
+    let bytes = body?;
     let object = match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => map,
         Ok(_) => return Err(ApiError::invalid("body", "must be a JSON object")),
@@ -81,9 +78,9 @@ fn request(map: &Map<String, Value>) -> Result<pb::RetrieveRequest, ApiError> {
     let query = string(map, "query", "query")?.unwrap_or_default();
     let max_results = match map.get("maxresults") {
         None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => match (n.as_u64(), n.as_f64()) {
-            (Some(n), _) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            (None, Some(f)) if f.fract() == 0.0 && f > 0.0 => Some(u32::MAX),
+        // A whole number in any JSON spelling (20, 20.0); the ceilings are core-service's.
+        Some(Value::Number(n)) => match canvas_proto::json::whole_number(n) {
+            Some(n) if n >= 0 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
             _ => return Err(ApiError::invalid("maxResults", "must be a whole number of at least 1")),
         },
         Some(_) => return Err(ApiError::invalid("maxResults", "must be a number")),

@@ -20,6 +20,7 @@ pub use crate::limits::MAX_BODY_BYTES;
 
 /// Every REST route. `canvasctl up` merges this with the MCP and map routes.
 pub fn router(state: AppState) -> Router {
+    let body_timeout = state.body_timeout;
     let item = "/api/v2/projects/{project_id}/item";
     Router::new()
         .route(&format!("{item}/{{a}}/{{b}}"), post(items::create).get(items::get_property).patch(items::update))
@@ -38,6 +39,9 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::limits::reject_oversized))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            canvas_runtime::http::body_deadline(body_timeout, request, next)
+        }))
         .layer(axum::middleware::from_fn(|request, next| {
             canvas_runtime::metrics::track_http("rest-gateway", request, next)
         }))

@@ -31,10 +31,7 @@ fn client(state: &AppState) -> WebhookServiceClient<CoreChannel> {
 
 /// The body as text; an empty or non-UTF-8 body is a 400 naming `body`.
 fn definition_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
-    let bytes = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::too_large(),
-        status => ApiError::new(status, rejection.body_text()),
-    })?;
+    let bytes = body?;
     String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::invalid("body", "must be UTF-8 JSON"))
 }
 

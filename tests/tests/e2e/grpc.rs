@@ -127,6 +127,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 item_type: "label".into(),
                 item_id: created.item_id.clone(),
                 properties: Some(to_proto_struct(bad)),
+                expected_version: None,
             },
             &owner.token,
         ))
@@ -136,22 +137,48 @@ async fn label_calls_over_grpc(backend: Backend) {
     let violations = status.get_error_details().bad_request().expect("BadRequest details").field_violations.clone();
     assert_eq!(violations[0].field, "angle");
     assert!(violations[0].description.contains("between 0 and 360"));
+    assert_eq!(violations[0].reason, "INVALID_VALUE");
+    let info = status.get_error_details().error_info().cloned().expect("every refusal carries ErrorInfo");
+    assert_eq!((info.reason.as_str(), info.domain.as_str()), ("VALIDATION_FAILED", "canvas.v1"));
 
     let missing = items
         .get_item(Request::new(pb::GetItemRequest { project_id: project.clone(), item_id: created.item_id.clone() }))
         .await
         .unwrap_err();
     assert_eq!(missing.code(), Code::Unauthenticated);
+    assert_eq!(missing.get_error_details().error_info().map(|i| i.reason.clone()).as_deref(), Some("UNAUTHENTICATED"));
+
+    // Optimistic concurrency on request: a stale expected version changes nothing.
+    let stale = items
+        .delete_item(authed(
+            pb::DeleteItemRequest {
+                project_id: project.clone(),
+                item_id: created.item_id.clone(),
+                expected_version: Some(99),
+            },
+            &owner.token,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(stale.code(), Code::FailedPrecondition);
+    let info = stale.get_error_details().error_info().cloned().unwrap();
+    assert_eq!(info.reason, "PRECONDITION_FAILED");
+    let current = info.metadata.get("currentVersion").cloned().expect("currentVersion");
 
     let deleted = items
         .delete_item(authed(
-            pb::DeleteItemRequest { project_id: project.clone(), item_id: created.item_id.clone() },
+            pb::DeleteItemRequest {
+                project_id: project.clone(),
+                item_id: created.item_id.clone(),
+                expected_version: Some(current.parse().unwrap()),
+            },
             &owner.token,
         ))
         .await
         .unwrap()
         .into_inner();
     assert_eq!(deleted.item_id, created.item_id);
+    assert_eq!(deleted.version.to_string(), current);
     let gone = items
         .get_item(authed(pb::GetItemRequest { project_id: project, item_id: created.item_id }, &owner.token))
         .await

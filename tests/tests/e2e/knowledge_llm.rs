@@ -17,7 +17,7 @@ use tokio::net::TcpListener;
 use crate::knowledge::{retrieve, wait_indexed};
 use crate::support::{create_label, owner_with_project};
 
-backend_tests!(post_process_reranks_and_answers, post_process_failures_are_clear_400s);
+backend_tests!(post_process_reranks_and_answers, post_process_failures_are_clear);
 
 /// Requests the stand-in received.
 type Seen = Arc<Mutex<Vec<Value>>>;
@@ -113,23 +113,41 @@ async fn post_process_reranks_and_answers(backend: Backend) {
     assert!(user.contains("Question: glider"), "{user}");
 }
 
-async fn post_process_failures_are_clear_400s(backend: Backend) {
+async fn post_process_failures_are_clear(backend: Backend) {
     let (app, _seen, _dir) = app_with_llm(backend).await;
     let (owner, project) = owner_with_project(&app).await;
     create_label(&app, &owner, &project, json!({"text": "glider"})).await;
     wait_indexed(&app, &owner, &project).await;
-    for (agent, says) in [
-        ("garbage", "not the expected JSON ranking"),
-        ("slow", "did not answer within"),
-        ("broken", "answered HTTP 500"),
-        ("down", "could not be reached"),
-    ] {
+    // An answer without a usable ranking is the spec's "error during retrieval": a 400 naming postProcess.
+    let body = json!({"projectId": project, "query": "glider", "postProcess": true, "agentConfigId": "garbage"});
+    let reply = retrieve(&app, &owner, body).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
+    assert_eq!(reply.fields(), vec!["postProcess"], "{}", reply.body);
+    assert_eq!(reply.body["reason"], "VALIDATION_FAILED");
+    let detail = reply.body["detail"].as_str().unwrap();
+    assert!(detail.contains("not the expected JSON ranking") && detail.contains("'garbage'"), "{detail}");
+    // A language model that is down, slow or failing is a dependency outage: 503 naming it, with
+    // Retry-After, never a 400 blaming the request.
+    for (agent, says) in
+        [("slow", "did not answer within"), ("broken", "answered HTTP 500"), ("down", "could not be reached")]
+    {
         let body = json!({"projectId": project, "query": "glider", "postProcess": true, "agentConfigId": agent});
-        let reply = retrieve(&app, &owner, body).await;
-        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{agent}: {}", reply.body);
-        assert_eq!(reply.fields(), vec!["postProcess"], "{agent}: {}", reply.body);
-        let detail = reply.body["detail"].as_str().unwrap();
+        let response = app
+            .http
+            .post(format!("{}/api/v1/memory/retrieve", app.base_url))
+            .header("Authorization", owner.bearer())
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE, "{agent}");
+        assert!(response.headers().get("retry-after").is_some(), "{agent}: Retry-After");
+        let problem: Value = response.json().await.unwrap();
+        assert_eq!(problem["Reason"], "DEPENDENCY_UNAVAILABLE", "{agent}: {problem}");
+        assert_eq!(problem["Dependency"], "llm", "{agent}: {problem}");
+        let detail = problem["Detail"].as_str().unwrap();
         assert!(detail.contains(says) && detail.contains(&format!("'{agent}'")), "{agent}: {detail}");
+        assert!(!detail.contains("core-service is unreachable"), "{agent}: {detail}");
     }
     // The same agents without postProcess never touch the LLM and answer normally.
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "glider", "agentConfigId": "down"})).await;

@@ -3,7 +3,9 @@
 
 mod auth;
 mod casing;
+mod concurrency;
 mod connectors;
+mod edges;
 mod events;
 mod files;
 mod grpc;

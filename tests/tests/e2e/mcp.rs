@@ -23,7 +23,7 @@ backend_tests!(
     hosts_outside_the_allow_list_get_403
 );
 
-const BOTH: &str = "application/json, text/event-stream";
+pub const BOTH: &str = "application/json, text/event-stream";
 
 /// An answer of the MCP endpoint.
 pub struct Raw {

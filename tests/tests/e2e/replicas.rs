@@ -37,7 +37,11 @@ async fn a_gateway_over_two_cores_survives_losing_one() {
     let second_task = tokio::spawn(core_service::run(second_listener, second, stop_second.clone()));
 
     // A gateway balancing over both.
-    let state = rest_gateway::AppState::connect(&format!("{},{second_url}", app.grpc_url)).unwrap();
+    let state = rest_gateway::AppState::connect(
+        &format!("{},{second_url}", app.grpc_url),
+        &canvas_runtime::GatewayArgs::default(),
+    )
+    .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let gateway = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(rest_gateway::serve(listener, rest_gateway::router(state), CancellationToken::new()));

@@ -1,0 +1,81 @@
+//! Writers of one item take turns.
+//!
+//! An update reads the item, validates the change against it and writes it guarded by the version
+//! it read. Without coordination, many writers of one item (40 clients moving one connector) read
+//! the same version, one wins, and the rest retry until they give up: half of them were refused
+//! for nothing but contention. So writers of an item first take that item's lock here: within a
+//! replica they run one after another and never lose a race. The lock holds no database
+//! connection while it waits, so waiting writers do not starve the pool.
+//!
+//! Replicas do not share these locks; between replicas the version guard still decides, and the
+//! loser reads again and retries until [`WRITE_DEADLINE`] (a deadline, not a count: a writer that
+//! keeps losing to other replicas keeps trying as long as its caller would wait).
+
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::time::Duration;
+
+use tokio::sync::{Mutex, MutexGuard};
+
+use crate::domain::ItemId;
+
+/// How long a write keeps retrying after losing version races to other replicas.
+pub const WRITE_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Lock stripes: items hash onto a fixed set of locks, so memory stays bounded however many
+/// items exist; two items share a stripe with probability 1/STRIPES, which only orders them.
+const STRIPES: usize = 1024;
+
+/// Per-item write locks of this replica.
+#[derive(Debug)]
+pub struct ItemLocks {
+    stripes: Box<[Mutex<()>]>,
+    /// Seeds the stripe choice, so clients cannot aim many items at one stripe.
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl Default for ItemLocks {
+    fn default() -> Self {
+        Self {
+            stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
+            hasher: std::collections::hash_map::RandomState::new(),
+        }
+    }
+}
+
+impl ItemLocks {
+    /// Waits for the item's turn (tokio's mutex is fair: first come, first served).
+    pub async fn lock(&self, item: ItemId) -> MutexGuard<'_, ()> {
+        let mut hasher = self.hasher.build_hasher();
+        item.0.hash(&mut hasher);
+        self.stripes[(hasher.finish() as usize) % STRIPES].lock().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn writers_of_one_item_never_overlap() {
+        let locks = Arc::new(ItemLocks::default());
+        let item = ItemId::new();
+        let inside = Arc::new(AtomicUsize::new(0));
+        let tasks: Vec<_> = (0..32)
+            .map(|_| {
+                let (locks, inside) = (locks.clone(), inside.clone());
+                tokio::spawn(async move {
+                    let _turn = locks.lock(item).await;
+                    assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0, "two writers inside at once");
+                    tokio::task::yield_now().await;
+                    inside.fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+    }
+}
