@@ -322,3 +322,58 @@ mod tests {
         assert_eq!(svg_size(&attrs(&[("width", "100%"), ("height", "100%")])), None);
     }
 }
+
+/// Property tests: the sniffer reads untrusted bytes, so no input may panic, the verdict depends on
+/// the bytes and name only, and plain UTF-8 text is always recognised as text.
+#[cfg(test)]
+mod props {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Bytes that start like a known format and then go wrong, where parsers are most likely to trip.
+    fn truncated_or_corrupt_signature() -> impl Strategy<Value = Vec<u8>> {
+        let signature = prop::sample::select(vec![
+            &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..],
+            b"\xFF\xD8\xFF",
+            b"GIF89a",
+            b"RIFF\0\0\0\0WEBPVP8 ",
+            b"%PDF-1.7\n",
+            b"PK\x03\x04",
+            b"\xEF\xBB\xBF<?xml version=\"1.0\"?><svg",
+            b"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"",
+            b"<!DOCTYPE svg [<!ENTITY x \"",
+        ]);
+        (signature, prop::collection::vec(any::<u8>(), 0..300)).prop_map(|(head, tail)| [head, &tail].concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic_and_sniff_deterministically(
+            bytes in prop_oneof![prop::collection::vec(any::<u8>(), 0..600), truncated_or_corrupt_signature()],
+            name in prop_oneof![Just("x.md".to_owned()), any::<String>()],
+        ) {
+            let first = sniff(&bytes, &name);
+            prop_assert_eq!(first, sniff(&bytes, &name));
+            prop_assert_eq!(image_size(&bytes), image_size(&bytes));
+            if let Some(sniffed) = first {
+                prop_assert!(!sniffed.mime_type.is_empty() && !sniffed.extension.is_empty());
+            }
+        }
+
+        #[test]
+        fn svg_length_parsers_never_panic(text in any::<String>()) {
+            let _ = parse_length(&text);
+            let _ = parse_view_box(&text);
+        }
+
+        #[test]
+        fn plain_utf8_text_is_text(text in "[a-zA-Z0-9 .,;\n\t\u{e9}\u{4e2d}]{1,200}", markdown in any::<bool>()) {
+            let name = if markdown { "notes.md" } else { "notes.txt" };
+            let sniffed = sniff(text.as_bytes(), name).expect("text is sniffed");
+            prop_assert_eq!(sniffed.mime_type, if markdown { MIME_MARKDOWN } else { "text/plain" });
+        }
+    }
+}

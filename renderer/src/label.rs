@@ -43,7 +43,7 @@ fn layout(props: &Map<String, Value>) -> Layout {
         props.get("fontSize").and_then(Value::as_f64).filter(|f| *f >= 1.0 && f.is_finite()).unwrap_or(default_size)
             * scale;
     let padding = PADDING * font_size;
-    let paragraphs = text::paragraphs(props.get("text").and_then(Value::as_str).unwrap_or_default());
+    let paragraphs = canvas_html::paragraphs(props.get("text").and_then(Value::as_str).unwrap_or_default());
     let stored_width = number(props, "size", "width") * scale;
     let stored_height = number(props, "size", "height") * scale;
     let width = if stored_width > 0.0 {
@@ -146,6 +146,27 @@ mod tests {
         let frame = frame(label.as_object().unwrap());
         assert!(frame.width > text::width("two three", 20.0), "{frame:?}");
         assert!((frame.height - (2.0 * 1.25 * 20.0 + 20.0)).abs() < 1e-9, "two lines and padding: {frame:?}");
+    }
+
+    /// Lines of a wide auto-sized label, as drawn (SVG-escaped).
+    fn drawn_lines(text: &str) -> Vec<String> {
+        let label = json!({"itemId": "a", "itemType": "label", "text": text, "size": {"width": 0, "height": 0}});
+        let mut out = String::new();
+        draw(&mut out, &Item::read(&label).unwrap());
+        out.split("<tspan")
+            .skip(1)
+            .map(|t| t[t.find('>').unwrap() + 1..t.find("</tspan>").unwrap()].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn text_is_drawn_as_the_rule_classifies_it() {
+        assert_eq!(
+            drawn_lines("AT&amp;T\nif x<y then swap"),
+            ["AT&amp;amp;T", "if x&lt;y then swap"],
+            "plain: literal"
+        );
+        assert_eq!(drawn_lines("<p>AT&amp;T</p><p>x&lt;y &Tab;z</p>"), ["AT&amp;T", "x&lt;y z"], "HTML: decoded");
     }
 
     #[test]

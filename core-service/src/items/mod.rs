@@ -4,7 +4,7 @@
 //! # Layout
 //! - [`types`]: item types and parents.
 //! - [`schema`]: the table-driven property engine.
-//! - [`html`]: the "plain text or valid HTML" rule.
+//! - the "plain text or valid HTML" rule of label text lives in the `canvas-html` crate.
 //! - [`label`]: labels and sticky notes.
 //! - [`shape`]: shapes and the corner-radius rules.
 //! - [`connector`]: connectors, their ends, and the geometry of attached ends.
@@ -12,10 +12,11 @@
 //! - [`theme`]: the theme defaults.
 
 pub mod connector;
-pub mod html;
 pub mod label;
 pub mod media;
 pub mod schema;
+#[cfg(test)]
+mod schema_props;
 pub mod shape;
 pub mod theme;
 pub mod types;

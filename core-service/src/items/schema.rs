@@ -201,7 +201,7 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         },
         Kind::RichText => match value.as_str() {
             Some(text) if text.trim().is_empty() => fail("must not be empty".into()),
-            Some(text) => match super::html::check(text) {
+            Some(text) => match canvas_html::check(text) {
                 Ok(()) => Some(value.clone()),
                 Err(rule) => fail(format!("must be plain text or valid HTML: {rule}")),
             },

@@ -117,12 +117,13 @@ pub fn extract_text_with(bytes: &[u8], mime_type: &str, limits: &Limits) -> Resu
     Ok(out.finish())
 }
 
-/// Reduces an HTML fragment (a label or sticky-note text) to plain text: tags removed, `<script>` and
-/// `<style>` content dropped, block elements and `<br>` as line breaks, character references decoded.
-/// Capped at the default [`Limits::max_text_bytes`].
-pub fn html_to_text(html: &str) -> String {
+/// Reduces a label or sticky-note text to plain text for the index. The text is classified exactly as
+/// core-service's rule classifies it (`canvas_html::classify`): plain text is kept as written (`AT&amp;T`
+/// stays `AT&amp;T`), HTML becomes the text a reader sees (tags removed, blocks and `<br>` as line breaks,
+/// character references decoded). Capped at the default [`Limits::max_text_bytes`].
+pub fn html_to_text(text: &str) -> String {
     let mut out = TextOut::new(Limits::default().max_text_bytes);
-    text::html(html, &mut out);
+    out.push(&canvas_html::to_text(text));
     out.finish().text
 }
 

@@ -91,6 +91,14 @@ fn plain_text_markdown_html_and_svg() {
         "Heading\nSome emphasis and code with a link.\nitem one\nitem two"
     );
     assert_eq!(html_to_text("<h1>Title</h1><p>Body &amp; <i>more</i></p>"), "Title\nBody & more");
+    // Label text is classified as core-service's rule classifies it: plain text stays as written.
+    assert_eq!(html_to_text("AT&amp;T: if x<y then swap"), "AT&amp;T: if x<y then swap");
+    assert_eq!(html_to_text("<b>AT&amp;T</b>&NewLine;x&lt;y"), "AT&T x<y");
+    // An uploaded HTML document is always HTML, named references (all of HTML5's) decoded.
+    assert_eq!(
+        extract_text("a &ne; b &Tab;<script>x<y</script>".as_bytes(), "text/html").expect("html"),
+        "a \u{2260} b"
+    );
     assert_eq!(extract_text(b"<div>a</div><div>b</div>", "text/html").expect("html"), "a\nb");
     let svg =
         br#"<svg xmlns="http://www.w3.org/2000/svg"><title>Logo</title><text>Canvas <tspan>Inc</tspan></text></svg>"#;

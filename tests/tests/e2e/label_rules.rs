@@ -6,9 +6,16 @@ use canvas_tests::{backend_tests, Backend, TestApp};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{assert_invalid, create_label, owner_with_project, send};
+use crate::support::{assert_invalid, create_label, owner_with_project, send, Reply};
 
-backend_tests!(label_create_rules, label_update_rules, sticky_note_defaults_and_rules, framing_errors);
+backend_tests!(
+    label_create_rules,
+    label_update_rules,
+    sticky_note_defaults_and_rules,
+    framing_errors,
+    encoded_javascript_urls_are_refused,
+    plain_text_with_lt_round_trips,
+);
 
 /// `(case, body, Some(field) for a failing case or None for a passing one)`.
 fn create_cases() -> Vec<(&'static str, Value, Option<&'static str>)> {
@@ -264,4 +271,83 @@ async fn framing_errors(backend: Backend) {
 
     let bad_ids = send(&app, Method::GET, &app.item_url("not-a-guid", "/also-not"), Some(&auth), None).await;
     assert_invalid(&bad_ids, "projectId");
+}
+
+/// The issue's two encodings of a `javascript:` link: a named reference for the colon and a tab
+/// inside the scheme, both of which a browser decodes into a live link.
+const ENCODED_JAVASCRIPT: [&str; 2] =
+    [r#"<a href="javascript&colon;alert(1)">x</a>"#, r#"<a href="java&Tab;script:alert(1)">x</a>"#];
+
+/// Asserts a 400 whose problem body names `text` and the active-content rule for a javascript: URL.
+fn assert_refused_as_active(reply: &Reply, case: &str) {
+    assert_invalid(reply, "text");
+    let error = &reply.body["Errors"][0];
+    assert_eq!(error["Field"], "text", "{case}: {}", reply.body);
+    let message = error["Message"].as_str().unwrap_or_default();
+    assert!(message.contains("must not contain active content"), "{case}: {message}");
+    assert!(message.contains("javascript:"), "{case}: names the scheme: {message}");
+    let detail = reply.body["Detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("text") && detail.contains("active content"), "{case}: {detail}");
+}
+
+/// POSTs a label or sticky note with `text` to the panel.
+async fn post_text(app: &TestApp, auth: &str, project: &str, item_type: &str, text: &str) -> Reply {
+    let url = app.item_url(project, &format!("/panel/{item_type}"));
+    send(app, Method::POST, &url, Some(auth), Some(json!({"text": text}))).await
+}
+
+async fn encoded_javascript_urls_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let auth = owner.bearer();
+    for item_type in ["label", "sticky-note"] {
+        let created = post_text(&app, &auth, &project, item_type, "<b>safe</b> start").await;
+        assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+        let id = created.body["ItemId"].as_str().expect("ItemId").to_owned();
+        let item_url = app.item_url(&project, &format!("/{id}"));
+        let read = || send(&app, Method::GET, &item_url, Some(&auth), None);
+        let before = read().await;
+        assert_eq!(before.body["Text"], "<b>safe</b> start");
+        for text in ENCODED_JAVASCRIPT {
+            let case = format!("{item_type} create {text}");
+            assert_refused_as_active(&post_text(&app, &auth, &project, item_type, text).await, &case);
+
+            let case = format!("{item_type} PATCH {text}");
+            let patch = send(
+                &app,
+                Method::PATCH,
+                &app.item_url(&project, &format!("/{item_type}/{id}")),
+                Some(&auth),
+                Some(json!({"text": text, "fontSize": 31})),
+            )
+            .await;
+            assert_refused_as_active(&patch, &case);
+            let after = read().await;
+            assert_eq!(after.status, StatusCode::OK);
+            assert_eq!(after.body, before.body, "{case}: a refused PATCH changes nothing");
+        }
+    }
+    let listing = format!("{}/api/v2/projects/{project}/items?limit=100&jsonCasing=camel", app.base_url);
+    let items = send(&app, Method::GET, &listing, Some(&auth), None).await;
+    assert_eq!(items.status, StatusCode::OK, "{}", items.body);
+    let texts: Vec<&str> =
+        items.body["items"].as_array().expect("items").iter().filter_map(|i| i["text"].as_str()).collect();
+    assert_eq!(texts, ["<b>safe</b> start", "<b>safe</b> start"], "no refused text was stored");
+}
+
+async fn plain_text_with_lt_round_trips(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let auth = owner.bearer();
+    for (item_type, text) in
+        [("label", "if x<y then swap"), ("sticky-note", "if x<y then swap"), ("label", "use <name> & AT&amp;T")]
+    {
+        let created = post_text(&app, &auth, &project, item_type, text).await;
+        assert_eq!(created.status, StatusCode::OK, "{text}: {}", created.body);
+        let id = created.body["ItemId"].as_str().expect("ItemId");
+        let got = send(&app, Method::GET, &app.item_url(&project, &format!("/{id}")), Some(&auth), None).await;
+        assert_eq!(got.status, StatusCode::OK);
+        let stored = got.body["Text"].as_str().expect("Text");
+        assert_eq!(stored.as_bytes(), text.as_bytes(), "read back byte for byte");
+    }
 }

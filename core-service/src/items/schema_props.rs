@@ -1,0 +1,124 @@
+//! Property tests of the schema's parsers: colours (hex and CSS) and property-name folding. They read
+//! client input, so no input may panic, and each accepts exactly what its rule says.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::label::LABEL;
+use super::schema::{fold_name, is_hex_color, lookup, parse_value, Kind};
+
+/// Runs one value through the engine: the stored value, or the violations.
+fn parse(kind: Kind, value: &str) -> Result<Value, Vec<String>> {
+    let mut errors = Vec::new();
+    let parsed = parse_value(kind, "color", &Value::String(value.to_owned()), &mut errors);
+    match parsed {
+        Some(stored) if errors.is_empty() => Ok(stored),
+        _ => Err(errors.into_iter().map(|e| format!("{}: {}", e.field, e.description)).collect()),
+    }
+}
+
+/// The hex rule written independently: `#` and 3, 6 or 8 hex digits.
+fn hex_oracle(text: &str) -> bool {
+    let digits = text.strip_prefix('#').unwrap_or("-");
+    [3, 6, 8].contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// CSS colours in the forms clients send.
+fn css_color() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "#[0-9a-fA-F]{6}",
+        "#[0-9a-fA-F]{3}",
+        (0u8..=255, 0u8..=255, 0u8..=255).prop_map(|(r, g, b)| format!("rgb({r}, {g}, {b})")),
+        (0u16..360, 0u8..=100, 0u8..=100).prop_map(|(h, s, l)| format!("hsl({h}, {s}%, {l}%)")),
+        prop::sample::select(vec!["red", "DodgerBlue", "rebeccapurple", "transparent", "WHITE"])
+            .prop_map(str::to_owned),
+    ]
+}
+
+/// The words of a property name, lower-case ASCII.
+fn words() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec("[a-z][a-z0-9]{0,6}", 1..4)
+}
+
+fn capitalised(word: &str) -> String {
+    word[..1].to_ascii_uppercase() + &word[1..]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn hex_colors_are_exactly_the_hex_forms(text in prop_oneof![any::<String>(), "#[0-9a-fA-FgG]{0,9}"]) {
+        prop_assert_eq!(is_hex_color(&text), hex_oracle(&text), "{:?}", text);
+        match parse(Kind::HexColor, &text) {
+            Ok(stored) => {
+                prop_assert!(hex_oracle(text.trim()));
+                prop_assert_eq!(stored, Value::String(text.trim().to_owned()));
+            }
+            Err(errors) => {
+                prop_assert!(!hex_oracle(text.trim()));
+                prop_assert_eq!(errors.len(), 1);
+                prop_assert!(errors[0].starts_with("color: must be a hex color"), "{:?}", errors);
+            }
+        }
+    }
+
+    #[test]
+    fn css_colors_are_accepted_and_stored_trimmed(color in css_color(), pad in "[ \t]{0,2}") {
+        let sent = format!("{pad}{color}{pad}");
+        prop_assert_eq!(parse(Kind::CssColor, &sent), Ok(Value::String(color.clone())));
+    }
+
+    #[test]
+    fn any_text_as_a_css_color_gives_a_value_or_one_violation(text in any::<String>()) {
+        match parse(Kind::CssColor, &text) {
+            Ok(stored) => prop_assert_eq!(stored, Value::String(text.trim().to_owned())),
+            Err(errors) => {
+                prop_assert_eq!(errors.len(), 1);
+                prop_assert!(errors[0].starts_with("color: must be a CSS color"), "{:?}", errors);
+            }
+        }
+    }
+
+    #[test]
+    fn folding_is_idempotent_and_never_panics(name in any::<String>()) {
+        let folded = fold_name(&name);
+        prop_assert_eq!(fold_name(&folded), folded.clone());
+        prop_assert!(!folded.contains(['_', '-']));
+        let _ = lookup(LABEL, &name);
+    }
+
+    #[test]
+    fn every_casing_of_a_name_folds_alike(words in words()) {
+        let camel = words[0].clone() + &words[1..].iter().map(|w| capitalised(w)).collect::<String>();
+        let pascal: String = words.iter().map(|w| capitalised(w)).collect();
+        let snake = words.join("_");
+        let kebab = words.join("-");
+        let upper = snake.to_ascii_uppercase();
+        let folded = fold_name(&camel);
+        for variant in [&pascal, &snake, &kebab, &upper] {
+            prop_assert_eq!(fold_name(variant), folded.clone(), "{} vs {}", variant, camel);
+        }
+    }
+
+    #[test]
+    fn every_casing_of_a_label_property_finds_it(index in 0..LABEL.len(), upper in any::<bool>(), sep in "[_-]?") {
+        let def = &LABEL[index];
+        // fontSize -> font_size / FONT-SIZE …: a separator before each capital, then the case changed.
+        let mut spelled = String::new();
+        for c in def.name.chars() {
+            if c.is_ascii_uppercase() {
+                spelled.push_str(&sep);
+            }
+            spelled.push(c);
+        }
+        let spelled = if upper { spelled.to_ascii_uppercase() } else { spelled.to_ascii_lowercase() };
+        prop_assert_eq!(lookup(LABEL, &spelled).map(|d| d.name), Some(def.name));
+    }
+}
+
+#[test]
+fn the_documented_spellings_fold_alike() {
+    let names = ["fontSize", "FontSize", "font_size", "font-size", "FONT_SIZE"];
+    assert!(names.iter().all(|n| fold_name(n) == "fontsize"), "{:?}", names.map(fold_name));
+}

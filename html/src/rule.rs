@@ -1,0 +1,150 @@
+//! The rule for label and sticky-note text (see the crate documentation for the statement).
+
+use std::ops::ControlFlow;
+
+use html5ever::tokenizer::{EndTag, StartTag, Tag};
+
+use crate::tokens::{tokenize, Piece};
+use crate::{attributes, elements};
+
+/// Prefix of every message about active content.
+const ACTIVE: &str = "must not contain active content";
+/// Prefix of every message about HTML that is not well formed or not made of allowed elements.
+const MALFORMED: &str = "malformed HTML";
+
+/// Appended to the text to see the tag the text ends inside of, if any (`… <x onclick=alert(1)`): a
+/// browser drops such a tag, but pasted into a page it would be closed by the page's next `>`. A
+/// control character first, because it never starts a tag after `<` or `</` yet continues any tag name,
+/// attribute name or value; then `"`, `'` and `>` close a double-quoted, single-quoted or unquoted value
+/// and the tag.
+const CLOSE_PENDING_TAG: &str = "\u{1}\"'>";
+
+/// Whether text is plain text or HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Shown as written: `<`, `&` and everything else are literal characters.
+    Plain,
+    /// Read as a browser reads HTML: tags are markup, character references are decoded.
+    Html,
+}
+
+/// Plain text or HTML, by the rule in the crate documentation.
+pub fn classify(text: &str) -> Kind {
+    if text.contains("<!--") {
+        return Kind::Html;
+    }
+    let mut kind = Kind::Plain;
+    tokenize(text, |piece| match piece {
+        Piece::Doctype => {
+            kind = Kind::Html;
+            ControlFlow::Break(())
+        }
+        Piece::Tag(tag) if elements::is_known(&tag.name) => {
+            kind = Kind::Html;
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    kind
+}
+
+/// Checks text against the rule. The error is the rule broken, starting with "must not contain active
+/// content: " or "malformed HTML: ".
+pub fn check(text: &str) -> Result<(), String> {
+    let kind = classify(text);
+    let mut result = Ok(());
+    let mut tags = 0usize;
+    let mut open: Vec<String> = Vec::new();
+    tokenize(text, |piece| {
+        result = match piece {
+            Piece::Tag(tag) => {
+                tags += 1;
+                check_tag(tag).and_then(|()| match kind {
+                    Kind::Html => nest(&mut open, tag),
+                    Kind::Plain => Ok(()),
+                })
+            }
+            Piece::Doctype => Err(format!("{MALFORMED}: declarations such as <!DOCTYPE> are not allowed in item text")),
+            Piece::Comment { closed: false } if kind == Kind::Html => {
+                Err(format!("{MALFORMED}: a comment is not closed (it hides the rest of the text)"))
+            }
+            Piece::Comment { .. } | Piece::Text(_) => Ok(()),
+        };
+        if result.is_err() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    result?;
+    check_pending_tag(text, tags, kind)?;
+    if kind == Kind::Html {
+        if let Some(name) = open.iter().rev().find(|name| !elements::has_optional_end(name)) {
+            return Err(format!("{MALFORMED}: <{name}> is not closed"));
+        }
+    }
+    Ok(())
+}
+
+/// Rejects a tag that would be active in any client: an active element, or an active attribute.
+fn check_tag(tag: &Tag) -> Result<(), String> {
+    if elements::is_active(&tag.name) {
+        return Err(format!("{ACTIVE}: <{}> elements are not allowed", tag.name));
+    }
+    attributes::check(tag).map_err(|rule| format!("{ACTIVE}: {rule}"))
+}
+
+/// Judges the tag the text ends inside of, if any, as if the text went on to close it.
+fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), String> {
+    let probe = format!("{text}{CLOSE_PENDING_TAG}");
+    let mut index = 0usize;
+    let mut result = Ok(());
+    tokenize(&probe, |piece| {
+        if let Piece::Tag(tag) = piece {
+            index += 1;
+            if index > tags_seen {
+                result = check_tag(tag).and_then(|()| match kind {
+                    Kind::Html => Err(format!("{MALFORMED}: the last tag is not closed with '>'")),
+                    Kind::Plain => Ok(()),
+                });
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    result
+}
+
+/// Tracks open elements: end tags must close what is open, except elements whose end tag HTML lets
+/// the author omit; only allowed elements may appear.
+fn nest(open: &mut Vec<String>, tag: &Tag) -> Result<(), String> {
+    let name: &str = &tag.name;
+    if !elements::is_allowed(name) {
+        return Err(format!("{MALFORMED}: <{name}> is not an HTML element allowed in item text"));
+    }
+    if elements::is_void(name) {
+        // `<br/>` and `<br>` alike; a browser reads `</br>` as `<br>`.
+        return Ok(());
+    }
+    match tag.kind {
+        StartTag => {
+            // `<b/>` opens a <b> in HTML: the slash is ignored on elements that are not void.
+            while open.last().is_some_and(|top| elements::has_optional_end(top) && elements::start_closes(name, top)) {
+                open.pop();
+            }
+            open.push(name.to_owned());
+            Ok(())
+        }
+        EndTag => {
+            while let Some(top) = open.pop() {
+                if top == name {
+                    return Ok(());
+                }
+                if !elements::has_optional_end(&top) {
+                    return Err(format!("{MALFORMED}: </{name}> closes <{top}>"));
+                }
+            }
+            Err(format!("{MALFORMED}: </{name}> has no opening tag"))
+        }
+    }
+}
