@@ -44,5 +44,5 @@ mod text;
 mod tokens;
 
 pub use attributes::browser_scheme;
-pub use rule::{check, classify, Kind};
+pub use rule::{check, classify, Kind, Refusal};
 pub use text::{for_each_text, paragraphs, to_text, Text};

@@ -48,9 +48,27 @@ pub fn classify(text: &str) -> Kind {
     kind
 }
 
-/// Checks text against the rule. The error is the rule broken, starting with "must not contain active
-/// content: " or "malformed HTML: ".
-pub fn check(text: &str) -> Result<(), String> {
+/// Why text breaks the rule: active content, or HTML that is not well formed. Displayed as the rule
+/// broken, starting with "must not contain active content: " or "malformed HTML: ".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Something that would run or load in a client (an element, handler, URL or CSS).
+    Active(String),
+    /// Markup a browser would not read as written (unclosed, misnested, unknown elements).
+    Malformed(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Active(rule) => write!(f, "{ACTIVE}: {rule}"),
+            Self::Malformed(rule) => write!(f, "{MALFORMED}: {rule}"),
+        }
+    }
+}
+
+/// Checks text against the rule; the error says which rule and why.
+pub fn check(text: &str) -> Result<(), Refusal> {
     let kind = classify(text);
     let mut result = Ok(());
     let mut tags = 0usize;
@@ -64,9 +82,11 @@ pub fn check(text: &str) -> Result<(), String> {
                     Kind::Plain => Ok(()),
                 })
             }
-            Piece::Doctype => Err(format!("{MALFORMED}: declarations such as <!DOCTYPE> are not allowed in item text")),
+            Piece::Doctype => {
+                Err(Refusal::Malformed(format!("declarations such as <!DOCTYPE> are not allowed in item text")))
+            }
             Piece::Comment { closed: false } if kind == Kind::Html => {
-                Err(format!("{MALFORMED}: a comment is not closed (it hides the rest of the text)"))
+                Err(Refusal::Malformed(format!("a comment is not closed (it hides the rest of the text)")))
             }
             Piece::Comment { .. } | Piece::Text(_) => Ok(()),
         };
@@ -80,22 +100,22 @@ pub fn check(text: &str) -> Result<(), String> {
     check_pending_tag(text, tags, kind)?;
     if kind == Kind::Html {
         if let Some(name) = open.iter().rev().find(|name| !elements::has_optional_end(name)) {
-            return Err(format!("{MALFORMED}: <{name}> is not closed"));
+            return Err(Refusal::Malformed(format!("<{name}> is not closed")));
         }
     }
     Ok(())
 }
 
 /// Rejects a tag that would be active in any client: an active element, or an active attribute.
-fn check_tag(tag: &Tag) -> Result<(), String> {
+fn check_tag(tag: &Tag) -> Result<(), Refusal> {
     if elements::is_active(&tag.name) {
-        return Err(format!("{ACTIVE}: <{}> elements are not allowed", tag.name));
+        return Err(Refusal::Active(format!("<{}> elements are not allowed", tag.name)));
     }
-    attributes::check(tag).map_err(|rule| format!("{ACTIVE}: {rule}"))
+    attributes::check(tag).map_err(Refusal::Active)
 }
 
 /// Judges the tag the text ends inside of, if any, as if the text went on to close it.
-fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), String> {
+fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), Refusal> {
     let probe = format!("{text}{CLOSE_PENDING_TAG}");
     let mut index = 0usize;
     let mut result = Ok(());
@@ -104,7 +124,7 @@ fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), Str
             index += 1;
             if index > tags_seen {
                 result = check_tag(tag).and_then(|()| match kind {
-                    Kind::Html => Err(format!("{MALFORMED}: the last tag is not closed with '>'")),
+                    Kind::Html => Err(Refusal::Malformed(format!("the last tag is not closed with '>'"))),
                     Kind::Plain => Ok(()),
                 });
                 return ControlFlow::Break(());
@@ -117,10 +137,10 @@ fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), Str
 
 /// Tracks open elements: end tags must close what is open, except elements whose end tag HTML lets
 /// the author omit; only allowed elements may appear.
-fn nest(open: &mut Vec<String>, tag: &Tag) -> Result<(), String> {
+fn nest(open: &mut Vec<String>, tag: &Tag) -> Result<(), Refusal> {
     let name: &str = &tag.name;
     if !elements::is_allowed(name) {
-        return Err(format!("{MALFORMED}: <{name}> is not an HTML element allowed in item text"));
+        return Err(Refusal::Malformed(format!("<{name}> is not an HTML element allowed in item text")));
     }
     if elements::is_void(name) {
         // `<br/>` and `<br>` alike; a browser reads `</br>` as `<br>`.
@@ -141,10 +161,10 @@ fn nest(open: &mut Vec<String>, tag: &Tag) -> Result<(), String> {
                     return Ok(());
                 }
                 if !elements::has_optional_end(&top) {
-                    return Err(format!("{MALFORMED}: </{name}> closes <{top}>"));
+                    return Err(Refusal::Malformed(format!("</{name}> closes <{top}>")));
                 }
             }
-            Err(format!("{MALFORMED}: </{name}> has no opening tag"))
+            Err(Refusal::Malformed(format!("</{name}> has no opening tag")))
         }
     }
 }

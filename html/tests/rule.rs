@@ -1,16 +1,20 @@
 //! The rule, case by case: the strings, plain text with `<`, allowed HTML, malformed HTML and
 //! adversarial encodings of active content.
 
-use canvas_html::{check, classify, Kind};
+use canvas_html::{check, classify, Kind, Refusal};
 
 fn active(text: &str) -> String {
     let err = check(text).expect_err(text);
+    assert!(matches!(err, Refusal::Active(_)), "{text:?}: {err}");
+    let err = err.to_string();
     assert!(err.starts_with("must not contain active content: "), "{text:?}: {err}");
     err
 }
 
 fn malformed(text: &str) -> String {
     let err = check(text).expect_err(text);
+    assert!(matches!(err, Refusal::Malformed(_)), "{text:?}: {err}");
+    let err = err.to_string();
     assert!(err.starts_with("malformed HTML: "), "{text:?}: {err}");
     err
 }

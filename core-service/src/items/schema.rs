@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::error::FieldViolation;
+use crate::error::{FieldViolation, ViolationReason};
 
 /// What a property holds and the rule for its value.
 #[derive(Debug, Clone, Copy)]
@@ -105,6 +105,21 @@ pub fn lookup<'a>(defs: &'a [PropertyDef], name: &str) -> Option<&'a PropertyDef
     defs.iter().find(|def| fold_name(def.name) == folded)
 }
 
+/// A broken rule: its kind and its text.
+struct Rule(ViolationReason, String);
+
+impl From<String> for Rule {
+    fn from(text: String) -> Self {
+        Self(ViolationReason::InvalidValue, text)
+    }
+}
+
+impl From<&str> for Rule {
+    fn from(text: &str) -> Self {
+        Self(ViolationReason::InvalidValue, text.to_owned())
+    }
+}
+
 /// Parses one value by its kind. The error is the rule, for a violation of
 /// `field`.
 pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
@@ -134,8 +149,8 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
     if let Some(result) = parse_compound(kind, field, value, errors) {
         return result;
     }
-    let mut fail = |rule: String| {
-        errors.push(FieldViolation::new(field, rule));
+    let mut fail = |rule: Rule| {
+        errors.push(FieldViolation::with_reason(rule.0, field, rule.1));
         None
     };
     match kind {
@@ -182,17 +197,17 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         },
         Kind::NumberAbove(min) => match finite(value) {
             Some(n) if n > min => Some(value.clone()),
-            Some(_) => fail(format!("must be > {min}")),
+            Some(_) => fail(format!("must be > {min}").into()),
             None => fail("must be a number".into()),
         },
         Kind::NumberAtLeast(min) => match finite(value) {
             Some(n) if n >= min => Some(value.clone()),
-            Some(_) => fail(format!("must be >= {min}")),
+            Some(_) => fail(format!("must be >= {min}").into()),
             None => fail("must be a number".into()),
         },
         Kind::NumberBetween(min, max) => match finite(value) {
             Some(n) if (min..=max).contains(&n) => Some(value.clone()),
-            Some(_) => fail(format!("must be between {min} and {max}")),
+            Some(_) => fail(format!("must be between {min} and {max}").into()),
             None => fail("must be a number".into()),
         },
         Kind::Bool => match value {
@@ -203,13 +218,19 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
             Some(text) if text.trim().is_empty() => fail("must not be empty".into()),
             Some(text) => match canvas_html::check(text) {
                 Ok(()) => Some(value.clone()),
-                Err(rule) => fail(format!("must be plain text or valid HTML: {rule}")),
+                Err(refusal) => {
+                    let reason = match refusal {
+                        canvas_html::Refusal::Active(_) => ViolationReason::ActiveContent,
+                        canvas_html::Refusal::Malformed(_) => ViolationReason::InvalidValue,
+                    };
+                    fail(Rule(reason, format!("must be plain text or valid HTML: {refusal}")))
+                }
             },
             None => fail("must be a string".into()),
         },
         Kind::Name(max) => match value.as_str() {
             Some(text) if text.trim().is_empty() => fail("must not be empty".into()),
-            Some(text) if text.chars().count() > max => fail(format!("must be at most {max} characters")),
+            Some(text) if text.chars().count() > max => fail(format!("must be at most {max} characters").into()),
             Some(_) => Some(value.clone()),
             None => fail("must be a string".into()),
         },
@@ -222,7 +243,7 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
             let found = value.as_str().and_then(|raw| words.iter().find(|w| w.eq_ignore_ascii_case(raw.trim())));
             match found {
                 Some(word) => Some(Value::String((*word).to_owned())),
-                None => fail(format!("must be one of {}", words.join(", "))),
+                None => fail(format!("must be one of {}", words.join(", ")).into()),
             }
         }
     }

@@ -286,6 +286,8 @@ fn assert_refused_as_active(reply: &Reply, case: &str) {
     let message = error["Message"].as_str().unwrap_or_default();
     assert!(message.contains("must not contain active content"), "{case}: {message}");
     assert!(message.contains("javascript:"), "{case}: names the scheme: {message}");
+    assert_eq!(error["Reason"], "ACTIVE_CONTENT", "{case}: the violation's typed reason");
+    assert_eq!(reply.body["Reason"], "VALIDATION_FAILED", "{case}");
     let detail = reply.body["Detail"].as_str().unwrap_or_default();
     assert!(detail.contains("text") && detail.contains("active content"), "{case}: {detail}");
 }
