@@ -208,24 +208,38 @@ pub fn unknown_tool(name: &str, known: &[&str]) -> ErrorData {
 
 /// Arguments that do not have the shape of the tool's input schema: a
 /// missing required argument, an unknown one, or a value of the wrong JSON
-/// type. The message and `data.argument` name the argument.
-pub fn invalid_arguments(tool: &str, error: serde_path_to_error::Error<serde_json::Error>) -> ErrorData {
+/// type. The message and `data.argument` name the argument: found in the
+/// schema itself (a required name missing, a name it does not list) or, for a
+/// wrong value, from the path serde reports — never by reading error text.
+pub fn invalid_arguments(
+    tool: &str,
+    schema: &rmcp::model::JsonObject,
+    arguments: &Map<String, Value>,
+    error: serde_path_to_error::Error<serde_json::Error>,
+) -> ErrorData {
     let path = error.path().to_string();
     let inner = error.into_inner().to_string();
-    let argument = if path == "." { missing_or_unknown(&inner).unwrap_or_default() } else { path.clone() };
-    let message = if path == "." {
+    let listed = schema.get("properties").and_then(Value::as_object);
+    let missing = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|name| !arguments.contains_key(*name));
+    let unknown = arguments.keys().find(|name| listed.is_some_and(|listed| !listed.contains_key(name.as_str())));
+    let argument = match (path.as_str(), missing, unknown) {
+        (".", Some(name), _) => name.to_owned(),
+        (".", None, Some(name)) => name.clone(),
+        (".", None, None) => String::new(),
+        (path, _, _) => path.to_owned(),
+    };
+    let message = if argument.is_empty() {
         format!("Invalid arguments for {tool}: {inner}")
     } else {
-        format!("Invalid arguments for {tool}: argument '{path}': {inner}")
+        format!("Invalid arguments for {tool}: argument '{argument}': {inner}")
     };
     ErrorData::invalid_params(message, Some(json!({"tool": tool, "argument": argument})))
-}
-
-/// `missing field `x`` / `unknown field `x`, expected …` → `x`.
-fn missing_or_unknown(message: &str) -> Option<String> {
-    let start = message.find('`')? + 1;
-    let end = start + message[start..].find('`')?;
-    Some(message[start..end].to_owned())
 }
 
 /// Why a tool call failed, in terms the agent can act on.
@@ -437,7 +451,26 @@ mod tests {
     }
 
     #[test]
-    fn unknown_field_errors_name_the_argument() {
-        assert_eq!(missing_or_unknown("missing field `projectId`").as_deref(), Some("projectId"));
+    fn missing_and_unknown_arguments_are_found_in_the_schema() {
+        let schema: rmcp::model::JsonObject = serde_json::from_value(json!({
+            "type": "object", "required": ["projectId"], "properties": {"projectId": {}, "limit": {}}
+        }))
+        .unwrap();
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Args {
+            project_id: String,
+            #[serde(default)]
+            limit: u32,
+        }
+        let decode = |value: Value| {
+            let arguments = value.as_object().cloned().unwrap();
+            let error = serde_path_to_error::deserialize::<_, Args>(value).unwrap_err();
+            invalid_arguments("t", &schema, &arguments, error).data.unwrap()["argument"].clone()
+        };
+        assert_eq!(decode(json!({})), json!("projectId"));
+        assert_eq!(decode(json!({"projectId": "p", "limti": 1})), json!("limti"));
+        assert_eq!(decode(json!({"projectId": "p", "limit": "x"})), json!("limit"));
     }
 }

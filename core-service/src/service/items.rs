@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use chrono::Utc;
 use serde_json::{json, Map, Value};
-use sqlx::types::Json;
 use tokio::time::Instant;
 
 use super::item_locks::WRITE_DEADLINE;
@@ -86,7 +85,7 @@ impl Core {
             project_id: project.0,
             item_type: item_type.as_str().to_owned(),
             parent: parent.to_string(),
-            properties: Json(Value::Object(props.clone())),
+            properties: Value::Object(props.clone()),
             version: 1,
             created_by: who.user_id.0,
             updated_by: who.user_id.0,
@@ -119,7 +118,7 @@ impl Core {
         let row = self.get_item(who, project, item).await?;
         let item_type = ItemType::parse(&row.item_type)?;
         let canonical = items::readable_property(item_type, name)?;
-        let value = row.properties.0.get(canonical).cloned().unwrap_or(Value::Null);
+        let value = row.properties.get(canonical).cloned().unwrap_or(Value::Null);
         Ok((canonical, value))
     }
 
@@ -150,7 +149,7 @@ impl Core {
                     format!("item '{item}' is a {actual_type}, not a {named_type}"),
                 ));
             }
-            let Value::Object(stored) = &current.properties.0 else {
+            let Value::Object(stored) = &current.properties else {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
             };
             let facts = ItemFacts { has_content: current.content_key.is_some() };
@@ -187,7 +186,7 @@ impl Core {
             check_expected(expected_version, &current)?;
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
-            let payload = json!({"parent": current.parent, "old": current.properties.0});
+            let payload = json!({"parent": current.parent, "old": current.properties});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
             if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
                 self.knowledge.wake();
@@ -259,7 +258,7 @@ impl Core {
         let Some(key) = &row.content_key else {
             return Err(CoreError::not_found("file content of item", item));
         };
-        let props = &row.properties.0;
+        let props = &row.properties;
         let mime = props.get("mimeType").and_then(Value::as_str).unwrap_or("application/octet-stream").to_owned();
         let name = props.get("fileName").and_then(Value::as_str).unwrap_or("file").to_owned();
         Ok((mime, name, self.blobs.get(key).await?))
@@ -288,7 +287,7 @@ impl Core {
 /// The row that replaces `current` with new properties, written by `who`.
 pub(super) fn next_version(current: &ItemRow, who: &Principal, properties: Map<String, Value>) -> ItemRow {
     ItemRow {
-        properties: Json(Value::Object(properties)),
+        properties: Value::Object(properties),
         version: current.version + 1,
         updated_by: who.user_id.0,
         updated_at: Utc::now(),

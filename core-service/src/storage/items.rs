@@ -1,5 +1,6 @@
 //! Items and their change events.
 
+use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::accounts::insert_event;
@@ -32,7 +33,7 @@ macro_rules! update_row {
         )
         .bind(item.id)
         .bind(item.project_id)
-        .bind(&item.properties)
+        .bind(Json(&item.properties))
         .bind(item.version)
         .bind(item.updated_by)
         .bind(item.updated_at)
@@ -80,7 +81,7 @@ impl Storage {
                 .bind(item.project_id)
                 .bind(&item.item_type)
                 .bind(&item.parent)
-                .bind(&item.properties)
+                .bind(Json(&item.properties))
                 .bind(item.version)
                 .bind(item.created_by)
                 .bind(item.updated_by)

@@ -4,7 +4,6 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use sqlx::types::Json;
 use uuid::Uuid;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -61,7 +60,8 @@ pub struct ItemRow {
     pub item_type: String,
     pub parent: String,
     /// Every property, validated and with defaults, camelCase names.
-    pub properties: Json<Value>,
+    #[sqlx(json)]
+    pub properties: Value,
     /// Bumped by every update; guards against lost updates.
     pub version: i64,
     pub created_by: Uuid,
@@ -109,5 +109,6 @@ pub struct EventRow {
     pub subject_type: String,
     pub actor_user_id: Uuid,
     pub occurred_at: DateTime<Utc>,
-    pub payload: Json<Value>,
+    #[sqlx(json)]
+    pub payload: Value,
 }

@@ -76,7 +76,7 @@ async fn updates_of(app: &TestApp, project: &str, item: &str) -> Vec<Value> {
     events
         .into_iter()
         .filter(|e| e.kind == "item.updated" && e.subject_id.to_string() == item)
-        .map(|e| e.payload.0)
+        .map(|e| e.payload)
         .collect()
 }
 

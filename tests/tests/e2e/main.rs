@@ -6,6 +6,7 @@ mod casing;
 mod concurrency;
 mod connectors;
 mod edges;
+mod error_table;
 mod events;
 mod files;
 mod grpc;
