@@ -247,7 +247,7 @@ pub fn invalid_arguments(
 pub enum ToolFailure {
     /// core-service refused the call with a typed reason, or the gateway could not decode an
     /// argument (then the reason is `VALIDATION_FAILED`).
-    Refused(Refusal),
+    Refused(Box<Refusal>),
     /// No answer from core-service (connection refused or broken). Read-only tools are run once
     /// more when they meet it.
     Unreachable,
@@ -262,7 +262,7 @@ impl ToolFailure {
     /// canvas rule: base64 that does not decode, an empty style).
     pub fn invalid(argument: &str, rule: impl Into<String>) -> Self {
         let description = rule.into();
-        Self::Refused(Refusal {
+        Self::Refused(Box::new(Refusal {
             reason: ErrorReason::ValidationFailed,
             message: format!("{argument}: {description}"),
             violations: vec![Violation {
@@ -273,7 +273,7 @@ impl ToolFailure {
             resource: None,
             retry_after: None,
             metadata: Default::default(),
-        })
+        }))
     }
 
     /// The reason named in the result's `_meta`, for clients that branch on it.
@@ -297,7 +297,7 @@ impl ToolFailure {
     ) -> CallToolResult {
         let reason = self.reason_name();
         let text = match self {
-            Self::Refused(refusal) => refusal_text(refusal, argument_for, arguments),
+            Self::Refused(refusal) => refusal_text(*refusal, argument_for, arguments),
             Self::Unreachable => "core-service is unreachable; try again shortly".to_owned(),
             Self::TimedOut => "core-service did not answer in time; a change may still have been applied, so \
                 read the item before you try again"
@@ -381,7 +381,7 @@ impl From<tonic::Status> for ToolFailure {
                 if refusal.reason == ErrorReason::Internal {
                     tracing::error!(message = %refusal.message, "core-service failed internally");
                 }
-                Self::Refused(refusal)
+                Self::Refused(Box::new(refusal))
             }
             CallFailure::Unreachable { cause } => {
                 tracing::warn!(%cause, "core-service call failed in transport");
@@ -410,14 +410,14 @@ mod tests {
 
     #[test]
     fn validation_names_the_argument_and_the_reason() {
-        let failure = ToolFailure::Refused(Refusal {
+        let failure = ToolFailure::Refused(Box::new(Refusal {
             reason: ErrorReason::ValidationFailed,
             message: "fontSize: must be >= 1".into(),
             violations: vec![violation("fontSize", "must be >= 1", ViolationReason::InvalidValue)],
             resource: None,
             retry_after: None,
             metadata: Default::default(),
-        });
+        }));
         let result = failure.into_result(&|v| format!("properties.{}", v.field), &Map::new());
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).contains("'properties.fontSize': must be >= 1"));
@@ -429,14 +429,14 @@ mod tests {
     fn not_found_names_the_argument_holding_the_id() {
         let mut args = Map::new();
         args.insert("toItemId".into(), json!("ABC"));
-        let failure = ToolFailure::Refused(Refusal {
+        let failure = ToolFailure::Refused(Box::new(Refusal {
             reason: ErrorReason::NotFound,
             message: "gone".into(),
             violations: Vec::new(),
             resource: Some(("item".into(), "abc".into())),
             retry_after: None,
             metadata: Default::default(),
-        });
+        }));
         assert!(text(&failure.into_result(&|v| v.field.clone(), &args)).contains("'toItemId'"));
     }
 
