@@ -11,7 +11,7 @@ use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::items::{self, ItemFacts, ItemType, Parent};
-use crate::storage::{DependentUpdate, ItemFilter, ItemRow, NewEvent};
+use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
 
 /// What a write answers: the item and its version after the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +95,7 @@ impl Core {
         };
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
-        self.storage.insert_item(&row, &event).await?;
+        self.storage.insert_item(&row, &event, &attachments(item_type, &props)).await?;
         self.knowledge.wake();
         Ok(id)
     }
@@ -160,7 +160,8 @@ impl Core {
             let (new, old) = changed_properties(stored, &updated);
             let row = next_version(&current, who, updated);
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
-            if self.storage.update_item(&row, current.version, &event).await? {
+            let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
+            if self.storage.update_item(&row, current.version, &event, &attached).await? {
                 self.knowledge.wake();
                 return Ok(Written { item, version: row.version });
             }
@@ -362,4 +363,18 @@ async fn lost_race(deadline: Instant) -> CoreResult<()> {
     let pause = Duration::from_millis(1 + u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 16));
     tokio::time::sleep(pause).await;
     Ok(())
+}
+
+/// The items a connector's ends are attached to, which must still exist when it is written.
+fn attachments(item_type: ItemType, props: &Map<String, Value>) -> Vec<Attachment> {
+    if item_type != ItemType::Connector {
+        return Vec::new();
+    }
+    [("startPoint", "startPoint.itemId"), ("endPoint", "endPoint.itemId")]
+        .into_iter()
+        .filter_map(|(end, field)| {
+            let id = props.get(end)?.get("itemId")?.as_str()?;
+            Some(Attachment { field, item_id: uuid::Uuid::parse_str(id).ok()? })
+        })
+        .collect()
 }

@@ -218,7 +218,7 @@ impl Core {
                 occurred_at: now,
                 payload: serde_json::json!({"parent": row.parent, "new": row.properties}),
             };
-            self.storage.insert_item(&row, &event).await?;
+            self.storage.insert_item(&row, &event, &[]).await?;
         }
         for mut hook in hooks.clone() {
             hook.id = Uuid::now_v7();

@@ -72,6 +72,15 @@ pub struct ItemRow {
     pub content_key: Option<String>,
 }
 
+/// An item a connector end is attached to: it must still exist when the connector is written (a
+/// delete of it may have committed since the request was validated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attachment {
+    /// The connector field that names it (`startPoint.itemId`, `endPoint.itemId`).
+    pub field: &'static str,
+    pub item_id: Uuid,
+}
+
 /// A dependent change written in the same transaction as another one (a
 /// connector detached from a deleted item), guarded by its version.
 #[derive(Debug, Clone)]
