@@ -72,7 +72,7 @@ impl TestApp {
     /// count, refuse or hold its calls; see [`crate::model::ObservedModel`]).
     pub async fn spawn_with_model(
         backend: Backend,
-        wrap: impl FnOnce(Arc<dyn EmbeddingModel>) -> Arc<dyn EmbeddingModel>,
+        wrap: impl FnOnce(Arc<dyn EmbeddingModel>) -> Arc<dyn EmbeddingModel> + 'static,
     ) -> TestApp {
         Self::spawn_full(
             backend,

@@ -10,11 +10,12 @@
 //!
 //! Work goes in rounds of up to [`ROUND_ITEMS`] leased items: `prepare` reads them at once, skips
 //! unchanged text and reuses cached vectors; `batch` cuts the remaining chunk texts (across items)
-//! into length-sorted calls of the model of up to [`EMBED_BATCH`] texts; each call's finished items
-//! are stored in one transaction while the model embeds the next call, and the next round is leased
-//! and prepared while the model embeds the last call of this one. A failing call is retried item by
-//! item, so one bad item fails alone. On shutdown the current call finishes and is stored; every
-//! other leased item is handed back.
+//! into length-sorted calls of the model of up to [`EMBED_BATCH`] texts. Each call's finished items
+//! are stored in one transaction while the model embeds the next call (the last call's items while
+//! the next round embeds), and the next round is leased and prepared while the model embeds the
+//! last call of this one, so the model never waits for the database. A failing call is retried
+//! item by item, so one bad item fails alone. On shutdown the current call finishes and is stored;
+//! every other leased item is handed back.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -170,16 +171,21 @@ impl Core {
         self.requeue_other_models().await;
         let mut model_checked = Instant::now();
         let mut next: Option<Round> = None;
+        // The last finished items of the previous round, stored while the model embeds this one.
+        let mut unstored: Vec<(IndexOutcome, bool)> = Vec::new();
         loop {
             let round = match next.take() {
                 Some(round) => round,
+                None if shutdown.is_cancelled() => Round { works: Vec::new(), _leases: None },
                 None => self.lease_round().await,
             };
             if shutdown.is_cancelled() {
+                self.store(std::mem::take(&mut unstored)).await;
                 self.hand_back(&round.works).await;
                 return;
             }
             if round.works.is_empty() {
+                self.store(std::mem::take(&mut unstored)).await;
                 if model_checked.elapsed() >= MODEL_CHECK_INTERVAL {
                     model_checked = Instant::now();
                     self.requeue_other_models().await;
@@ -199,7 +205,10 @@ impl Core {
                     _ = shutdown.cancelled() => None,
                 }
             };
-            let ((), upcoming) = tokio::join!(self.index_round(round, &last_call, &shutdown), upcoming);
+            let previous = std::mem::take(&mut unstored);
+            let (finished, upcoming, ()) =
+                tokio::join!(self.index_round(round, &last_call, &shutdown), upcoming, self.store(previous));
+            unstored = finished;
             next = upcoming;
         }
     }
@@ -241,8 +250,15 @@ impl Core {
     }
 
     /// Embeds the round's chunks call by call, storing each call's finished items while the next
-    /// call runs. `last_call` is notified when the last call starts (the next round is then leased).
-    async fn index_round(&self, round: Round, last_call: &Notify, shutdown: &CancellationToken) {
+    /// call runs; returns the items finished by the last call (the caller stores them while the
+    /// next round embeds) and hands back what it did not reach. `last_call` is notified when the
+    /// last call starts (the next round is then leased and prepared).
+    async fn index_round(
+        &self,
+        round: Round,
+        last_call: &Notify,
+        shutdown: &CancellationToken,
+    ) -> Vec<(IndexOutcome, bool)> {
         let mut works = round.works;
         let batches = batch::plan(&works, EMBED_BATCH);
         let mut ready = take_ready(&mut works);
@@ -262,8 +278,8 @@ impl Core {
         if batches.is_empty() {
             last_call.notify_one();
         }
-        self.store(ready).await;
         self.hand_back(&works).await;
+        ready
     }
 
     /// Hands back every item of `works` not stored yet (the indexer is stopping).

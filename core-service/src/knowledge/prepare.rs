@@ -50,6 +50,10 @@ impl Source {
     }
 }
 
+/// The text of one changed item (and whether extraction cut it), with its index in the round's
+/// work and its source fingerprint.
+type ItemTextResult = (usize, Vec<u8>, Result<(String, bool), IndexFailure>);
+
 /// SHA-256 of a chunk's text: the key of its vector in the cache.
 pub(super) fn text_hash(text: &str) -> Vec<u8> {
     Sha256::digest(text.as_bytes()).to_vec()
@@ -139,10 +143,7 @@ impl Core {
 
     /// The text of each changed item (files extracted, at most two at a time), with whether it was
     /// cut at the extraction limit; by index into the round's work.
-    async fn texts_of(
-        &self,
-        sources: Vec<(usize, Vec<u8>, Source)>,
-    ) -> Vec<(usize, Vec<u8>, Result<(String, bool), IndexFailure>)> {
+    async fn texts_of(&self, sources: Vec<(usize, Vec<u8>, Source)>) -> Vec<ItemTextResult> {
         futures::stream::iter(sources)
             .map(|(index, fingerprint, source)| async move {
                 let text = match source {
@@ -177,11 +178,7 @@ impl Core {
     }
 
     /// Splits every text in one blocking call and puts the chunks into the work.
-    async fn split_into_chunks(
-        &self,
-        works: &mut [Work],
-        texts: Vec<(usize, Vec<u8>, Result<(String, bool), IndexFailure>)>,
-    ) {
+    async fn split_into_chunks(&self, works: &mut [Work], texts: Vec<ItemTextResult>) {
         let model = self.knowledge.model_id().to_owned();
         let mut to_split = Vec::new();
         for (index, fingerprint, text) in texts {
