@@ -6,7 +6,9 @@ One run:
      note numbered, so every note is a distinct text and no vector can be reused);
   2. measures the embedding model's own batch throughput on the first MODEL_SAMPLE of those very
      texts with `canvas-embed-load` (same model, same cache, calls of 256 texts: the indexer's
-     batch), before the service starts, so nothing else runs meanwhile;
+     batch), before the service starts and again after it stops, so nothing else of ours runs
+     meanwhile; the ratio uses the better of the two (a lower bound), and the share of the
+     machine other processes used during the import is printed (the machine is shared);
   3. starts `canvasctl up` (release build) on a fresh SQLite data directory or a fresh PostgreSQL
      database, creates the notes over REST (`POST /api/v2/projects/{p}/item/panel/sticky-note`,
      WORKERS connections), and polls `GET /api/v1/memory/index?projectId=…&limit=1` until its
@@ -140,6 +142,22 @@ def queue_gauge(client: Client) -> float | None:
     return None
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds all processes spent busy since boot (/proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds(pid: int) -> float:
+    """CPU seconds of canvasctl and of this script (with its threads)."""
+    total = 0
+    for path in (f"/proc/{pid}/stat", "/proc/self/stat"):
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
@@ -159,13 +177,17 @@ def main() -> None:
     notes_file = workdir / "notes.txt"
     notes_file.write_text("\n".join(texts) + "\n")
 
-    # The model alone, on the same texts, in the indexer's batch size.
-    baseline = subprocess.run(
-        [str(release / "canvas-embed-load"), "--sentences", str(notes_file), "--count", str(args.model_sample),
-         "--batch", "256"], check=True, capture_output=True, text=True)
-    model = json.loads(baseline.stdout.strip().splitlines()[-1])
-    print(f"model alone: {model['texts']} notes in {model['seconds']:.1f} s = "
-          f"{model['textsPerSecond']:.1f} notes/s ({model['model']}, calls of {model['batch']})", flush=True)
+    def model_alone() -> dict:
+        """The model alone, on the same texts, in the indexer's batch size."""
+        baseline = subprocess.run(
+            [str(release / "canvas-embed-load"), "--sentences", str(notes_file), "--count", str(args.model_sample),
+             "--batch", "256"], check=True, capture_output=True, text=True)
+        model = json.loads(baseline.stdout.strip().splitlines()[-1])
+        print(f"model alone: {model['texts']} notes in {model['seconds']:.1f} s = "
+              f"{model['textsPerSecond']:.1f} notes/s ({model['model']}, calls of {model['batch']})", flush=True)
+        return model
+
+    models = [model_alone()]
 
     process, creds, database = start_service(release / "canvasctl", args.backend, workdir)
     base, token, project = creds["baseUrl"], creds["token"], creds["projectId"]
@@ -189,6 +211,7 @@ def main() -> None:
                     errors.append(str(error))
                     return
 
+        busy_before, ours_before = machine_busy_seconds(), own_cpu_seconds(process.pid)
         started = time.monotonic()
         workers = [threading.Thread(target=create) for _ in range(args.workers)]
         for worker in workers:
@@ -199,11 +222,12 @@ def main() -> None:
         gauge_checks: list[tuple[float, int]] = []
         last_report = 0.0
         while True:
+            counts = poller.json("GET", status_path)["counts"]
             if created_at is None and not any(w.is_alive() for w in workers):
                 created_at = time.monotonic() - started
+                indexed_when_created = counts["indexed"]
                 if errors:
                     sys.exit(f"creates failed: {errors[:3]}")
-            counts = poller.json("GET", status_path)["counts"]
             gauge = queue_gauge(poller)
             after = poller.json("GET", status_path)["counts"]
             if gauge is not None:
@@ -220,6 +244,9 @@ def main() -> None:
                 sys.exit(f"not indexed after an hour: {after}")
             time.sleep(0.25)
         finished = time.monotonic() - started
+        # CPU used by other processes meanwhile (the machine is shared): busy time of the machine
+        # minus that of canvasctl and this script.
+        foreign = (machine_busy_seconds() - busy_before) - (own_cpu_seconds(process.pid) - ours_before)
         if after["failed"]:
             sys.exit(f"{after['failed']} notes failed to index")
 
@@ -230,17 +257,25 @@ def main() -> None:
             reply = poller.json("POST", "/api/v1/memory/retrieve?jsonCasing=camel",
                                 {"projectId": project, "query": texts[n], "maxResults": 10, "mode": "keyword"})
             found += any(c["id"] == ids[n] for c in reply["citations"])
+        models.append(model_alone())
+        # The better of the two baselines (before and after the import): the ratio is a lower bound.
+        model = max(models, key=lambda m: m["textsPerSecond"])
         rate = args.count / finished
+        # After the last create the model has the machine to itself: the indexer's own efficiency.
+        drain = (args.count - indexed_when_created) / max(finished - created_at, 1e-9)
         agreeing = sum(ok for _, ok in gauge_checks)
         print(json.dumps({
             "backend": args.backend, "notes": args.count, "workers": args.workers,
             "createSeconds": round(created_at, 1), "createsPerSecond": round(args.count / created_at, 1),
             "endToEndSeconds": round(finished, 1), "endToEndNotesPerSecond": round(rate, 1),
-            "modelNotesPerSecond": round(model["textsPerSecond"], 1),
+            "modelNotesPerSecond": [round(m["textsPerSecond"], 1) for m in models],
             "ratioToModel": round(rate / model["textsPerSecond"], 3),
+            "indexedWhenCreatesEnded": indexed_when_created,
+            "drainNotesPerSecond": round(drain, 1), "drainRatioToModel": round(drain / model["textsPerSecond"], 3),
             "sampleRetrieved": f"{found}/{len(sample)}",
             "queueMetricAgreed": f"{agreeing}/{len(gauge_checks)}",
             "maxQueueMetric": max((g for g, _ in gauge_checks), default=None),
+            "otherProcessesCpuShare": round(foreign / (finished * os.cpu_count()), 3),
         }))
         if found != len(sample):
             sys.exit("some sampled notes were not retrievable")

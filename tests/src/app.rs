@@ -151,6 +151,21 @@ impl TestApp {
         }
     }
 
+    /// Settings of another core-service on this app's database (a replica, or a restart with
+    /// other knowledge settings).
+    pub fn another_core_config(&self, knowledge: KnowledgeConfig) -> CoreConfig {
+        CoreConfig {
+            data_dir: self.db.data_dir(),
+            database_url: self.db.database_url.clone(),
+            environment: "development".into(),
+            db_max_connections: 4,
+            db_acquire_timeout_secs: 5,
+            blob_store: None,
+            knowledge,
+            webhooks: crate::webhooks::test_webhooks(),
+        }
+    }
+
     /// Stops core-service (its indexer hands its leases back) and waits for it, leaving the
     /// database and the gateway: a test can then start another core on the same database.
     pub async fn stop_core(&self) {

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use canvas_tests::model::ObservedModel;
 use canvas_tests::{backend_tests, with_local_model, Backend, TestApp, TestUser};
-use core_service::CoreConfig;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
@@ -246,16 +245,7 @@ async fn unchanged_text_costs_no_model_call(backend: Backend) {
 
 /// Starts a core with `model` on `app`'s database, and a REST gateway in front of it.
 async fn second_core(app: &TestApp, model: Arc<ObservedModel>) -> (String, CancellationToken) {
-    let config = CoreConfig {
-        data_dir: app.db.data_dir(),
-        database_url: app.db.database_url.clone(),
-        environment: "development".into(),
-        db_max_connections: 4,
-        db_acquire_timeout_secs: 5,
-        blob_store: None,
-        knowledge: with_local_model(),
-        webhooks: canvas_tests::webhooks::test_webhooks(),
-    };
+    let config = app.another_core_config(with_local_model());
     let core = core_service::build(&config).await.expect("a core with the new model starts");
     let knowledge = core.knowledge().clone().with_embedding_model(model);
     let core = Arc::new((*core).clone().with_knowledge(knowledge));
