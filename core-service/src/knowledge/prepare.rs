@@ -305,3 +305,27 @@ fn source_of(row: &ItemRow, ends: &Result<HashMap<Uuid, ItemRow>, String>) -> Re
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(key: &str) -> Source {
+        Source::File { prefix: "r.pdf".into(), content_key: key.into(), mime_type: "application/pdf".into() }
+    }
+
+    #[test]
+    fn fingerprints_follow_the_source_and_the_chunking() {
+        let text = Source::Text("Wing lift".into());
+        assert_eq!(text.fingerprint("tokens:200:40"), Source::Text("Wing lift".into()).fingerprint("tokens:200:40"));
+        assert_ne!(text.fingerprint("tokens:200:40"), text.fingerprint("tokens:100:20"), "other chunking");
+        assert_ne!(text.fingerprint("w"), Source::Text("Wing drag".into()).fingerprint("w"));
+        // A file is fingerprinted by its content key: same bytes, same fingerprint, no extraction.
+        assert_eq!(file("abc").fingerprint("w"), file("abc").fingerprint("w"));
+        assert_ne!(file("abc").fingerprint("w"), file("abd").fingerprint("w"));
+        // Parts are length-prefixed: moving a boundary changes the fingerprint.
+        assert_ne!(Source::Text("ab".into()).fingerprint("c"), Source::Text("b".into()).fingerprint("ca"));
+        assert_eq!(text_hash("x"), text_hash("x"));
+        assert_eq!(text_hash("x").len(), 32);
+    }
+}
