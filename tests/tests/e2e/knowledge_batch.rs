@@ -21,7 +21,8 @@ backend_tests!(
     queue_metrics_and_counts_follow_a_bulk_import,
     a_failing_item_does_not_fail_its_batch_mates,
     unchanged_text_costs_no_model_call,
-    a_model_switch_reindexes_while_retrieval_answers
+    a_model_switch_reindexes_while_retrieval_answers,
+    a_stopping_indexer_hands_its_leases_back
 );
 
 /// `GET /api/v1/memory/index` on `base` (one item per page: the counts are what matters).
@@ -303,5 +304,42 @@ async fn a_model_switch_reindexes_while_retrieval_answers(backend: Backend) {
     assert_eq!(model_b.texts(), 1 + 3, "the query, then each item once: model-a's vectors are not reused");
     let semantic = at(json!({"projectId": project, "query": "aerodynamics of aircraft", "mode": "semantic"})).await;
     assert_eq!(ids(&semantic)[0], wing, "{semantic}");
+    stop.cancel();
+}
+
+async fn a_stopping_indexer_hands_its_leases_back(backend: Backend) {
+    let gate = Arc::new(Semaphore::new(0));
+    let held = gate.clone();
+    let app = TestApp::spawn_with_model(backend, move |m| Arc::new(ObservedModel::new(m).gated(held))).await;
+    let (owner, project) = owner_with_project(&app).await;
+    for n in 0..12 {
+        create_note(&app, &owner, &project, &format!("Note {n} on shock tube flows")).await;
+    }
+    // The model holds the first round's call. The next round is leased when that call starts,
+    // so it holds the notes queued by then (none, or some: the timing decides, and both must
+    // end with no lease left).
+    let counts = wait_counts(&app, &app.base_url, &owner, &project, |c| c["indexing"].as_u64().unwrap() >= 1).await;
+    assert_eq!(counts["queued"], 12, "{counts}");
+    let stopping = {
+        let app = &app;
+        async move { app.stop_core().await }
+    };
+    // The call in progress finishes (the gate opens a moment after the stop) and is stored.
+    let release = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        gate.add_permits(Semaphore::MAX_PERMITS / 2);
+    };
+    tokio::join!(stopping, release);
+
+    // No lease survives the stop (read from the database: no core runs now)…
+    let project_id = uuid::Uuid::parse_str(&project).unwrap();
+    let now_ms = chrono::Utc::now().timestamp_millis();
+    let after_stop = app.core.storage().index_counts(project_id, None, now_ms).await.unwrap();
+    assert_eq!(after_stop.indexing, 0, "{after_stop:?}");
+    assert!(after_stop.indexed >= 1 && after_stop.queued >= 1, "the call in progress was stored: {after_stop:?}");
+    // …so another core indexes the rest at once (a lease left behind would hold its item for 300 s).
+    let model = app.core.knowledge().embedding_model().unwrap();
+    let (base, stop) = second_core(&app, Arc::new(ObservedModel::new(model))).await;
+    wait_counts(&app, &base, &owner, &project, all_indexed(12)).await;
     stop.cancel();
 }
