@@ -76,14 +76,26 @@ impl KnowledgeService for KnowledgeGrpc {
                     .map_err(|_| CoreError::invalid("after", "must be a cursor from a previous page"))?,
             ),
         };
-        let rows = self.core.index_status(&who, project, &req.item_ids, after, req.limit).await?;
+        let (rows, counts) = self.core.index_status(&who, project, &req.item_ids, after, req.limit).await?;
         let limit = crate::service::page_size(req.limit, 100, 1000) as usize;
         let next_cursor = if rows.len() == limit {
             rows.last().map(|r| r.item_id.to_string()).unwrap_or_default()
         } else {
             String::new()
         };
-        Ok(Response::new(pb::GetIndexStatusResponse { items: rows.into_iter().map(status).collect(), next_cursor }))
+        let count = |n: i64| n.max(0) as u64;
+        let counts = pb::IndexCounts {
+            total: count(counts.total),
+            queued: count(counts.queued),
+            indexing: count(counts.indexing),
+            indexed: count(counts.indexed),
+            failed: count(counts.failed),
+        };
+        Ok(Response::new(pb::GetIndexStatusResponse {
+            items: rows.into_iter().map(status).collect(),
+            next_cursor,
+            counts: Some(counts),
+        }))
     }
 }
 

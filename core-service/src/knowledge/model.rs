@@ -21,6 +21,18 @@ pub enum Splitter {
 }
 
 impl Splitter {
+    /// Names the splitter and its settings: part of every item's source fingerprint, so chunks
+    /// made with other settings are made again.
+    pub fn fingerprint(&self) -> String {
+        match self {
+            Self::Tokens(chunker) => {
+                let config = chunker.config();
+                format!("tokens:{}:{}", config.max_tokens, config.overlap)
+            }
+            Self::Words { max_words, overlap } => format!("words:{max_words}:{overlap}"),
+        }
+    }
+
     /// The chunks of `text`, in order; none for blank text. Blocking for long text.
     pub fn split(&self, text: &str) -> anyhow::Result<Vec<String>> {
         if text.trim().is_empty() {

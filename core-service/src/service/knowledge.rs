@@ -15,7 +15,7 @@ use crate::knowledge::agents::DEFAULT_AGENT;
 use crate::knowledge::fusion::{keyword_terms, reciprocal_rank_fusion, Fused, LegHit, RRF_K};
 use crate::knowledge::llm::{self, Passage};
 use crate::knowledge::vector_from_bytes;
-use crate::storage::IndexStatusRow;
+use crate::storage::{IndexCounts, IndexStatusRow};
 
 /// Citations when the request names no `maxResults` (the spec's default).
 pub const DEFAULT_MAX_RESULTS: u32 = 20;
@@ -133,7 +133,7 @@ impl Core {
             })?
             .pop()
             .unwrap_or_default();
-        let rows = self.storage.chunk_vectors(project.0, items).await?;
+        let rows = self.storage.chunk_vectors(project.0, embedding.model.model_id(), items).await?;
         let dimension = query_vector.len();
         let mut scored: Vec<(f32, i64, Uuid)> = rows
             .iter()
@@ -222,7 +222,8 @@ impl Core {
         Ok(RetrieveLimits { max_results, items, agent, agent_id: agent_id.to_owned() })
     }
 
-    /// The index state of a project's items (Viewer role).
+    /// The index state of a project's items (Viewer role), one page, with the counts of every
+    /// selected item per state.
     pub async fn index_status(
         &self,
         who: &Principal,
@@ -230,7 +231,7 @@ impl Core {
         item_ids: &[String],
         after: Option<Uuid>,
         limit: u32,
-    ) -> CoreResult<Vec<IndexStatusRow>> {
+    ) -> CoreResult<(Vec<IndexStatusRow>, IndexCounts)> {
         let mut items = Vec::new();
         for (i, id) in item_ids.iter().enumerate() {
             items.push(
@@ -240,7 +241,11 @@ impl Core {
         }
         self.require_role(who, project, ProjectRole::Viewer).await?;
         let filter = (!items.is_empty()).then_some(items.as_slice());
-        self.storage.index_status(project.0, filter, after, super::page_size(limit, 100, 1000)).await
+        let now_ms = chrono::Utc::now().timestamp_millis();
+        tokio::try_join!(
+            self.storage.index_status(project.0, filter, after, super::page_size(limit, 100, 1000)),
+            self.storage.index_counts(project.0, filter, now_ms),
+        )
     }
 }
 

@@ -9,7 +9,7 @@ use crate::error::CoreError;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
-const ITEM_COLUMNS: &str =
+pub(super) const ITEM_COLUMNS: &str =
     "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at, content_key";
 
 /// Filters and cursor of an item listing.

@@ -12,6 +12,7 @@ mod files;
 mod grpc;
 mod health;
 mod knowledge;
+mod knowledge_batch;
 mod knowledge_llm;
 mod label_rules;
 mod labels;
