@@ -338,7 +338,8 @@ mod tests {
         let lengths = [256, 200, 200, 100, 100, 100, 10, 10, 10, 10];
         let order: Vec<usize> = (0..lengths.len()).collect();
         let batches = sub_batches(&order, |i| lengths[i], 4, 512);
-        assert_eq!(batches, vec![&[0][..], &[1, 2], &[3, 4, 5], &[6, 7, 8, 9]]);
+        // 2 × 256 fits 512; then 2 × 200; then 4 (the count bound) × 100; then the rest.
+        assert_eq!(batches, vec![&[0, 1][..], &[2, 3], &[4, 5, 6, 7], &[8, 9]]);
         // A text longer than the budget still goes, alone.
         assert_eq!(sub_batches(&order[..2], |i| lengths[i], 32, 100), vec![&[0][..], &[1]]);
         assert!(sub_batches(&[], |i| lengths[i], 32, 2048).is_empty());
