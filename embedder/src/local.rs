@@ -86,8 +86,8 @@ impl Default for LocalModelOptions {
 enum Encoder {
     /// ONNX Runtime session.
     Onnx(OnnxEncoder),
-    /// candle's BERT, kept for platforms without a pinned ONNX Runtime build.
-    Candle(BertModel),
+    /// candle's BERT, kept for platforms without a pinned ONNX Runtime build (boxed: it is large).
+    Candle(Box<BertModel>),
 }
 
 /// The loaded network and tokenizer; shared behind an `Arc` so blocking workers can hold it.
@@ -233,7 +233,7 @@ fn load_encoder(
             "no ONNX Runtime library; the embedding model runs on candle (slower)"),
     }
     let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, device)?;
-    Ok(Encoder::Candle(BertModel::load(vb, &model_dir.bert)?))
+    Ok(Encoder::Candle(Box::new(BertModel::load(vb, &model_dir.bert)?)))
 }
 
 /// Cuts `order` (indices sorted by decreasing length) into runs of at most `batch_size` items whose

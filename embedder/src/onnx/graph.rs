@@ -42,7 +42,7 @@ pub fn build(config: &Config, safetensors: &[u8], variant: GraphVariant) -> Resu
             config.hidden_act
         )));
     }
-    if config.num_attention_heads == 0 || config.hidden_size % config.num_attention_heads != 0 {
+    if config.num_attention_heads == 0 || !config.hidden_size.is_multiple_of(config.num_attention_heads) {
         return Err(EmbedError::InvalidOptions("hidden_size is not a multiple of num_attention_heads".into()));
     }
     let weights = Weights::read(safetensors)?;
