@@ -5,7 +5,9 @@
 //! - [`model`]: the embedding model (local candle or OpenAI-compatible) and the text splitter.
 //! - [`content`]: which text of each item type is indexed (files extracted, connectors as relations).
 //! - [`indexer`]: the background worker that drains the index queue (crash-safe, several replicas).
-//! - [`fusion`]: reciprocal rank fusion and the sanitised keyword query.
+//! - [`search`]: the in-memory per-project indexes of retrieval (BM25, vectors and their HNSW
+//!   graph), kept current with the database's change records.
+//! - [`fusion`]: how the two legs' rankings become one ranking of items.
 //! - [`agents`]: agent configurations (`agentConfigId`) for `postProcess`.
 //! - [`llm`]: the chat completions call that reranks and writes the answer.
 //!
@@ -18,6 +20,7 @@ pub mod fusion;
 pub mod indexer;
 pub mod llm;
 pub mod model;
+pub mod search;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,6 +49,8 @@ pub struct Knowledge {
     pub(crate) wake: Arc<Notify>,
     /// How often the indexer looks for work queued by other replicas.
     pub(crate) poll_interval: Duration,
+    /// Retrieval's in-memory per-project indexes.
+    pub(crate) search: Arc<search::SearchIndexes>,
 }
 
 impl Knowledge {
@@ -53,7 +58,8 @@ impl Knowledge {
     pub async fn from_config(config: &KnowledgeConfig) -> anyhow::Result<Self> {
         let (embedding, splitter) = model::load(config).await?;
         let agents = Agents::load(config)?;
-        Ok(Self::new(embedding, splitter, agents, config.index_poll_interval()))
+        Ok(Self::new(embedding, splitter, agents, config.index_poll_interval())
+            .with_search_settings(config.search_memory_bytes(), config.search_exact_below))
     }
 
     pub fn new(embedding: Option<Embedding>, splitter: Splitter, agents: Agents, poll_interval: Duration) -> Self {
@@ -62,7 +68,21 @@ impl Knowledge {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("a TLS client can be built");
-        Self { embedding, splitter, agents, llm_http, wake: Arc::new(Notify::new()), poll_interval }
+        let dimension = embedding.as_ref().map(|e| e.model.dimension());
+        let search = Arc::new(search::SearchIndexes::new(
+            dimension,
+            config::DEFAULT_SEARCH_MEMORY_MB << 20,
+            config::DEFAULT_SEARCH_EXACT_BELOW,
+        ));
+        Self { embedding, splitter, agents, llm_http, wake: Arc::new(Notify::new()), poll_interval, search }
+    }
+
+    /// Sets the memory budget of the search indexes (`--search-memory-mb`) and the size from which
+    /// a project's vectors get a graph (`--search-exact-below`).
+    pub fn with_search_settings(mut self, budget_bytes: usize, exact_below: usize) -> Self {
+        let dimension = self.embedding.as_ref().map(|e| e.model.dimension());
+        self.search = Arc::new(search::SearchIndexes::new(dimension, budget_bytes, exact_below));
+        self
     }
 
     /// No embedding model and no language model: keyword retrieval only.

@@ -47,6 +47,7 @@ mod accounts;
 mod items;
 mod knowledge;
 mod rows;
+mod search;
 mod webhook_dispatch;
 mod webhooks;
 
@@ -59,8 +60,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::ConnectOptions;
 
 pub use items::ItemFilter;
-pub use knowledge::{ChunkText, ChunkVector, IndexStatusRow, IndexedItem, QueuedItem};
+pub use knowledge::{ChunkText, IndexStatusRow, IndexedItem, QueuedItem};
 pub use rows::*;
+pub use search::{ChunkChange, ChunkRecord};
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 

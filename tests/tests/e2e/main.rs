@@ -10,6 +10,7 @@ mod grpc;
 mod health;
 mod knowledge;
 mod knowledge_llm;
+mod knowledge_search;
 mod label_rules;
 mod labels;
 mod map_browser;
