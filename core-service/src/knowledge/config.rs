@@ -75,9 +75,9 @@ pub struct KnowledgeConfig {
     #[arg(long = "chunk-overlap", env = "CANVAS_CHUNK_OVERLAP", default_value_t = 40)]
     pub chunk_overlap: usize,
 
-    /// Memory for retrieval's in-memory project indexes (MiB; about 350 per 100,000 chunks of 200
-    /// tokens). Past it, the least recently used projects' indexes are dropped and loaded again
-    /// by their next query.
+    /// Memory for retrieval's in-memory project indexes (MiB; about 480 per 100,000 short chunks).
+    /// Past it, the least recently used projects' indexes are dropped and loaded again by their
+    /// next query.
     #[arg(long = "search-memory-mb", env = "CANVAS_SEARCH_MEMORY_MB", default_value_t = DEFAULT_SEARCH_MEMORY_MB)]
     pub search_memory_mb: usize,
 
