@@ -55,6 +55,8 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let shutdown: canvas_runtime::Shutdown = shutdown.into();
     let indexer = tokio::spawn(core.clone().run_indexer(shutdown.token.clone()));
+    // Retrieval's indexes load in the background; readiness never waits for them.
+    tokio::spawn(core.clone().warm_search_indexes());
     let served = grpc::serve(listener, core, shutdown.clone()).await;
     shutdown.token.cancel();
     if shutdown.finish_within("the knowledge indexer", indexer).await.is_none() {

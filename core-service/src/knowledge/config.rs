@@ -16,6 +16,11 @@ pub enum EmbeddingProvider {
     Off,
 }
 
+/// Default of `--search-memory-mb`.
+pub const DEFAULT_SEARCH_MEMORY_MB: usize = 2048;
+/// Default of `--search-exact-below`: below it exact search takes well under a millisecond.
+pub const DEFAULT_SEARCH_EXACT_BELOW: usize = 5_000;
+
 /// Settings of the knowledge index, flattened into `CoreConfig`.
 #[derive(Debug, Clone, Args)]
 pub struct KnowledgeConfig {
@@ -69,6 +74,17 @@ pub struct KnowledgeConfig {
     /// Tokens shared by neighbouring chunks.
     #[arg(long = "chunk-overlap", env = "CANVAS_CHUNK_OVERLAP", default_value_t = 40)]
     pub chunk_overlap: usize,
+
+    /// Memory for retrieval's in-memory project indexes (MiB; about 480 per 100,000 short chunks).
+    /// Past it, the least recently used projects' indexes are dropped and loaded again by their
+    /// next query.
+    #[arg(long = "search-memory-mb", env = "CANVAS_SEARCH_MEMORY_MB", default_value_t = DEFAULT_SEARCH_MEMORY_MB)]
+    pub search_memory_mb: usize,
+
+    /// Projects with fewer chunk vectors than this are searched exactly; larger ones through an
+    /// HNSW graph (built in the background; exact until it is ready).
+    #[arg(long = "search-exact-below", env = "CANVAS_SEARCH_EXACT_BELOW", default_value_t = DEFAULT_SEARCH_EXACT_BELOW)]
+    pub search_exact_below: usize,
 }
 
 impl Default for KnowledgeConfig {
@@ -86,11 +102,17 @@ impl Default for KnowledgeConfig {
             index_poll_ms: 1000,
             chunk_tokens: 200,
             chunk_overlap: 40,
+            search_memory_mb: DEFAULT_SEARCH_MEMORY_MB,
+            search_exact_below: DEFAULT_SEARCH_EXACT_BELOW,
         }
     }
 }
 
 impl KnowledgeConfig {
+    pub fn search_memory_bytes(&self) -> usize {
+        self.search_memory_mb.max(1) << 20
+    }
+
     pub fn index_poll_interval(&self) -> Duration {
         Duration::from_millis(self.index_poll_ms.clamp(50, 60_000))
     }

@@ -7,7 +7,9 @@
 //! - [`indexer`]: the background worker that drains the index queue (crash-safe, several replicas),
 //!   with `prepare` (leased items to chunks, skipping unchanged text and cached vectors) and
 //!   `batch` (the chunks still to embed, cut into length-sorted calls of the model).
-//! - [`fusion`]: reciprocal rank fusion and the sanitised keyword query.
+//! - [`search`]: the in-memory per-project indexes of retrieval (BM25, vectors and their HNSW
+//!   graph), kept current with the database's change records.
+//! - [`fusion`]: how the two legs' rankings become one ranking of items.
 //! - [`agents`]: agent configurations (`agentConfigId`) for `postProcess`.
 //! - [`llm`]: the chat completions call that reranks and writes the answer.
 //!
@@ -22,6 +24,7 @@ pub mod indexer;
 pub mod llm;
 pub mod model;
 mod prepare;
+pub mod search;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,6 +54,8 @@ pub struct Knowledge {
     pub(crate) wake: Arc<Notify>,
     /// How often the indexer looks for work queued by other replicas.
     pub(crate) poll_interval: Duration,
+    /// Retrieval's in-memory per-project indexes.
+    pub(crate) search: Arc<search::SearchIndexes>,
 }
 
 impl Knowledge {
@@ -58,7 +63,8 @@ impl Knowledge {
     pub async fn from_config(config: &KnowledgeConfig) -> anyhow::Result<Self> {
         let (embedding, splitter) = model::load(config).await?;
         let agents = Agents::load(config)?;
-        Ok(Self::new(embedding, splitter, agents, config.index_poll_interval()))
+        Ok(Self::new(embedding, splitter, agents, config.index_poll_interval())
+            .with_search_settings(config.search_memory_bytes(), config.search_exact_below))
     }
 
     pub fn new(embedding: Option<Embedding>, splitter: Splitter, agents: Agents, poll_interval: Duration) -> Self {
@@ -67,7 +73,20 @@ impl Knowledge {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("a TLS client can be built");
-        Self { embedding, splitter, agents, llm_http, wake: Arc::new(Notify::new()), poll_interval }
+        let search = Arc::new(search::SearchIndexes::new(
+            vectors_of(embedding.as_ref()),
+            config::DEFAULT_SEARCH_MEMORY_MB << 20,
+            config::DEFAULT_SEARCH_EXACT_BELOW,
+        ));
+        Self { embedding, splitter, agents, llm_http, wake: Arc::new(Notify::new()), poll_interval, search }
+    }
+
+    /// Sets the memory budget of the search indexes (`--search-memory-mb`) and the size from which
+    /// a project's vectors get a graph (`--search-exact-below`).
+    pub fn with_search_settings(mut self, budget_bytes: usize, exact_below: usize) -> Self {
+        self.search =
+            Arc::new(search::SearchIndexes::new(vectors_of(self.embedding.as_ref()), budget_bytes, exact_below));
+        self
     }
 
     /// No embedding model and no language model: keyword retrieval only.
@@ -114,6 +133,11 @@ pub(crate) fn vector_from_bytes(bytes: &[u8], dimension: usize) -> Option<Vec<f3
         return None;
     }
     Some(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+/// The vector length and model id the search indexes hold vectors of.
+fn vectors_of(embedding: Option<&Embedding>) -> Option<(usize, String)> {
+    embedding.map(|e| (e.model.dimension(), e.model.model_id().to_owned()))
 }
 
 #[cfg(test)]

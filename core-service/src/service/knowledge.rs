@@ -1,10 +1,11 @@
 //! Knowledge retrieval (`POST /api/v1/memory/retrieve`) and the index status of items.
 //!
-//! Hybrid search: a keyword leg (BM25 over FTS5 on SQLite, `ts_rank` on PostgreSQL) and a semantic
-//! leg (exact cosine over the project's chunk vectors), fused by reciprocal rank fusion. With
-//! `postProcess` a language model reranks the candidates and writes the answer.
+//! Hybrid search over the project's in-memory index (`knowledge::search`): a keyword leg (BM25 with
+//! the project's own statistics) and a semantic leg (cosine over the chunk vectors, through an HNSW
+//! graph on large projects), fused in Rust (`knowledge::fusion`), identically on both backends.
+//! With `postProcess` a language model reranks the candidates and writes the answer.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use uuid::Uuid;
 
@@ -12,9 +13,11 @@ use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
-use crate::knowledge::fusion::{keyword_terms, reciprocal_rank_fusion, Fused, LegHit, RRF_K};
+use crate::knowledge::fusion::{
+    feedback_chunks, feedback_query, fuse, Fused, LegHit, Legs, FEEDBACK_CHUNKS, FEEDBACK_WEIGHT,
+};
 use crate::knowledge::llm::{self, Passage};
-use crate::knowledge::vector_from_bytes;
+use crate::knowledge::search::tokenise;
 use crate::storage::{IndexCounts, IndexStatusRow};
 
 /// Citations when the request names no `maxResults` (the spec's default).
@@ -29,6 +32,8 @@ pub const MAX_KEYWORDS: usize = 32;
 pub const MAX_ITEM_IDS: usize = 1000;
 /// Distinct words sent to the keyword leg.
 const MAX_TERMS: usize = 64;
+/// Projects whose search indexes are loaded at start (most recently changed first, within budget).
+const WARM_PROJECTS: u32 = 64;
 
 /// Which legs run; `Hybrid` unless the caller asks otherwise (beyond the spec: for evaluation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,17 +82,9 @@ impl Core {
             Some(agent) => agent.rerank_candidates.clamp(wanted, MAX_RESULTS as usize),
             None => wanted,
         };
-        let depth = (candidates * 3).clamp(50, 300) as u32;
-        let mut legs: Vec<Vec<LegHit>> = Vec::new();
-        if request.mode != SearchMode::Semantic {
-            let terms = keyword_terms(&request.query, &request.keywords, MAX_TERMS);
-            let hits = self.storage.keyword_search(project.0, &terms, items, depth).await?;
-            legs.push(hits.into_iter().map(|(chunk_id, item_id)| LegHit { chunk_id, item_id }).collect());
-        }
-        if request.mode != SearchMode::Keyword {
-            legs.push(self.semantic_leg(project, &request.query, items, depth as usize).await?);
-        }
-        let mut fused = reciprocal_rank_fusion(&legs, RRF_K);
+        let depth = (candidates * 3).clamp(50, 300);
+        let legs = self.search_legs(project, &request, items, depth).await?;
+        let mut fused = fuse(&legs);
         fused.truncate(candidates);
         let texts = self.chunk_texts(&fused).await?;
         match limits.agent {
@@ -115,16 +112,72 @@ impl Core {
         }
     }
 
-    /// Exact cosine over the project's vectors (unit length, so a dot product).
-    async fn semantic_leg(
+    /// Runs the requested legs over the project's in-memory index, caught up with the database
+    /// first (while the query is embedded), on the search threads.
+    async fn search_legs(
         &self,
         project: ProjectId,
-        query: &str,
+        request: &RetrieveRequest,
         items: Option<&[Uuid]>,
         depth: usize,
-    ) -> CoreResult<Vec<LegHit>> {
-        let Some(embedding) = &self.knowledge.embedding else { return Ok(Vec::new()) };
-        let query_vector = embedding
+    ) -> CoreResult<Legs> {
+        let semantic = request.mode != SearchMode::Keyword && self.knowledge.embedding.is_some();
+        let keyword = request.mode != SearchMode::Semantic;
+        let search = &self.knowledge.search;
+        let (slot, query_vector) =
+            tokio::try_join!(search.fresh(&self.storage, project.0), self.embed_query(&request.query, semantic))?;
+        let terms = keyword.then(|| tokenise::query_terms(&request.query, &request.keywords, MAX_TERMS));
+        let items = items.map(<[Uuid]>::to_vec);
+        search
+            .run(move || {
+                slot.read(|index| {
+                    let allowed = items.as_deref().map(|items| index.chunks_of(items));
+                    let allowed_set: Option<HashSet<i64>> = allowed.as_ref().map(|a| a.iter().copied().collect());
+                    let allow = allowed_set.as_ref().map(|set| move |chunk: i64| set.contains(&chunk));
+                    let to_hits = |ranked: Vec<(i64, f32)>| -> Vec<LegHit> {
+                        ranked
+                            .into_iter()
+                            .filter_map(|(chunk_id, score)| {
+                                index.item_of(chunk_id).map(|item_id| LegHit { chunk_id, item_id, score })
+                            })
+                            .collect()
+                    };
+                    let keyword = terms.map(|terms| {
+                        to_hits(index.keyword().search(
+                            &terms,
+                            allow.as_ref().map(|f| f as &dyn Fn(i64) -> bool),
+                            depth,
+                        ))
+                    });
+                    let semantic = match (index.vectors(), query_vector) {
+                        (Some(vectors), Some(query)) => {
+                            let first = to_hits(vectors.search(&query, allowed.as_deref(), depth, false));
+                            match &keyword {
+                                // Hybrid: the semantic leg again, with the first fusion's feedback.
+                                Some(keyword) => {
+                                    let feedback: Vec<&[f32]> =
+                                        feedback_chunks(&[keyword.clone(), first], FEEDBACK_CHUNKS)
+                                            .into_iter()
+                                            .filter_map(|chunk| vectors.vector_of(chunk))
+                                            .collect();
+                                    let moved = feedback_query(&query, &feedback, FEEDBACK_WEIGHT);
+                                    Some(to_hits(vectors.search(&moved, allowed.as_deref(), depth, false)))
+                                }
+                                None => Some(first),
+                            }
+                        }
+                        _ => None,
+                    };
+                    Legs { keyword, semantic }
+                })
+            })
+            .await
+    }
+
+    /// The query's vector when the semantic leg runs.
+    async fn embed_query(&self, query: &str, wanted: bool) -> CoreResult<Option<Vec<f32>>> {
+        let Some(embedding) = self.knowledge.embedding.as_ref().filter(|_| wanted) else { return Ok(None) };
+        let vector = embedding
             .model
             .embed(&[query.to_owned()])
             .await
@@ -133,19 +186,7 @@ impl Core {
             })?
             .pop()
             .unwrap_or_default();
-        let rows = self.storage.chunk_vectors(project.0, embedding.model.model_id(), items).await?;
-        let dimension = query_vector.len();
-        let mut scored: Vec<(f32, i64, Uuid)> = rows
-            .iter()
-            .filter_map(|row| {
-                let vector = vector_from_bytes(row.embedding.as_deref()?, dimension)?;
-                let dot: f32 = vector.iter().zip(&query_vector).map(|(a, b)| a * b).sum();
-                Some((dot, row.id, row.item_id))
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(depth);
-        Ok(scored.into_iter().map(|(_, chunk_id, item_id)| LegHit { chunk_id, item_id }).collect())
+        Ok(Some(vector))
     }
 
     async fn chunk_texts(&self, fused: &[Fused]) -> CoreResult<HashMap<i64, String>> {
@@ -220,6 +261,21 @@ impl Core {
             return Err(CoreError::Validation(violations));
         }
         Ok(RetrieveLimits { max_results, items, agent, agent_id: agent_id.to_owned() })
+    }
+
+    /// Retrieval's in-memory indexes (for benches and tests that measure them).
+    pub fn search_indexes(&self) -> &std::sync::Arc<crate::knowledge::search::SearchIndexes> {
+        &self.knowledge.search
+    }
+
+    /// The id stored with vectors of the configured model (`none` without one).
+    pub fn knowledge_model_id(&self) -> &str {
+        self.knowledge.model_id()
+    }
+
+    /// Loads the search indexes of the most recently changed projects (at start, in the background).
+    pub async fn warm_search_indexes(self: std::sync::Arc<Self>) {
+        self.knowledge.search.warm(&self.storage, WARM_PROJECTS).await;
     }
 
     /// The index state of a project's items (Viewer role), one page, with the counts of every

@@ -1,5 +1,5 @@
-//! The knowledge index: its work queue, chunks with embeddings, the keyword leg (FTS5 on SQLite,
-//! `tsvector` on PostgreSQL) and the per-item index state.
+//! The knowledge index: its work queue, chunks with embeddings and the per-item index state (what
+//! retrieval reads to rank is `storage::search`).
 //!
 //! The queue is filled by a trigger on `events` (migration 0004), in the transaction of each item
 //! change. Workers lease rows (`leased_until`, Unix milliseconds); PostgreSQL skips rows another
@@ -54,14 +54,6 @@ pub struct IndexedChunk {
     /// SHA-256 of `text`: the key under which its vector is reused.
     pub text_hash: Vec<u8>,
     /// Little-endian f32 values; `None` without an embedding model.
-    pub embedding: Option<Vec<u8>>,
-}
-
-/// A chunk with its stored vector, for the semantic leg.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct ChunkVector {
-    pub id: i64,
-    pub item_id: Uuid,
     pub embedding: Option<Vec<u8>>,
 }
 
@@ -327,64 +319,6 @@ pub(super) fn push_item_filter<'a, DB: sqlx::Database>(
 }
 
 impl Storage {
-    /// The keyword leg: chunk ids of the project matching any term, best first (BM25 on SQLite,
-    /// `ts_rank` on PostgreSQL).
-    pub async fn keyword_search(
-        &self,
-        project_id: Uuid,
-        terms: &[String],
-        items: Option<&[Uuid]>,
-        limit: u32,
-    ) -> Result<Vec<(i64, Uuid)>> {
-        if terms.is_empty() || items.is_some_and(<[Uuid]>::is_empty) {
-            return Ok(Vec::new());
-        }
-        match self {
-            Storage::Sqlite(store) => {
-                let mut q = QueryBuilder::new(
-                    "SELECT c.id, c.item_id FROM knowledge_fts JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid \
-                     WHERE knowledge_fts MATCH ",
-                );
-                q.push_bind(super::super::knowledge::fusion::fts5_query(terms));
-                q.push(" AND c.project_id = ").push_bind(project_id);
-                push_item_filter(&mut q, "c.item_id", items);
-                q.push(" ORDER BY bm25(knowledge_fts), c.id LIMIT ").push_bind(i64::from(limit));
-                q.build_query_as().fetch_all(store.reader_pool()).await.map_err(db_error)
-            }
-            Storage::Postgres(pool) => {
-                let mut q = QueryBuilder::new("SELECT id, item_id FROM knowledge_chunks, to_tsquery('english', ");
-                q.push_bind(super::super::knowledge::fusion::tsquery(terms));
-                q.push(") query WHERE tsv @@ query AND project_id = ").push_bind(project_id);
-                push_item_filter(&mut q, "item_id", items);
-                q.push(" ORDER BY ts_rank(tsv, query, 1) DESC, id LIMIT ").push_bind(i64::from(limit));
-                q.build_query_as().fetch_all(pool).await.map_err(db_error)
-            }
-        }
-    }
-
-    /// Every stored vector of `model_id` in the project (restricted to `items`), for the exact
-    /// semantic leg. Vectors of another model (a re-index for a new model is under way) are left
-    /// out: their items are found by the keyword leg until they are re-embedded.
-    pub async fn chunk_vectors(
-        &self,
-        project_id: Uuid,
-        model_id: &str,
-        items: Option<&[Uuid]>,
-    ) -> Result<Vec<ChunkVector>> {
-        if items.is_some_and(<[Uuid]>::is_empty) {
-            return Ok(Vec::new());
-        }
-        with_read_pool!(self, pool => {
-            let mut q = QueryBuilder::new(
-                "SELECT c.id, c.item_id, c.embedding FROM knowledge_chunks c JOIN knowledge_items k ON k.item_id = c.item_id \
-                 WHERE c.embedding IS NOT NULL AND k.model_id = ",
-            );
-            q.push_bind(model_id).push(" AND c.project_id = ").push_bind(project_id);
-            push_item_filter(&mut q, "c.item_id", items);
-            q.build_query_as().fetch_all(pool).await.map_err(db_error)
-        })
-    }
-
     /// The text of the given chunks (any order).
     pub async fn chunk_texts(&self, ids: &[i64]) -> Result<Vec<ChunkText>> {
         if ids.is_empty() {

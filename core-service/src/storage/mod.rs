@@ -64,6 +64,7 @@ mod index_batch;
 mod items;
 mod knowledge;
 mod rows;
+mod search;
 mod webhook_dispatch;
 mod webhooks;
 
@@ -77,8 +78,9 @@ use sqlx::ConnectOptions;
 
 pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::ItemFilter;
-pub use knowledge::{ChunkText, ChunkVector, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
+pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 pub use rows::*;
+pub use search::{ChunkChange, ChunkRecord};
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 

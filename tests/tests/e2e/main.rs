@@ -14,6 +14,7 @@ mod health;
 mod knowledge;
 mod knowledge_batch;
 mod knowledge_llm;
+mod knowledge_search;
 mod label_rules;
 mod labels;
 mod map_browser;

@@ -1,0 +1,385 @@
+//! Retrieval's in-memory indexes, one per project, kept current with the database.
+//!
+//! # Why in memory, per project
+//! Both legs rank in Rust over the project's own chunks: BM25 with the project's own statistics
+//! ([`keyword`]) and cosine over its vectors, through an HNSW graph once the project is large
+//! ([`vectors`]). So a query's cost follows its project, not the database; another tenant's text
+//! never moves this project's ranking; and SQLite and PostgreSQL rank alike, since the database
+//! only stores chunks.
+//!
+//! # Why a retrieval never misses an indexed item
+//! Chunk writes leave a change record (`knowledge_changes`, by trigger, migration 0006): one row
+//! per item, moved to a new `seq` by every change. Before it answers, a retrieval reads its
+//! project's records above the replica's *floor* (one indexed range read) and reloads the items
+//! whose `seq` it has not applied yet. A retrieval that starts after a catch-up *began* may rely
+//! on it; any other one reads for itself. PostgreSQL takes `seq` at insert, not at commit, so the
+//! floor only moves past a record once it is [`SETTLE`] old by the database clock (chunk writes
+//! commit well within that); the records above the floor are re-read, and skipped when already
+//! applied — the change stream (`service/watch.rs`) solves the same problem the same way.
+//!
+//! # Memory
+//! Project indexes are loaded on first use (and at start, most recently changed first, in the
+//! background: readiness never waits) and dropped least recently used first when their total
+//! passes `--search-memory-mb`; a dropped project is loaded again by its next query.
+
+pub mod keyword;
+pub mod project;
+pub mod tokenise;
+pub mod vectors;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use uuid::Uuid;
+
+use self::project::{prepare, ProjectIndex};
+use crate::error::CoreError;
+use crate::storage::{ChunkChange, Storage};
+
+/// Age (database clock) after which a change record is final: every smaller `seq` has committed.
+pub const SETTLE: Duration = Duration::from_secs(10);
+/// Chunks read per page while loading a project.
+const LOAD_PAGE: u32 = 4096;
+
+/// Sorts `(id, score)` best first (ties: smaller id first) and keeps `limit`.
+pub fn top_by_score(scored: &mut Vec<(i64, f32)>, limit: usize) {
+    let order = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit, order);
+        scored.truncate(limit);
+    }
+    scored.sort_by(order);
+}
+
+/// How far a replica has applied one project's change records.
+#[derive(Debug, Default)]
+struct Freshness {
+    /// Whether the project's chunks were loaded at all.
+    loaded: bool,
+    /// Every record with `seq <= floor` is applied (or predates the load).
+    floor: i64,
+    /// Records above the floor already applied: item → seq.
+    applied: HashMap<Uuid, i64>,
+    /// When the latest catch-up began reading: a retrieval that started before it needs no other.
+    last_read: Option<Instant>,
+}
+
+/// One project's slot in the registry.
+#[derive(Debug)]
+pub struct ProjectSlot {
+    project: Uuid,
+    /// Serialises loads and catch-ups of the project.
+    freshness: tokio::sync::Mutex<Freshness>,
+    /// The index; readers search under the read lock on the search pool.
+    index: RwLock<ProjectIndex>,
+    /// Registry clock value of the last use (least recently used goes first).
+    last_used: AtomicU64,
+    /// Heap bytes of the index at the last change.
+    bytes: AtomicUsize,
+}
+
+impl ProjectSlot {
+    /// Runs `work` with the index under the read lock.
+    pub fn read<T>(&self, work: impl FnOnce(&ProjectIndex) -> T) -> T {
+        work(&self.index.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn write<T>(&self, work: impl FnOnce(&mut ProjectIndex) -> T) -> T {
+        work(&mut self.index.write().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// Every loaded project index, and the threads that do their CPU work.
+#[derive(Debug)]
+pub struct SearchIndexes {
+    projects: Mutex<HashMap<Uuid, Arc<ProjectSlot>>>,
+    /// Vector length of the embedding model; `None` runs keyword-only.
+    dimension: Option<usize>,
+    /// The model whose vectors are searched: while a re-index for a new model runs, chunks still
+    /// holding another model's vectors count for the keyword leg only (vectors of two models are
+    /// never compared).
+    model_id: String,
+    /// Scoring, tokenising and graph updates: never on the async workers.
+    pool: Arc<rayon::ThreadPool>,
+    /// Graph builds, one at a time, so a build never starves the queries of the main pool.
+    builder: Arc<rayon::ThreadPool>,
+    /// Threads that may use a graph at once (the pool's plus one), reserved in each graph.
+    graph_threads: usize,
+    /// The memory budget of all project indexes together.
+    budget_bytes: usize,
+    /// Vector count from which a project gets a graph.
+    exact_below: usize,
+    clock: AtomicU64,
+}
+
+impl SearchIndexes {
+    /// `vectors`: the embedding model's vector length and id; `None` runs keyword-only.
+    pub fn new(vectors: Option<(usize, String)>, budget_bytes: usize, exact_below: usize) -> Self {
+        let (dimension, model_id) = match vectors {
+            Some((dimension, model_id)) => (Some(dimension), model_id),
+            None => (None, "none".to_owned()),
+        };
+        let threads = std::thread::available_parallelism().map_or(2, usize::from).max(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("search-{i}"))
+            .build()
+            .expect("the search threads start");
+        let builder = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(|_| "search-graph-build".into())
+            .build()
+            .expect("the graph build thread starts");
+        Self {
+            projects: Mutex::new(HashMap::new()),
+            dimension,
+            model_id,
+            pool: Arc::new(pool),
+            builder: Arc::new(builder),
+            graph_threads: threads + 1,
+            budget_bytes,
+            exact_below,
+            clock: AtomicU64::new(0),
+        }
+    }
+
+    /// Runs CPU-bound `work` on the search pool and awaits it.
+    pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, CoreError> {
+        let (send, receive) = tokio::sync::oneshot::channel();
+        self.pool.spawn(move || {
+            let _ = send.send(work());
+        });
+        receive.await.map_err(|_| CoreError::Internal(anyhow::anyhow!("a search worker panicked")))
+    }
+
+    fn slot(&self, project: Uuid) -> Arc<ProjectSlot> {
+        let tick = self.clock.fetch_add(1, Ordering::Relaxed);
+        let mut projects = self.projects.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = projects.entry(project).or_insert_with(|| {
+            Arc::new(ProjectSlot {
+                project,
+                freshness: tokio::sync::Mutex::new(Freshness::default()),
+                index: RwLock::new(ProjectIndex::new(self.dimension)),
+                last_used: AtomicU64::new(tick),
+                bytes: AtomicUsize::new(0),
+            })
+        });
+        slot.last_used.store(tick, Ordering::Relaxed);
+        slot.clone()
+    }
+
+    /// The project's index with every chunk change committed before this call applied.
+    pub async fn fresh(&self, storage: &Storage, project: Uuid) -> Result<Arc<ProjectSlot>, CoreError> {
+        let started = Instant::now();
+        let slot = self.slot(project);
+        let mut freshness = slot.freshness.lock().await;
+        if freshness.last_read.is_some_and(|read| read >= started) {
+            drop(freshness);
+            return Ok(slot);
+        }
+        let read = Instant::now();
+        if freshness.loaded {
+            self.catch_up(storage, &slot, &mut freshness).await?;
+        } else {
+            self.load(storage, &slot, &mut freshness).await?;
+        }
+        freshness.last_read = Some(read);
+        drop(freshness);
+        slot.bytes.store(slot.read(ProjectIndex::heap_bytes), Ordering::Relaxed);
+        self.enforce_budget(project);
+        Ok(slot)
+    }
+
+    /// Reads a project's chunks into a fresh index, then starts its graph when it is large.
+    async fn load(
+        &self,
+        storage: &Storage,
+        slot: &Arc<ProjectSlot>,
+        freshness: &mut Freshness,
+    ) -> Result<(), CoreError> {
+        let started = Instant::now();
+        // Records first, chunks second: the chunks are then at least as new as the records.
+        let records = storage.chunk_changes(slot.project, 0, SETTLE).await?;
+        let mut index = ProjectIndex::new(self.dimension);
+        let mut after = 0;
+        loop {
+            let page = storage.project_chunks(slot.project, &self.model_id, after, LOAD_PAGE).await?;
+            let Some(last) = page.last() else { break };
+            after = last.id;
+            let full = page.len() as u32 == LOAD_PAGE;
+            let (dimension, threads) = (self.dimension, self.graph_threads);
+            index = self
+                .run(move || {
+                    let prepared = prepare(page, dimension);
+                    index.extend(prepared, threads).map(|()| index)
+                })
+                .await?
+                .map_err(|e| CoreError::Internal(anyhow::anyhow!(e)))?;
+            if !full {
+                break;
+            }
+        }
+        let chunks = index.len();
+        *slot.index.write().unwrap_or_else(|e| e.into_inner()) = index;
+        *freshness = Freshness { loaded: true, ..Freshness::default() };
+        advance(freshness, &records);
+        tracing::info!(project = %slot.project, chunks, elapsed = ?started.elapsed(), "search index loaded");
+        self.build_graph_if_wanted(slot);
+        Ok(())
+    }
+
+    /// Applies the change records above the floor that this replica has not applied yet.
+    async fn catch_up(
+        &self,
+        storage: &Storage,
+        slot: &Arc<ProjectSlot>,
+        freshness: &mut Freshness,
+    ) -> Result<(), CoreError> {
+        let records = storage.chunk_changes(slot.project, freshness.floor, SETTLE).await?;
+        let changed: Vec<Uuid> =
+            records.iter().filter(|r| freshness.applied.get(&r.item_id) != Some(&r.seq)).map(|r| r.item_id).collect();
+        if !changed.is_empty() {
+            let chunks = storage.chunks_of_items(slot.project, &self.model_id, &changed).await?;
+            let (target, dimension, threads) = (slot.clone(), self.dimension, self.graph_threads);
+            self.run(move || {
+                let prepared = prepare(chunks, dimension);
+                target.write(|index| index.replace_items(&changed, prepared, threads))
+            })
+            .await?
+            .map_err(|e| CoreError::Internal(anyhow::anyhow!(e)))?;
+            self.build_graph_if_wanted(slot);
+        }
+        advance(freshness, &records);
+        Ok(())
+    }
+
+    /// Starts a graph build on the builder thread when the project outgrew exact search.
+    fn build_graph_if_wanted(&self, slot: &Arc<ProjectSlot>) {
+        let slots = slot.write(|index| match &mut index.vectors {
+            Some(vectors) if vectors.wants_graph(self.exact_below) => {
+                Some((vectors.begin_graph(), vectors.dimension()))
+            }
+            _ => None,
+        });
+        let Some((slots, dimension)) = slots else { return };
+        let (slot, threads) = (slot.clone(), self.graph_threads);
+        self.builder.spawn(move || {
+            let started = Instant::now();
+            let mut copied = Vec::with_capacity(slots.len());
+            for batch in slots.chunks(1024) {
+                copied.extend(slot.read(|index| index.vectors.as_ref().map(|v| v.copy_vectors(batch)).unwrap_or_default()));
+            }
+            let built = vectors::build_graph(dimension, &copied, threads);
+            drop(copied);
+            let installed = slot.write(|index| {
+                let Some(vectors) = &mut index.vectors else { return Ok(()) };
+                match built {
+                    Ok(graph) => vectors.install_graph(graph, threads),
+                    Err(error) => {
+                        vectors.abandon_graph();
+                        Err(error)
+                    }
+                }
+            });
+            match installed {
+                Ok(()) => {
+                    tracing::info!(project = %slot.project, vectors = slots.len(), elapsed = ?started.elapsed(), "vector graph built")
+                }
+                Err(error) => tracing::error!(project = %slot.project, %error, "vector graph build failed; searches stay exact"),
+            }
+            slot.bytes.store(slot.read(ProjectIndex::heap_bytes), Ordering::Relaxed);
+        });
+    }
+
+    /// Drops least recently used projects (never `keep`) while the indexes exceed the budget.
+    fn enforce_budget(&self, keep: Uuid) {
+        let mut projects = self.projects.lock().unwrap_or_else(|e| e.into_inner());
+        let mut total: usize = projects.values().map(|s| s.bytes.load(Ordering::Relaxed)).sum();
+        while total > self.budget_bytes {
+            let Some((oldest, bytes)) = projects
+                .iter()
+                .filter(|(id, _)| **id != keep)
+                .min_by_key(|(_, s)| s.last_used.load(Ordering::Relaxed))
+                .map(|(id, s)| (*id, s.bytes.load(Ordering::Relaxed)))
+            else {
+                break;
+            };
+            projects.remove(&oldest);
+            total -= bytes;
+            tracing::info!(project = %oldest, bytes, "search index dropped (memory budget); reloaded on its next query");
+        }
+    }
+
+    /// Loads the most recently changed projects in the background, while the budget allows.
+    pub async fn warm(&self, storage: &Storage, projects: u32) {
+        let recent = match storage.recently_changed_projects(projects).await {
+            Ok(recent) => recent,
+            Err(error) => return tracing::warn!(%error, "could not list projects to load their search indexes"),
+        };
+        for project in recent {
+            if self.total_bytes() * 2 > self.budget_bytes {
+                break;
+            }
+            if let Err(error) = self.fresh(storage, project).await {
+                tracing::warn!(%project, %error, "could not load a search index");
+            }
+        }
+    }
+
+    /// Whether the project's vector graph is built (`None`: not loaded, or no graph wanted).
+    pub fn graph_ready(&self, project: Uuid) -> Option<bool> {
+        let slot = self.projects.lock().unwrap_or_else(|e| e.into_inner()).get(&project).cloned()?;
+        slot.read(|index| index.vectors().filter(|v| v.len() >= self.exact_below.max(1)).map(|v| v.graph_ready()))
+    }
+
+    /// Heap bytes of every loaded index.
+    pub fn total_bytes(&self) -> usize {
+        self.projects.lock().unwrap_or_else(|e| e.into_inner()).values().map(|s| s.bytes.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Records the applied change records and moves the floor past those that are settled, in
+/// `seq` order, stopping at the first that is not.
+fn advance(freshness: &mut Freshness, records: &[ChunkChange]) {
+    let mut settled_prefix = true;
+    for record in records {
+        settled_prefix &= record.settled;
+        if settled_prefix {
+            freshness.floor = freshness.floor.max(record.seq);
+        } else {
+            freshness.applied.insert(record.item_id, record.seq);
+        }
+    }
+    let floor = freshness.floor;
+    freshness.applied.retain(|_, seq| *seq > floor);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(item: u128, seq: i64, settled: bool) -> ChunkChange {
+        ChunkChange { item_id: Uuid::from_u128(item), seq, settled }
+    }
+
+    #[test]
+    fn the_floor_stops_below_the_first_record_not_yet_settled() {
+        let mut freshness = Freshness::default();
+        advance(&mut freshness, &[record(1, 3, true), record(2, 5, true), record(3, 7, false), record(4, 9, true)]);
+        assert_eq!(freshness.floor, 5);
+        assert_eq!(freshness.applied.len(), 2, "7 and 9 stay above the floor, applied");
+        // Seq 6 commits late: it is above the floor, so the next read sees it.
+        advance(&mut freshness, &[record(5, 6, true), record(3, 7, true), record(4, 9, true)]);
+        assert_eq!(freshness.floor, 9);
+        assert!(freshness.applied.is_empty());
+    }
+
+    #[test]
+    fn top_by_score_orders_and_breaks_ties_by_id() {
+        let mut scored = vec![(5, 0.5), (3, 0.9), (4, 0.5), (1, 0.1)];
+        top_by_score(&mut scored, 3);
+        assert_eq!(scored, [(3, 0.9), (4, 0.5), (5, 0.5)]);
+    }
+}
