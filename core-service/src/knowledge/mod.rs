@@ -113,6 +113,8 @@ impl Knowledge {
     /// the real model to count, hold or fail its calls.
     pub fn with_embedding_model(mut self, model: Arc<dyn EmbeddingModel>) -> Self {
         self.embedding = Some(Embedding { model, splitter: self.splitter.clone() });
+        // The search indexes hold vectors of one model: start them afresh for this one.
+        self.search = Arc::new(self.search.with_vectors(vectors_of(self.embedding.as_ref())));
         self
     }
 

@@ -145,6 +145,11 @@ impl SearchIndexes {
         }
     }
 
+    /// Empty indexes with the same settings, holding vectors of another model.
+    pub fn with_vectors(&self, vectors: Option<(usize, String)>) -> Self {
+        Self::new(vectors, self.budget_bytes, self.exact_below)
+    }
+
     /// Runs CPU-bound `work` on the search pool and awaits it.
     pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, CoreError> {
         let (send, receive) = tokio::sync::oneshot::channel();
