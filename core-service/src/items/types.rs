@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use canvas_vocabulary::items::ItemTypeDef;
+
 use crate::domain::ItemId;
 use crate::error::CoreError;
 
@@ -41,6 +43,11 @@ impl ItemType {
             Self::Document => "document",
             Self::Svg => "svg",
         }
+    }
+
+    /// The type's property table and creation, from the shared vocabulary.
+    pub fn vocabulary(self) -> &'static ItemTypeDef {
+        canvas_vocabulary::items::item_type(self.as_str()).expect("every item type has a vocabulary entry")
     }
 
     /// Parses the `itemType` of a path, case-insensitively.
@@ -93,5 +100,20 @@ impl fmt::Display for Parent {
             Self::Inbox => f.write_str("inbox"),
             Self::Item(id) => id.fmt(f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The enum and the vocabulary's list name the same types in the same order, so
+    /// [`ItemType::vocabulary`] never fails.
+    #[test]
+    fn every_type_is_in_the_vocabulary() {
+        let names: Vec<&str> = ItemType::ALL.iter().map(|t| t.as_str()).collect();
+        let vocabulary: Vec<&str> = canvas_vocabulary::items::ITEM_TYPES.iter().map(|t| t.name).collect();
+        assert_eq!(names, vocabulary);
+        assert!(ItemType::ALL.iter().all(|t| t.vocabulary().name == t.as_str()));
     }
 }

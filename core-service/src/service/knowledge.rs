@@ -17,16 +17,11 @@ use crate::knowledge::llm::{self, Passage};
 use crate::knowledge::vector_from_bytes;
 use crate::storage::IndexStatusRow;
 
-/// Citations when the request names no `maxResults` (the spec's default).
-pub const DEFAULT_MAX_RESULTS: u32 = 20;
-/// Ceiling of `maxResults` without `postProcess`.
-pub const MAX_RESULTS: u32 = 100;
-/// Ceiling of `maxResults` with `postProcess` (the spec's rule).
-pub const MAX_RESULTS_POST_PROCESS: u32 = 50;
-/// Limits on the request's size.
-pub const MAX_QUERY_CHARS: usize = 8192;
-pub const MAX_KEYWORDS: usize = 32;
-pub const MAX_ITEM_IDS: usize = 1000;
+/// `maxResults` (default, ceilings) and the limits on the request's size, shared with the
+/// gateways, which document them.
+pub use canvas_vocabulary::limits::retrieval::{
+    DEFAULT_MAX_RESULTS, MAX_ITEM_IDS, MAX_KEYWORDS, MAX_QUERY_CHARS, MAX_RESULTS, MAX_RESULTS_POST_PROCESS,
+};
 /// Distinct words sent to the keyword leg.
 const MAX_TERMS: usize = 64;
 
@@ -222,7 +217,7 @@ impl Core {
         Ok(RetrieveLimits { max_results, items, agent, agent_id: agent_id.to_owned() })
     }
 
-    /// The index state of a project's items (Viewer role).
+    /// The index state of a project's items (Viewer role); `limit` is the resolved page size.
     pub async fn index_status(
         &self,
         who: &Principal,
@@ -240,7 +235,7 @@ impl Core {
         }
         self.require_role(who, project, ProjectRole::Viewer).await?;
         let filter = (!items.is_empty()).then_some(items.as_slice());
-        self.storage.index_status(project.0, filter, after, super::page_size(limit, 100, 1000)).await
+        self.storage.index_status(project.0, filter, after, limit).await
     }
 }
 
