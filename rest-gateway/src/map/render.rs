@@ -17,6 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::v1 as pb;
 use canvas_render::{Content, Drawing, Rect, RenderError, RenderOptions};
+// Items are read in the service's largest pages.
+use canvas_vocabulary::limits::ITEMS_PAGE;
 use futures_util::{stream, StreamExt};
 use serde_json::Value;
 
@@ -45,8 +47,6 @@ struct RenderParams {
     scale: Option<f64>,
 }
 
-/// Items read per ListItems call (the service's maximum).
-const PAGE_SIZE: u32 = 1000;
 /// Image and SVG contents fetched at once.
 const CONTENT_CONCURRENCY: usize = 8;
 /// Total bytes of image/SVG content embedded in one drawing; later items draw as placeholders.
@@ -180,7 +180,7 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
             project_id: project_id.to_owned(),
             item_type: String::new(),
             parent: String::new(),
-            page_size: PAGE_SIZE,
+            page_size: Some(ITEMS_PAGE.max),
             page_token,
         };
         let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
