@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # REST item create and GET throughput and latency (wrk) against `canvasctl up`,
 # on SQLite and on PostgreSQL, next to the same calls made directly over gRPC
-# (bench/grpc-load), so the gateway's cost shows as a ratio.
+# (bench/grpc-load), so the gateway's cost shows as a ratio. Then PATCHes from
+# every connection at one label (writers take turns: all must succeed) next to
+# the same PATCHes spread over as many labels as connections, so the cost of
+# contention shows as a ratio too.
 #
 #   bash bench/items.sh [seconds per run, default 10] [connections, default 16]
 #
@@ -53,6 +56,30 @@ LUA
         --concurrency "$CONNECTIONS" --duration "$DURATION"
     "$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
         --concurrency "$CONNECTIONS" --duration "$DURATION"
+    # PATCH: every request at one label, then spread over one label per connection.
+    local ids=()
+    for _ in $(seq 1 "$CONNECTIONS"); do
+        ids+=("$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+            -d '{"text":"w"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")")
+    done
+    patch_script() {
+        local list
+        list=$(printf '"%s",' "$@")
+        cat <<LUA
+local ids = {${list%,}}
+local n = 0
+request = function()
+    n = n + 1
+    local body = '{"text": "write ' .. n .. '"}'
+    return wrk.format("PATCH", "$base/label/" .. ids[(n % #ids) + 1], {["Content-Type"] = "application/json",
+        ["Authorization"] = "Bearer $token"}, body)
+end
+LUA
+    }
+    patch_script "${ids[0]}" >"$WORK/patch-one.lua"
+    patch_script "${ids[@]}" >"$WORK/patch-spread.lua"
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/patch-one.lua" "http://127.0.0.1:18080" | summarize patch-one-item
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/patch-spread.lua" "http://127.0.0.1:18080" | summarize patch-spread
     kill "$pid"
     wait "$pid" 2>/dev/null || true
 }

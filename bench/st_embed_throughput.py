@@ -6,11 +6,12 @@ The counterpart of `cargo bench -p canvas-embed --bench embed_throughput`: the s
 pieces, the same warm-up (2 calls) and rounds, and the same output lines, so the two can be
 compared line by line on one machine.
 
-Set-up (a venv outside the clone, CPU only):
+Set-up (a venv outside the clone; ~6 GB, since the package index's Linux torch wheel brings the
+CUDA libraries too, unused here; the CPU-only index is not reachable from this machine):
     python3 -m venv ~/.cache/canvas/st-venv
-    ~/.cache/canvas/st-venv/bin/pip install sentence-transformers
-Run:
-    ~/.cache/canvas/st-venv/bin/python bench/st_embed_throughput.py
+    ~/.cache/canvas/st-venv/bin/pip install sentence-transformers   # brings torch
+Run (offline, on the directory `ensure_model` provisioned):
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 ~/.cache/canvas/st-venv/bin/python bench/st_embed_throughput.py
 """
 
 import argparse

@@ -87,6 +87,10 @@ if [ "$(node -p "require('$browser_dir/node_modules/playwright-core/package.json
     npm install --prefix "$browser_dir" --no-audit --no-fund --silent
 fi
 
+# Lints: every warning of the workspace's lint set ([workspace.lints]) fails the run.
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo clippy --workspace --all-targets -- -D warnings
+
 profile=default
 [ "${CI:-}" = "true" ] && profile=ci
 # The deployment test runs the workspace's own binaries (core-service,

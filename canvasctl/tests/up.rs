@@ -260,14 +260,17 @@ fn config_show_prints_the_effective_configuration_without_secrets() {
 fn empty_variables_are_unset_and_a_working_start_logs_no_error() {
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().join("canvas-data");
-    let log_path = dir.path().join("stderr.log");
+    // The log goes to standard output (with the banner), errors of clap to standard error.
+    let log_path = dir.path().join("stdout.log");
     let log = std::fs::File::create(&log_path).unwrap();
+    let errors_path = dir.path().join("stderr.log");
+    let errors_file = std::fs::File::create(&errors_path).unwrap();
     let mut command = Command::new(BIN);
     command
         .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--log-format", "json", "--data-dir"])
         .arg(&data_dir)
-        .stdout(Stdio::null())
-        .stderr(log);
+        .stdout(log)
+        .stderr(errors_file);
     for empty in [
         "CANVAS_WEBHOOK_CA_CERTS",
         "CANVAS_DATABASE_URL",
@@ -286,6 +289,8 @@ fn empty_variables_are_unset_and_a_working_start_logs_no_error() {
     assert_eq!(code, "200");
     drop(running);
     let text = std::fs::read_to_string(&log_path).unwrap();
+    let stderr = std::fs::read_to_string(&errors_path).unwrap();
+    assert!(stderr.trim().is_empty(), "nothing on standard error: {stderr}");
     let errors: Vec<&str> = text.lines().filter(|line| line.contains("\"level\":\"ERROR\"")).collect();
     assert!(errors.is_empty(), "ERROR lines in a working development start: {errors:#?}");
     assert!(text.contains("\"level\":\"INFO\""), "the log is JSON lines: {text}");

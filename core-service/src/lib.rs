@@ -46,7 +46,7 @@ pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
 
 /// Serves gRPC on `listener` until shutdown (a bare `CancellationToken` means the default grace
 /// period). Tests bind `127.0.0.1:0` and pass the listener in. The knowledge indexer runs
-/// alongside until the same shutdown: it finishes the item it is indexing and hands its other
+/// alongside until the same shutdown: it finishes the model call in progress and hands its other
 /// leased items back to the queue.
 pub async fn run(
     listener: TcpListener,

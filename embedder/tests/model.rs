@@ -193,3 +193,30 @@ fn every_chunk_embeds_without_truncation() {
         assert!(chunker.count_tokens(&c.text).unwrap() <= model().max_seq_length() - 2);
     }
 }
+
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn the_provisioned_model_runs_on_onnx_runtime_with_candles_vectors() {
+    // ensure_model (in the common set-up) provisioned ONNX Runtime; the default options use it.
+    assert_eq!(model().backend(), canvas_embed::Backend::OnnxRuntime);
+    let candle = LocalEmbedder::load(
+        &model_dir(),
+        LocalModelOptions { backend: canvas_embed::Backend::Candle, ..Default::default() },
+    )
+    .unwrap();
+    let texts: Vec<String> = [
+        "",
+        "a",
+        "A man is eating food.",
+        "Ünïcödé 東京 🚀",
+        &"The boundary layer separates near the trailing edge of the wing. ".repeat(30),
+    ]
+    .iter()
+    .map(|t| t.to_string())
+    .collect();
+    let (new, old) = (model().embed_blocking(&texts).unwrap(), candle.embed_blocking(&texts).unwrap());
+    for ((text, a), b) in texts.iter().zip(&new).zip(&old) {
+        let cosine = cosine_similarity(a, b);
+        assert!(cosine >= 0.9999, "{text:?}: onnx and candle vectors differ (cosine {cosine})");
+    }
+}

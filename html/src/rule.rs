@@ -83,10 +83,10 @@ pub fn check(text: &str) -> Result<(), Refusal> {
                 })
             }
             Piece::Doctype => {
-                Err(Refusal::Malformed(format!("declarations such as <!DOCTYPE> are not allowed in item text")))
+                Err(Refusal::Malformed("declarations such as <!DOCTYPE> are not allowed in item text".to_owned()))
             }
             Piece::Comment { closed: false } if kind == Kind::Html => {
-                Err(Refusal::Malformed(format!("a comment is not closed (it hides the rest of the text)")))
+                Err(Refusal::Malformed("a comment is not closed (it hides the rest of the text)".to_owned()))
             }
             Piece::Comment { .. } | Piece::Text(_) => Ok(()),
         };
@@ -124,7 +124,7 @@ fn check_pending_tag(text: &str, tags_seen: usize, kind: Kind) -> Result<(), Ref
             index += 1;
             if index > tags_seen {
                 result = check_tag(tag).and_then(|()| match kind {
-                    Kind::Html => Err(Refusal::Malformed(format!("the last tag is not closed with '>'"))),
+                    Kind::Html => Err(Refusal::Malformed("the last tag is not closed with '>'".to_owned())),
                     Kind::Plain => Ok(()),
                 });
                 return ControlFlow::Break(());

@@ -208,24 +208,38 @@ pub fn unknown_tool(name: &str, known: &[&str]) -> ErrorData {
 
 /// Arguments that do not have the shape of the tool's input schema: a
 /// missing required argument, an unknown one, or a value of the wrong JSON
-/// type. The message and `data.argument` name the argument.
-pub fn invalid_arguments(tool: &str, error: serde_path_to_error::Error<serde_json::Error>) -> ErrorData {
+/// type. The message and `data.argument` name the argument: found in the
+/// schema itself (a required name missing, a name it does not list) or, for a
+/// wrong value, from the path serde reports — never by reading error text.
+pub fn invalid_arguments(
+    tool: &str,
+    schema: &rmcp::model::JsonObject,
+    arguments: &Map<String, Value>,
+    error: serde_path_to_error::Error<serde_json::Error>,
+) -> ErrorData {
     let path = error.path().to_string();
     let inner = error.into_inner().to_string();
-    let argument = if path == "." { missing_or_unknown(&inner).unwrap_or_default() } else { path.clone() };
-    let message = if path == "." {
+    let listed = schema.get("properties").and_then(Value::as_object);
+    let missing = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|name| !arguments.contains_key(*name));
+    let unknown = arguments.keys().find(|name| listed.is_some_and(|listed| !listed.contains_key(name.as_str())));
+    let argument = match (path.as_str(), missing, unknown) {
+        (".", Some(name), _) => name.to_owned(),
+        (".", None, Some(name)) => name.clone(),
+        (".", None, None) => String::new(),
+        (path, _, _) => path.to_owned(),
+    };
+    let message = if argument.is_empty() {
         format!("Invalid arguments for {tool}: {inner}")
     } else {
-        format!("Invalid arguments for {tool}: argument '{path}': {inner}")
+        format!("Invalid arguments for {tool}: argument '{argument}': {inner}")
     };
     ErrorData::invalid_params(message, Some(json!({"tool": tool, "argument": argument})))
-}
-
-/// `missing field `x`` / `unknown field `x`, expected …` → `x`.
-fn missing_or_unknown(message: &str) -> Option<String> {
-    let start = message.find('`')? + 1;
-    let end = start + message[start..].find('`')?;
-    Some(message[start..end].to_owned())
 }
 
 /// Why a tool call failed, in terms the agent can act on.
@@ -233,7 +247,7 @@ fn missing_or_unknown(message: &str) -> Option<String> {
 pub enum ToolFailure {
     /// core-service refused the call with a typed reason, or the gateway could not decode an
     /// argument (then the reason is `VALIDATION_FAILED`).
-    Refused(Refusal),
+    Refused(Box<Refusal>),
     /// No answer from core-service (connection refused or broken). Read-only tools are run once
     /// more when they meet it.
     Unreachable,
@@ -248,7 +262,7 @@ impl ToolFailure {
     /// canvas rule: base64 that does not decode, an empty style).
     pub fn invalid(argument: &str, rule: impl Into<String>) -> Self {
         let description = rule.into();
-        Self::Refused(Refusal {
+        Self::Refused(Box::new(Refusal {
             reason: ErrorReason::ValidationFailed,
             message: format!("{argument}: {description}"),
             violations: vec![Violation {
@@ -259,7 +273,7 @@ impl ToolFailure {
             resource: None,
             retry_after: None,
             metadata: Default::default(),
-        })
+        }))
     }
 
     /// The reason named in the result's `_meta`, for clients that branch on it.
@@ -283,7 +297,7 @@ impl ToolFailure {
     ) -> CallToolResult {
         let reason = self.reason_name();
         let text = match self {
-            Self::Refused(refusal) => refusal_text(refusal, argument_for, arguments),
+            Self::Refused(refusal) => refusal_text(*refusal, argument_for, arguments),
             Self::Unreachable => "core-service is unreachable; try again shortly".to_owned(),
             Self::TimedOut => "core-service did not answer in time; a change may still have been applied, so \
                 read the item before you try again"
@@ -367,7 +381,7 @@ impl From<tonic::Status> for ToolFailure {
                 if refusal.reason == ErrorReason::Internal {
                     tracing::error!(message = %refusal.message, "core-service failed internally");
                 }
-                Self::Refused(refusal)
+                Self::Refused(Box::new(refusal))
             }
             CallFailure::Unreachable { cause } => {
                 tracing::warn!(%cause, "core-service call failed in transport");
@@ -396,14 +410,14 @@ mod tests {
 
     #[test]
     fn validation_names_the_argument_and_the_reason() {
-        let failure = ToolFailure::Refused(Refusal {
+        let failure = ToolFailure::Refused(Box::new(Refusal {
             reason: ErrorReason::ValidationFailed,
             message: "fontSize: must be >= 1".into(),
             violations: vec![violation("fontSize", "must be >= 1", ViolationReason::InvalidValue)],
             resource: None,
             retry_after: None,
             metadata: Default::default(),
-        });
+        }));
         let result = failure.into_result(&|v| format!("properties.{}", v.field), &Map::new());
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).contains("'properties.fontSize': must be >= 1"));
@@ -415,14 +429,14 @@ mod tests {
     fn not_found_names_the_argument_holding_the_id() {
         let mut args = Map::new();
         args.insert("toItemId".into(), json!("ABC"));
-        let failure = ToolFailure::Refused(Refusal {
+        let failure = ToolFailure::Refused(Box::new(Refusal {
             reason: ErrorReason::NotFound,
             message: "gone".into(),
             violations: Vec::new(),
             resource: Some(("item".into(), "abc".into())),
             retry_after: None,
             metadata: Default::default(),
-        });
+        }));
         assert!(text(&failure.into_result(&|v| v.field.clone(), &args)).contains("'toItemId'"));
     }
 
@@ -437,7 +451,26 @@ mod tests {
     }
 
     #[test]
-    fn unknown_field_errors_name_the_argument() {
-        assert_eq!(missing_or_unknown("missing field `projectId`").as_deref(), Some("projectId"));
+    fn missing_and_unknown_arguments_are_found_in_the_schema() {
+        let schema: rmcp::model::JsonObject = serde_json::from_value(json!({
+            "type": "object", "required": ["projectId"], "properties": {"projectId": {}, "limit": {}}
+        }))
+        .unwrap();
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Args {
+            project_id: String,
+            #[serde(default)]
+            limit: u32,
+        }
+        let decode = |value: Value| {
+            let arguments = value.as_object().cloned().unwrap();
+            let error = serde_path_to_error::deserialize::<_, Args>(value).unwrap_err();
+            invalid_arguments("t", &schema, &arguments, error).data.unwrap()["argument"].clone()
+        };
+        assert_eq!(decode(json!({})), json!("projectId"));
+        assert_eq!(decode(json!({"projectId": "p", "limti": 1})), json!("limti"));
+        assert_eq!(decode(json!({"projectId": "p", "limit": "x"})), json!("limit"));
     }
 }

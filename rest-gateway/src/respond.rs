@@ -49,35 +49,10 @@ pub fn query_value(query: &str, name: &str) -> Option<String> {
     url_pairs(query).find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v)
 }
 
-/// Percent-decoded `key=value` pairs of a query string.
+/// Percent-decoded `key=value` pairs of a query string (`application/x-www-form-urlencoded`, as
+/// browsers and HTTP clients write it: `+` is a space, `%XX` a byte, invalid escapes kept as text).
 pub fn url_pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
-    query.split('&').filter(|p| !p.is_empty()).map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (decode(k), decode(v))
-    })
-}
-
-fn decode(raw: &str) -> String {
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned()))
 }
 
 impl Format {

@@ -5,8 +5,11 @@
 //! Names follow Prometheus conventions: `_total` counters, `_seconds` histograms, labels of low
 //! cardinality only (the matched route pattern, never the raw path with its ids).
 
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -33,6 +36,45 @@ pub fn install() -> &'static PrometheusHandle {
     })
 }
 
+/// Sets gauges whose truth lives elsewhere (a database table) from their source.
+pub type Collector = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Collectors run before each scrape, by registration id.
+static COLLECTORS: Mutex<Vec<(u64, Collector)>> = Mutex::new(Vec::new());
+static NEXT_COLLECTOR: AtomicU64 = AtomicU64::new(0);
+/// How long a scrape waits for the collectors before it shows the values it has.
+const COLLECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Keeps a collector registered; dropping it removes the collector.
+#[must_use = "the collector is removed when this is dropped"]
+pub struct CollectorGuard(u64);
+
+impl Drop for CollectorGuard {
+    fn drop(&mut self) {
+        COLLECTORS.lock().unwrap_or_else(|e| e.into_inner()).retain(|(id, _)| *id != self.0);
+    }
+}
+
+/// Registers `collector` to run right before every `/metrics` answer of this process, so gauges
+/// such as the length of a queue are exact when scraped, on whichever component serves `/metrics`
+/// (`canvasctl up` serves every component's metrics from the gateway's port).
+pub fn add_collector(collector: Collector) -> CollectorGuard {
+    let id = NEXT_COLLECTOR.fetch_add(1, Ordering::Relaxed);
+    COLLECTORS.lock().unwrap_or_else(|e| e.into_inner()).push((id, collector));
+    CollectorGuard(id)
+}
+
+/// Runs the registered collectors (bounded in time).
+async fn collect() {
+    let collectors: Vec<Collector> =
+        COLLECTORS.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|(_, c)| c.clone()).collect();
+    for collector in collectors {
+        if tokio::time::timeout(COLLECT_TIMEOUT, collector()).await.is_err() {
+            tracing::warn!("a metrics collector took longer than {COLLECT_TIMEOUT:?}; its gauges may be stale");
+        }
+    }
+}
+
 /// The Prometheus text exposition of every metric recorded in this process.
 pub fn render() -> String {
     install().render()
@@ -40,6 +82,7 @@ pub fn render() -> String {
 
 /// `GET /metrics`.
 pub async fn handler() -> Response {
+    collect().await;
     let mut response = (StatusCode::OK, render()).into_response();
     response
         .headers_mut()

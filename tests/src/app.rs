@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use canvas_embed::EmbeddingModel;
 use core_service::domain::{ProjectId, ProjectRole, TokenId, UserId};
 use core_service::knowledge::{EmbeddingProvider, KnowledgeConfig};
 use core_service::service::Principal;
@@ -10,6 +11,9 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::db::{Backend, TestDb};
+
+/// Replaces the embedding model of a test's core.
+type ModelWrapper = Box<dyn FnOnce(Arc<dyn EmbeddingModel>) -> Arc<dyn EmbeddingModel>>;
 
 /// A user with a working token.
 #[derive(Debug, Clone)]
@@ -40,6 +44,10 @@ pub struct TestApp {
     pub admin: Principal,
     pub admin_token: String,
     shutdown: CancellationToken,
+    /// Stops core-service alone (a child of `shutdown`).
+    core_stop: CancellationToken,
+    /// The running core-service, awaited by [`TestApp::stop_core`].
+    core_task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<anyhow::Result<()>>>>,
     /// Kept so the database lives as long as the app.
     pub db: TestDb,
 }
@@ -60,12 +68,38 @@ impl TestApp {
         Self::spawn_configured(backend, environment, knowledge, crate::webhooks::test_webhooks()).await
     }
 
+    /// Starts everything with the real embedding model as `wrap` returns it (tests wrap it to
+    /// count, refuse or hold its calls; see [`crate::model::ObservedModel`]).
+    pub async fn spawn_with_model(
+        backend: Backend,
+        wrap: impl FnOnce(Arc<dyn EmbeddingModel>) -> Arc<dyn EmbeddingModel> + 'static,
+    ) -> TestApp {
+        Self::spawn_full(
+            backend,
+            "development",
+            with_local_model(),
+            crate::webhooks::test_webhooks(),
+            Some(Box::new(wrap)),
+        )
+        .await
+    }
+
     /// Starts everything with the given knowledge and webhook settings.
     pub async fn spawn_configured(
         backend: Backend,
         environment: &str,
         knowledge: KnowledgeConfig,
         webhooks: core_service::webhooks::WebhookConfig,
+    ) -> TestApp {
+        Self::spawn_full(backend, environment, knowledge, webhooks, None).await
+    }
+
+    async fn spawn_full(
+        backend: Backend,
+        environment: &str,
+        knowledge: KnowledgeConfig,
+        webhooks: core_service::webhooks::WebhookConfig,
+        wrap: Option<ModelWrapper>,
     ) -> TestApp {
         let db = TestDb::new(backend).await;
         let config = CoreConfig {
@@ -78,12 +112,18 @@ impl TestApp {
             knowledge,
             webhooks,
         };
-        let core = core_service::build(&config).await.expect("core-service starts");
+        let mut core = core_service::build(&config).await.expect("core-service starts");
+        if let Some(wrap) = wrap {
+            let model = core.knowledge().embedding_model().expect("wrapping needs an embedding model");
+            let knowledge = core.knowledge().clone().with_embedding_model(wrap(model));
+            core = Arc::new((*core).clone().with_knowledge(knowledge));
+        }
         let shutdown = CancellationToken::new();
+        let core_stop = shutdown.child_token();
 
         let grpc_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind gRPC");
         let grpc_url = format!("http://{}", grpc_listener.local_addr().unwrap());
-        tokio::spawn(core_service::run(grpc_listener, core.clone(), shutdown.clone()));
+        let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), core_stop.clone()));
 
         let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
         let base_url = format!("http://{}", http_listener.local_addr().unwrap());
@@ -106,7 +146,33 @@ impl TestApp {
             admin,
             admin_token: admin_token.secret,
             shutdown,
+            core_stop,
+            core_task: tokio::sync::Mutex::new(Some(core_task)),
             db,
+        }
+    }
+
+    /// Settings of another core-service on this app's database (a replica, or a restart with
+    /// other knowledge settings).
+    pub fn another_core_config(&self, knowledge: KnowledgeConfig) -> CoreConfig {
+        CoreConfig {
+            data_dir: self.db.data_dir(),
+            database_url: self.db.database_url.clone(),
+            environment: "development".into(),
+            db_max_connections: 4,
+            db_acquire_timeout_secs: 5,
+            blob_store: None,
+            knowledge,
+            webhooks: crate::webhooks::test_webhooks(),
+        }
+    }
+
+    /// Stops core-service (its indexer hands its leases back) and waits for it, leaving the
+    /// database and the gateway: a test can then start another core on the same database.
+    pub async fn stop_core(&self) {
+        self.core_stop.cancel();
+        if let Some(task) = self.core_task.lock().await.take() {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(30), task).await;
         }
     }
 

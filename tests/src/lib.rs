@@ -8,11 +8,13 @@
 //!   with an administrator and typed helpers for users, tokens and projects.
 //! - [`webhooks`]: an HTTPS receiver behind a local CA, an in-process
 //!   dispatcher, and the webhook settings of tests.
+//! - [`model::ObservedModel`]: the real embedding model, its calls counted (or refused, or held).
 //! - [`backend_tests!`]: runs one async test body on both backends.
 
 mod app;
 mod db;
 pub mod deploy;
+pub mod model;
 pub mod processes;
 pub mod webhook_checks;
 pub mod webhooks;

@@ -62,6 +62,12 @@ pub mod retrieval {
     }
 }
 
+// The default fits under both ceilings (checked when compiling).
+const _: () = assert!(
+    retrieval::DEFAULT_MAX_RESULTS <= retrieval::MAX_RESULTS_POST_PROCESS
+        && retrieval::MAX_RESULTS_POST_PROCESS <= retrieval::MAX_RESULTS
+);
+
 /// Webhook definitions.
 pub mod webhooks {
     /// Every event kind a webhook can select (core-service stores them as bits in this order).
@@ -84,7 +90,5 @@ mod tests {
         for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE] {
             assert!((PageSize::MIN..=page.max).contains(&page.default), "{page:?}");
         }
-        assert!(retrieval::DEFAULT_MAX_RESULTS <= retrieval::MAX_RESULTS_POST_PROCESS);
-        assert!(retrieval::MAX_RESULTS_POST_PROCESS <= retrieval::MAX_RESULTS);
     }
 }

@@ -95,7 +95,7 @@ pub fn membership(row: MembershipRow) -> pb::Membership {
 }
 
 pub fn item(row: ItemRow) -> pb::Item {
-    let properties = match row.properties.0 {
+    let properties = match row.properties {
         Value::Object(map) => map,
         _ => Default::default(),
     };

@@ -77,13 +77,25 @@ impl KnowledgeService for KnowledgeGrpc {
             ),
         };
         let limit = crate::service::page_size(req.limit, canvas_vocabulary::limits::INDEX_STATUS_PAGE)?;
-        let rows = self.core.index_status(&who, project, &req.item_ids, after, limit).await?;
+        let (rows, counts) = self.core.index_status(&who, project, &req.item_ids, after, limit).await?;
         let next_cursor = if rows.len() == limit as usize {
             rows.last().map(|r| r.item_id.to_string()).unwrap_or_default()
         } else {
             String::new()
         };
-        Ok(Response::new(pb::GetIndexStatusResponse { items: rows.into_iter().map(status).collect(), next_cursor }))
+        let count = |n: i64| n.max(0) as u64;
+        let counts = pb::IndexCounts {
+            total: count(counts.total),
+            queued: count(counts.queued),
+            indexing: count(counts.indexing),
+            indexed: count(counts.indexed),
+            failed: count(counts.failed),
+        };
+        Ok(Response::new(pb::GetIndexStatusResponse {
+            items: rows.into_iter().map(status).collect(),
+            next_cursor,
+            counts: Some(counts),
+        }))
     }
 }
 

@@ -121,23 +121,42 @@ where
     }
 }
 
-/// Refreshes the pool and queue gauges until `shutdown`.
+/// Keeps the pool and queue gauges current until `shutdown`: read from the database right before
+/// every `/metrics` answer of this process (a collector), and every [`GAUGE_INTERVAL`] besides.
 pub fn spawn_gauges(core: Arc<Core>, shutdown: CancellationToken) {
-    tokio::spawn(async move {
-        loop {
-            let (size, idle) = core.storage().pool_stats();
-            metrics::gauge!("db_pool_connections", "state" => "open").set(size as f64);
-            metrics::gauge!("db_pool_connections", "state" => "idle").set(idle as f64);
-            if let Ok((queued, oldest_secs)) = core.storage().knowledge_queue_stats().await {
-                metrics::gauge!("knowledge_index_queue_items").set(queued as f64);
-                metrics::gauge!("knowledge_index_lag_seconds").set(oldest_secs);
+    let weak = Arc::downgrade(&core);
+    let collector: canvas_runtime::metrics::Collector = Arc::new(move || {
+        let weak = weak.clone();
+        Box::pin(async move {
+            if let Some(core) = weak.upgrade() {
+                refresh_gauges(&core).await;
             }
+        })
+    });
+    let registered = canvas_runtime::metrics::add_collector(collector);
+    tokio::spawn(async move {
+        let _registered = registered;
+        loop {
+            refresh_gauges(&core).await;
             tokio::select! {
                 _ = shutdown.cancelled() => break,
                 _ = tokio::time::sleep(GAUGE_INTERVAL) => {}
             }
         }
     });
+}
+
+async fn refresh_gauges(core: &Core) {
+    let (size, idle) = core.storage().pool_stats();
+    metrics::gauge!("db_pool_connections", "state" => "open").set(size as f64);
+    metrics::gauge!("db_pool_connections", "state" => "idle").set(idle as f64);
+    match core.storage().knowledge_queue_stats().await {
+        Ok((queued, oldest_secs)) => {
+            metrics::gauge!("knowledge_index_queue_items").set(queued as f64);
+            metrics::gauge!("knowledge_index_lag_seconds").set(oldest_secs);
+        }
+        Err(error) => tracing::warn!(%error, "could not read the knowledge queue for its gauges"),
+    }
 }
 
 #[cfg(test)]

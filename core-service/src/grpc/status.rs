@@ -33,25 +33,45 @@ fn clip(text: &str, max_chars: usize) -> String {
     }
 }
 
-/// The reason and gRPC code of each variant: the contract's table, in one place.
-pub fn reason_of(err: &CoreError) -> (ErrorReason, Code) {
+/// The reason of each variant.
+pub fn reason_of(err: &CoreError) -> ErrorReason {
     match err {
-        CoreError::Validation(_) => (ErrorReason::ValidationFailed, Code::InvalidArgument),
-        CoreError::Unauthenticated(_) => (ErrorReason::Unauthenticated, Code::Unauthenticated),
-        CoreError::PermissionDenied(_) => (ErrorReason::PermissionDenied, Code::PermissionDenied),
-        CoreError::NotFound { .. } => (ErrorReason::NotFound, Code::NotFound),
-        CoreError::Conflict(_) => (ErrorReason::Conflict, Code::AlreadyExists),
-        CoreError::PreconditionFailed { .. } => (ErrorReason::PreconditionFailed, Code::FailedPrecondition),
-        CoreError::RateLimited { .. } => (ErrorReason::RateLimited, Code::ResourceExhausted),
-        CoreError::PayloadTooLarge(_) => (ErrorReason::PayloadTooLarge, Code::OutOfRange),
-        CoreError::Unavailable { .. } => (ErrorReason::DependencyUnavailable, Code::Unavailable),
-        CoreError::Internal(_) => (ErrorReason::Internal, Code::Internal),
+        CoreError::Validation(_) => ErrorReason::ValidationFailed,
+        CoreError::Unauthenticated(_) => ErrorReason::Unauthenticated,
+        CoreError::PermissionDenied(_) => ErrorReason::PermissionDenied,
+        CoreError::NotFound { .. } => ErrorReason::NotFound,
+        CoreError::Conflict(_) => ErrorReason::Conflict,
+        CoreError::PreconditionFailed { .. } => ErrorReason::PreconditionFailed,
+        CoreError::RateLimited { .. } => ErrorReason::RateLimited,
+        CoreError::PayloadTooLarge(_) => ErrorReason::PayloadTooLarge,
+        CoreError::Unavailable { .. } => ErrorReason::DependencyUnavailable,
+        CoreError::Internal(_) => ErrorReason::Internal,
+    }
+}
+
+/// The gRPC code that goes with each reason (the README's error table checks it), for clients
+/// that only look at codes.
+pub fn code_of(reason: ErrorReason) -> Code {
+    match reason {
+        ErrorReason::ValidationFailed | ErrorReason::MalformedRequest => Code::InvalidArgument,
+        ErrorReason::NotFound => Code::NotFound,
+        ErrorReason::Unauthenticated => Code::Unauthenticated,
+        ErrorReason::PermissionDenied => Code::PermissionDenied,
+        ErrorReason::Conflict => Code::AlreadyExists,
+        ErrorReason::PreconditionFailed => Code::FailedPrecondition,
+        ErrorReason::RateLimited => Code::ResourceExhausted,
+        ErrorReason::PayloadTooLarge => Code::OutOfRange,
+        ErrorReason::DependencyUnavailable => Code::Unavailable,
+        ErrorReason::DeadlineExceeded => Code::DeadlineExceeded,
+        ErrorReason::Unimplemented => Code::Unimplemented,
+        ErrorReason::Internal | ErrorReason::Unspecified => Code::Internal,
     }
 }
 
 impl From<CoreError> for Status {
     fn from(err: CoreError) -> Self {
-        let (reason, code) = reason_of(&err);
+        let reason = reason_of(&err);
+        let code = code_of(reason);
         let mut metadata = HashMap::new();
         let mut details = ErrorDetails::new();
         let message = match &err {

@@ -40,7 +40,7 @@ pub fn webhook(row: WebhookRow) -> pb::Webhook {
         name: row.name,
         url: row.url,
         enabled: row.enabled,
-        events: row.events.0,
+        events: row.events,
         custom_data_json: row.custom_data,
         created_at: Some(timestamp(row.created_at)),
         status: Some(pb::WebhookStatus {

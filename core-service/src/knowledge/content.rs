@@ -28,7 +28,7 @@ pub enum ItemText {
 
 /// Where an item's text comes from.
 pub fn text_of(row: &ItemRow) -> ItemText {
-    let props = &row.properties.0;
+    let props = &row.properties;
     let str_prop = |name: &str| props.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
     match row.item_type.as_str() {
         "label" | "sticky-note" => ItemText::Inline(canvas_files::html_to_text(&str_prop("text"))),
@@ -92,7 +92,6 @@ pub fn with_prefix(prefix: &str, text: &str) -> String {
 mod tests {
     use chrono::Utc;
     use serde_json::json;
-    use sqlx::types::Json;
 
     use super::*;
 
@@ -103,7 +102,7 @@ mod tests {
             project_id: id,
             item_type: item_type.into(),
             parent: "root".into(),
-            properties: Json(props),
+            properties: props,
             version: 1,
             created_by: id,
             updated_by: id,

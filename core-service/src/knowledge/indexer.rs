@@ -2,35 +2,51 @@
 //!
 //! Every item change queues its item in the change's own transaction (a trigger on the outbox), so
 //! the queue is never behind the items: after a crash the indexer simply continues. Rows are
-//! leased, so several core replicas share the work; a lease that runs out (a replica died) makes
-//! the row due again. An item that changed while it was being indexed stays queued (its
+//! leased, so several core replicas share the work (`FOR UPDATE SKIP LOCKED` on PostgreSQL); a
+//! lease that runs out (a replica died) makes the row due again, and leases are renewed while a
+//! long round runs. An item that changed while it was being indexed stays queued (its
 //! `generation` moved) and is indexed again. Failures are retried with back-off and, when
 //! permanent or after [`MAX_ATTEMPTS`], recorded as the item's index status `failed` with the error.
+//!
+//! Work goes in rounds of up to [`ROUND_ITEMS`] leased items: `prepare` reads them at once, skips
+//! unchanged text and reuses cached vectors; `batch` cuts the remaining chunk texts (across items)
+//! into length-sorted calls of the model of up to [`EMBED_BATCH`] texts. Each call's finished items
+//! are stored in one transaction while the model embeds the next call (the last call's items while
+//! the next round embeds), and the next round is leased and prepared while the model embeds the
+//! last call of this one, so the model never waits for the database. A failing call is retried
+//! item by item, so one bad item fails alone. On shutdown the current call finishes and is stored;
+//! every other leased item is handed back.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use super::batch::{self, PendingText};
 use super::content::{self, ItemText};
 use super::vector_to_bytes;
 use crate::error::CoreError;
 use crate::service::Core;
-use crate::storage::{IndexedItem, ItemRow, QueuedItem};
+use crate::storage::{IndexAction, IndexOutcome, IndexedItem, ItemRow, QueuedItem, Storage};
 
 /// Items leased per round.
-const BATCH: u32 = 16;
-/// How long a lease lasts; long enough for a large document on a slow machine.
+const ROUND_ITEMS: u32 = 256;
+/// Chunk texts per call of the model (the local model runs them 32 per forward pass).
+const EMBED_BATCH: usize = 256;
+/// How long a lease lasts before another replica may take the row; renewed every third of it.
 const LEASE: Duration = Duration::from_secs(300);
 /// Attempts before a transient failure is recorded as `failed`.
 pub const MAX_ATTEMPTS: i32 = 6;
-/// Time allowed to extract the text of one file.
-const EXTRACT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How often an idle indexer looks for entries of another model (a replica with the old model
+/// kept writing during a rolling switch).
+const MODEL_CHECK_INTERVAL: Duration = Duration::from_secs(300);
 
 /// Why one item could not be indexed.
-enum IndexFailure {
+pub(super) enum IndexFailure {
     /// Will not get better by retrying (unreadable file, unsupported format).
     Permanent(String),
     /// May succeed later (embedding endpoint down, database busy).
@@ -43,206 +59,404 @@ impl From<CoreError> for IndexFailure {
     }
 }
 
+/// One leased item on its way through a round.
+pub(super) struct Work {
+    pub queued: QueuedItem,
+    /// The item's current version; `None` when it no longer exists.
+    pub version: Option<i64>,
+    /// Its text changed and it is not a connector: connectors quoting it are re-indexed after.
+    pub follow_up: bool,
+    pub state: WorkState,
+}
+
+pub(super) enum WorkState {
+    /// Its text is being read.
+    Preparing,
+    /// Chunks known; `missing` of them still wait for a vector from the model.
+    Embedding { item: IndexedItem, missing: usize },
+    /// Decided; waiting to be stored.
+    Ready(IndexAction),
+    /// Handed to storage.
+    Stored,
+}
+
+impl Work {
+    pub(super) fn ready(queued: QueuedItem, row: Option<&ItemRow>, action: IndexAction) -> Self {
+        Self { queued, version: row.map(|r| r.version), follow_up: false, state: WorkState::Ready(action) }
+    }
+
+    pub(super) fn failed(queued: QueuedItem, row: Option<&ItemRow>, failure: IndexFailure, model_id: &str) -> Self {
+        let mut work = Self::ready(queued, row, IndexAction::Remove);
+        work.fail(failure, model_id);
+        work
+    }
+
+    /// Records a failure: a retry with back-off, or the `failed` state once it is permanent.
+    pub(super) fn fail(&mut self, failure: IndexFailure, model_id: &str) {
+        let queued = &self.queued;
+        self.follow_up = false;
+        self.state = WorkState::Ready(match failure {
+            IndexFailure::Transient(error) if queued.attempts + 1 < MAX_ATTEMPTS => {
+                let delay =
+                    Duration::from_secs(2u64.pow(queued.attempts.clamp(0, 8) as u32)).min(Duration::from_secs(300));
+                tracing::warn!(item = %queued.item_id, %error, retry_in = ?delay, "indexing failed; will retry");
+                IndexAction::Retry { attempts: queued.attempts + 1, retry_at_ms: now_ms() + delay.as_millis() as i64 }
+            }
+            IndexFailure::Transient(error) | IndexFailure::Permanent(error) => {
+                tracing::warn!(item = %queued.item_id, %error, "indexing failed");
+                match self.version {
+                    None => IndexAction::Remove,
+                    Some(item_version) => IndexAction::Write(IndexedItem {
+                        item_id: queued.item_id,
+                        project_id: queued.project_id,
+                        item_version,
+                        status: "failed",
+                        error: Some(error.chars().take(500).collect()),
+                        truncated: false,
+                        model_id: model_id.to_owned(),
+                        source_hash: None,
+                        chunks: Vec::new(),
+                    }),
+                }
+            }
+        });
+    }
+
+    /// An item whose every chunk has its vector is ready to store.
+    pub(super) fn settle(&mut self) {
+        if matches!(self.state, WorkState::Embedding { missing: 0, .. }) {
+            if let WorkState::Embedding { item, .. } = std::mem::replace(&mut self.state, WorkState::Stored) {
+                self.state = WorkState::Ready(IndexAction::Write(item));
+            }
+        }
+    }
+}
+
 fn now_ms() -> i64 {
     Utc::now().timestamp_millis()
 }
 
+/// Renews a round's leases in the background for as long as it lives.
+struct LeaseKeeper(tokio::task::JoinHandle<()>);
+
+impl LeaseKeeper {
+    fn start(storage: Storage, ids: Vec<Uuid>) -> Self {
+        Self(tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(LEASE / 3).await;
+                let now = now_ms();
+                if let Err(error) = storage.renew_index_leases(&ids, now, now + LEASE.as_millis() as i64).await {
+                    tracing::warn!(%error, "could not renew indexing leases");
+                }
+            }
+        }))
+    }
+}
+
+impl Drop for LeaseKeeper {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Leased and prepared work, with the task keeping its leases.
+struct Round {
+    works: Vec<Work>,
+    _leases: Option<LeaseKeeper>,
+}
+
 impl Core {
-    /// Runs until `shutdown`: leases queued items, indexes them, sleeps until woken or polled.
+    /// Runs until `shutdown`: leases queued items in rounds, indexes them, sleeps until woken or polled.
     pub async fn run_indexer(self: Arc<Self>, shutdown: CancellationToken) {
         self.requeue_other_models().await;
+        let mut model_checked = Instant::now();
+        let mut next: Option<Round> = None;
+        // The last finished items of the previous round, stored while the model embeds this one.
+        let mut unstored: Vec<(IndexOutcome, bool)> = Vec::new();
         loop {
-            let now = now_ms();
-            let batch = match self.storage.lease_index_work(now, now + LEASE.as_millis() as i64, BATCH).await {
-                Ok(mut batch) => {
-                    // RETURNING gives no order; index in the order of the changes.
-                    batch.sort_by(|a, b| a.queued_at.cmp(&b.queued_at).then(a.item_id.cmp(&b.item_id)));
-                    batch
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "knowledge indexer could not read its queue");
-                    Vec::new()
-                }
+            let round = match next.take() {
+                Some(round) => round,
+                None if shutdown.is_cancelled() => Round { works: Vec::new(), _leases: None },
+                None => self.lease_round().await,
             };
-            let idle = batch.is_empty();
-            let mut batch = batch.into_iter();
-            while let Some(queued) = batch.next() {
-                if shutdown.is_cancelled() {
-                    // Hand the rest back so another replica need not wait out the lease.
-                    let rest: Vec<Uuid> = std::iter::once(queued.item_id).chain(batch.map(|q| q.item_id)).collect();
-                    if let Err(error) = self.storage.release_index_work(&rest).await {
-                        tracing::warn!(%error, items = rest.len(), "could not release indexing leases; they lapse");
-                    }
-                    return;
-                }
-                self.index_queued(queued).await;
+            if shutdown.is_cancelled() {
+                self.store(std::mem::take(&mut unstored)).await;
+                self.hand_back(&round.works).await;
+                return;
             }
-            if idle {
+            if round.works.is_empty() {
+                self.store(std::mem::take(&mut unstored)).await;
+                if model_checked.elapsed() >= MODEL_CHECK_INTERVAL {
+                    model_checked = Instant::now();
+                    self.requeue_other_models().await;
+                    continue;
+                }
                 tokio::select! {
                     _ = shutdown.cancelled() => return,
                     _ = self.knowledge.wake.notified() => {}
                     _ = tokio::time::sleep(self.knowledge.poll_interval) => {}
                 }
+                continue;
             }
+            let last_call = Notify::new();
+            let upcoming = async {
+                tokio::select! {
+                    _ = last_call.notified() => Some(self.lease_round().await),
+                    _ = shutdown.cancelled() => None,
+                }
+            };
+            let previous = std::mem::take(&mut unstored);
+            let (finished, upcoming, ()) =
+                tokio::join!(self.index_round(round, &last_call, &shutdown), upcoming, self.store(previous));
+            unstored = finished;
+            next = upcoming;
         }
     }
 
-    /// Vectors made by a model other than the configured one are useless to the semantic leg.
+    /// Vectors made by a model other than the configured one are useless to the semantic leg:
+    /// their items are queued as background work (live changes go first); until each is
+    /// re-embedded, retrieval finds it by the keyword leg.
     async fn requeue_other_models(&self) {
-        match self.storage.items_of_other_models(self.knowledge.model_id()).await {
-            Ok(items) if !items.is_empty() => {
+        match self.storage.requeue_other_models(self.knowledge.model_id()).await {
+            Ok(0) => {}
+            Ok(items) => {
                 tracing::info!(
-                    items = items.len(),
+                    items,
                     model = self.knowledge.model_id(),
-                    "re-indexing for a new embedding model"
+                    "re-indexing in the background for a new embedding model"
                 );
-                if let Err(error) = self.storage.requeue_items(&items).await {
-                    tracing::warn!(%error, "could not queue items for re-indexing");
-                }
+                self.knowledge.wake();
             }
-            Ok(_) => {}
-            Err(error) => tracing::warn!(%error, "could not check the index's embedding model"),
+            Err(error) => tracing::warn!(%error, "could not queue items of another embedding model"),
         }
     }
 
-    async fn index_queued(&self, queued: QueuedItem) {
-        let outcome = self.index_item(&queued).await;
-        let result = match outcome {
-            Ok(()) => self.storage.complete_index_work(queued.item_id, queued.generation).await,
-            Err(IndexFailure::Transient(error)) if queued.attempts + 1 < MAX_ATTEMPTS => {
-                let delay =
-                    Duration::from_secs(2u64.pow(queued.attempts.clamp(0, 8) as u32)).min(Duration::from_secs(300));
-                tracing::warn!(item = %queued.item_id, %error, retry_in = ?delay, "indexing failed; will retry");
-                self.storage
-                    .retry_index_work(
-                        queued.item_id,
-                        queued.generation,
-                        queued.attempts + 1,
-                        now_ms() + delay.as_millis() as i64,
-                    )
-                    .await
-            }
-            Err(IndexFailure::Transient(error) | IndexFailure::Permanent(error)) => {
-                tracing::warn!(item = %queued.item_id, %error, "indexing failed");
-                match self.record_failure(&queued, &error).await {
-                    Ok(()) => self.storage.complete_index_work(queued.item_id, queued.generation).await,
-                    Err(e) => Err(e),
-                }
+    async fn lease_round(&self) -> Round {
+        let now = now_ms();
+        let mut leased = match self.storage.lease_index_work(now, now + LEASE.as_millis() as i64, ROUND_ITEMS).await {
+            Ok(leased) => leased,
+            Err(error) => {
+                tracing::warn!(%error, "knowledge indexer could not read its queue");
+                Vec::new()
             }
         };
-        if let Err(error) = result {
-            tracing::warn!(item = %queued.item_id, %error, "could not record the indexing outcome");
+        if leased.is_empty() {
+            return Round { works: Vec::new(), _leases: None };
+        }
+        // RETURNING gives no order; index in the order of the changes.
+        leased.sort_by(|a, b| a.queued_at.cmp(&b.queued_at).then(a.item_id.cmp(&b.item_id)));
+        let keeper = LeaseKeeper::start(self.storage.clone(), leased.iter().map(|q| q.item_id).collect());
+        Round { works: self.prepare_round(leased).await, _leases: Some(keeper) }
+    }
+
+    /// Embeds the round's chunks call by call, storing each call's finished items while the next
+    /// call runs; returns the items finished by the last call (the caller stores them while the
+    /// next round embeds) and hands back what it did not reach. `last_call` is notified when the
+    /// last call starts (the next round is then leased and prepared).
+    async fn index_round(
+        &self,
+        round: Round,
+        last_call: &Notify,
+        shutdown: &CancellationToken,
+    ) -> Vec<(IndexOutcome, bool)> {
+        let mut works = round.works;
+        let batches = batch::plan(&works, EMBED_BATCH);
+        let mut ready = take_ready(&mut works);
+        for (n, texts) in batches.iter().enumerate() {
+            if shutdown.is_cancelled() {
+                break;
+            }
+            if n + 1 == batches.len() {
+                last_call.notify_one();
+            }
+            let wanted: Vec<PendingText> = texts.iter().filter(|t| batch::wanted(t, &works)).cloned().collect();
+            let (vectors, ()) =
+                tokio::join!(self.embed_call(&wanted, &mut works), self.store(std::mem::take(&mut ready)));
+            batch::fill(&mut works, &wanted, &vectors);
+            ready.extend(take_ready(&mut works));
+        }
+        if batches.is_empty() {
+            last_call.notify_one();
+        }
+        self.hand_back(&works).await;
+        ready
+    }
+
+    /// Hands back every item of `works` not stored yet (the indexer is stopping).
+    async fn hand_back(&self, works: &[Work]) {
+        let rest: Vec<Uuid> =
+            works.iter().filter(|w| !matches!(w.state, WorkState::Stored)).map(|w| w.queued.item_id).collect();
+        if rest.is_empty() {
+            return;
+        }
+        if let Err(error) = self.storage.release_index_work(&rest).await {
+            tracing::warn!(%error, items = rest.len(), "could not release indexing leases; they lapse");
         }
     }
 
-    async fn record_failure(&self, queued: &QueuedItem, error: &str) -> Result<(), CoreError> {
-        let Some(row) = self.storage.get_item(queued.project_id, queued.item_id).await? else {
-            return self.storage.remove_item_index(queued.item_id).await;
+    /// One call of the model for `texts`; when it fails for a reason that is not transient, each
+    /// item's texts are embedded on their own so only the items the model refuses fail. Returns a
+    /// vector (or none) per text; failed items are marked in `works`.
+    async fn embed_call(&self, texts: &[PendingText], works: &mut [Work]) -> Vec<Option<Vec<u8>>> {
+        let Some(embedding) = &self.knowledge.embedding else { return vec![None; texts.len()] };
+        if texts.is_empty() {
+            return Vec::new();
+        }
+        let model_id = self.knowledge.model_id().to_owned();
+        let strings: Vec<String> = texts.iter().map(|t| t.text.clone()).collect();
+        let error = match embed_checked(embedding.model.as_ref(), &strings).await {
+            Ok(vectors) => {
+                metrics::counter!("knowledge_index_chunks_total", "source" => "model").increment(texts.len() as u64);
+                return vectors.into_iter().map(Some).collect();
+            }
+            Err(error) => error,
         };
-        let failed = IndexedItem {
-            item_id: row.id,
-            project_id: row.project_id,
-            item_version: row.version,
-            status: "failed",
-            error: Some(error.chars().take(500).collect()),
-            truncated: false,
-            model_id: self.knowledge.model_id().to_owned(),
-            chunks: Vec::new(),
-        };
-        self.storage.write_item_index(&failed).await.map(|_| ())
-    }
-
-    async fn index_item(&self, queued: &QueuedItem) -> Result<(), IndexFailure> {
-        let Some(row) = self.storage.get_item(queued.project_id, queued.item_id).await? else {
-            self.storage.remove_item_index(queued.item_id).await?;
-            return Ok(());
-        };
-        let (text, truncated) = self.item_text(&row).await?;
-        let splitter = self.knowledge.splitter.clone();
-        let chunks = tokio::task::spawn_blocking(move || splitter.split(&text))
-            .await
-            .map_err(|e| IndexFailure::Transient(format!("splitter worker: {e}")))?
-            .map_err(|e| IndexFailure::Permanent(format!("splitting the text: {e}")))?;
-        let vectors: Vec<Option<Vec<u8>>> = match &self.knowledge.embedding {
-            Some(embedding) if !chunks.is_empty() => embedding
-                .model
-                .embed(&chunks)
-                .await
-                .map_err(|e| {
-                    if e.is_transient() {
-                        IndexFailure::Transient(e.to_string())
-                    } else {
-                        IndexFailure::Permanent(e.to_string())
+        let items: HashSet<usize> = texts.iter().flat_map(|t| t.uses.iter().map(|&(w, _)| w)).collect();
+        if error.is_transient() || items.len() == 1 {
+            for w in items {
+                works[w].fail(failure_of(&error), &model_id);
+            }
+            return vec![None; texts.len()];
+        }
+        tracing::warn!(%error, items = items.len(), "an embedding call failed; embedding its items one by one");
+        let mut vectors: Vec<Option<Vec<u8>>> = vec![None; texts.len()];
+        let mut items: Vec<usize> = items.into_iter().collect();
+        items.sort_unstable();
+        for w in items {
+            let mine: Vec<usize> = (0..texts.len())
+                .filter(|&t| vectors[t].is_none() && texts[t].uses.iter().any(|&(u, _)| u == w))
+                .collect();
+            let strings: Vec<String> = mine.iter().map(|&t| texts[t].text.clone()).collect();
+            match embed_checked(embedding.model.as_ref(), &strings).await {
+                Ok(found) => {
+                    metrics::counter!("knowledge_index_chunks_total", "source" => "model")
+                        .increment(found.len() as u64);
+                    for (t, vector) in mine.into_iter().zip(found) {
+                        vectors[t] = Some(vector);
                     }
-                })?
-                .iter()
-                .map(|v| Some(vector_to_bytes(v)))
-                .collect(),
-            _ => vec![None; chunks.len()],
-        };
-        let indexed = IndexedItem {
-            item_id: row.id,
-            project_id: row.project_id,
-            item_version: row.version,
-            status: "indexed",
-            error: None,
-            truncated,
-            model_id: self.knowledge.model_id().to_owned(),
-            chunks: chunks.into_iter().zip(vectors).collect(),
-        };
-        self.storage.write_item_index(&indexed).await?;
-        if row.item_type != "connector" && row.version > 1 {
-            self.requeue_connectors_of(&row).await?;
-        }
-        Ok(())
-    }
-
-    /// The item's text and whether it was cut at the extraction limit.
-    async fn item_text(&self, row: &ItemRow) -> Result<(String, bool), IndexFailure> {
-        match content::text_of(row) {
-            ItemText::Inline(text) => Ok((text, false)),
-            ItemText::File { prefix, content_key, mime_type } => {
-                let bytes = self.blobs.get(&content_key).await?;
-                let work = tokio::task::spawn_blocking(move || {
-                    canvas_files::extract_text_with(&bytes, &mime_type, &canvas_files::Limits::default())
-                });
-                let extracted = tokio::time::timeout(EXTRACT_TIMEOUT, work)
-                    .await
-                    .map_err(|_| {
-                        IndexFailure::Permanent(format!("text extraction took longer than {EXTRACT_TIMEOUT:?}"))
-                    })?
-                    .map_err(|e| IndexFailure::Transient(format!("extraction worker: {e}")))?
-                    .map_err(|e| IndexFailure::Permanent(format!("text extraction: {e}")))?;
-                Ok((content::with_prefix(&prefix, &extracted.text), extracted.truncated))
-            }
-            ItemText::Relation { start, end } => {
-                let start = self.end_excerpt(row.project_id, start).await?;
-                let end = self.end_excerpt(row.project_id, end).await?;
-                Ok((content::relation_sentence(start.as_deref(), end.as_deref()), false))
+                }
+                Err(error) => works[w].fail(failure_of(&error), &model_id),
             }
         }
+        vectors
     }
 
-    async fn end_excerpt(&self, project_id: Uuid, item: Option<Uuid>) -> Result<Option<String>, IndexFailure> {
-        let Some(item) = item else { return Ok(None) };
-        Ok(self.storage.get_item(project_id, item).await?.map(|row| content::excerpt(&row)))
-    }
-
-    /// A connector's indexed sentence quotes the items at its ends: re-index it when they change.
-    async fn requeue_connectors_of(&self, row: &ItemRow) -> Result<(), CoreError> {
-        let id = row.id.to_string();
-        let attached: Vec<(Uuid, Uuid)> = self
-            .storage
-            .project_connectors(row.project_id)
-            .await?
-            .into_iter()
-            .filter(|c| matches!(content::text_of(c), ItemText::Relation { start, end } if start == Some(row.id) || end == Some(row.id)))
-            .map(|c| (c.id, c.project_id))
+    /// Stores finished items in one transaction; if that fails, one by one, so one item the
+    /// database refuses cannot hold back the others.
+    async fn store(&self, ready: Vec<(IndexOutcome, bool)>) {
+        if ready.is_empty() {
+            return;
+        }
+        let outcomes: Vec<IndexOutcome> = ready.iter().map(|(o, _)| o.clone()).collect();
+        let stored: Vec<bool> = match self.storage.apply_index_outcomes(&outcomes).await {
+            Ok(()) => vec![true; outcomes.len()],
+            Err(error) => {
+                tracing::warn!(%error, items = outcomes.len(), "storing an indexing batch failed; storing item by item");
+                let mut stored = Vec::with_capacity(outcomes.len());
+                for outcome in &outcomes {
+                    stored.push(self.store_alone(outcome).await);
+                }
+                stored
+            }
+        };
+        for (outcome, _) in ready.iter().zip(&stored).filter(|(_, ok)| **ok).map(|(r, _)| r) {
+            let label = match &outcome.action {
+                IndexAction::Write(item) => item.status,
+                IndexAction::Unchanged { .. } => "unchanged",
+                IndexAction::Remove => "removed",
+                IndexAction::Retry { .. } => "retry",
+            };
+            metrics::counter!("knowledge_index_items_total", "outcome" => label).increment(1);
+        }
+        let changed: Vec<(Uuid, Uuid)> = ready
+            .iter()
+            .zip(&stored)
+            .filter(|((o, follow_up), ok)| {
+                **ok && *follow_up && matches!(&o.action, IndexAction::Write(i) if i.status == "indexed")
+            })
+            .map(|((o, _), _)| match &o.action {
+                IndexAction::Write(item) => (item.project_id, item.item_id),
+                _ => unreachable!("filtered to writes"),
+            })
             .collect();
-        if !attached.is_empty() {
-            tracing::debug!(item = %id, connectors = attached.len(), "re-indexing connectors of a changed item");
-            self.storage.requeue_items(&attached).await?;
+        if let Err(error) = self.requeue_connectors_of(&changed).await {
+            tracing::warn!(%error, "could not queue the connectors of changed items");
+        }
+    }
+
+    /// One outcome in its own transaction; a failure to store it becomes a retry of the item.
+    async fn store_alone(&self, outcome: &IndexOutcome) -> bool {
+        let Err(error) = self.storage.apply_index_outcomes(std::slice::from_ref(outcome)).await else { return true };
+        tracing::warn!(item = %outcome.item_id, %error, "could not store the indexing outcome; will retry");
+        let retry_at = now_ms() + Duration::from_secs(5).as_millis() as i64;
+        // Attempts are not counted here: the row's own count is unknown, and a lapsing lease is
+        // the fallback if even this fails.
+        if let Err(error) = self.storage.retry_index_work(outcome.item_id, outcome.generation, 1, retry_at).await {
+            tracing::warn!(item = %outcome.item_id, %error, "could not record the retry; the lease will lapse");
+        }
+        false
+    }
+
+    /// A connector's indexed sentence quotes the items at its ends: re-index it when their text
+    /// changed. `changed` holds (project, item) pairs; one read of connectors per project.
+    async fn requeue_connectors_of(&self, changed: &[(Uuid, Uuid)]) -> Result<(), CoreError> {
+        let mut by_project: HashMap<Uuid, HashSet<Uuid>> = HashMap::new();
+        for (project, item) in changed {
+            by_project.entry(*project).or_default().insert(*item);
+        }
+        for (project, items) in by_project {
+            let quotes = |id: Option<Uuid>| id.is_some_and(|id| items.contains(&id));
+            let attached: Vec<(Uuid, Uuid)> = self
+                .storage
+                .project_connectors(project)
+                .await?
+                .into_iter()
+                .filter(|c| matches!(content::text_of(c), ItemText::Relation { start, end } if quotes(start) || quotes(end)))
+                .map(|c| (c.id, c.project_id))
+                .collect();
+            if !attached.is_empty() {
+                tracing::debug!(connectors = attached.len(), "re-indexing connectors of changed items");
+                self.storage.requeue_items(&attached).await?;
+            }
         }
         Ok(())
+    }
+}
+
+/// Takes the decided work out of the round, as outcomes with their follow-up flag.
+fn take_ready(works: &mut [Work]) -> Vec<(IndexOutcome, bool)> {
+    let mut ready = Vec::new();
+    for work in works.iter_mut() {
+        if matches!(work.state, WorkState::Ready(_)) {
+            if let WorkState::Ready(action) = std::mem::replace(&mut work.state, WorkState::Stored) {
+                let outcome = IndexOutcome { item_id: work.queued.item_id, generation: work.queued.generation, action };
+                ready.push((outcome, work.follow_up));
+            }
+        }
+    }
+    ready
+}
+
+/// The model's vectors as stored bytes, refusing an answer of the wrong length.
+async fn embed_checked(
+    model: &dyn canvas_embed::EmbeddingModel,
+    texts: &[String],
+) -> Result<Vec<Vec<u8>>, canvas_embed::EmbedError> {
+    let vectors = model.embed(texts).await?;
+    if vectors.len() != texts.len() {
+        return Err(canvas_embed::EmbedError::InvalidOptions(format!(
+            "the model returned {} vectors for {} texts",
+            vectors.len(),
+            texts.len()
+        )));
+    }
+    Ok(vectors.iter().map(|v| vector_to_bytes(v)).collect())
+}
+
+fn failure_of(error: &canvas_embed::EmbedError) -> IndexFailure {
+    if error.is_transient() {
+        IndexFailure::Transient(error.to_string())
+    } else {
+        IndexFailure::Permanent(error.to_string())
     }
 }

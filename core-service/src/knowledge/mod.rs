@@ -4,7 +4,9 @@
 //! - [`config`]: flags (embedding provider, model directory, agents file, chunking, polling).
 //! - [`model`]: the embedding model (local candle or OpenAI-compatible) and the text splitter.
 //! - [`content`]: which text of each item type is indexed (files extracted, connectors as relations).
-//! - [`indexer`]: the background worker that drains the index queue (crash-safe, several replicas).
+//! - [`indexer`]: the background worker that drains the index queue (crash-safe, several replicas),
+//!   with `prepare` (leased items to chunks, skipping unchanged text and cached vectors) and
+//!   `batch` (the chunks still to embed, cut into length-sorted calls of the model).
 //! - [`fusion`]: reciprocal rank fusion and the sanitised keyword query.
 //! - [`agents`]: agent configurations (`agentConfigId`) for `postProcess`.
 //! - [`llm`]: the chat completions call that reranks and writes the answer.
@@ -12,16 +14,19 @@
 //! The retrieval operation itself is `service::knowledge`; the SQL is `storage::knowledge`.
 
 pub mod agents;
+mod batch;
 pub mod config;
 pub mod content;
 pub mod fusion;
 pub mod indexer;
 pub mod llm;
 pub mod model;
+mod prepare;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use canvas_embed::EmbeddingModel;
 use tokio::sync::Notify;
 
 pub use agents::{AgentConfig, Agents};
@@ -78,6 +83,18 @@ impl Knowledge {
     /// The id stored with vectors, so vectors of two models never mix.
     pub fn model_id(&self) -> &str {
         self.embedding.as_ref().map_or(NO_MODEL, |e| e.model.model_id())
+    }
+
+    /// The embedding model, if any.
+    pub fn embedding_model(&self) -> Option<Arc<dyn EmbeddingModel>> {
+        self.embedding.as_ref().map(|e| e.model.clone())
+    }
+
+    /// The same settings with `model` as the embedding model (the splitter is kept): tests wrap
+    /// the real model to count, hold or fail its calls.
+    pub fn with_embedding_model(mut self, model: Arc<dyn EmbeddingModel>) -> Self {
+        self.embedding = Some(Embedding { model, splitter: self.splitter.clone() });
+        self
     }
 
     /// Tells the indexer there is new work.

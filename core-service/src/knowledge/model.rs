@@ -21,6 +21,18 @@ pub enum Splitter {
 }
 
 impl Splitter {
+    /// Names the splitter and its settings: part of every item's source fingerprint, so chunks
+    /// made with other settings are made again.
+    pub fn fingerprint(&self) -> String {
+        match self {
+            Self::Tokens(chunker) => {
+                let config = chunker.config();
+                format!("tokens:{}:{}", config.max_tokens, config.overlap)
+            }
+            Self::Words { max_words, overlap } => format!("words:{max_words}:{overlap}"),
+        }
+    }
+
     /// The chunks of `text`, in order; none for blank text. Blocking for long text.
     pub fn split(&self, text: &str) -> anyhow::Result<Vec<String>> {
         if text.trim().is_empty() {
@@ -92,18 +104,35 @@ pub async fn load(config: &KnowledgeConfig) -> anyhow::Result<(Option<Embedding>
             Ok((Some(Embedding { model, splitter: word_splitter.clone() }), word_splitter))
         }
         EmbeddingProvider::Local => {
-            let dir = match &config.embedding_model_dir {
-                Some(dir) => dir.clone(),
-                None => {
-                    let cache = config
-                        .model_cache_dir
-                        .clone()
-                        .or_else(default_cache_dir)
-                        .ok_or_else(|| anyhow::anyhow!("set --model-cache-dir or HOME for the embedding model"))?;
-                    ensure_model(&cache, &ProvisionOptions::default()).await?
+            let cache = config.model_cache_dir.clone().or_else(default_cache_dir);
+            let (dir, runtime) = match (&config.embedding_model_dir, cache) {
+                (Some(dir), cache) => {
+                    // A model of one's own still runs on the provisioned ONNX Runtime (not on the
+                    // slower candle fallback): the runtime alone is fetched into the cache.
+                    let runtime = match (cache, canvas_embed::ModelSpec::onnx_runtime()) {
+                        (Some(cache), Some(spec)) => {
+                            let options = ProvisionOptions {
+                                spec,
+                                sources: vec![canvas_embed::FetchSource::Wheel],
+                                runtime: None,
+                                ..ProvisionOptions::default()
+                            };
+                            match ensure_model(&cache, &options).await {
+                                Ok(_) => canvas_embed::onnx_runtime_library(&cache),
+                                Err(error) => {
+                                    tracing::warn!(%error, "could not provision ONNX Runtime; the model runs on candle");
+                                    None
+                                }
+                            }
+                        }
+                        _ => None,
+                    };
+                    (dir.clone(), runtime)
                 }
+                (None, Some(cache)) => (ensure_model(&cache, &ProvisionOptions::default()).await?, None),
+                (None, None) => anyhow::bail!("set --model-cache-dir or HOME for the embedding model"),
             };
-            let local = load_shared(dir).await?;
+            let local = load_shared(dir, runtime).await?;
             let chunker =
                 local.chunker(ChunkerConfig { max_tokens: config.chunk_tokens, overlap: config.chunk_overlap })?;
             let splitter = Splitter::Tokens(Box::new(chunker));
@@ -115,22 +144,25 @@ pub async fn load(config: &KnowledgeConfig) -> anyhow::Result<(Option<Embedding>
 
 /// Loads a model directory once per process: `canvasctl up` and the test suite start several
 /// core instances, which then share one copy of the weights.
-async fn load_shared(dir: PathBuf) -> anyhow::Result<Arc<LocalEmbedder>> {
+async fn load_shared(dir: PathBuf, runtime: Option<PathBuf>) -> anyhow::Result<Arc<LocalEmbedder>> {
     static LOADED: Mutex<Option<HashMap<PathBuf, Weak<LocalEmbedder>>>> = Mutex::new(None);
     let key = std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
     if let Some(model) = LOADED.lock().unwrap().get_or_insert_with(HashMap::new).get(&key).and_then(Weak::upgrade) {
         return Ok(model);
     }
     let path = key.clone();
-    let model = tokio::task::spawn_blocking(move || load_dir(&path)).await??;
+    let model = tokio::task::spawn_blocking(move || load_dir(&path, runtime)).await??;
     let model = Arc::new(model);
     LOADED.lock().unwrap().get_or_insert_with(HashMap::new).insert(key, Arc::downgrade(&model));
     Ok(model)
 }
 
-fn load_dir(dir: &Path) -> anyhow::Result<LocalEmbedder> {
-    tracing::info!(dir = %dir.display(), "loading the embedding model");
-    Ok(LocalEmbedder::load(dir, LocalModelOptions::default())?)
+/// `runtime`: the ONNX Runtime library, when it is not next to the model (an own model directory).
+fn load_dir(dir: &Path, runtime: Option<PathBuf>) -> anyhow::Result<LocalEmbedder> {
+    let options = LocalModelOptions { onnx_runtime_library: runtime, ..LocalModelOptions::default() };
+    let model = LocalEmbedder::load(dir, options)?;
+    tracing::info!(dir = %dir.display(), backend = ?model.backend(), "loaded the embedding model");
+    Ok(model)
 }
 
 #[cfg(test)]

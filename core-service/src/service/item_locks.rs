@@ -11,7 +11,7 @@
 //! loser reads again and retries until [`WRITE_DEADLINE`] (a deadline, not a count: a writer that
 //! keeps losing to other replicas keeps trying as long as its caller would wait).
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::time::Duration;
 
 use tokio::sync::{Mutex, MutexGuard};
@@ -45,9 +45,7 @@ impl Default for ItemLocks {
 impl ItemLocks {
     /// Waits for the item's turn (tokio's mutex is fair: first come, first served).
     pub async fn lock(&self, item: ItemId) -> MutexGuard<'_, ()> {
-        let mut hasher = self.hasher.build_hasher();
-        item.0.hash(&mut hasher);
-        self.stripes[(hasher.finish() as usize) % STRIPES].lock().await
+        self.stripes[(self.hasher.hash_one(item.0) as usize) % STRIPES].lock().await
     }
 }
 

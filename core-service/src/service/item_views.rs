@@ -26,24 +26,24 @@ impl Core {
         let wanted: Vec<Uuid> = rows
             .iter()
             .filter(|r| r.item_type == ItemType::Connector.as_str())
-            .filter_map(|r| r.properties.0.as_object())
+            .filter_map(|r| r.properties.as_object())
             .flat_map(connector::attached_items)
             .filter_map(|id| Uuid::parse_str(&id).ok())
             .collect();
         let mut frames: HashMap<String, Frame> = HashMap::new();
         for row in &rows {
-            if let Some(props) = row.properties.0.as_object() {
+            if let Some(props) = row.properties.as_object() {
                 frames.insert(row.id.to_string(), Frame::of(props));
             }
         }
         let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
         for row in self.storage.get_items(project.0, &missing).await? {
-            if let Some(props) = row.properties.0.as_object() {
+            if let Some(props) = row.properties.as_object() {
                 frames.insert(row.id.to_string(), Frame::of(props));
             }
         }
         for row in &mut rows {
-            let Value::Object(props) = &mut row.properties.0 else { continue };
+            let Value::Object(props) = &mut row.properties else { continue };
             if row.item_type == ItemType::Shape.as_str() {
                 shape::present(props);
             } else if row.item_type == ItemType::Connector.as_str() {
@@ -164,22 +164,22 @@ impl Core {
             .project_connectors(project.0)
             .await?
             .into_iter()
-            .filter(|c| c.properties.0.as_object().is_some_and(|p| connector::attached_items(p).contains(&deleted_id)))
+            .filter(|c| c.properties.as_object().is_some_and(|p| connector::attached_items(p).contains(&deleted_id)))
             .collect();
         let mut updates = Vec::with_capacity(connectors.len());
         for current in connectors {
-            let Value::Object(stored) = &current.properties.0 else { continue };
+            let Value::Object(stored) = &current.properties else { continue };
             let others: Vec<Uuid> = connector::attached_items(stored)
                 .iter()
                 .filter(|id| **id != deleted_id)
                 .filter_map(|id| Uuid::parse_str(id).ok())
                 .collect();
             let mut frames: HashMap<String, Frame> = HashMap::new();
-            if let Some(props) = deleted.properties.0.as_object() {
+            if let Some(props) = deleted.properties.as_object() {
                 frames.insert(deleted_id.clone(), Frame::of(props));
             }
             for row in self.storage.get_items(project.0, &others).await? {
-                if let Some(props) = row.properties.0.as_object() {
+                if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }
             }

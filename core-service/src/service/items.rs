@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use chrono::Utc;
 use serde_json::{json, Map, Value};
-use sqlx::types::Json;
 use tokio::time::Instant;
 
 use super::item_locks::WRITE_DEADLINE;
@@ -12,7 +11,7 @@ use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::items::{self, ItemFacts, ItemType, Parent};
-use crate::storage::{DependentUpdate, ItemFilter, ItemRow, NewEvent};
+use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
 use canvas_vocabulary::limits::ITEMS_PAGE;
 
 /// What a write answers: the item and its version after the change.
@@ -88,7 +87,7 @@ impl Core {
             project_id: project.0,
             item_type: item_type.as_str().to_owned(),
             parent: parent.to_string(),
-            properties: Json(Value::Object(props.clone())),
+            properties: Value::Object(props.clone()),
             version: 1,
             created_by: who.user_id.0,
             updated_by: who.user_id.0,
@@ -98,7 +97,7 @@ impl Core {
         };
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
-        self.storage.insert_item(&row, &event).await?;
+        self.storage.insert_item(&row, &event, &attachments(item_type, &props)).await?;
         self.knowledge.wake();
         Ok(id)
     }
@@ -121,7 +120,7 @@ impl Core {
         let row = self.get_item(who, project, item).await?;
         let item_type = ItemType::parse(&row.item_type)?;
         let canonical = items::readable_property(item_type, name)?;
-        let value = row.properties.0.get(canonical).cloned().unwrap_or(Value::Null);
+        let value = row.properties.get(canonical).cloned().unwrap_or(Value::Null);
         Ok((canonical, value))
     }
 
@@ -152,7 +151,7 @@ impl Core {
                     format!("item '{item}' is a {actual_type}, not a {named_type}"),
                 ));
             }
-            let Value::Object(stored) = &current.properties.0 else {
+            let Value::Object(stored) = &current.properties else {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
             };
             let facts = ItemFacts { has_content: current.content_key.is_some() };
@@ -163,7 +162,8 @@ impl Core {
             let (new, old) = changed_properties(stored, &updated);
             let row = next_version(&current, who, updated);
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
-            if self.storage.update_item(&row, current.version, &event).await? {
+            let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
+            if self.storage.update_item(&row, current.version, &event, &attached).await? {
                 self.knowledge.wake();
                 return Ok(Written { item, version: row.version });
             }
@@ -189,7 +189,7 @@ impl Core {
             check_expected(expected_version, &current)?;
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
-            let payload = json!({"parent": current.parent, "old": current.properties.0});
+            let payload = json!({"parent": current.parent, "old": current.properties});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
             if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
                 self.knowledge.wake();
@@ -261,7 +261,7 @@ impl Core {
         let Some(key) = &row.content_key else {
             return Err(CoreError::not_found("file content of item", item));
         };
-        let props = &row.properties.0;
+        let props = &row.properties;
         let mime = props.get("mimeType").and_then(Value::as_str).unwrap_or("application/octet-stream").to_owned();
         let name = props.get("fileName").and_then(Value::as_str).unwrap_or("file").to_owned();
         Ok((mime, name, self.blobs.get(key).await?))
@@ -290,7 +290,7 @@ impl Core {
 /// The row that replaces `current` with new properties, written by `who`.
 pub(super) fn next_version(current: &ItemRow, who: &Principal, properties: Map<String, Value>) -> ItemRow {
     ItemRow {
-        properties: Json(Value::Object(properties)),
+        properties: Value::Object(properties),
         version: current.version + 1,
         updated_by: who.user_id.0,
         updated_at: Utc::now(),
@@ -365,4 +365,18 @@ async fn lost_race(deadline: Instant) -> CoreResult<()> {
     let pause = Duration::from_millis(1 + u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 16));
     tokio::time::sleep(pause).await;
     Ok(())
+}
+
+/// The items a connector's ends are attached to, which must still exist when it is written.
+fn attachments(item_type: ItemType, props: &Map<String, Value>) -> Vec<Attachment> {
+    if item_type != ItemType::Connector {
+        return Vec::new();
+    }
+    [("startPoint", "startPoint.itemId"), ("endPoint", "endPoint.itemId")]
+        .into_iter()
+        .filter_map(|(end, field)| {
+            let id = props.get(end)?.get("itemId")?.as_str()?;
+            Some(Attachment { field, item_id: uuid::Uuid::parse_str(id).ok()? })
+        })
+        .collect()
 }

@@ -15,7 +15,7 @@ use crate::knowledge::agents::DEFAULT_AGENT;
 use crate::knowledge::fusion::{keyword_terms, reciprocal_rank_fusion, Fused, LegHit, RRF_K};
 use crate::knowledge::llm::{self, Passage};
 use crate::knowledge::vector_from_bytes;
-use crate::storage::IndexStatusRow;
+use crate::storage::{IndexCounts, IndexStatusRow};
 
 /// `maxResults` (default, ceilings) and the limits on the request's size, shared with the
 /// gateways, which document them.
@@ -128,7 +128,7 @@ impl Core {
             })?
             .pop()
             .unwrap_or_default();
-        let rows = self.storage.chunk_vectors(project.0, items).await?;
+        let rows = self.storage.chunk_vectors(project.0, embedding.model.model_id(), items).await?;
         let dimension = query_vector.len();
         let mut scored: Vec<(f32, i64, Uuid)> = rows
             .iter()
@@ -217,7 +217,8 @@ impl Core {
         Ok(RetrieveLimits { max_results, items, agent, agent_id: agent_id.to_owned() })
     }
 
-    /// The index state of a project's items (Viewer role); `limit` is the resolved page size.
+    /// The index state of a project's items (Viewer role), one page of `limit` (the resolved page
+    /// size), with the counts of every selected item per state.
     pub async fn index_status(
         &self,
         who: &Principal,
@@ -225,7 +226,7 @@ impl Core {
         item_ids: &[String],
         after: Option<Uuid>,
         limit: u32,
-    ) -> CoreResult<Vec<IndexStatusRow>> {
+    ) -> CoreResult<(Vec<IndexStatusRow>, IndexCounts)> {
         let mut items = Vec::new();
         for (i, id) in item_ids.iter().enumerate() {
             items.push(
@@ -235,7 +236,11 @@ impl Core {
         }
         self.require_role(who, project, ProjectRole::Viewer).await?;
         let filter = (!items.is_empty()).then_some(items.as_slice());
-        self.storage.index_status(project.0, filter, after, limit).await
+        let now_ms = chrono::Utc::now().timestamp_millis();
+        tokio::try_join!(
+            self.storage.index_status(project.0, filter, after, limit),
+            self.storage.index_counts(project.0, filter, now_ms),
+        )
     }
 }
 

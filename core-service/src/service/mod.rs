@@ -94,6 +94,11 @@ impl Core {
         self
     }
 
+    /// The embedding model, splitter and agents in use.
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.knowledge
+    }
+
     pub fn storage(&self) -> &Storage {
         &self.storage
     }

@@ -2,7 +2,6 @@
 //! the deliveries listing and redelivery. Manager or Admin role only.
 
 use chrono::Utc;
-use sqlx::types::Json;
 use uuid::Uuid;
 use webhook_client::Outcome;
 
@@ -49,7 +48,7 @@ impl Core {
             url: definition.url,
             enabled: definition.enabled,
             event_mask: event_mask(definition.events.iter().map(String::as_str)),
-            events: Json(definition.events),
+            events: definition.events,
             custom_data: definition.custom_data,
             created_at: now,
             updated_at: now,
@@ -83,7 +82,7 @@ impl Core {
         row.url = definition.url;
         row.enabled = definition.enabled;
         row.event_mask = event_mask(definition.events.iter().map(String::as_str));
-        row.events = Json(definition.events);
+        row.events = definition.events;
         row.custom_data = definition.custom_data;
         row.updated_at = Utc::now();
         self.storage.replace_webhook(&row).await?.ok_or_else(|| CoreError::not_found("webhook", id))
@@ -198,9 +197,9 @@ impl Core {
                 row.parent = parent.clone();
             }
             for end in ["startPoint", "endPoint"] {
-                let target = row.properties.0.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
+                let target = row.properties.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
                 if let Some(copy) = target.and_then(|old| ids.get(old)).cloned() {
-                    row.properties.0[end]["itemId"] = serde_json::Value::String(copy);
+                    row.properties[end]["itemId"] = serde_json::Value::String(copy);
                 }
             }
             row.id = new_id;
@@ -215,9 +214,9 @@ impl Core {
                 subject_type: row.item_type.clone(),
                 actor_user_id: who.user_id.0,
                 occurred_at: now,
-                payload: serde_json::json!({"parent": row.parent, "new": row.properties.0}),
+                payload: serde_json::json!({"parent": row.parent, "new": row.properties}),
             };
-            self.storage.insert_item(&row, &event).await?;
+            self.storage.insert_item(&row, &event, &[]).await?;
         }
         for mut hook in hooks.clone() {
             hook.id = Uuid::now_v7();

@@ -1,14 +1,15 @@
 //! Items and their change events.
 
+use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::accounts::insert_event;
-use super::{db_error, DependentUpdate, ItemRow, NewEvent, Storage};
+use super::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
 use crate::error::CoreError;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
-const ITEM_COLUMNS: &str =
+pub(super) const ITEM_COLUMNS: &str =
     "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at, content_key";
 
 /// Filters and cursor of an item listing.
@@ -19,6 +20,33 @@ pub struct ItemFilter {
     /// Only items with an id after this one (ids are time-ordered UUIDv7).
     pub after: Option<Uuid>,
     pub limit: u32,
+}
+
+/// Within a write transaction: the first attachment whose item no longer exists in the project.
+/// On PostgreSQL the items found are share-locked until commit, so a delete of one of them waits
+/// for this write and then sees the connector attached to it (see `delete_item`).
+macro_rules! missing_attachment {
+    ($executor:expr, $project:expr, $attached:expr, $lock:expr) => {{
+        let mut missing = None;
+        for attachment in $attached {
+            let found = sqlx::query(&format!("SELECT id FROM items WHERE id = $1 AND project_id = $2{}", $lock))
+                .bind(attachment.item_id)
+                .bind($project)
+                .fetch_optional(&mut *$executor)
+                .await
+                .map_err(db_error)?;
+            if found.is_none() {
+                missing = Some(*attachment);
+                break;
+            }
+        }
+        missing
+    }};
+}
+
+/// The refusal of a connector whose attached item was deleted meanwhile.
+fn attached_item_gone(attachment: Attachment) -> CoreError {
+    CoreError::invalid(attachment.field, format!("no item '{}' in this project (it was deleted)", attachment.item_id))
 }
 
 /// Writes a new version of an item if it is still at `$expected`; evaluates
@@ -32,7 +60,7 @@ macro_rules! update_row {
         )
         .bind(item.id)
         .bind(item.project_id)
-        .bind(&item.properties)
+        .bind(Json(&item.properties))
         .bind(item.version)
         .bind(item.updated_by)
         .bind(item.updated_at)
@@ -71,16 +99,21 @@ impl Storage {
         })
     }
 
-    /// Inserts an item and its `item.created` event in one transaction.
-    pub async fn insert_item(&self, item: &ItemRow, event: &NewEvent) -> Result<()> {
+    /// Inserts an item and its `item.created` event in one transaction; a connector's
+    /// `attached` items must still exist.
+    pub async fn insert_item(&self, item: &ItemRow, event: &NewEvent, attached: &[Attachment]) -> Result<()> {
+        let lock = self.share_lock();
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            if let Some(gone) = missing_attachment!(tx, item.project_id, attached, lock) {
+                return Err(attached_item_gone(gone));
+            }
             sqlx::query(&format!("INSERT INTO items ({ITEM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"))
                 .bind(item.id)
                 .bind(item.project_id)
                 .bind(&item.item_type)
                 .bind(&item.parent)
-                .bind(&item.properties)
+                .bind(Json(&item.properties))
                 .bind(item.version)
                 .bind(item.created_by)
                 .bind(item.updated_by)
@@ -126,9 +159,19 @@ impl Storage {
     /// Writes a new version of an item and its `item.updated` event, provided
     /// nobody changed the item since `expected_version` was read. Returns
     /// false on such a race; the caller reads again and retries.
-    pub async fn update_item(&self, item: &ItemRow, expected_version: i64, event: &NewEvent) -> Result<bool> {
+    pub async fn update_item(
+        &self,
+        item: &ItemRow,
+        expected_version: i64,
+        event: &NewEvent,
+        attached: &[Attachment],
+    ) -> Result<bool> {
+        let lock = self.share_lock();
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            if let Some(gone) = missing_attachment!(tx, item.project_id, attached, lock) {
+                return Err(attached_item_gone(gone));
+            }
             if !update_row!(&mut *tx, item, expected_version) {
                 return Ok(false);
             }
@@ -150,6 +193,15 @@ impl Storage {
         event: &NewEvent,
         dependents: &[DependentUpdate],
     ) -> Result<bool> {
+        let end = |end: &str| match self {
+            Storage::Sqlite(_) => format!("json_extract(properties, '$.{end}.itemId')"),
+            Storage::Postgres(_) => format!("properties->'{end}'->>'itemId'"),
+        };
+        let attached_connectors_sql = format!(
+            "SELECT id FROM items WHERE project_id = $1 AND item_type = 'connector' AND ({} = $2 OR {} = $2)",
+            end("startPoint"),
+            end("endPoint")
+        );
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
             for dependent in dependents {
@@ -169,10 +221,30 @@ impl Storage {
             if deleted == 0 {
                 return Ok(false);
             }
+            // A connector attached to the item after its dependents were computed (its write
+            // committed in between) would be left pointing at nothing: start over instead.
+            let attached: Vec<(Uuid,)> = sqlx::query_as(&attached_connectors_sql)
+                .bind(project_id)
+                .bind(item_id.to_string())
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            if attached.iter().any(|(id,)| !dependents.iter().any(|d| d.row.id == *id)) {
+                return Ok(false);
+            }
             insert_event!(&mut *tx, event)?;
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })
+    }
+
+    /// `FOR SHARE` where the backend has row locks (PostgreSQL); SQLite's single writer already
+    /// serialises write transactions.
+    fn share_lock(&self) -> &'static str {
+        match self {
+            Storage::Sqlite(_) => "",
+            Storage::Postgres(_) => " FOR SHARE",
+        }
     }
 
     /// A page of a project's items in creation order.

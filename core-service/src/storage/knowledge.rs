@@ -9,10 +9,13 @@ use chrono::{DateTime, Utc};
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
-use super::{db_error, Storage};
+use super::{db_error, Storage, WriteTx};
 use crate::error::CoreError;
 
 type Result<T> = std::result::Result<T, CoreError>;
+
+/// Most ids bound in one `IN (…)` list (SQLite allows 32,766 parameters; PostgreSQL 65,535).
+pub(super) const IN_LIST_MAX: usize = 500;
 
 /// An item waiting to be (re-)indexed.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -38,8 +41,20 @@ pub struct IndexedItem {
     pub error: Option<String>,
     pub truncated: bool,
     pub model_id: String,
-    /// Chunk text with its vector (little-endian f32), in order; empty when failed.
-    pub chunks: Vec<(String, Option<Vec<u8>>)>,
+    /// Fingerprint of what the text was made from (see migration 0005); `None` when failed.
+    pub source_hash: Option<Vec<u8>>,
+    /// The chunks in order; empty when failed.
+    pub chunks: Vec<IndexedChunk>,
+}
+
+/// One chunk of an item's text as stored.
+#[derive(Debug, Clone)]
+pub struct IndexedChunk {
+    pub text: String,
+    /// SHA-256 of `text`: the key under which its vector is reused.
+    pub text_hash: Vec<u8>,
+    /// Little-endian f32 values; `None` without an embedding model.
+    pub embedding: Option<Vec<u8>>,
 }
 
 /// A chunk with its stored vector, for the semantic leg.
@@ -78,7 +93,8 @@ pub struct IndexStatusRow {
 impl Storage {
     /// Leases up to `limit` due queue rows until `lease_until_ms`.
     pub async fn lease_index_work(&self, now_ms: i64, lease_until_ms: i64, limit: u32) -> Result<Vec<QueuedItem>> {
-        let due = "SELECT item_id FROM knowledge_queue WHERE leased_until <= $2 ORDER BY queued_at LIMIT $3";
+        // Live changes first (priority 0), then background work; oldest first within each.
+        let due = "SELECT item_id FROM knowledge_queue WHERE leased_until <= $2 ORDER BY priority, queued_at LIMIT $3";
         let sql = |lock: &str| {
             format!(
                 "UPDATE knowledge_queue SET leased_until = $1 WHERE item_id IN ({due}{lock}) \
@@ -105,28 +121,26 @@ impl Storage {
 
     /// Makes leased rows due again at once (the indexer is stopping before it reached them).
     pub async fn release_index_work(&self, item_ids: &[Uuid]) -> Result<()> {
-        with_write_pool!(self, pool => {
-            for item_id in item_ids {
-                sqlx::query("UPDATE knowledge_queue SET leased_until = 0 WHERE item_id = $1")
-                    .bind(item_id)
-                    .execute(pool)
-                    .await
-                    .map_err(db_error)?;
-            }
-        });
+        for ids in item_ids.chunks(IN_LIST_MAX) {
+            with_write_pool!(self, pool => {
+                let mut q = QueryBuilder::new("UPDATE knowledge_queue SET leased_until = 0 WHERE true");
+                push_item_filter(&mut q, "item_id", Some(ids));
+                q.build().execute(pool).await.map_err(db_error)?;
+            });
+        }
         Ok(())
     }
 
-    /// Removes a queue row unless the item changed again since it was leased.
-    pub async fn complete_index_work(&self, item_id: Uuid, generation: i64) -> Result<()> {
-        with_write_pool!(self, pool => {
-            sqlx::query("DELETE FROM knowledge_queue WHERE item_id = $1 AND generation = $2")
-                .bind(item_id)
-                .bind(generation)
-                .execute(pool)
-                .await
-                .map_err(db_error)?;
-        });
+    /// Extends the leases this worker still holds (rows a change made due again are left alone).
+    pub async fn renew_index_leases(&self, item_ids: &[Uuid], now_ms: i64, lease_until_ms: i64) -> Result<()> {
+        for ids in item_ids.chunks(IN_LIST_MAX) {
+            with_write_pool!(self, pool => {
+                let mut q = QueryBuilder::new("UPDATE knowledge_queue SET leased_until = ");
+                q.push_bind(lease_until_ms).push(" WHERE leased_until > ").push_bind(now_ms);
+                push_item_filter(&mut q, "item_id", Some(ids));
+                q.build().execute(pool).await.map_err(db_error)?;
+            });
+        }
         Ok(())
     }
 
@@ -138,27 +152,19 @@ impl Storage {
         attempts: i32,
         retry_at_ms: i64,
     ) -> Result<()> {
-        with_write_pool!(self, pool => {
-            sqlx::query("UPDATE knowledge_queue SET attempts = $3, leased_until = $4 WHERE item_id = $1 AND generation = $2")
-                .bind(item_id)
-                .bind(generation)
-                .bind(attempts)
-                .bind(retry_at_ms)
-                .execute(pool)
-                .await
-                .map_err(db_error)?;
-        });
-        Ok(())
+        let mut tx = self.begin_write().await?;
+        retry_index_work_in(&mut tx, item_id, generation, attempts, retry_at_ms).await?;
+        tx.commit().await
     }
 
-    /// Queues items again (connectors whose end changed, vectors of another model).
+    /// Queues items again as live work (connectors whose end changed).
     pub async fn requeue_items(&self, items: &[(Uuid, Uuid)]) -> Result<()> {
         with_write_pool!(self, pool => {
             for (item_id, project_id) in items {
                 sqlx::query(
                     "INSERT INTO knowledge_queue (item_id, project_id, queued_at) VALUES ($1, $2, $3) \
                      ON CONFLICT (item_id) DO UPDATE SET generation = knowledge_queue.generation + 1, \
-                     attempts = 0, leased_until = 0",
+                     attempts = 0, leased_until = 0, priority = 0",
                 )
                 .bind(item_id)
                 .bind(project_id)
@@ -171,86 +177,143 @@ impl Storage {
         Ok(())
     }
 
-    /// Items whose vectors were made by another model than `model_id`.
-    pub async fn items_of_other_models(&self, model_id: &str) -> Result<Vec<(Uuid, Uuid)>> {
-        with_read_pool!(self, pool => {
-            sqlx::query_as::<_, (Uuid, Uuid)>("SELECT item_id, project_id FROM knowledge_items WHERE model_id <> $1")
-                .bind(model_id)
-                .fetch_all(pool)
-                .await
-                .map_err(db_error)
+    /// Queues, as background work, every item whose index entry was made with another model than
+    /// `model_id` (items already queued keep their place); the number queued.
+    pub async fn requeue_other_models(&self, model_id: &str) -> Result<u64> {
+        with_write_pool!(self, pool => {
+            Ok(sqlx::query(
+                "INSERT INTO knowledge_queue (item_id, project_id, queued_at, priority) \
+                 SELECT item_id, project_id, $2, 1 FROM knowledge_items WHERE model_id <> $1 \
+                 ON CONFLICT (item_id) DO NOTHING",
+            )
+            .bind(model_id)
+            .bind(Utc::now())
+            .execute(pool)
+            .await
+            .map_err(db_error)?
+            .rows_affected())
         })
     }
 
     /// Replaces an item's chunks and state in one transaction, unless a newer version is stored.
     pub async fn write_item_index(&self, item: &IndexedItem) -> Result<bool> {
-        with_write_pool!(self, pool => {
-            let mut tx = pool.begin().await.map_err(db_error)?;
-            let written = sqlx::query(
-                "INSERT INTO knowledge_items (item_id, project_id, item_version, status, error, chunk_count, truncated, \
-                 model_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-                 ON CONFLICT (item_id) DO UPDATE SET item_version = excluded.item_version, status = excluded.status, \
-                 error = excluded.error, chunk_count = excluded.chunk_count, truncated = excluded.truncated, \
-                 model_id = excluded.model_id, updated_at = excluded.updated_at \
-                 WHERE knowledge_items.item_version <= excluded.item_version",
-            )
-            .bind(item.item_id)
-            .bind(item.project_id)
-            .bind(item.item_version)
-            .bind(item.status)
-            .bind(&item.error)
-            .bind(item.chunks.len() as i32)
-            .bind(item.truncated)
-            .bind(&item.model_id)
-            .bind(Utc::now())
-            .execute(&mut *tx)
-            .await
-            .map_err(db_error)?
-            .rows_affected()
-                == 1;
-            if !written {
-                return Ok(false);
-            }
-            sqlx::query("DELETE FROM knowledge_chunks WHERE item_id = $1")
-                .bind(item.item_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_error)?;
-            for (index, (text, embedding)) in item.chunks.iter().enumerate() {
-                sqlx::query(
-                    "INSERT INTO knowledge_chunks (project_id, item_id, chunk_index, text, embedding) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(item.project_id)
-                .bind(item.item_id)
-                .bind(index as i32)
-                .bind(text)
-                .bind(embedding)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_error)?;
-            }
-            tx.commit().await.map_err(db_error)?;
-        });
-        Ok(true)
+        let mut tx = self.begin_write().await?;
+        let written = write_item_index_in(&mut tx, item).await?;
+        tx.commit().await?;
+        Ok(written)
     }
 
     /// Forgets a deleted item.
     pub async fn remove_item_index(&self, item_id: Uuid) -> Result<()> {
-        with_write_pool!(self, pool => {
-            let mut tx = pool.begin().await.map_err(db_error)?;
-            for sql in ["DELETE FROM knowledge_chunks WHERE item_id = $1", "DELETE FROM knowledge_items WHERE item_id = $1"] {
-                sqlx::query(sql).bind(item_id).execute(&mut *tx).await.map_err(db_error)?;
-            }
-            tx.commit().await.map_err(db_error)?;
-        });
-        Ok(())
+        let mut tx = self.begin_write().await?;
+        remove_item_index_in(&mut tx, item_id).await?;
+        tx.commit().await
     }
 }
 
+/// Forgets a deleted item within `tx`.
+pub(super) async fn remove_item_index_in(tx: &mut WriteTx, item_id: Uuid) -> Result<()> {
+    with_tx!(tx, tx => {
+        for sql in ["DELETE FROM knowledge_chunks WHERE item_id = $1", "DELETE FROM knowledge_items WHERE item_id = $1"] {
+            sqlx::query(sql).bind(item_id).execute(&mut *tx).await.map_err(db_error)?;
+        }
+    });
+    Ok(())
+}
+
+/// Removes a queue row within `tx` unless the item changed again since it was leased.
+pub(super) async fn complete_index_work_in(tx: &mut WriteTx, item_id: Uuid, generation: i64) -> Result<()> {
+    with_tx!(tx, tx => {
+        sqlx::query("DELETE FROM knowledge_queue WHERE item_id = $1 AND generation = $2")
+            .bind(item_id)
+            .bind(generation)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
+    });
+    Ok(())
+}
+
+/// Keeps a row queued within `tx`, free again at `retry_at_ms` (0: at once).
+pub(super) async fn retry_index_work_in(
+    tx: &mut WriteTx,
+    item_id: Uuid,
+    generation: i64,
+    attempts: i32,
+    retry_at_ms: i64,
+) -> Result<()> {
+    with_tx!(tx, tx => {
+        sqlx::query("UPDATE knowledge_queue SET attempts = $3, leased_until = $4 WHERE item_id = $1 AND generation = $2")
+            .bind(item_id)
+            .bind(generation)
+            .bind(attempts)
+            .bind(retry_at_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
+    });
+    Ok(())
+}
+
+/// Replaces an item's chunks and state within `tx`, unless a newer version is stored; false then.
+pub(super) async fn write_item_index_in(tx: &mut WriteTx, item: &IndexedItem) -> Result<bool> {
+    with_tx!(tx, tx => {
+        let written = sqlx::query(
+            "INSERT INTO knowledge_items (item_id, project_id, item_version, status, error, chunk_count, truncated, \
+             model_id, updated_at, source_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+             ON CONFLICT (item_id) DO UPDATE SET item_version = excluded.item_version, status = excluded.status, \
+             error = excluded.error, chunk_count = excluded.chunk_count, truncated = excluded.truncated, \
+             model_id = excluded.model_id, updated_at = excluded.updated_at, source_hash = excluded.source_hash \
+             WHERE knowledge_items.item_version <= excluded.item_version",
+        )
+        .bind(item.item_id)
+        .bind(item.project_id)
+        .bind(item.item_version)
+        .bind(item.status)
+        .bind(&item.error)
+        .bind(item.chunks.len() as i32)
+        .bind(item.truncated)
+        .bind(&item.model_id)
+        .bind(Utc::now())
+        .bind(&item.source_hash)
+        .execute(&mut *tx)
+        .await
+        .map_err(db_error)?
+        .rows_affected()
+            == 1;
+        if !written {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM knowledge_chunks WHERE item_id = $1")
+            .bind(item.item_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
+        for (index, chunk) in item.chunks.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO knowledge_chunks (project_id, item_id, chunk_index, text, embedding, text_hash) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(item.project_id)
+            .bind(item.item_id)
+            .bind(index as i32)
+            .bind(&chunk.text)
+            .bind(&chunk.embedding)
+            .bind(&chunk.text_hash)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
+        }
+    });
+    Ok(true)
+}
+
 /// `AND item_id IN (…)` for an optional item filter, with bound values.
-fn push_item_filter<'a, DB: sqlx::Database>(builder: &mut QueryBuilder<'a, DB>, column: &str, items: Option<&'a [Uuid]>)
-where
+pub(super) fn push_item_filter<'a, DB: sqlx::Database>(
+    builder: &mut QueryBuilder<'a, DB>,
+    column: &str,
+    items: Option<&'a [Uuid]>,
+) where
     Uuid: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
 {
     if let Some(items) = items {
@@ -299,15 +362,25 @@ impl Storage {
         }
     }
 
-    /// Every stored vector of the project (restricted to `items`), for the exact semantic leg.
-    pub async fn chunk_vectors(&self, project_id: Uuid, items: Option<&[Uuid]>) -> Result<Vec<ChunkVector>> {
+    /// Every stored vector of `model_id` in the project (restricted to `items`), for the exact
+    /// semantic leg. Vectors of another model (a re-index for a new model is under way) are left
+    /// out: their items are found by the keyword leg until they are re-embedded.
+    pub async fn chunk_vectors(
+        &self,
+        project_id: Uuid,
+        model_id: &str,
+        items: Option<&[Uuid]>,
+    ) -> Result<Vec<ChunkVector>> {
         if items.is_some_and(<[Uuid]>::is_empty) {
             return Ok(Vec::new());
         }
         with_read_pool!(self, pool => {
-            let mut q = QueryBuilder::new("SELECT id, item_id, embedding FROM knowledge_chunks WHERE embedding IS NOT NULL AND project_id = ");
-            q.push_bind(project_id);
-            push_item_filter(&mut q, "item_id", items);
+            let mut q = QueryBuilder::new(
+                "SELECT c.id, c.item_id, c.embedding FROM knowledge_chunks c JOIN knowledge_items k ON k.item_id = c.item_id \
+                 WHERE c.embedding IS NOT NULL AND k.model_id = ",
+            );
+            q.push_bind(model_id).push(" AND c.project_id = ").push_bind(project_id);
+            push_item_filter(&mut q, "c.item_id", items);
             q.build_query_as().fetch_all(pool).await.map_err(db_error)
         })
     }

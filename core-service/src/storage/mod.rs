@@ -43,7 +43,24 @@ macro_rules! with_read_pool {
     };
 }
 
+/// Runs `$body` with `$conn` bound to the connection of a [`WriteTx`], whichever the backend.
+macro_rules! with_tx {
+    ($tx:expr, $conn:ident => $body:expr) => {
+        match $tx {
+            $crate::storage::WriteTx::Sqlite(t) => {
+                let $conn: &mut sqlx::SqliteConnection = &mut **t;
+                $body
+            }
+            $crate::storage::WriteTx::Postgres(t) => {
+                let $conn: &mut sqlx::PgConnection = &mut **t;
+                $body
+            }
+        }
+    };
+}
+
 mod accounts;
+mod index_batch;
 mod items;
 mod knowledge;
 mod rows;
@@ -58,8 +75,9 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::ConnectOptions;
 
+pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::ItemFilter;
-pub use knowledge::{ChunkText, ChunkVector, IndexStatusRow, IndexedItem, QueuedItem};
+pub use knowledge::{ChunkText, ChunkVector, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 pub use rows::*;
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
@@ -196,6 +214,32 @@ impl Storage {
                 s.reader.close().await;
             }
             Self::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+/// A write transaction on either backend (SQLite: on the one writer connection), for operations
+/// that group many statements into one commit.
+pub enum WriteTx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+impl Storage {
+    /// Begins a write transaction.
+    pub(crate) async fn begin_write(&self) -> Result<WriteTx, CoreError> {
+        Ok(match self {
+            Self::Sqlite(store) => WriteTx::Sqlite(store.writer.begin().await.map_err(db_error)?),
+            Self::Postgres(pool) => WriteTx::Postgres(pool.begin().await.map_err(db_error)?),
+        })
+    }
+}
+
+impl WriteTx {
+    pub(crate) async fn commit(self) -> Result<(), CoreError> {
+        match self {
+            Self::Sqlite(tx) => tx.commit().await.map_err(db_error),
+            Self::Postgres(tx) => tx.commit().await.map_err(db_error),
         }
     }
 }

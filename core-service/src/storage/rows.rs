@@ -4,7 +4,6 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use sqlx::types::Json;
 use uuid::Uuid;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -61,7 +60,8 @@ pub struct ItemRow {
     pub item_type: String,
     pub parent: String,
     /// Every property, validated and with defaults, camelCase names.
-    pub properties: Json<Value>,
+    #[sqlx(json)]
+    pub properties: Value,
     /// Bumped by every update; guards against lost updates.
     pub version: i64,
     pub created_by: Uuid,
@@ -70,6 +70,15 @@ pub struct ItemRow {
     pub updated_at: DateTime<Utc>,
     /// Blob key of uploaded content (image, document, svg); None otherwise.
     pub content_key: Option<String>,
+}
+
+/// An item a connector end is attached to: it must still exist when the connector is written (a
+/// delete of it may have committed since the request was validated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attachment {
+    /// The connector field that names it (`startPoint.itemId`, `endPoint.itemId`).
+    pub field: &'static str,
+    pub item_id: Uuid,
 }
 
 /// A dependent change written in the same transaction as another one (a
@@ -109,5 +118,6 @@ pub struct EventRow {
     pub subject_type: String,
     pub actor_user_id: Uuid,
     pub occurred_at: DateTime<Utc>,
-    pub payload: Json<Value>,
+    #[sqlx(json)]
+    pub payload: Value,
 }

@@ -81,7 +81,8 @@ pub struct WebhookRow {
     /// False: kept but never called.
     pub enabled: bool,
     /// The event kinds as sent (a JSON array).
-    pub events: Json<Vec<String>>,
+    #[sqlx(json)]
+    pub events: Vec<String>,
     /// The same kinds as bits (`webhooks::event_mask`), for the fan-out.
     pub event_mask: i64,
     /// customData's JSON text exactly as sent.
@@ -119,7 +120,8 @@ pub struct LeasedRow {
     pub subject_type: String,
     pub actor_user_id: Uuid,
     pub occurred_at: DateTime<Utc>,
-    pub payload: Json<serde_json::Value>,
+    #[sqlx(json)]
+    pub payload: serde_json::Value,
 }
 
 /// One recorded attempt, for the deliveries listing.
@@ -147,7 +149,7 @@ impl Storage {
             .bind(&row.name)
             .bind(&row.url)
             .bind(row.enabled)
-            .bind(&row.events)
+            .bind(Json(&row.events))
             .bind(row.event_mask)
             .bind(&row.custom_data)
             .bind(row.created_at)
@@ -221,7 +223,7 @@ impl Storage {
             .bind(&row.name)
             .bind(&row.url)
             .bind(row.enabled)
-            .bind(&row.events)
+            .bind(Json(&row.events))
             .bind(row.event_mask)
             .bind(&row.custom_data)
             .bind(row.updated_at)

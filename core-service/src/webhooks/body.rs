@@ -47,7 +47,7 @@ pub fn change(event: &EventRow) -> Value {
     change.insert("occurredAt".into(), Value::String(timestamp(event.occurred_at)));
     change.insert("actorUserId".into(), Value::String(event.actor_user_id.to_string()));
     change.insert("subject".into(), json!({"type": event.subject_type, "id": event.subject_id.to_string()}));
-    if let Value::Object(payload) = &event.payload.0 {
+    if let Value::Object(payload) = &event.payload {
         for key in ["parent", "new", "old"] {
             if let Some(value) = payload.get(key).filter(|v| !v.is_null()) {
                 change.insert(key.into(), value.clone());

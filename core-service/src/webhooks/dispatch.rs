@@ -103,7 +103,7 @@ impl Core {
                 name: row.name.clone(),
                 url: row.url.clone(),
                 enabled: row.enabled,
-                events: row.events.0.clone(),
+                events: row.events.clone(),
                 custom_data: row.custom_data.clone(),
             };
             let valid = definition.still_valid(policy);

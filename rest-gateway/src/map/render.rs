@@ -27,11 +27,10 @@ use crate::respond::{query_value, Format};
 use crate::routes::items::{authorization, item_json};
 use crate::state::{with_auth, AppState};
 
-/// The query of both drawings, for the OpenAPI document only: the handlers parse the raw query
-/// (`canvas_render` owns the rules), so nothing constructs this.
+/// The query of both drawings as sent (names case-insensitive); [`options`] reads it and
+/// `canvas_render` owns the rules. Also the parameters of the OpenAPI document.
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
-#[allow(dead_code)]
 struct RenderParams {
     /// Only these items (comma-separated ids).
     item_ids: Option<String>,
@@ -144,18 +143,26 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
             },
         }
     };
-    let scale = number("scale")?.unwrap_or(1.0);
-    let region = match (number("x")?, number("y")?, number("width")?, number("height")?) {
+    let params = RenderParams {
+        item_ids: query_value(query, "itemIds"),
+        x: number("x")?,
+        y: number("y")?,
+        width: number("width")?,
+        height: number("height")?,
+        scale: number("scale")?,
+    };
+    let region = match (params.x, params.y, params.width, params.height) {
         (None, None, None, None) => None,
         (Some(x), Some(y), Some(width), Some(height)) => Some(Rect { x, y, width, height }),
         _ => return Err(ApiError::invalid("region", "give all of x, y, width and height, or none of them")),
     };
-    let item_ids = query_value(query, "itemIds").map(|raw| {
+    let item_ids = params.item_ids.map(|raw| {
         raw.split(',').map(|id| id.trim().to_ascii_lowercase()).filter(|id| !id.is_empty()).collect::<HashSet<_>>()
     });
     if item_ids.as_ref().is_some_and(HashSet::is_empty) {
         return Err(ApiError::invalid("itemIds", "must list at least one item id (comma-separated)"));
     }
+    let scale = params.scale.unwrap_or(RenderOptions::default().scale);
     Ok(RenderOptions { item_ids, region, scale })
 }
 

@@ -75,7 +75,7 @@ use crate::state::AppState;
     components(schemas(
         schemas::Problem, schemas::FieldError, schemas::Health,
         schemas::RetrieveRequest, schemas::AnswerResponse, schemas::CitationReference,
-        schemas::IndexStatusPage, schemas::IndexStatus,
+        schemas::IndexStatusPage, schemas::IndexStatus, schemas::IndexCounts,
         schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
         schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
         schemas::JwkSet, schemas::Jwk,

@@ -167,6 +167,22 @@ pub struct IndexStatusPage {
     pub items: Vec<IndexStatus>,
     /// Cursor of the next page; null on the last one.
     pub next_cursor: Option<String>,
+    pub counts: IndexCounts,
+}
+
+/// How many of the selected items (the project, or `itemIds`; every page, not only this one) are
+/// in each state: the progress of a bulk import. `Queued + Indexed + Failed = Total`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexCounts {
+    pub total: u64,
+    /// Waiting or being indexed (`pending` and `indexing`).
+    pub queued: u64,
+    /// The part of `Queued` a worker holds now.
+    pub indexing: u64,
+    /// Indexed at the item's current version.
+    pub indexed: u64,
+    pub failed: u64,
 }
 
 /// How far one item is indexed.

@@ -143,7 +143,7 @@ pub async fn retrieve(
 }
 
 /// `GET /api/v1/memory/index?projectId=…[&itemIds=a,b][&cursor=…][&limit=…]`: the index state of
-/// the project's items (beyond the spec).
+/// the project's items, one page, and the counts per state of every selected item (beyond the spec).
 #[utoipa::path(
     get,
     path = "/api/v1/memory/index",
@@ -156,7 +156,7 @@ pub async fn retrieve(
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
         ("limit" = Option<u32>, Query, description = "Page size."),
     ),
-    responses((status = 200, description = "One page of index states.", body = crate::openapi::schemas::IndexStatusPage))
+    responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::openapi::schemas::IndexStatusPage))
 )]
 pub async fn index_status(
     State(state): State<AppState>,
@@ -198,7 +198,12 @@ pub async fn index_status(
             })
             .collect();
         let next = if reply.next_cursor.is_empty() { Value::Null } else { Value::String(reply.next_cursor) };
-        Ok(json!({"items": items, "nextCursor": next}))
+        let counts = reply.counts.unwrap_or_default();
+        let counts = json!({
+            "total": counts.total, "queued": counts.queued, "indexing": counts.indexing,
+            "indexed": counts.indexed, "failed": counts.failed,
+        });
+        Ok(json!({"items": items, "nextCursor": next, "counts": counts}))
     }
     .await;
     format.reply(result)

@@ -10,7 +10,12 @@ use serde_json::{json, Value};
 
 use crate::support::{create_label, owner_with_project, send};
 
-backend_tests!(concurrent_patches_of_one_label_all_succeed, concurrent_moves_of_one_connector_all_succeed, if_match);
+backend_tests!(
+    concurrent_patches_of_one_label_all_succeed,
+    concurrent_moves_of_one_connector_all_succeed,
+    if_match,
+    no_connector_is_left_attached_to_a_deleted_item
+);
 
 /// Writers at once, as many as the reproduction and then some.
 const WRITERS: usize = 64;
@@ -76,7 +81,7 @@ async fn updates_of(app: &TestApp, project: &str, item: &str) -> Vec<Value> {
     events
         .into_iter()
         .filter(|e| e.kind == "item.updated" && e.subject_id.to_string() == item)
-        .map(|e| e.payload.0)
+        .map(|e| e.payload)
         .collect()
 }
 
@@ -204,4 +209,47 @@ async fn if_match(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(current.status(), StatusCode::OK);
+}
+
+/// Connectors being attached to an item while it is deleted: whatever wins each race, no connector
+/// ends up attached to the deleted item (a write that lost is refused with a 400 naming the end,
+/// or the delete detaches it).
+async fn no_connector_is_left_attached_to_a_deleted_item(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let anchor = create_label(&app, &owner, &project, json!({"text": "anchor"})).await;
+    let mut connectors = Vec::new();
+    for _ in 0..16 {
+        let created = send(
+            &app,
+            Method::POST,
+            &app.item_url(&project, "/panel/connector?jsonCasing=camel"),
+            Some(&owner.bearer()),
+            Some(json!({"startPoint": {"itemId": anchor}, "endPoint": {"position": {"x": 5, "y": 5}}})),
+        )
+        .await;
+        connectors.push(created.body["itemId"].as_str().unwrap().to_owned());
+    }
+    for round in 0..4 {
+        let doomed = create_label(&app, &owner, &project, json!({"text": format!("doomed {round}")})).await;
+        let mut writers = Vec::new();
+        for id in &connectors {
+            let (http, bearer) = (app.http.clone(), owner.bearer());
+            let url = app.item_url(&project, &format!("/connector/{id}"));
+            let body = json!({"properties": {"endPoint": {"itemId": doomed}}});
+            writers.push(tokio::spawn(async move { send_patch(&http, &bearer, &url, body, None).await.0 }));
+        }
+        let delete =
+            app.http.delete(app.item_url(&project, &format!("/{doomed}"))).header("Authorization", owner.bearer());
+        assert_eq!(delete.send().await.unwrap().status(), StatusCode::OK);
+        for writer in writers {
+            let status = writer.await.unwrap();
+            assert!(status == StatusCode::OK || status == StatusCode::BAD_REQUEST, "{status}");
+        }
+        for id in &connectors {
+            let url = app.item_url(&project, &format!("/{id}?jsonCasing=camel"));
+            let connector = send(&app, Method::GET, &url, Some(&owner.bearer()), None).await;
+            assert_ne!(connector.body["endPoint"]["itemId"], json!(doomed), "round {round}: {}", connector.body);
+        }
+    }
 }

@@ -247,6 +247,6 @@ async fn deleting_an_attached_item_detaches_the_connector(backend: Backend) {
         .iter()
         .find(|e| e.kind == "item.updated" && e.subject_id.to_string() == id)
         .expect("connector update event");
-    assert_eq!(detach.payload.0["new"]["endPoint"]["itemId"], Value::Null);
-    assert_eq!(detach.payload.0["old"]["endPoint"]["itemId"], json!(b));
+    assert_eq!(detach.payload["new"]["endPoint"]["itemId"], Value::Null);
+    assert_eq!(detach.payload["old"]["endPoint"]["itemId"], json!(b));
 }

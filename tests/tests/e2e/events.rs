@@ -37,12 +37,12 @@ async fn writes_record_change_events(backend: Backend) {
         assert_eq!(event.project_id, project_id);
     }
     assert!(events.windows(2).all(|w| w[0].seq < w[1].seq && w[0].occurred_at <= w[1].occurred_at));
-    assert_eq!(events[0].payload.0["new"]["text"], "first");
-    assert_eq!(events[0].payload.0["new"]["fontSize"], json!(10));
-    assert_eq!(events[1].payload.0["new"], json!({"text": "second"}), "only the changed properties");
-    assert_eq!(events[1].payload.0["old"], json!({"text": "first"}));
-    assert_eq!(events[2].payload.0["old"]["text"], "second");
-    assert_eq!(events[2].payload.0["new"], Value::Null);
+    assert_eq!(events[0].payload["new"]["text"], "first");
+    assert_eq!(events[0].payload["new"]["fontSize"], json!(10));
+    assert_eq!(events[1].payload["new"], json!({"text": "second"}), "only the changed properties");
+    assert_eq!(events[1].payload["old"], json!({"text": "first"}));
+    assert_eq!(events[2].payload["old"]["text"], "second");
+    assert_eq!(events[2].payload["new"], Value::Null);
 }
 
 async fn rejected_writes_record_nothing(backend: Backend) {
