@@ -7,6 +7,11 @@ use serde_json::Value;
 
 pub use crate::item_tables::*;
 
+/// The parent of an item on the canvas (also what an omitted parent means).
+pub const PANEL: &str = "panel";
+/// The parent of an item in the project inbox, off the canvas.
+pub const INBOX: &str = "inbox";
+
 /// Smallest item size per dimension (the spec's "minimum size"; a label's auto-sized dimension,
 /// which is 0, excepted).
 pub const MIN_SIZE: f64 = 5.0;

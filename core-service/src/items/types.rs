@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use canvas_vocabulary::items::ItemTypeDef;
+use canvas_vocabulary::items::{ItemTypeDef, INBOX, PANEL};
 
 use crate::domain::ItemId;
 use crate::error::CoreError;
@@ -81,13 +81,16 @@ pub enum Parent {
 impl Parent {
     pub fn parse(raw: &str) -> Result<Self, CoreError> {
         let raw = raw.trim();
-        if raw.is_empty() || raw.eq_ignore_ascii_case("panel") {
+        if raw.is_empty() || raw.eq_ignore_ascii_case(PANEL) {
             Ok(Self::Panel)
-        } else if raw.eq_ignore_ascii_case("inbox") {
+        } else if raw.eq_ignore_ascii_case(INBOX) {
             Ok(Self::Inbox)
         } else {
             ItemId::parse(raw).map(Self::Item).map_err(|_| {
-                CoreError::invalid("parent", "must be 'panel', 'inbox' or the id of an item of the project")
+                CoreError::invalid(
+                    "parent",
+                    format!("must be '{PANEL}', '{INBOX}' or the id of an item of the project"),
+                )
             })
         }
     }
@@ -96,8 +99,8 @@ impl Parent {
 impl fmt::Display for Parent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Panel => f.write_str("panel"),
-            Self::Inbox => f.write_str("inbox"),
+            Self::Panel => f.write_str(PANEL),
+            Self::Inbox => f.write_str(INBOX),
             Self::Item(id) => id.fmt(f),
         }
     }

@@ -257,6 +257,22 @@ impl CanvasTool for UpdateItemProperty {
     type Args = UpdateItemPropertyArgs;
     type Output = UpdatedOut;
 
+    /// The properties an update can change, per type, from core-service's property table.
+    fn details() -> String {
+        let mut lines: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+        for item_type in &ITEM_TYPES {
+            let names: Vec<&str> =
+                item_type.properties.iter().filter(|d| d.updatable && !d.ignored).map(|d| d.name).collect();
+            match lines.iter_mut().find(|(_, same)| *same == names) {
+                Some((types, _)) => types.push(item_type.name),
+                None => lines.push((vec![item_type.name], names)),
+            }
+        }
+        let lines: Vec<String> =
+            lines.iter().map(|(types, names)| format!("- {}: {}.", types.join(", "), names.join(", "))).collect();
+        format!("Changeable properties:\n{}", lines.join("\n"))
+    }
+
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();
         match violation.reason {

@@ -98,10 +98,10 @@ impl CanvasTool for StyleItem {
     async fn run(ctx: &ToolContext, args: StyleItemArgs) -> Result<UpdatedOut, ToolFailure> {
         let patch = patch_of(&args);
         if patch.is_empty() {
+            let names = STYLE_PROPERTIES.join(", ");
             return Err(ToolFailure::invalid(
-                "textColor",
-                "give at least one style property: textColor, backgroundColor, fillColor, strokeColor, \
-                 strokeThickness, fontSize, fontFamily, horizontalTextAlignment or verticalTextAlignment",
+                STYLE_PROPERTIES[0],
+                format!("give at least one style property: {names}"),
             ));
         }
         update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
@@ -156,7 +156,8 @@ impl CanvasTool for ArrangeItem {
     async fn run(ctx: &ToolContext, args: ArrangeItemArgs) -> Result<UpdatedOut, ToolFailure> {
         let patch = patch_of(&args);
         if patch.is_empty() {
-            return Err(ToolFailure::invalid("position", "give at least one of position, size, scale or angle"));
+            let names = ARRANGE_PROPERTIES.join(", ");
+            return Err(ToolFailure::invalid(ARRANGE_PROPERTIES[0], format!("give at least one of {names}")));
         }
         update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }

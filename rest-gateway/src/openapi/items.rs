@@ -6,7 +6,7 @@
 //! PATCH operations are written out here per item type, each with that type's body. The
 //! handlers are `routes::items::{create, update}` and `routes::files::upload`.
 
-use canvas_vocabulary::items::ITEM_TYPES;
+use canvas_vocabulary::items::{INBOX, ITEM_TYPES, PANEL};
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
@@ -38,7 +38,7 @@ fn project_param() -> utoipa::openapi::path::Parameter {
 }
 
 fn parent_param() -> utoipa::openapi::path::Parameter {
-    let words = super::schemas::one_of(&["panel", "inbox"]);
+    let words = super::schemas::one_of(&[PANEL, INBOX]);
     let item = ObjectBuilder::new()
         .schema_type(Type::String)
         .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))

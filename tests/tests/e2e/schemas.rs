@@ -335,5 +335,18 @@ async fn mcp_tool_schemas_are_core_service_tables() {
             }
         }
     }
-    assert!(tools["update_item_property"]["description"].as_str().unwrap().contains("create_item"));
+    // update_item_property names what each type can change (its rules are create_item's).
+    let description = tools["update_item_property"]["description"].as_str().unwrap();
+    assert!(description.contains("create_item"));
+    for item_type in ItemType::ALL {
+        let names_type = |line: &&str| {
+            let types = line.strip_prefix("- ").and_then(|l| l.split_once(": ")).map(|(types, _)| types);
+            types.is_some_and(|types| types.split(", ").any(|t| t == item_type.as_str()))
+        };
+        let line = description.lines().find(names_type).unwrap_or_else(|| panic!("no line for {item_type}"));
+        let listed: BTreeSet<&str> = line.split_once(": ").unwrap().1.trim_end_matches('.').split(", ").collect();
+        let changeable: BTreeSet<&str> =
+            definitions(item_type).iter().filter(|d| d.updatable && !d.ignored).map(|d| d.name).collect();
+        assert_eq!(listed, changeable, "{item_type}: {line}");
+    }
 }
