@@ -164,7 +164,7 @@ pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Resul
             );
         }
         ProjectCommand::List { user } => {
-            let req = admin.request(pb::ListUserProjectsRequest { user_id: user, page_size: 1000 })?;
+            let req = admin.request(pb::ListUserProjectsRequest { user_id: user, page_size: Some(1000) })?;
             let projects = admin.client.list_user_projects(req).await.map_err(explain)?.into_inner().projects;
             let rows: Vec<Value> = projects
                 .iter()

@@ -67,6 +67,56 @@ pub fn whole_number(number: &serde_json::Number) -> Option<i128> {
     number.as_f64().filter(|f| f.is_finite() && f.fract() == 0.0 && f.abs() <= EXACT).map(|f| f as i128)
 }
 
+/// A count a client sent as a JSON number (a page size, a number of results) as the `uint32` of the
+/// wire: a whole number >= 0 in any JSON spelling, saturated at `u32::MAX` (core-service clamps or
+/// refuses large counts; the gateways only decode). None for a negative number or a fraction.
+pub fn count(number: &serde_json::Number) -> Option<u32> {
+    match whole_number(number) {
+        Some(n) => (n >= 0).then(|| u32::try_from(n).unwrap_or(u32::MAX)),
+        // A float too large to be exact is still a whole number, and larger than any count.
+        None => number.as_f64().filter(|f| f.is_finite() && f.fract() == 0.0 && *f >= 0.0).map(|_| u32::MAX),
+    }
+}
+
+/// [`count`] of a query-string value (`limit=20`): decimal digits (leading zeros allowed), or a
+/// JSON number (`20.0`, `2e1`); surrounding spaces ignored.
+pub fn count_text(text: &str) -> Option<u32> {
+    let text = text.trim();
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(text.parse::<u32>().unwrap_or(u32::MAX));
+    }
+    text.parse::<serde_json::Number>().ok().as_ref().and_then(count)
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::{count, count_text};
+
+    #[test]
+    fn counts_are_whole_non_negative_and_saturate() {
+        for (text, value) in [
+            ("0", Some(0)),
+            ("20", Some(20)),
+            ("020", Some(20)),
+            (" 20 ", Some(20)),
+            ("20.0", Some(20)),
+            ("2e1", Some(20)),
+            ("5000", Some(5000)),
+            ("99999999999999999999999", Some(u32::MAX)),
+            ("1e300", Some(u32::MAX)),
+            ("-1", None),
+            ("2.5", None),
+            ("abc", None),
+            ("", None),
+            ("0x10", None),
+        ] {
+            assert_eq!(count_text(text), value, "{text:?}");
+        }
+        let n: serde_json::Number = serde_json::from_str("4294967296").unwrap();
+        assert_eq!(count(&n), Some(u32::MAX));
+    }
+}
+
 #[cfg(test)]
 mod whole_number_tests {
     use super::whole_number;

@@ -1,9 +1,22 @@
-//! The spec's closed lists of names that several crates need without sharing rules. core-service
-//! validates shape types against [`SHAPE_TYPES`], the renderer draws every one of them, and the
-//! OpenAPI document enumerates them; one copy here means the three cannot disagree.
+//! The spec's closed lists, the item property table and the request limits: data that several
+//! crates need and that must not be restated. core-service owns the rules and applies this data
+//! (it validates shape types against [`SHAPE_TYPES`], items against [`items`], page sizes against
+//! [`limits`]); the renderer draws every shape type; the gateways depend on this crate (never on
+//! core-service) and export the data: the OpenAPI document and the MCP tool schemas are generated
+//! from [`json_schema`], so what clients are told cannot drift from what core-service checks.
 //!
 //! # Layout
 //! - `lib.rs`: [`SHAPE_TYPES`].
+//! - [`items`]: property kinds and definitions, the item types; `item_tables`: the per-type tables.
+//! - [`theme`]: the theme defaults the tables use.
+//! - [`limits`]: page sizes, retrieval and webhook limits.
+//! - [`json_schema`]: the tables as JSON Schema and in words.
+
+mod item_tables;
+pub mod items;
+pub mod json_schema;
+pub mod limits;
+pub mod theme;
 
 /// The spec's 45 shape types, in its order (the values of a shape's `type`).
 pub const SHAPE_TYPES: [&str; 45] = [

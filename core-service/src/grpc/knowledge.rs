@@ -76,9 +76,9 @@ impl KnowledgeService for KnowledgeGrpc {
                     .map_err(|_| CoreError::invalid("after", "must be a cursor from a previous page"))?,
             ),
         };
-        let (rows, counts) = self.core.index_status(&who, project, &req.item_ids, after, req.limit).await?;
-        let limit = crate::service::page_size(req.limit, 100, 1000) as usize;
-        let next_cursor = if rows.len() == limit {
+        let limit = crate::service::page_size(req.limit, canvas_vocabulary::limits::INDEX_STATUS_PAGE)?;
+        let (rows, counts) = self.core.index_status(&who, project, &req.item_ids, after, limit).await?;
+        let next_cursor = if rows.len() == limit as usize {
             rows.last().map(|r| r.item_id.to_string()).unwrap_or_default()
         } else {
             String::new()

@@ -11,27 +11,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::schema::{member, parse_value, Kind, PropertyDef};
-use super::theme;
+use super::schema::{lookup, member, parse_value};
 use super::RuleContext;
 use crate::error::FieldViolation;
 
-pub const DECORATORS: &[&str] = &["None", "Arrow", "ArrowLine", "Circle"];
-pub const LINE_TYPES: &[&str] = &["Straight", "Angled", "Curved"];
-
-pub const CONNECTOR: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Ignored),
-    PropertyDef::new("size", Kind::Ignored),
-    PropertyDef::new("scale", Kind::Ignored),
-    PropertyDef::new("angle", Kind::Ignored),
-    PropertyDef::new("type", Kind::OneOf(LINE_TYPES)).default(r#""Straight""#),
-    PropertyDef::new("strokeColor", Kind::CssColor).default(theme::ACCENT),
-    PropertyDef::new("strokeThickness", Kind::NumberAtLeast(0.0)).default("3"),
-    PropertyDef::new("cornerPoints", Kind::PointList).default("[]"),
-    PropertyDef::new("radius", Kind::NumberAtLeast(0.0)).default("0.5"),
-    PropertyDef::new("startPoint", Kind::ConnectorPoint).required(),
-    PropertyDef::new("endPoint", Kind::ConnectorPoint).required(),
-];
+pub use canvas_vocabulary::items::{CONNECTOR_POINT, DECORATORS, LINE_TYPES};
 
 pub const READABLE: &[(&str, &str)] = &[
     ("type", "type"),
@@ -43,64 +27,38 @@ pub const READABLE: &[(&str, &str)] = &[
     ("endPoint", "endPoint"),
 ];
 
-const POINT_MEMBERS: &[&str] = &["edge", "position", "itemId", "decorator"];
-
-/// Parses a connector point into `{edge, position, itemId, decorator}`.
-/// `position` may be omitted when `itemId` is given (it is then {0, 0},
-/// relative to the item).
+/// Parses a connector point into the members of [`CONNECTOR_POINT`], each by its kind, with their
+/// defaults. `position` may be omitted when `itemId` is given (it is then {0, 0}, relative to the
+/// item).
 pub fn parse_point(field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
+    let names: Vec<&str> = CONNECTOR_POINT.iter().map(|def| def.name).collect();
     let Some(object) = value.as_object() else {
-        errors.push(FieldViolation::new(field, "must be an object {edge, position, itemId, decorator}"));
+        errors.push(FieldViolation::new(field, format!("must be an object {{{}}}", names.join(", "))));
         return None;
     };
     let before = errors.len();
-    for key in object.keys() {
-        if !POINT_MEMBERS.iter().any(|m| super::schema::fold_name(m) == super::schema::fold_name(key)) {
-            errors.push(FieldViolation::new(
-                format!("{field}.{key}"),
-                "is not a member of a connector point; allowed: edge, position, itemId, decorator",
-            ));
-        }
+    for key in object.keys().filter(|key| lookup(CONNECTOR_POINT, key).is_none()) {
+        errors.push(FieldViolation::new(
+            format!("{field}.{key}"),
+            format!("is not a member of a connector point; allowed: {}", names.join(", ")),
+        ));
     }
-    let edge = match member(value, "edge") {
-        None | Some(Value::Null) => true,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => {
-            errors.push(FieldViolation::new(format!("{field}.edge"), "must be true or false"));
-            true
-        }
-    };
-    let item_id = match member(value, "itemId") {
-        None | Some(Value::Null) => Value::Null,
-        Some(Value::String(raw)) => match uuid::Uuid::parse_str(raw.trim()) {
-            Ok(id) => Value::String(id.hyphenated().to_string()),
-            Err(_) => {
-                errors
-                    .push(FieldViolation::new(format!("{field}.itemId"), "must be the GUID of an item of the project"));
-                Value::Null
-            }
-        },
-        Some(_) => {
-            errors.push(FieldViolation::new(format!("{field}.itemId"), "must be a GUID string"));
-            Value::Null
-        }
-    };
-    let position = match member(value, "position") {
-        None | Some(Value::Null) if !item_id.is_null() => Some(json!({"x": 0, "y": 0})),
-        None | Some(Value::Null) => {
+    let mut point = Map::new();
+    for def in CONNECTOR_POINT {
+        let parsed = match member(value, def.name) {
+            None | Some(Value::Null) => def.default_value(),
+            Some(given) => parse_value(def.kind, &format!("{field}.{}", def.name), given, errors),
+        };
+        point.insert(def.name.to_owned(), parsed.unwrap_or(Value::Null));
+    }
+    if point["position"].is_null() {
+        if point["itemId"].is_null() {
             errors.push(FieldViolation::new(format!("{field}.position"), "is required when itemId is not given"));
-            None
+        } else {
+            point.insert("position".into(), json!({"x": 0, "y": 0}));
         }
-        Some(p) => parse_value(Kind::Point, &format!("{field}.position"), p, errors),
-    };
-    let decorator = match member(value, "decorator") {
-        None | Some(Value::Null) => Some(json!("ArrowLine")),
-        Some(d) => parse_value(Kind::OneOf(DECORATORS), &format!("{field}.decorator"), d, errors),
-    };
-    if errors.len() > before {
-        return None;
     }
-    Some(json!({"edge": edge, "position": position?, "itemId": item_id, "decorator": decorator?}))
+    (errors.len() == before).then_some(Value::Object(point))
 }
 
 /// Connector rules beyond single properties: nothing derived is stored.

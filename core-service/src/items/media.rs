@@ -1,52 +1,13 @@
-//! Web links and file-backed items: images, documents and SVGs.
+//! Web links and file-backed items: images, documents and SVGs (their tables are
+//! `canvas_vocabulary::items::{WEB, IMAGE, DOCUMENT, SVG}`): the image rule and uploads.
 
 use serde_json::{Map, Value};
 
-use super::schema::{Kind, PropertyDef};
+use canvas_vocabulary::items::MIN_SIZE;
+
 use super::RuleContext;
 
-/// Image types the spec accepts.
-pub const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
-
-pub const WEB: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Point).default(r#"{"x":0,"y":0}"#),
-    PropertyDef::new("size", Kind::Size).default(r#"{"width":1280,"height":768}"#),
-    PropertyDef::new("scale", Kind::NumberAbove(0.0)).default("1"),
-    PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0"),
-    PropertyDef::new("url", Kind::WebUrl).required(),
-];
-
-pub const IMAGE: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Point).default(r#"{"x":0,"y":0}"#),
-    PropertyDef::new("size", Kind::Size).required(),
-    PropertyDef::new("scale", Kind::NumberAbove(0.0)).default("1"),
-    PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0"),
-    PropertyDef::new("fileName", Kind::FileName).required(),
-    PropertyDef::new("mimeType", Kind::OneOf(IMAGE_TYPES)).required(),
-    PropertyDef::new("fileSize", Kind::ByteCount).required(),
-];
-
-/// Documents and SVGs: the base properties plus the file facts, which come
-/// from the upload and cannot be set by a client.
-pub const DOCUMENT: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Point).default(r#"{"x":0,"y":0}"#),
-    PropertyDef::new("size", Kind::Size).default(r#"{"width":240,"height":320}"#),
-    PropertyDef::new("scale", Kind::NumberAbove(0.0)).default("1"),
-    PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0"),
-    PropertyDef::new("fileName", Kind::FileName),
-    PropertyDef::new("mimeType", Kind::Name(255)).fixed(),
-    PropertyDef::new("fileSize", Kind::ByteCount).fixed(),
-];
-
-pub const SVG: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Point).default(r#"{"x":0,"y":0}"#),
-    PropertyDef::new("size", Kind::Size).default(r#"{"width":256,"height":256}"#),
-    PropertyDef::new("scale", Kind::NumberAbove(0.0)).default("1"),
-    PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0"),
-    PropertyDef::new("fileName", Kind::FileName),
-    PropertyDef::new("mimeType", Kind::Name(255)).fixed(),
-    PropertyDef::new("fileSize", Kind::ByteCount).fixed(),
-];
+pub use canvas_vocabulary::items::IMAGE_TYPES;
 
 pub const WEB_READABLE: &[(&str, &str)] = &[("url", "url")];
 
@@ -97,7 +58,8 @@ pub fn merge_upload(raw: &mut Map<String, Value>, facts: &UploadFacts, with_size
     let has_size = raw.keys().any(|k| super::schema::fold_name(k) == "size");
     if with_size && !has_size {
         if let Some((w, h)) = facts.natural_size {
-            raw.insert("size".into(), serde_json::json!({"width": w.max(5), "height": h.max(5)}));
+            let min = MIN_SIZE as u32;
+            raw.insert("size".into(), serde_json::json!({"width": w.max(min), "height": h.max(min)}));
         }
     }
 }

@@ -2,28 +2,33 @@
 //! place for every transport.
 //!
 //! # Layout
+//! - the property tables (kinds, flags, defaults, bounds) are data in `canvas-vocabulary`
+//!   (`canvas_vocabulary::items`), which the gateways export as their schemas; this module applies
+//!   them and owns every rule.
 //! - [`types`]: item types and parents.
 //! - [`schema`]: the table-driven property engine.
 //! - the "plain text or valid HTML" rule of label text lives in the `canvas-html` crate.
-//! - [`label`]: labels and sticky notes.
+//! - [`label`]: labels and sticky notes: the auto-size rules.
 //! - [`shape`]: shapes and the corner-radius rules.
 //! - [`connector`]: connectors, their ends, and the geometry of attached ends.
 //! - [`media`]: web links, images, documents, SVGs.
-//! - [`theme`]: the theme defaults.
 
 pub mod connector;
 pub mod label;
 pub mod media;
 pub mod schema;
 #[cfg(test)]
+mod schema_export;
+#[cfg(test)]
 mod schema_props;
 pub mod shape;
-pub mod theme;
 pub mod types;
 
 use serde_json::{Map, Value};
 
 pub use types::{ItemType, Parent};
+
+use canvas_vocabulary::items::MIN_SIZE;
 
 use crate::error::{CoreError, FieldViolation, ViolationReason};
 use schema::{lookup, parse_value, PropertyDef};
@@ -33,17 +38,8 @@ const BASE_READABLE: &[(&str, &str)] =
     &[("position", "position"), ("size", "size"), ("scale", "scale"), ("angle", "angle")];
 
 /// The property table of a type.
-fn definitions(item_type: ItemType) -> &'static [PropertyDef] {
-    match item_type {
-        ItemType::Label => label::LABEL,
-        ItemType::StickyNote => label::STICKY_NOTE,
-        ItemType::Shape => shape::SHAPE,
-        ItemType::Connector => connector::CONNECTOR,
-        ItemType::Web => media::WEB,
-        ItemType::Image => media::IMAGE,
-        ItemType::Document => media::DOCUMENT,
-        ItemType::Svg => media::SVG,
-    }
+pub fn definitions(item_type: ItemType) -> &'static [PropertyDef] {
+    item_type.vocabulary().properties
 }
 
 /// Names the single-property read accepts beyond the base ones, with the
@@ -114,7 +110,7 @@ pub fn validate_create(
     let mut errors = Vec::new();
     let given = canonical_names(defs, raw, false, &mut errors);
     let mut props = Map::new();
-    for def in defs {
+    for def in defs.iter().filter(|def| !def.ignored) {
         match given.iter().find(|(name, _)| *name == def.name) {
             Some((_, value)) if !value.is_null() => {
                 if let Some(parsed) = parse_value(def.kind, def.name, value, &mut errors) {
@@ -151,7 +147,9 @@ pub fn validate_update(
     let mut props = stored.clone();
     for (name, value) in &given {
         let def = defs.iter().find(|d| d.name == *name).expect("canonical names come from the table");
-        if value.is_null() {
+        if def.ignored {
+            continue;
+        } else if value.is_null() {
             if def.required {
                 errors.push(FieldViolation::with_reason(
                     ViolationReason::Required,
@@ -252,12 +250,12 @@ fn apply_rules(
     }
 }
 
-/// The base rule: size at least 5 per dimension.
+/// The base rule: size at least [`MIN_SIZE`] per dimension.
 pub(crate) fn minimum_size(ctx: &mut RuleContext<'_>) {
     for dimension in ["width", "height"] {
         if let Some(value) = schema::number_at(ctx.props, "size", dimension) {
-            if value < 5.0 {
-                ctx.violation(&format!("size.{dimension}"), "must be >= 5");
+            if value < MIN_SIZE {
+                ctx.violation(&format!("size.{dimension}"), format!("must be >= {MIN_SIZE}"));
             }
         }
     }
@@ -283,13 +281,11 @@ mod tests {
             for def in definitions(item_type) {
                 let Some(value) = def.default_value() else { continue };
                 let mut errors = Vec::new();
-                if !matches!(def.kind, schema::Kind::Ignored) {
-                    assert!(
-                        schema::parse_value(def.kind, def.name, &value, &mut errors).is_some(),
-                        "{item_type}.{}: {errors:?}",
-                        def.name
-                    );
-                }
+                assert!(
+                    schema::parse_value(def.kind, def.name, &value, &mut errors).is_some(),
+                    "{item_type}.{}: {errors:?}",
+                    def.name
+                );
             }
         }
     }

@@ -1,97 +1,13 @@
-//! A small, table-driven property schema: each item type lists its
-//! properties with their kind, default and flags, and one engine parses,
-//! checks and fills them. Type-specific rules that tie several properties
-//! together (auto-size, corner radius, connector points) run afterwards.
+//! The table-driven property engine: each item type lists its properties with their kind, default
+//! and flags (the table is data in `canvas-vocabulary`, which the gateways export as their
+//! schemas), and this engine parses, checks and fills them. Type-specific rules that tie several
+//! properties together (auto-size, corner radius, connector points) run afterwards.
 
 use serde_json::{json, Map, Value};
 
+pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
+
 use crate::error::{FieldViolation, ViolationReason};
-
-/// What a property holds and the rule for its value.
-#[derive(Debug, Clone, Copy)]
-pub enum Kind {
-    /// `{x, y}`, finite numbers.
-    Point,
-    /// `{width, height}`, finite numbers >= 0; minimums are checked by the
-    /// type's rules because the label auto-size rules change them.
-    Size,
-    /// A label's size: like [`Kind::Size`], but either dimension may be omitted, because an
-    /// auto-sized dimension "must be 0 or omitted" (the label rules fill it in).
-    AutoSize,
-    /// A finite number `> min` (exclusive).
-    NumberAbove(f64),
-    /// A finite number `>= min`.
-    NumberAtLeast(f64),
-    /// A finite number within `[min, max]`.
-    NumberBetween(f64, f64),
-    Bool,
-    /// A non-empty string that is plain text or valid HTML.
-    RichText,
-    /// A non-empty string with at most `max` characters.
-    Name(usize),
-    /// Any CSS colour (`red`, `rgb(…)`, `#abc`, `hsl(…)`, …).
-    CssColor,
-    /// One of the listed words, matched case-insensitively and stored in the
-    /// listed spelling.
-    OneOf(&'static [&'static str]),
-    /// `#RRGGBB`, `#AARRGGBB` (alpha first) or `#RGB`; nothing else.
-    HexColor,
-    /// An array of finite numbers, each `>= 0`.
-    NonNegativeList,
-    /// An array of `{x, y}` points.
-    PointList,
-    /// An absolute `http` or `https` URL.
-    WebUrl,
-    /// A file name: 1 to 128 characters, no `/` or `\`.
-    FileName,
-    /// A whole number of bytes, `>= 0`.
-    ByteCount,
-    /// A connector end: `{edge, position, itemId, decorator}`.
-    ConnectorPoint,
-    /// Accepted and dropped (connector position, size, scale, angle are
-    /// derived from the end points).
-    Ignored,
-}
-
-/// One property of an item type.
-#[derive(Debug, Clone, Copy)]
-pub struct PropertyDef {
-    /// Canonical camelCase name, as the spec writes it.
-    pub name: &'static str,
-    pub kind: Kind,
-    /// Must be present on create.
-    pub required: bool,
-    /// May be changed by an update.
-    pub updatable: bool,
-    /// JSON text of the default, filled on create when the property is
-    /// omitted; None leaves it absent.
-    pub default: Option<&'static str>,
-}
-
-impl PropertyDef {
-    pub const fn new(name: &'static str, kind: Kind) -> Self {
-        Self { name, kind, required: false, updatable: true, default: None }
-    }
-
-    pub const fn required(mut self) -> Self {
-        self.required = true;
-        self
-    }
-
-    pub const fn fixed(mut self) -> Self {
-        self.updatable = false;
-        self
-    }
-
-    pub const fn default(mut self, json: &'static str) -> Self {
-        self.default = Some(json);
-        self
-    }
-
-    pub fn default_value(&self) -> Option<Value> {
-        self.default.map(|text| serde_json::from_str(text).expect("property defaults are valid JSON"))
-    }
-}
 
 /// The form in which names are compared: lower case without `_` and `-`, so
 /// `fontSize`, `FontSize`, `font_size` and `font-size` are the same name.
@@ -154,13 +70,7 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         None
     };
     match kind {
-        Kind::Point
-        | Kind::Size
-        | Kind::AutoSize
-        | Kind::NonNegativeList
-        | Kind::PointList
-        | Kind::ConnectorPoint
-        | Kind::Ignored => {
+        Kind::Point | Kind::Size | Kind::AutoSize | Kind::NonNegativeList | Kind::PointList | Kind::ConnectorPoint => {
             unreachable!("handled above")
         }
         Kind::HexColor => match value.as_str() {
@@ -184,11 +94,20 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         },
         Kind::FileName => match value.as_str() {
             Some(text) if text.trim().is_empty() => fail("must not be empty".into()),
-            Some(text) if text.chars().count() > 128 => fail("must be at most 128 characters".into()),
+            Some(text) if text.chars().count() > FILE_NAME_MAX_CHARS => {
+                fail(format!("must be at most {FILE_NAME_MAX_CHARS} characters").into())
+            }
             Some(text) if text.contains(['/', '\\']) => fail("must not contain a forward slash or backslash".into()),
             Some(text) if text.chars().any(char::is_control) => fail("must not contain control characters".into()),
             Some(_) => Some(value.clone()),
             None => fail("must be a string".into()),
+        },
+        Kind::ItemId => match value.as_str() {
+            Some(raw) => match uuid::Uuid::parse_str(raw.trim()) {
+                Ok(id) => Some(Value::String(id.hyphenated().to_string())),
+                Err(_) => fail("must be the GUID of an item of the project".into()),
+            },
+            None => fail("must be a GUID string".into()),
         },
         Kind::ByteCount => match value.as_f64() {
             Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => Some(value.clone()),
@@ -252,7 +171,6 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
 /// The kinds made of several values; None for the scalar kinds.
 fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Option<Value>> {
     let result = match kind {
-        Kind::Ignored => None,
         Kind::NonNegativeList => {
             let Some(items) = value.as_array() else {
                 errors.push(FieldViolation::new(field, "must be an array of numbers"));

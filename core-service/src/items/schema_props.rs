@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
-use super::label::LABEL;
 use super::schema::{fold_name, is_hex_color, lookup, parse_value, Kind};
+use canvas_vocabulary::items::LABEL;
 
 /// Runs one value through the engine: the stored value, or the violations.
 fn parse(kind: Kind, value: &str) -> Result<Value, Vec<String>> {

@@ -1,12 +1,10 @@
-//! Shapes: the 45 types, hex colours, and the seven corner-radius rules.
+//! Shapes: the corner-radius rules (the table, with the 45 types and hex colours, is
+//! `canvas_vocabulary::items::SHAPE`).
 
 use serde_json::{json, Map, Value};
 
-use super::schema::{number_at, Kind, PropertyDef};
+use super::schema::number_at;
 use super::RuleContext;
-
-/// The shape types of the spec, in its order.
-pub const TYPES: &[&str] = &canvas_vocabulary::SHAPE_TYPES;
 
 /// The round-corner types and their default radius as a fraction of the
 /// shorter drawn side: one tenth for RoundedRectangle (the spec), one sixth
@@ -17,19 +15,6 @@ const ROUND_CORNER: &[(&str, f64)] = &[
     ("TwoSameSideRoundCornerRectangle", 1.0 / 6.0),
     ("TwoDiagonalRoundCornerRectangle", 1.0 / 6.0),
     ("OneSnipOneRoundCornerRectangle", 1.0 / 6.0),
-];
-
-pub const SHAPE: &[PropertyDef] = &[
-    PropertyDef::new("position", Kind::Point).default(r#"{"x":0,"y":0}"#),
-    PropertyDef::new("size", Kind::Size).required(),
-    PropertyDef::new("scale", Kind::NumberAbove(0.0)).default("1"),
-    PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0"),
-    PropertyDef::new("type", Kind::OneOf(TYPES)).fixed().default(r#""Rectangle""#),
-    PropertyDef::new("fillColor", Kind::HexColor).default(r##""#00000000""##),
-    PropertyDef::new("strokeColor", Kind::HexColor).default(r##""#FFFFFF""##),
-    PropertyDef::new("strokeThickness", Kind::NumberAtLeast(0.0)).default("2"),
-    PropertyDef::new("adjustmentValues", Kind::NonNegativeList).default("[]"),
-    PropertyDef::new("cornerRadius", Kind::NumberAtLeast(0.0)),
 ];
 
 /// Single-property read names: the spec's list, plus the table's own names

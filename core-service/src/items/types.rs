@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use canvas_vocabulary::items::{ItemTypeDef, INBOX, PANEL};
+
 use crate::domain::ItemId;
 use crate::error::CoreError;
 
@@ -43,6 +45,11 @@ impl ItemType {
         }
     }
 
+    /// The type's property table and creation, from the shared vocabulary.
+    pub fn vocabulary(self) -> &'static ItemTypeDef {
+        canvas_vocabulary::items::item_type(self.as_str()).expect("every item type has a vocabulary entry")
+    }
+
     /// Parses the `itemType` of a path, case-insensitively.
     pub fn parse(raw: &str) -> Result<Self, CoreError> {
         Self::ALL.into_iter().find(|t| t.as_str().eq_ignore_ascii_case(raw.trim())).ok_or_else(|| {
@@ -74,13 +81,16 @@ pub enum Parent {
 impl Parent {
     pub fn parse(raw: &str) -> Result<Self, CoreError> {
         let raw = raw.trim();
-        if raw.is_empty() || raw.eq_ignore_ascii_case("panel") {
+        if raw.is_empty() || raw.eq_ignore_ascii_case(PANEL) {
             Ok(Self::Panel)
-        } else if raw.eq_ignore_ascii_case("inbox") {
+        } else if raw.eq_ignore_ascii_case(INBOX) {
             Ok(Self::Inbox)
         } else {
             ItemId::parse(raw).map(Self::Item).map_err(|_| {
-                CoreError::invalid("parent", "must be 'panel', 'inbox' or the id of an item of the project")
+                CoreError::invalid(
+                    "parent",
+                    format!("must be '{PANEL}', '{INBOX}' or the id of an item of the project"),
+                )
             })
         }
     }
@@ -89,9 +99,24 @@ impl Parent {
 impl fmt::Display for Parent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Panel => f.write_str("panel"),
-            Self::Inbox => f.write_str("inbox"),
+            Self::Panel => f.write_str(PANEL),
+            Self::Inbox => f.write_str(INBOX),
             Self::Item(id) => id.fmt(f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The enum and the vocabulary's list name the same types in the same order, so
+    /// [`ItemType::vocabulary`] never fails.
+    #[test]
+    fn every_type_is_in_the_vocabulary() {
+        let names: Vec<&str> = ItemType::ALL.iter().map(|t| t.as_str()).collect();
+        let vocabulary: Vec<&str> = canvas_vocabulary::items::ITEM_TYPES.iter().map(|t| t.name).collect();
+        assert_eq!(names, vocabulary);
+        assert!(ItemType::ALL.iter().all(|t| t.vocabulary().name == t.as_str()));
     }
 }

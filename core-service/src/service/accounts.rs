@@ -7,6 +7,7 @@ use super::{page_size, Core, Principal};
 use crate::domain::{tokens, Environment, EventId, ProjectId, ProjectRole, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{MembershipRow, NewEvent, ProjectRow, TokenRow, UserProjectRow, UserRow};
+use canvas_vocabulary::limits::PROJECTS_PAGE;
 
 /// Longest user or project name.
 const MAX_NAME: usize = 128;
@@ -104,12 +105,12 @@ impl Core {
         &self,
         who: &Principal,
         user_id: UserId,
-        requested: u32,
+        requested: Option<u32>,
     ) -> CoreResult<Vec<UserProjectRow>> {
         if who.user_id != user_id {
             self.require_system_admin(who)?;
         }
-        self.storage.list_user_projects(user_id.0, page_size(requested, 50, 1000)).await
+        self.storage.list_user_projects(user_id.0, page_size(requested, PROJECTS_PAGE)?).await
     }
 
     pub async fn get_project(&self, who: &Principal, project: ProjectId) -> CoreResult<(ProjectRow, ProjectRole)> {

@@ -12,6 +12,7 @@ use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::items::{self, ItemFacts, ItemType, Parent};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
+use canvas_vocabulary::limits::ITEMS_PAGE;
 
 /// What a write answers: the item and its version after the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +34,8 @@ pub struct ItemPage {
 pub struct ListQuery {
     pub item_type: Option<String>,
     pub parent: Option<String>,
-    pub page_size: u32,
+    /// As the client sent it; None for the default (see [`super::page_size`]).
+    pub page_size: Option<u32>,
     pub cursor: Option<String>,
 }
 
@@ -60,7 +62,7 @@ impl Core {
         self.require_role(who, project, ProjectRole::Editor).await?;
         let content = match upload {
             Some(upload) => Some(self.accept_upload(item_type, upload, &mut properties)?),
-            None if matches!(item_type, ItemType::Document | ItemType::Svg) => {
+            None if !item_type.vocabulary().creation.from_json() => {
                 return Err(CoreError::invalid(
                     "binary",
                     format!("{item_type} items are created by file upload: POST /{{parent}}/{item_type}/file"),
@@ -219,7 +221,7 @@ impl Core {
             ),
             None => None,
         };
-        let limit = page_size(query.page_size, 100, 1000);
+        let limit = page_size(query.page_size, ITEMS_PAGE)?;
         let filter = ItemFilter {
             item_type: item_type.map(|t| t.as_str().to_owned()),
             parent: parent.map(|p| p.to_string()),

@@ -20,16 +20,11 @@ use crate::knowledge::llm::{self, Passage};
 use crate::knowledge::search::tokenise;
 use crate::storage::{IndexCounts, IndexStatusRow};
 
-/// Citations when the request names no `maxResults` (the spec's default).
-pub const DEFAULT_MAX_RESULTS: u32 = 20;
-/// Ceiling of `maxResults` without `postProcess`.
-pub const MAX_RESULTS: u32 = 100;
-/// Ceiling of `maxResults` with `postProcess` (the spec's rule).
-pub const MAX_RESULTS_POST_PROCESS: u32 = 50;
-/// Limits on the request's size.
-pub const MAX_QUERY_CHARS: usize = 8192;
-pub const MAX_KEYWORDS: usize = 32;
-pub const MAX_ITEM_IDS: usize = 1000;
+/// `maxResults` (default, ceilings) and the limits on the request's size, shared with the
+/// gateways, which document them.
+pub use canvas_vocabulary::limits::retrieval::{
+    DEFAULT_MAX_RESULTS, MAX_ITEM_IDS, MAX_KEYWORDS, MAX_QUERY_CHARS, MAX_RESULTS, MAX_RESULTS_POST_PROCESS,
+};
 /// Distinct words sent to the keyword leg.
 const MAX_TERMS: usize = 64;
 /// Projects whose search indexes are loaded at start (most recently changed first, within budget).
@@ -278,8 +273,8 @@ impl Core {
         self.knowledge.search.warm(&self.storage, WARM_PROJECTS).await;
     }
 
-    /// The index state of a project's items (Viewer role), one page, with the counts of every
-    /// selected item per state.
+    /// The index state of a project's items (Viewer role), one page of `limit` (the resolved page
+    /// size), with the counts of every selected item per state.
     pub async fn index_status(
         &self,
         who: &Principal,
@@ -299,7 +294,7 @@ impl Core {
         let filter = (!items.is_empty()).then_some(items.as_slice());
         let now_ms = chrono::Utc::now().timestamp_millis();
         tokio::try_join!(
-            self.storage.index_status(project.0, filter, after, super::page_size(limit, 100, 1000)),
+            self.storage.index_status(project.0, filter, after, limit),
             self.storage.index_counts(project.0, filter, now_ms),
         )
     }

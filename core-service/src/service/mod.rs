@@ -24,7 +24,10 @@ pub mod webhooks;
 use std::time::Duration;
 
 use crate::blobs::BlobStore;
+use canvas_vocabulary::limits::PageSize;
+
 use crate::domain::Environment;
+use crate::error::{CoreError, CoreResult};
 use crate::knowledge::Knowledge;
 use crate::storage::Storage;
 
@@ -105,11 +108,34 @@ impl Core {
     }
 }
 
-/// Clamps a requested page size into `1..=max`, with `default` for 0.
-pub(crate) fn page_size(requested: u32, default: u32, max: u32) -> u32 {
-    if requested == 0 {
-        default
-    } else {
-        requested.min(max)
+/// The page size a client asked for: the page's default when it sent none, a 400 naming the field
+/// for 0, and the page's maximum for anything larger (clamped, not refused: see the README).
+pub(crate) fn page_size(requested: Option<u32>, page: PageSize) -> CoreResult<u32> {
+    match requested {
+        None => Ok(page.default),
+        Some(n) if n < PageSize::MIN => Err(CoreError::invalid(
+            page.field,
+            format!("must be at least {} (at most {} are returned)", PageSize::MIN, page.max),
+        )),
+        Some(n) => Ok(n.min(page.max)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use canvas_vocabulary::limits::ITEMS_PAGE;
+
+    use super::*;
+
+    #[test]
+    fn page_sizes_default_refuse_zero_and_clamp() {
+        assert_eq!(page_size(None, ITEMS_PAGE).ok(), Some(ITEMS_PAGE.default));
+        assert_eq!(page_size(Some(1), ITEMS_PAGE).ok(), Some(1));
+        assert_eq!(page_size(Some(ITEMS_PAGE.max), ITEMS_PAGE).ok(), Some(ITEMS_PAGE.max));
+        assert_eq!(page_size(Some(u32::MAX), ITEMS_PAGE).ok(), Some(ITEMS_PAGE.max));
+        match page_size(Some(0), ITEMS_PAGE) {
+            Err(CoreError::Validation(violations)) => assert_eq!(violations[0].field, "limit"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -12,9 +12,6 @@ use crate::storage::{AttemptRow, WebhookRow};
 use crate::webhooks::dispatch::TEST_CALLS_PER_MINUTE;
 use crate::webhooks::{event_mask, Definition};
 
-/// Default and largest page of the deliveries listing.
-const ATTEMPTS_PAGE: (u32, u32) = (50, 100);
-
 /// Parses a webhook id from a path; a malformed one is a 404 like an
 /// unknown one (the resource cannot exist).
 pub fn webhook_id(raw: &str) -> CoreResult<Uuid> {
@@ -129,10 +126,11 @@ impl Core {
         who: &Principal,
         project: ProjectId,
         id: Uuid,
-        limit: u32,
+        limit: Option<u32>,
     ) -> CoreResult<Vec<AttemptRow>> {
+        let limit = super::page_size(limit, canvas_vocabulary::limits::DELIVERIES_PAGE)?;
         let webhook = self.get_webhook(who, project, id).await?;
-        self.storage.list_attempts(webhook.id, super::page_size(limit, ATTEMPTS_PAGE.0, ATTEMPTS_PAGE.1)).await
+        self.storage.list_attempts(webhook.id, limit).await
     }
 
     /// Queues a past delivery's event again under a new delivery id (so

@@ -15,12 +15,9 @@ use super::EVENT_KINDS;
 use crate::error::{CoreError, FieldViolation, ViolationReason};
 use crate::items::schema::fold_name;
 
-/// Longest `name`, in characters.
-pub const MAX_NAME_CHARS: usize = 128;
-/// Largest `customData`, in bytes of its JSON text.
-pub const MAX_CUSTOM_DATA_BYTES: usize = 4096;
-/// Longest `url`, in bytes.
-pub const MAX_URL_BYTES: usize = 2048;
+/// The definition's limits (longest `name` in characters, largest `customData` in bytes of its
+/// JSON text, longest `url` in bytes), shared with the gateways, which document them.
+pub use canvas_vocabulary::limits::webhooks::{MAX_CUSTOM_DATA_BYTES, MAX_NAME_CHARS, MAX_URL_BYTES};
 
 /// The definition's properties, by their canonical names.
 const PROPERTIES: [&str; 5] = ["name", "url", "enabled", "events", "customData"];

@@ -22,9 +22,9 @@ pub mod settings;
 pub use definition::Definition;
 pub use settings::{WebhookConfig, WebhookSettings};
 
-/// Every event kind a webhook can select, in bit order of [`event_bit`].
-pub const EVENT_KINDS: [&str; 6] =
-    ["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed"];
+/// Every event kind a webhook can select, in bit order of [`event_bit`] (shared with the gateways,
+/// which document them).
+pub use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
 
 /// The bit of an event kind in a webhook's `event_mask`: the fan-out inside
 /// the event's transaction selects webhooks with one integer test that both

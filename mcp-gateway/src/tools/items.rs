@@ -2,30 +2,30 @@
 //! (`create_item`, `get_item`, `list_items`) and the spec's plain item
 //! changes (`update_item_property`, `delete_item`).
 
+use std::sync::Arc;
+
 use canvas_proto::failure::Violation;
 use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::ViolationReason;
+use canvas_vocabulary::items::{Creation, ItemTypeDef, ITEM_TYPES};
+use canvas_vocabulary::json_schema;
+use canvas_vocabulary::limits::ITEMS_PAGE;
+use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::output::{CreatedOut, ItemOut, UpdatedOut};
 use super::{CanvasTool, Hints, ToolContext};
 use crate::error::ToolFailure;
-
-/// Where items go when no parent is given: on the canvas.
-pub fn default_parent() -> String {
-    "panel".to_owned()
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateItemArgs {
     /// The project (GUID) from list_projects.
     pub project_id: String,
-    /// The item type: label, sticky-note, shape, connector or web (images:
-    /// use upload_image).
+    /// The item type, one of those in this tool's description (images: use upload_image).
     #[serde(rename = "type")]
     pub item_type: String,
     /// The item's properties with camelCase names, as described for the type
@@ -33,8 +33,8 @@ pub struct CreateItemArgs {
     #[serde(default)]
     pub properties: Map<String, Value>,
     /// "panel" (on the canvas), "inbox" (off the canvas) or the id of a
-    /// container item of the project.
-    #[serde(default = "default_parent")]
+    /// container item of the project; omitted: on the canvas.
+    #[serde(default)]
     pub parent: String,
 }
 
@@ -44,22 +44,52 @@ impl CanvasTool for CreateItem {
     const NAME: &'static str = "create_item";
     const TITLE: &'static str = "Create an item";
     const DESCRIPTION: &'static str = "Creates an item on a project map and returns its itemId and link. \
-        `type` and its `properties` (camelCase; every type also takes position {x, y}, size {width, height}, \
-        scale > 0 and angle 0-360):\n\
-        - label: text (required; plain text or HTML), fontSize >= 1, fontFamily, textColor and backgroundColor \
-        (CSS colors), horizontalTextAlignment (Left, Center, Right), verticalTextAlignment (Top, Center, Bottom), \
-        isAutoSizeWidth/isAutoSizeHeight (default true: leave size.width/height 0 or omit them).\n\
-        - sticky-note: as label; default size 212 x 106, auto-size off.\n\
-        - shape: size (required, >= 5 each), type (Rectangle, Ellipse, RoundedRectangle, Triangle, Diamond, \
-        Hexagon, Star5, RightArrow and more; fixed after creation), fillColor and strokeColor (hex only: #RRGGBB, \
-        #AARRGGBB or #RGB), strokeThickness >= 0, cornerRadius for round-corner shapes.\n\
-        - connector: startPoint and endPoint {itemId or position, edge, decorator}; prefer connect_items.\n\
-        - web: url (absolute http or https URL), size (default 1280 x 768).\n\
-        Images need their bytes: use upload_image. An invalid property comes back as an error naming it and the \
-        allowed values.";
+        `type` is one of the types below and `properties` holds its properties. Images need their bytes: use \
+        upload_image. An invalid property comes back as an error naming it and the allowed values.";
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateItemArgs;
     type Output = CreatedOut;
+
+    /// Every type created from properties, with each property's rule, default and flags, from
+    /// core-service's property table.
+    fn details() -> String {
+        let mut lines = vec!["Types and their properties (camelCase, any casing accepted):".to_owned()];
+        let creatable = ITEM_TYPES.iter().filter(|t| t.creation == Creation::Json);
+        let mut listed: Vec<&ItemTypeDef> = Vec::new();
+        for item_type in creatable {
+            let accepted = |t: &ItemTypeDef| t.properties.iter().filter(|d| !d.ignored).copied().collect::<Vec<_>>();
+            let mine = accepted(item_type);
+            let alike = |other: &ItemTypeDef| {
+                let theirs = accepted(other);
+                theirs.len() == mine.len()
+                    && theirs.iter().zip(&mine).all(|(a, b)| {
+                        (a.name, a.kind, a.required, a.updatable) == (b.name, b.kind, b.required, b.updatable)
+                    })
+            };
+            match listed.iter().find(|other| alike(other)) {
+                Some(same) => {
+                    let defaults: Vec<String> = mine
+                        .iter()
+                        .zip(same.properties.iter().filter(|d| !d.ignored))
+                        .filter(|(a, b)| a.default != b.default)
+                        .map(|(a, _)| format!("{} {}", a.name, a.default.unwrap_or("none")))
+                        .collect();
+                    lines.push(format!(
+                        "- {}: as {}, with the defaults {}.",
+                        item_type.name,
+                        same.name,
+                        defaults.join(", ")
+                    ));
+                }
+                None => {
+                    let properties: Vec<String> = mine.iter().map(json_schema::describe).collect();
+                    lines.push(format!("- {}: {}.", item_type.name, properties.join(", ")));
+                }
+            }
+            listed.push(item_type);
+        }
+        lines.join("\n")
+    }
 
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();
@@ -126,27 +156,21 @@ impl CanvasTool for GetItem {
     }
 }
 
-fn default_limit() -> u32 {
-    100
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListItemsArgs {
     /// The project (GUID).
     pub project_id: String,
-    /// Only items of this type (label, sticky-note, shape, connector, web,
-    /// image, document, svg); empty for all.
+    /// Only items of this type; empty for all.
     #[serde(rename = "type", default)]
     pub item_type: String,
     /// Only items with this parent ("panel", "inbox" or a container item's
     /// id); empty for all.
     #[serde(default)]
     pub parent: String,
-    /// Items per page, 1 to 1000.
-    #[serde(default = "default_limit", deserialize_with = "super::schema::whole")]
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: u32,
+    /// Items per page.
+    #[serde(default, deserialize_with = "super::schema::count_opt")]
+    pub limit: Option<u32>,
     /// The nextCursor of the previous page; empty for the first page.
     #[serde(default)]
     pub cursor: String,
@@ -170,16 +194,21 @@ impl CanvasTool for ListItems {
     const NAME: &'static str = "list_items";
     const TITLE: &'static str = "List items";
     const DESCRIPTION: &'static str = "Lists the items of a project with all their properties, optionally only \
-        one `type` or one `parent`, a page at a time (`limit`, default 100). When the answer has a nextCursor, \
-        call again with it as `cursor` for the next page.";
+        one `type` or one `parent`, a page at a time (`limit`). When the answer has a nextCursor, call again \
+        with it as `cursor` for the next page.";
     const HINTS: Hints = Hints::READ;
     type Args = ListItemsArgs;
     type Output = ListItemsOut;
 
+    /// `limit` with core-service's page size, and the item types `type` filters by.
+    fn input_schema() -> Arc<JsonObject> {
+        let names: Vec<&str> = ITEM_TYPES.iter().map(|t| t.name).collect();
+        let item_type = json!({"type": "string", "description": format!("one of {}", names.join(", "))});
+        let arguments = vec![("limit", super::schema::page(ITEMS_PAGE)), ("type", item_type)];
+        super::schema::with_properties(super::schema::input::<ListItemsArgs>(), arguments)
+    }
+
     async fn run(ctx: &ToolContext, args: ListItemsArgs) -> Result<ListItemsOut, ToolFailure> {
-        if !(1..=1000).contains(&args.limit) {
-            return Err(ToolFailure::invalid("limit", format!("must be from 1 to 1000, got {}", args.limit)));
-        }
         let request = pb::ListItemsRequest {
             project_id: args.project_id,
             item_type: args.item_type,
@@ -227,6 +256,22 @@ impl CanvasTool for UpdateItemProperty {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = UpdateItemPropertyArgs;
     type Output = UpdatedOut;
+
+    /// The properties an update can change, per type, from core-service's property table.
+    fn details() -> String {
+        let mut lines: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+        for item_type in &ITEM_TYPES {
+            let names: Vec<&str> =
+                item_type.properties.iter().filter(|d| d.updatable && !d.ignored).map(|d| d.name).collect();
+            match lines.iter_mut().find(|(_, same)| *same == names) {
+                Some((types, _)) => types.push(item_type.name),
+                None => lines.push((vec![item_type.name], names)),
+            }
+        }
+        let lines: Vec<String> =
+            lines.iter().map(|(types, names)| format!("- {}: {}.", types.join(", "), names.join(", "))).collect();
+        format!("Changeable properties:\n{}", lines.join("\n"))
+    }
 
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();

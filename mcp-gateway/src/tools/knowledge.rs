@@ -2,19 +2,12 @@
 //! content, answered by core-service's KnowledgeService.
 
 use canvas_proto::v1 as pb;
+use canvas_vocabulary::limits::retrieval;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{CanvasTool, Hints, ToolContext};
 use crate::error::ToolFailure;
-
-fn default_max_results() -> u32 {
-    20
-}
-
-fn default_agent_config() -> String {
-    "default".to_owned()
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -26,10 +19,9 @@ pub struct RetrieveKnowledgeArgs {
     /// Extra keywords that refine the keyword part of the search.
     #[serde(default)]
     pub keywords: Vec<String>,
-    /// How many citations to return (default 20; at most 50 with postProcess).
-    #[serde(default = "default_max_results", deserialize_with = "super::schema::whole")]
-    #[schemars(range(min = 1))]
-    pub max_results: u32,
+    /// How many citations to return.
+    #[serde(default, deserialize_with = "super::schema::count_opt")]
+    pub max_results: Option<u32>,
     /// true: rerank the results with an LLM and write an answer; false: the
     /// answer is the retrieved content joined together.
     #[serde(default)]
@@ -37,9 +29,20 @@ pub struct RetrieveKnowledgeArgs {
     /// Only search these items (GUIDs); empty searches the whole project.
     #[serde(default)]
     pub item_ids: Vec<String>,
-    /// The agent configuration used for retrieval.
-    #[serde(default = "default_agent_config")]
+    /// The agent configuration used for retrieval; omitted: the service's default configuration.
+    #[serde(default)]
     pub agent_config_id: String,
+}
+
+/// `maxResults` with core-service's default and ceilings.
+fn max_results() -> serde_json::Value {
+    serde_json::json!({
+        "type": "integer",
+        "minimum": 1,
+        "maximum": retrieval::MAX_RESULTS,
+        "default": retrieval::DEFAULT_MAX_RESULTS,
+        "description": retrieval::max_results_rule(),
+    })
 }
 
 /// One source the answer draws on.
@@ -79,10 +82,16 @@ impl CanvasTool for RetrieveKnowledge {
     const DESCRIPTION: &'static str = "Searches the content of a project (labels, sticky notes, documents, \
         images and more) with combined semantic and keyword search and returns an answer with citations; each \
         citation names the item it comes from and links to it. Narrow the search with keywords or itemIds; \
-        postProcess true reranks with an LLM and writes the answer (maxResults at most 50 then).";
+        postProcess true reranks with an LLM and writes the answer (maxResults has a lower ceiling then).";
     const HINTS: Hints = Hints::READ;
     type Args = RetrieveKnowledgeArgs;
     type Output = RetrieveKnowledgeOut;
+
+    /// `maxResults` with core-service's default and ceilings.
+    fn input_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
+        let arguments = vec![("maxResults", max_results())];
+        super::schema::with_properties(super::schema::input::<RetrieveKnowledgeArgs>(), arguments)
+    }
 
     async fn run(ctx: &ToolContext, args: RetrieveKnowledgeArgs) -> Result<RetrieveKnowledgeOut, ToolFailure> {
         let project_id = args.project_id.clone();
@@ -90,7 +99,7 @@ impl CanvasTool for RetrieveKnowledge {
             project_id: args.project_id,
             query: args.query,
             keywords: args.keywords,
-            max_results: Some(args.max_results),
+            max_results: args.max_results,
             post_process: args.post_process,
             item_ids: args.item_ids,
             agent_config_id: args.agent_config_id,

@@ -9,9 +9,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use std::sync::Arc;
+
+use canvas_vocabulary::items::{CONNECTOR, CONNECTOR_POINT, ITEM_TYPES};
+use canvas_vocabulary::json_schema::{self, MCP};
+use rmcp::model::JsonObject;
+
 use super::items::update_item;
-use super::output::{json_of, CreatedOut, Point, Size, UpdatedOut};
-use super::{CanvasTool, Hints, ToolContext};
+use super::output::{json_of, CreatedOut, Point, UpdatedOut};
+use super::{schema, CanvasTool, Hints, ToolContext};
 use crate::error::ToolFailure;
 
 /// Style properties; each is optional and only the ones given change.
@@ -28,31 +34,31 @@ pub struct StyleItemArgs {
     /// otherwise nothing changes and the error says the current version.
     #[serde(default, skip_serializing, deserialize_with = "super::schema::whole_opt")]
     pub expected_version: Option<i64>,
-    /// Text colour of a label or sticky note (CSS color, e.g. #1E90FF or dodgerblue).
+    /// Text colour of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_color: Option<String>,
-    /// Background of a label or sticky note (CSS color).
+    /// Background of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background_color: Option<String>,
-    /// Fill of a shape (hex only: #RRGGBB, #AARRGGBB alpha first, or #RGB).
+    /// Fill of a shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fill_color: Option<String>,
-    /// Outline of a shape (hex only) or line colour of a connector (CSS color).
+    /// Outline of a shape (hex colours only) or line colour of a connector (any CSS colour).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stroke_color: Option<String>,
-    /// Outline or line width in pixels of a shape or connector, >= 0.
+    /// Outline or line width in pixels of a shape or connector.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stroke_thickness: Option<f64>,
-    /// Font size in points of a label or sticky note, >= 1.
+    /// Font size in points of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font_size: Option<f64>,
     /// Font family name of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font_family: Option<String>,
-    /// Left, Center or Right (labels and sticky notes).
+    /// Horizontal text alignment of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub horizontal_text_alignment: Option<String>,
-    /// Top, Center or Bottom (labels and sticky notes).
+    /// Vertical text alignment of a label or sticky note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vertical_text_alignment: Option<String>,
 }
@@ -63,21 +69,39 @@ impl CanvasTool for StyleItem {
     const NAME: &'static str = "style_item";
     const TITLE: &'static str = "Style an item";
     const DESCRIPTION: &'static str = "Changes how an item looks: colours, stroke, font and text alignment. Give \
-        only the properties to change. Labels and sticky notes take textColor, backgroundColor, fontSize, \
-        fontFamily, horizontalTextAlignment and verticalTextAlignment; shapes take fillColor, strokeColor (hex \
-        only) and strokeThickness; connectors take strokeColor and strokeThickness. A property the item's type \
-        does not have, or an invalid value, comes back as an error naming it and the allowed values.";
+        only the properties to change. A property the item's type does not have, or an invalid value, comes \
+        back as an error naming it and the allowed values.";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = StyleItemArgs;
     type Output = UpdatedOut;
 
+    /// Which types take which style properties, from core-service's property table.
+    fn details() -> String {
+        let mut lines = Vec::new();
+        for item_type in &ITEM_TYPES {
+            let taken: Vec<&str> = STYLE_PROPERTIES
+                .iter()
+                .copied()
+                .filter(|name| item_type.properties.iter().any(|d| d.name == *name && d.updatable && !d.ignored))
+                .collect();
+            if !taken.is_empty() {
+                lines.push(format!("{} takes {}.", item_type.name, taken.join(", ")));
+            }
+        }
+        lines.join(" ")
+    }
+
+    fn input_schema() -> Arc<JsonObject> {
+        item_properties::<StyleItemArgs>(STYLE_PROPERTIES)
+    }
+
     async fn run(ctx: &ToolContext, args: StyleItemArgs) -> Result<UpdatedOut, ToolFailure> {
         let patch = patch_of(&args);
         if patch.is_empty() {
+            let names = STYLE_PROPERTIES.join(", ");
             return Err(ToolFailure::invalid(
-                "textColor",
-                "give at least one style property: textColor, backgroundColor, fillColor, strokeColor, \
-                 strokeThickness, fontSize, fontFamily, horizontalTextAlignment or verticalTextAlignment",
+                STYLE_PROPERTIES[0],
+                format!("give at least one style property: {names}"),
             ));
         }
         update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
@@ -98,17 +122,17 @@ pub struct ArrangeItemArgs {
     /// otherwise nothing changes and the error says the current version.
     #[serde(default, skip_serializing, deserialize_with = "super::schema::whole_opt")]
     pub expected_version: Option<i64>,
-    /// New position {x, y} on the map.
+    /// New position on the map (the item's centre).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<Point>,
-    /// New size {width, height}, at least 5 each (an auto-sized label
-    /// dimension must stay 0).
+    /// New size (an auto-sized label dimension must stay 0 or be omitted). Passed as sent: which
+    /// dimensions it needs depends on the item, and core-service checks it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<Size>,
-    /// Scale factor, > 0 (1 is natural size).
+    pub size: Option<Map<String, Value>>,
+    /// Scale factor (1 is natural size).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<f64>,
-    /// Rotation in degrees, 0 to 360.
+    /// Rotation in degrees, clockwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub angle: Option<f64>,
 }
@@ -118,20 +142,49 @@ pub struct ArrangeItem;
 impl CanvasTool for ArrangeItem {
     const NAME: &'static str = "arrange_item";
     const TITLE: &'static str = "Move, resize or rotate an item";
-    const DESCRIPTION: &'static str = "Changes where an item is and how big it is drawn: position {x, y}, size \
-        {width, height} (at least 5 each), scale (> 0) and angle (0 to 360 degrees). Give only what should \
-        change. Connectors are placed by their ends: use update_item_property with startPoint or endPoint.";
+    const DESCRIPTION: &'static str = "Changes where an item is and how big it is drawn: position, size, scale \
+        and angle (their rules are in the input schema). Give only what should change. Connectors are placed \
+        by their ends: use update_item_property with startPoint or endPoint.";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = ArrangeItemArgs;
     type Output = UpdatedOut;
 
+    fn input_schema() -> Arc<JsonObject> {
+        item_properties::<ArrangeItemArgs>(ARRANGE_PROPERTIES)
+    }
+
     async fn run(ctx: &ToolContext, args: ArrangeItemArgs) -> Result<UpdatedOut, ToolFailure> {
         let patch = patch_of(&args);
         if patch.is_empty() {
-            return Err(ToolFailure::invalid("position", "give at least one of position, size, scale or angle"));
+            let names = ARRANGE_PROPERTIES.join(", ");
+            return Err(ToolFailure::invalid(ARRANGE_PROPERTIES[0], format!("give at least one of {names}")));
         }
         update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }
+}
+
+/// The item properties `style_item` changes (its arguments of the same names).
+const STYLE_PROPERTIES: &[&str] = &[
+    "textColor",
+    "backgroundColor",
+    "fillColor",
+    "strokeColor",
+    "strokeThickness",
+    "fontSize",
+    "fontFamily",
+    "horizontalTextAlignment",
+    "verticalTextAlignment",
+];
+
+/// The item properties `arrange_item` changes.
+const ARRANGE_PROPERTIES: &[&str] = &["position", "size", "scale", "angle"];
+
+/// The input schema of a tool whose arguments `names` are item properties of the same names, each
+/// as every item type that can change it accepts it.
+fn item_properties<T: JsonSchema>(names: &[&str]) -> Arc<JsonObject> {
+    let arguments =
+        names.iter().map(|name| (*name, json_schema::across_types(name, MCP).expect("an item property"))).collect();
+    schema::with_properties(schema::input::<T>(), arguments)
 }
 
 /// The given (serialised, non-skipped) arguments as a property patch.
@@ -151,15 +204,15 @@ pub struct ConnectItemsArgs {
     pub from_item_id: String,
     /// The item the connector ends at (GUID).
     pub to_item_id: String,
-    /// Straight (default), Angled (90-degree corners) or Curved.
+    /// The line: Angled has 90-degree corners.
     pub line_type: Option<String>,
-    /// Line colour (CSS color); default: the theme's accent colour.
+    /// Line colour.
     pub color: Option<String>,
-    /// Line width in pixels, >= 0 (default 3).
+    /// Line width in pixels.
     pub stroke_thickness: Option<f64>,
-    /// Tip at the start: None, Arrow (filled), ArrowLine (outline, default) or Circle.
+    /// Tip at the start (Arrow is filled, ArrowLine an outline).
     pub start_decorator: Option<String>,
-    /// Tip at the end: None, Arrow (filled), ArrowLine (outline, default) or Circle.
+    /// Tip at the end (Arrow is filled, ArrowLine an outline).
     pub end_decorator: Option<String>,
 }
 
@@ -169,12 +222,26 @@ impl CanvasTool for ConnectItems {
     const NAME: &'static str = "connect_items";
     const TITLE: &'static str = "Connect two items";
     const DESCRIPTION: &'static str = "Draws a connector from one item to another. Both ends attach to the \
-        items' edges and follow them when they move. Choose the lineType (Straight, Angled, Curved), colour, \
-        strokeThickness and the decorators at either end (None, Arrow, ArrowLine, Circle). Returns the \
-        connector's itemId and link.";
+        items' edges and follow them when they move. Choose the lineType, colour, strokeThickness and the \
+        decorators at either end. Returns the connector's itemId and link.";
     const HINTS: Hints = Hints::CREATE;
     type Args = ConnectItemsArgs;
     type Output = CreatedOut;
+
+    /// The connector's properties and its ends' decorator, from core-service's property table (their
+    /// defaults included: they are what an omitted argument gets).
+    fn input_schema() -> Arc<JsonObject> {
+        let connector = |name: &str| CONNECTOR.iter().find(|d| d.name == name).expect("a connector property");
+        let decorator = CONNECTOR_POINT.iter().find(|d| d.name == "decorator").expect("an end's decorator");
+        let arguments = vec![
+            ("lineType", json_schema::property(connector("type"), MCP, true)),
+            ("color", json_schema::property(connector("strokeColor"), MCP, true)),
+            ("strokeThickness", json_schema::property(connector("strokeThickness"), MCP, true)),
+            ("startDecorator", json_schema::property(decorator, MCP, true)),
+            ("endDecorator", json_schema::property(decorator, MCP, true)),
+        ];
+        schema::with_properties(schema::input::<ConnectItemsArgs>(), arguments)
+    }
 
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();
@@ -213,7 +280,8 @@ impl CanvasTool for ConnectItems {
         }
         let request = pb::CreateItemRequest {
             project_id: args.project_id.clone(),
-            parent: "panel".to_owned(),
+            // The default parent (the canvas) is core-service's.
+            parent: String::new(),
             item_type: "connector".to_owned(),
             properties: Some(to_proto_struct(properties)),
             file: None,

@@ -11,9 +11,14 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Map;
 
-use super::items::default_parent;
+use std::sync::Arc;
+
+use canvas_vocabulary::items::IMAGE;
+use canvas_vocabulary::json_schema::{self, MCP};
+use rmcp::model::JsonObject;
+
 use super::output::{json_of, CreatedOut, Point, Size};
-use super::{CanvasTool, Hints, ToolContext};
+use super::{schema, CanvasTool, Hints, ToolContext};
 use crate::error::ToolFailure;
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -25,15 +30,14 @@ pub struct UploadImageArgs {
     /// data:image/png;base64,... is accepted too). JPEG, PNG, GIF or WebP;
     /// the whole request may be at most 25 MB.
     pub data: String,
-    /// The file name shown for the image, at most 128 characters, without /
-    /// or \.
+    /// The file name shown for the image.
     pub file_name: String,
-    /// Where to place the image {x, y}; default {0, 0}.
+    /// Where to place the image (its centre).
     pub position: Option<Point>,
-    /// How big to draw it {width, height}, at least 5 each.
+    /// How big to draw it; omitted: its pixel size.
     pub size: Option<Size>,
-    /// "panel" (on the canvas, default), "inbox" or a container item's id.
-    #[serde(default = "default_parent")]
+    /// "panel" (on the canvas), "inbox" or a container item's id; omitted: on the canvas.
+    #[serde(default)]
     pub parent: String,
 }
 
@@ -49,6 +53,16 @@ impl CanvasTool for UploadImage {
     const HINTS: Hints = Hints::CREATE;
     type Args = UploadImageArgs;
     type Output = CreatedOut;
+
+    /// `fileName`, `position` and `size` as an image's properties in core-service's table.
+    fn input_schema() -> Arc<JsonObject> {
+        let image = |name: &str| IMAGE.iter().find(|d| d.name == name).expect("an image property");
+        let arguments = ["fileName", "position", "size"]
+            .into_iter()
+            .map(|name| (name, json_schema::property(image(name), MCP, false)))
+            .collect();
+        schema::with_properties(schema::input::<UploadImageArgs>(), arguments)
+    }
 
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();

@@ -16,9 +16,9 @@ pub mod projects;
 pub mod schema;
 
 use std::future::Future;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
-use rmcp::model::{CallToolResult, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use rmcp::ErrorData;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -78,6 +78,18 @@ pub trait CanvasTool {
     /// The structured result; its schema is the tool's `outputSchema`.
     type Output: Serialize + JsonSchema;
 
+    /// Facts appended to [`CanvasTool::DESCRIPTION`] that are core-service's (property rules,
+    /// limits), written from `canvas_vocabulary` so the description cannot drift from them.
+    fn details() -> String {
+        String::new()
+    }
+
+    /// The `inputSchema`: generated from [`CanvasTool::Args`]; tools whose arguments carry item
+    /// properties or limits take those schemas from `canvas_vocabulary`.
+    fn input_schema() -> Arc<JsonObject> {
+        schema::input::<Self::Args>()
+    }
+
     /// The argument that carried the property core-service names in a field
     /// violation (its reason says whether the name or the value was wrong). Most
     /// tools pass the name through unchanged.
@@ -95,7 +107,10 @@ fn definition<T: CanvasTool>() -> Tool {
         .destructive(T::HINTS.destructive)
         .idempotent(T::HINTS.idempotent)
         .open_world(false);
-    Tool::new(T::NAME, T::DESCRIPTION, schema::input::<T::Args>())
+    let details = T::details();
+    let description =
+        if details.is_empty() { T::DESCRIPTION.to_owned() } else { format!("{}\n{details}", T::DESCRIPTION) };
+    Tool::new(T::NAME, description, T::input_schema())
         .with_title(T::TITLE)
         .with_raw_output_schema(schema::output::<T::Output>())
         .with_annotations(annotations)
@@ -176,6 +191,16 @@ pub fn find(name: &str) -> Option<Tool> {
 mod tests {
     use super::*;
 
+    /// A `null` value anywhere (a `default: null`, say).
+    fn has_null(value: &Value) -> bool {
+        match value {
+            Value::Null => true,
+            Value::Array(items) => items.iter().any(has_null),
+            Value::Object(map) => map.values().any(has_null),
+            _ => false,
+        }
+    }
+
     #[test]
     fn every_tool_has_object_schemas_and_hints() {
         let tools = definitions();
@@ -186,7 +211,11 @@ mod tests {
             assert_eq!(output.get("type"), Some(&Value::from("object")), "{}", tool.name);
             for schema in [&tool.input_schema, output] {
                 let text = serde_json::to_string(schema).unwrap_or_default();
-                assert!(!text.contains("\"null\""), "{} schema allows null: {text}", tool.name);
+                assert!(
+                    !text.contains("\"null\"") && !has_null(&Value::Object((**schema).clone())),
+                    "{} schema mentions null: {text}",
+                    tool.name
+                );
             }
             assert!(tool.annotations.is_some());
         }

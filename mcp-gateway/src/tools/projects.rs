@@ -2,6 +2,7 @@
 //! nothing, or only an item id from a link.
 
 use canvas_proto::v1 as pb;
+use canvas_vocabulary::limits::PROJECTS_PAGE;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -9,22 +10,12 @@ use super::output::{rfc3339, role_name, ItemOut};
 use super::{CanvasTool, Hints, ToolContext};
 use crate::error::ToolFailure;
 
-/// The spec's default number of projects.
-const DEFAULT_AMOUNT: u32 = 50;
-/// The most core-service returns in one call.
-const MAX_AMOUNT: u32 = 1000;
-
-fn default_amount() -> u32 {
-    DEFAULT_AMOUNT
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListProjectsArgs {
-    /// How many projects to return, 1 to 1000.
-    #[serde(default = "default_amount", deserialize_with = "super::schema::whole")]
-    #[schemars(range(min = 1, max = 1000))]
-    pub amount: u32,
+    /// How many projects to return.
+    #[serde(default, deserialize_with = "super::schema::count_opt")]
+    pub amount: Option<u32>,
 }
 
 /// A project the caller can access.
@@ -61,15 +52,18 @@ impl CanvasTool for ListProjects {
     const DESCRIPTION: &'static str = "Lists the projects the API token's user can access, with each project's \
         projectId, name, the user's role (Viewer can read; Editor and above can also create, change and delete \
         items) and a link to its map. Call this first to find the projectId the other tools need. `amount` \
-        (default 50, at most 1000) limits how many projects are returned.";
+        limits how many projects are returned.";
     const HINTS: Hints = Hints::READ;
     type Args = ListProjectsArgs;
     type Output = ListProjectsOut;
 
+    /// `amount` with core-service's page size.
+    fn input_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
+        let arguments = vec![("amount", super::schema::page(PROJECTS_PAGE))];
+        super::schema::with_properties(super::schema::input::<ListProjectsArgs>(), arguments)
+    }
+
     async fn run(ctx: &ToolContext, args: ListProjectsArgs) -> Result<ListProjectsOut, ToolFailure> {
-        if !(1..=MAX_AMOUNT).contains(&args.amount) {
-            return Err(ToolFailure::invalid("amount", format!("must be from 1 to {MAX_AMOUNT}, got {}", args.amount)));
-        }
         let request = ctx.request(pb::ListMyProjectsRequest { page_size: args.amount });
         let reply = ctx.state.projects.clone().list_my_projects(request).await?.into_inner();
         let projects: Vec<ProjectOut> = reply

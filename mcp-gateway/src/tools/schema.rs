@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 
+use canvas_vocabulary::limits::PageSize;
 use rmcp::model::JsonObject;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
@@ -66,6 +67,60 @@ where
     T::try_from(whole).map_err(|_| D::Error::custom(format!("invalid value: {number} is out of range")))
 }
 
+/// Deserialises a count argument (a page size, a number of results) as the client sent it: a
+/// whole number >= 0 in any JSON spelling, saturated at `u32::MAX`. Its default, minimum and
+/// ceiling are core-service's, so nothing else is checked here.
+pub fn count_opt<'de, D>(deserializer: D) -> Result<Option<u32>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    let number = serde_json::Number::deserialize(deserializer)?;
+    canvas_proto::json::count(&number)
+        .map(Some)
+        .ok_or_else(|| D::Error::custom(format!("invalid value: {number}, expected a whole number >= 0")))
+}
+
+/// The schema of a page-size argument, from core-service's limits.
+pub fn page(page: PageSize) -> Value {
+    serde_json::json!({
+        "type": "integer",
+        "minimum": PageSize::MIN,
+        "default": page.default,
+        "description": page.rule(),
+    })
+}
+
+/// `input` with the schemas of the arguments that carry item properties taken from core-service's
+/// property table (`canvas_vocabulary::json_schema`): types, enumerations and bounds are the
+/// table's; each argument keeps its own description, followed by the table's words.
+pub fn with_properties(input: Arc<JsonObject>, arguments: Vec<(&str, Value)>) -> Arc<JsonObject> {
+    let mut input = Arc::unwrap_or_clone(input);
+    for (name, table) in arguments {
+        let Some(Value::Object(argument)) = input.get_mut("properties").and_then(|p| p.get_mut(name)) else {
+            panic!("the tool has no argument {name}");
+        };
+        let own = argument.remove("description").and_then(|d| d.as_str().map(str::to_owned));
+        let Value::Object(mut schema) = table else { panic!("{name}: a property schema is an object") };
+        let rule = schema.remove("description").and_then(|d| d.as_str().map(str::to_owned));
+        let description = match (own, rule) {
+            (Some(own), Some(rule)) => Some(format!("{} {}.", own.trim_end(), sentence_case(&rule))),
+            (own, rule) => own.or(rule),
+        };
+        if let Some(description) = description {
+            schema.insert("description".into(), Value::String(description));
+        }
+        *argument = schema;
+    }
+    Arc::new(input)
+}
+
+/// `text` with its first letter in upper case.
+fn sentence_case(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// [`whole`] for an optional argument.
 pub fn whole_opt<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
@@ -97,12 +152,16 @@ fn into_object(schema: Value) -> Arc<JsonObject> {
 }
 
 /// At every depth: removes `null` from `type` lists and `enum`s, drops
-/// `{"type": "null"}` branches of `anyOf`/`oneOf` and `writeOnly`, and
+/// `{"type": "null"}` branches of `anyOf`/`oneOf`, `writeOnly` and a `null`
+/// `default` (what an omitted optional argument becomes says nothing), and
 /// unwraps the lines of descriptions.
 pub fn tidy(value: &mut Value) {
     match value {
         Value::Object(object) => {
             object.remove("writeOnly");
+            if object.get("default").is_some_and(Value::is_null) {
+                object.remove("default");
+            }
             if let Some(Value::String(description)) = object.get_mut("description") {
                 *description = unwrap_lines(description);
             }

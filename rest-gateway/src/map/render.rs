@@ -17,6 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::v1 as pb;
 use canvas_render::{Content, Drawing, Rect, RenderError, RenderOptions};
+// Items are read in the service's largest pages.
+use canvas_vocabulary::limits::ITEMS_PAGE;
 use futures_util::{stream, StreamExt};
 use serde_json::Value;
 
@@ -25,11 +27,10 @@ use crate::respond::{query_value, Format};
 use crate::routes::items::{authorization, item_json};
 use crate::state::{with_auth, AppState};
 
-/// The query of both drawings, for the OpenAPI document only: the handlers parse the raw query
-/// (`canvas_render` owns the rules), so nothing constructs this.
+/// The query of both drawings as sent (names case-insensitive); [`options`] reads it and
+/// `canvas_render` owns the rules. Also the parameters of the OpenAPI document.
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
-#[allow(dead_code)]
 struct RenderParams {
     /// Only these items (comma-separated ids).
     item_ids: Option<String>,
@@ -45,8 +46,6 @@ struct RenderParams {
     scale: Option<f64>,
 }
 
-/// Items read per ListItems call (the service's maximum).
-const PAGE_SIZE: u32 = 1000;
 /// Image and SVG contents fetched at once.
 const CONTENT_CONCURRENCY: usize = 8;
 /// Total bytes of image/SVG content embedded in one drawing; later items draw as placeholders.
@@ -144,18 +143,26 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
             },
         }
     };
-    let scale = number("scale")?.unwrap_or(1.0);
-    let region = match (number("x")?, number("y")?, number("width")?, number("height")?) {
+    let params = RenderParams {
+        item_ids: query_value(query, "itemIds"),
+        x: number("x")?,
+        y: number("y")?,
+        width: number("width")?,
+        height: number("height")?,
+        scale: number("scale")?,
+    };
+    let region = match (params.x, params.y, params.width, params.height) {
         (None, None, None, None) => None,
         (Some(x), Some(y), Some(width), Some(height)) => Some(Rect { x, y, width, height }),
         _ => return Err(ApiError::invalid("region", "give all of x, y, width and height, or none of them")),
     };
-    let item_ids = query_value(query, "itemIds").map(|raw| {
+    let item_ids = params.item_ids.map(|raw| {
         raw.split(',').map(|id| id.trim().to_ascii_lowercase()).filter(|id| !id.is_empty()).collect::<HashSet<_>>()
     });
     if item_ids.as_ref().is_some_and(HashSet::is_empty) {
         return Err(ApiError::invalid("itemIds", "must list at least one item id (comma-separated)"));
     }
+    let scale = params.scale.unwrap_or(RenderOptions::default().scale);
     Ok(RenderOptions { item_ids, region, scale })
 }
 
@@ -180,7 +187,7 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
             project_id: project_id.to_owned(),
             item_type: String::new(),
             parent: String::new(),
-            page_size: PAGE_SIZE,
+            page_size: Some(ITEMS_PAGE.max),
             page_token,
         };
         let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();

@@ -1,351 +1,232 @@
-//! The item bodies per item type on create and PATCH, with the canonical camelCase names (any
-//! casing is accepted). The rules are core-service's property tables (tests/tests/e2e/openapi.rs
-//! compares them); these types only describe them: nothing constructs or parses them.
+//! The item schemas of the document, generated from core-service's property table
+//! (`canvas_vocabulary::items`, exported as JSON Schema by `canvas_vocabulary::json_schema`):
+//! per item type its create body, its PATCH body and the item as reads answer it, so names,
+//! types, required properties, enumerations, defaults and bounds are the table's and cannot
+//! drift. Requests use the canonical camelCase names (any casing is accepted); reads are shown in
+//! the default PascalCase, re-cased by [`Casing`], the one place that knows casings.
 
-#![allow(dead_code)]
+use canvas_vocabulary::items::{ItemTypeDef, ITEM_TYPES};
+use canvas_vocabulary::json_schema::{self, OPENAPI};
+use serde_json::{json, Map, Value};
+use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::{Components, Ref, RefOr};
 
-use serde::Deserialize;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
-use utoipa::openapi::Object;
-use utoipa::ToSchema;
+use super::items::operation_name;
+use crate::casing::Casing;
+use crate::routes::items::WRAPPED_UPDATE;
 
-use super::schemas::one_of;
-
-fn shape_type() -> Object {
-    one_of(&canvas_vocabulary::SHAPE_TYPES)
-}
-fn horizontal() -> Object {
-    one_of(&["Left", "Center", "Right"])
-}
-fn vertical() -> Object {
-    one_of(&["Top", "Center", "Bottom"])
-}
-fn line_type() -> Object {
-    one_of(&["Straight", "Angled", "Curved"])
-}
-fn decorator() -> Object {
-    one_of(&["None", "Arrow", "ArrowLine", "Circle"])
-}
-fn image_mime_type() -> Object {
-    one_of(&["image/jpeg", "image/png", "image/gif", "image/webp"])
-}
-fn hex_color() -> Object {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .pattern(Some("^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"))
-        .description(Some("hex only: #RGB, #RRGGBB or #AARRGGBB (alpha first)"))
-        .build()
-}
-fn file_name() -> Object {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .min_length(Some(1))
-        .max_length(Some(128))
-        .pattern(Some(r"^[^/\\]*$"))
-        .description(Some("at most 128 characters; no `/` or `\\`"))
-        .build()
+/// The name of a type's create body; None for types created by upload only.
+pub fn create_name(item_type: &ItemTypeDef) -> Option<String> {
+    item_type.creation.from_json().then(|| format!("{}Create", operation_name(item_type.name)))
 }
 
-fn non_negative_list() -> utoipa::openapi::schema::Array {
-    let number = ObjectBuilder::new().schema_type(Type::Number).minimum(Some(0.0)).build();
-    utoipa::openapi::schema::ArrayBuilder::new().items(number).build()
+/// The name of a type's PATCH body.
+pub fn patch_name(item_type: &ItemTypeDef) -> String {
+    format!("{}Patch", operation_name(item_type.name))
 }
 
-/// A map position `{x, y}`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
+/// Adds every item schema to `components`.
+pub fn add(components: &mut Components) {
+    let mut views = OneOfBuilder::new().description(Some("An item of any type, told apart by `ItemType`."));
+    for item_type in &ITEM_TYPES {
+        let order: Vec<&str> = item_type.properties.iter().map(|def| def.name).collect();
+        if let Some(name) = create_name(item_type) {
+            let body = json_schema::create_body(item_type.properties, OPENAPI);
+            components.schemas.insert(name, ordered(body, &order).into());
+        }
+        let patch = ordered(json_schema::patch_body(item_type.properties, OPENAPI), &order);
+        if item_type.name == WRAPPED_UPDATE {
+            let changes = format!("{}Changes", operation_name(item_type.name));
+            let wrapper = ObjectBuilder::new()
+                .schema_type(Type::Object)
+                .description(Some(format!(
+                    "A {} PATCH wraps the changes: `{{\"properties\": {{...}}}}`.",
+                    item_type.name
+                )))
+                .property("properties", Ref::from_schema_name(&changes))
+                .required("properties")
+                .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)));
+            components.schemas.insert(changes, patch.into());
+            components.schemas.insert(patch_name(item_type), wrapper.into());
+        } else {
+            components.schemas.insert(patch_name(item_type), patch.into());
+        }
+        let view = format!("{}Item", operation_name(item_type.name));
+        components.schemas.insert(view.clone(), read_view(item_type).into());
+        views = views.item(Ref::from_schema_name(view));
+    }
+    components.schemas.insert("Item".into(), Schema::OneOf(views.build()).into());
+    for (name, schema) in framing() {
+        components.schemas.insert(name.into(), schema.into());
+    }
 }
 
-/// A size `{width, height}`, minimum 5 per dimension.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Size {
-    #[schema(minimum = 5)]
-    pub width: f64,
-    #[schema(minimum = 5)]
-    pub height: f64,
+/// The item as `GET .../item/{itemId}` and the listing answer it (`routes::items::item_json`):
+/// its identity, every property of its type (defaults filled, derived ones included) and its times.
+fn read_view(item_type: &ItemTypeDef) -> Schema {
+    let mut read = json_schema::read_body(item_type.properties);
+    let identity = [
+        ("itemId", json!({"type": "string", "format": "uuid"})),
+        ("itemType", json!({"type": "string", "enum": [item_type.name]})),
+        ("projectId", json!({"type": "string", "format": "uuid"})),
+        ("parent", json!({"type": "string", "description": "`panel`, `inbox` or a container item's id"})),
+    ];
+    let times = [
+        ("createdAt", json!({"type": "string", "format": "date-time"})),
+        ("updatedAt", json!({"type": "string", "format": "date-time"})),
+    ];
+    let mut order: Vec<&str> = identity.iter().map(|(name, _)| *name).collect();
+    order.extend(item_type.properties.iter().map(|def| def.name));
+    order.extend(times.iter().map(|(name, _)| *name));
+    for (name, schema) in identity.into_iter().chain(times) {
+        read["properties"][name] = schema;
+        read["required"].as_array_mut().expect("reads have required properties").push(json!(name));
+    }
+    read["description"] = json!(format!("A {} item, as read (default PascalCase).", item_type.name));
+    let order: Vec<String> = order.iter().map(|name| Casing::Pascal.rename(name)).collect();
+    let order: Vec<&str> = order.iter().map(String::as_str).collect();
+    ordered(pascal(read), &order)
 }
 
-/// A label's size: an auto-sized dimension is 0 (or omitted with the size), the others >= 5.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LabelSize {
-    #[schema(minimum = 0)]
-    pub width: f64,
-    #[schema(minimum = 0)]
-    pub height: f64,
+/// The answers around items: the listing page, the id a write answers, a single property's value,
+/// and the upload form.
+fn framing() -> [(&'static str, Schema); 4] {
+    let page = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("`GET .../items`: a page in creation order."))
+        .property("Items", utoipa::openapi::schema::ArrayBuilder::new().items(Ref::from_schema_name("Item")))
+        .property(
+            "NextCursor",
+            ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+                .description(Some("The cursor of the next page; null on the last one.")),
+        )
+        .required("Items")
+        .required("NextCursor");
+    let item_ref = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("The answer of create, update and delete."))
+        .property("ItemId", uuid())
+        .required("ItemId");
+    let value = ObjectBuilder::new().description(Some(
+        "A single property's bare value (string, number, boolean, array or object; object member names \
+         follow `jsonCasing`).",
+    ));
+    let upload = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "`multipart/form-data` of an upload. The file name comes from the `binary` part, the MIME type is \
+             sniffed from the bytes, `fileSize` is the byte count (over 25 MiB: 413).",
+        ))
+        .property(
+            "dataobject",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some("Optional JSON object (as text) with further item properties.")),
+        )
+        .property(
+            "binary",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+                .description(Some("The file.")),
+        )
+        .required("binary");
+    [
+        ("ItemPage", page.build().into()),
+        ("ItemRef", item_ref.build().into()),
+        ("PropertyValue", value.build().into()),
+        ("FileUpload", upload.build().into()),
+    ]
 }
 
-/// Label and sticky-note properties on create. Text is plain text or well-formed HTML without
-/// active content; auto-sized dimensions must be 0 or omitted, others >= 5.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LabelCreate {
-    #[schema(required = false)]
-    pub position: Point,
-    #[schema(required = false)]
-    pub size: LabelSize,
-    #[schema(required = false, exclusive_minimum = 0)]
-    pub scale: f64,
-    #[schema(required = false, minimum = 0, maximum = 360)]
-    pub angle: f64,
-    #[schema(min_length = 1)]
-    pub text: String,
-    #[schema(required = false, minimum = 1)]
-    pub font_size: f64,
-    #[schema(required = false, min_length = 1, max_length = 256)]
-    pub font_family: String,
-    /// Any CSS colour.
-    #[schema(required = false)]
-    pub text_color: String,
-    /// Any CSS colour.
-    #[schema(required = false)]
-    pub background_color: String,
-    #[schema(required = false)]
-    pub is_auto_size_width: bool,
-    #[schema(required = false)]
-    pub is_auto_size_height: bool,
-    #[schema(required = false, schema_with = horizontal)]
-    pub horizontal_text_alignment: String,
-    #[schema(required = false, schema_with = vertical)]
-    pub vertical_text_alignment: String,
+fn uuid() -> Object {
+    ObjectBuilder::new().schema_type(Type::String).format(Some(SchemaFormat::Custom("uuid".into()))).build()
 }
 
-/// Label and sticky-note changes: only the properties to change; `null` resets an optional one.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LabelPatch {
-    pub position: Option<Point>,
-    pub size: Option<LabelSize>,
-    #[schema(exclusive_minimum = 0)]
-    pub scale: Option<f64>,
-    #[schema(minimum = 0, maximum = 360)]
-    pub angle: Option<f64>,
-    #[schema(required = false, min_length = 1)]
-    pub text: String,
-    #[schema(minimum = 1)]
-    pub font_size: Option<f64>,
-    #[schema(min_length = 1, max_length = 256)]
-    pub font_family: Option<String>,
-    pub text_color: Option<String>,
-    pub background_color: Option<String>,
-    pub is_auto_size_width: Option<bool>,
-    pub is_auto_size_height: Option<bool>,
-    #[schema(schema_with = horizontal)]
-    pub horizontal_text_alignment: Option<String>,
-    #[schema(schema_with = vertical)]
-    pub vertical_text_alignment: Option<String>,
+/// A JSON Schema object as a utoipa schema, with its top-level properties in `order` (the table's,
+/// the spec's order; nested members follow JSON's order).
+fn ordered(mut schema: Value, order: &[&str]) -> Schema {
+    let mut properties = match schema.as_object_mut().and_then(|object| object.remove("properties")) {
+        Some(Value::Object(properties)) => properties,
+        _ => Map::new(),
+    };
+    let mut object: Object = serde_json::from_value(schema).expect("generated schemas are OpenAPI schemas");
+    for name in order {
+        if let Some(property) = properties.remove(*name) {
+            object.properties.insert((*name).to_owned(), from_json(property));
+        }
+    }
+    assert!(properties.is_empty(), "properties left out of the order: {:?}", properties.keys());
+    Schema::Object(object)
 }
 
-/// Shape properties on create.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ShapeCreate {
-    #[schema(required = false)]
-    pub position: Point,
-    pub size: Size,
-    #[schema(required = false, exclusive_minimum = 0)]
-    pub scale: f64,
-    #[schema(required = false, minimum = 0, maximum = 360)]
-    pub angle: f64,
-    /// Case-insensitive; immutable after creation.
-    #[serde(rename = "type")]
-    #[schema(required = false, schema_with = shape_type)]
-    pub shape_type: String,
-    #[schema(required = false, schema_with = hex_color)]
-    pub fill_color: String,
-    #[schema(required = false, schema_with = hex_color)]
-    pub stroke_color: String,
-    #[schema(required = false, minimum = 0)]
-    pub stroke_thickness: f64,
-    /// Shape-specific values, each >= 0 (the first is the corner radius of round-corner types).
-    #[schema(required = false, schema_with = non_negative_list)]
-    pub adjustment_values: Vec<f64>,
-    /// World units; round-corner shape types only.
-    #[schema(required = false, minimum = 0)]
-    pub corner_radius: f64,
+fn from_json(schema: Value) -> RefOr<Schema> {
+    serde_json::from_value(schema).expect("generated schemas are OpenAPI schemas")
 }
 
-/// Shape changes (`type` cannot change).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ShapePatch {
-    pub position: Option<Point>,
-    #[schema(required = false)]
-    pub size: Size,
-    #[schema(exclusive_minimum = 0)]
-    pub scale: Option<f64>,
-    #[schema(minimum = 0, maximum = 360)]
-    pub angle: Option<f64>,
-    #[schema(schema_with = hex_color)]
-    pub fill_color: Option<String>,
-    #[schema(schema_with = hex_color)]
-    pub stroke_color: Option<String>,
-    #[schema(minimum = 0)]
-    pub stroke_thickness: Option<f64>,
-    #[schema(schema_with = non_negative_list)]
-    pub adjustment_values: Option<Vec<f64>>,
-    #[schema(minimum = 0)]
-    pub corner_radius: Option<f64>,
+/// The schema of a read with the names as the default casing writes them: object members and
+/// `required` entries at every depth.
+fn pascal(schema: Value) -> Value {
+    match schema {
+        Value::Object(object) => Value::Object(
+            object
+                .into_iter()
+                .map(|(key, value)| {
+                    let value = match key.as_str() {
+                        "properties" => Value::Object(
+                            value
+                                .as_object()
+                                .into_iter()
+                                .flatten()
+                                .map(|(name, member)| (Casing::Pascal.rename(name), pascal(member.clone())))
+                                .collect(),
+                        ),
+                        "required" => json!(value
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .map(|name| Casing::Pascal.rename(name))
+                            .collect::<Vec<_>>()),
+                        _ => pascal(value),
+                    };
+                    (key, value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(pascal).collect()),
+        other => other,
+    }
 }
 
-/// A connector end. `position` is required unless `itemId` is given (then it is relative to the
-/// item, default {0, 0}).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ConnectorPoint {
-    /// Attach to the item's outline (default true).
-    #[schema(required = false)]
-    pub edge: bool,
-    #[schema(required = false)]
-    pub position: Point,
-    /// Another, non-connector item of the project.
-    #[schema(format = "uuid")]
-    pub item_id: Option<String>,
-    #[schema(required = false, schema_with = decorator)]
-    pub decorator: String,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Connector properties on create (position, size, scale and angle are derived from the ends).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ConnectorCreate {
-    #[serde(rename = "type")]
-    #[schema(required = false, schema_with = line_type)]
-    pub line_type: String,
-    /// Any CSS colour.
-    #[schema(required = false)]
-    pub stroke_color: String,
-    #[schema(required = false, minimum = 0)]
-    pub stroke_thickness: f64,
-    #[schema(required = false)]
-    pub corner_points: Vec<Point>,
-    #[schema(required = false, minimum = 0)]
-    pub radius: f64,
-    pub start_point: ConnectorPoint,
-    pub end_point: ConnectorPoint,
-}
+    /// Every generated schema survives the trip into utoipa's types unchanged: nothing the table
+    /// says is lost on the way into the document.
+    #[test]
+    fn generated_schemas_reach_the_document_unchanged() {
+        for item_type in &ITEM_TYPES {
+            let order: Vec<&str> = item_type.properties.iter().map(|def| def.name).collect();
+            for body in [
+                json_schema::create_body(item_type.properties, OPENAPI),
+                json_schema::patch_body(item_type.properties, OPENAPI),
+            ] {
+                let written = serde_json::to_value(ordered(body.clone(), &order)).unwrap();
+                assert_eq!(written, body, "{}", item_type.name);
+            }
+        }
+    }
 
-/// A connector PATCH wraps the changes: `{"properties": {...}}`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ConnectorPatch {
-    pub properties: ConnectorChanges,
-}
-
-/// The connector properties to change.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ConnectorChanges {
-    #[serde(rename = "type")]
-    #[schema(schema_with = line_type)]
-    pub line_type: Option<String>,
-    pub stroke_color: Option<String>,
-    #[schema(minimum = 0)]
-    pub stroke_thickness: Option<f64>,
-    pub corner_points: Option<Vec<Point>>,
-    #[schema(minimum = 0)]
-    pub radius: Option<f64>,
-    #[schema(required = false)]
-    pub start_point: ConnectorPoint,
-    #[schema(required = false)]
-    pub end_point: ConnectorPoint,
-}
-
-/// Web item properties on create.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WebCreate {
-    #[schema(required = false)]
-    pub position: Point,
-    #[schema(required = false)]
-    pub size: Size,
-    #[schema(required = false, exclusive_minimum = 0)]
-    pub scale: f64,
-    #[schema(required = false, minimum = 0, maximum = 360)]
-    pub angle: f64,
-    /// An absolute `http` or `https` URL with a host.
-    #[schema(format = "uri")]
-    pub url: String,
-}
-
-/// Web item changes.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WebPatch {
-    pub position: Option<Point>,
-    pub size: Option<Size>,
-    #[schema(exclusive_minimum = 0)]
-    pub scale: Option<f64>,
-    #[schema(minimum = 0, maximum = 360)]
-    pub angle: Option<f64>,
-    #[schema(required = false, format = "uri")]
-    pub url: String,
-}
-
-/// Image properties on the JSON-only create (the upload form fills the file fields itself).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ImageCreate {
-    #[schema(required = false)]
-    pub position: Point,
-    pub size: Size,
-    #[schema(required = false, exclusive_minimum = 0)]
-    pub scale: f64,
-    #[schema(required = false, minimum = 0, maximum = 360)]
-    pub angle: f64,
-    #[schema(schema_with = file_name)]
-    pub file_name: String,
-    #[schema(schema_with = image_mime_type)]
-    pub mime_type: String,
-    #[schema(minimum = 0)]
-    pub file_size: u64,
-}
-
-/// Image changes (`mimeType` and `fileSize` are fixed once the image has uploaded content).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ImagePatch {
-    pub position: Option<Point>,
-    #[schema(required = false)]
-    pub size: Size,
-    #[schema(exclusive_minimum = 0)]
-    pub scale: Option<f64>,
-    #[schema(minimum = 0, maximum = 360)]
-    pub angle: Option<f64>,
-    #[schema(required = false, schema_with = file_name)]
-    pub file_name: String,
-    #[schema(required = false, schema_with = image_mime_type)]
-    pub mime_type: String,
-    #[schema(required = false, minimum = 0)]
-    pub file_size: u64,
-}
-
-/// Document and SVG changes (their file fields other than the name are fixed).
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FilePatch {
-    pub position: Option<Point>,
-    pub size: Option<Size>,
-    #[schema(exclusive_minimum = 0)]
-    pub scale: Option<f64>,
-    #[schema(minimum = 0, maximum = 360)]
-    pub angle: Option<f64>,
-    #[schema(schema_with = file_name)]
-    pub file_name: Option<String>,
-}
-
-/// `multipart/form-data` of an upload. The file name comes from the `binary` part, the MIME type
-/// is sniffed from the bytes, `fileSize` is the byte count (over 25 MiB: 413).
-#[derive(Deserialize, ToSchema)]
-pub struct FileUpload {
-    /// Optional JSON object (as text) with further item properties.
-    #[schema(required = false)]
-    pub dataobject: String,
-    /// The file.
-    #[schema(value_type = String, format = Binary)]
-    pub binary: Vec<u8>,
+    #[test]
+    fn reads_are_pascal_case_at_every_depth() {
+        let connector = ITEM_TYPES.iter().find(|t| t.name == "connector").unwrap();
+        let view = serde_json::to_value(read_view(connector)).unwrap();
+        let end = &view["properties"]["StartPoint"];
+        assert!(end["properties"]["AbsolutePosition"]["properties"]["X"].is_object(), "{end}");
+        assert!(view["required"].as_array().unwrap().contains(&json!("ItemType")));
+        assert_eq!(view["properties"]["ItemType"]["enum"], json!(["connector"]));
+    }
 }

@@ -6,27 +6,17 @@
 //! PATCH operations are written out here per item type, each with that type's body. The
 //! handlers are `routes::items::{create, update}` and `routes::files::upload`.
 
+use canvas_vocabulary::items::{INBOX, ITEM_TYPES, PANEL};
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, Required, ResponseBuilder};
 
+use crate::routes::items::WRAPPED_UPDATE;
+
 /// Prefix of every item path.
 pub const ITEM: &str = "/api/v2/projects/{projectId}/item";
-
-/// The item types, the create body of each (None: created by upload only), its PATCH body, and
-/// whether it has the upload form.
-pub const ITEM_TYPES: &[(&str, Option<&str>, &str, bool)] = &[
-    ("label", Some("LabelCreate"), "LabelPatch", false),
-    ("sticky-note", Some("LabelCreate"), "LabelPatch", false),
-    ("shape", Some("ShapeCreate"), "ShapePatch", false),
-    ("connector", Some("ConnectorCreate"), "ConnectorPatch", false),
-    ("web", Some("WebCreate"), "WebPatch", false),
-    ("image", Some("ImageCreate"), "ImagePatch", true),
-    ("document", None, "FilePatch", true),
-    ("svg", None, "FilePatch", true),
-];
 
 /// A required path parameter holding a string.
 pub fn path_param(name: &str, description: &str, uuid: bool) -> utoipa::openapi::path::Parameter {
@@ -48,7 +38,7 @@ fn project_param() -> utoipa::openapi::path::Parameter {
 }
 
 fn parent_param() -> utoipa::openapi::path::Parameter {
-    let words = super::schemas::one_of(&["panel", "inbox"]);
+    let words = super::schemas::one_of(&[PANEL, INBOX]);
     let item = ObjectBuilder::new()
         .schema_type(Type::String)
         .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
@@ -104,9 +94,11 @@ fn created_item(op_name: &str, upload: bool) -> utoipa::openapi::Response {
 
 /// Adds the per-type create, upload and PATCH operations, and the file content read.
 pub fn add_paths(doc: &mut OpenApi) {
-    for &(item_type, create, patch, upload) in ITEM_TYPES {
+    for definition in &ITEM_TYPES {
+        let item_type = definition.name;
+        let upload = definition.creation.from_upload();
         let op_name = operation_name(item_type);
-        if let Some(create) = create {
+        if let Some(create) = super::item_schemas::create_name(definition) {
             let operation = OperationBuilder::new()
                 .tag("items")
                 .operation_id(Some(format!("create{op_name}")))
@@ -115,7 +107,7 @@ pub fn add_paths(doc: &mut OpenApi) {
                     "`POST /{{parent}}/{item_type}` with the {item_type} properties as JSON (names in any casing)."
                 )))
                 .parameters(Some([project_param(), parent_param()]))
-                .request_body(Some(json_body(create)))
+                .request_body(Some(json_body(&create)))
                 .response("200", created_item(&op_name, item_type == "image"))
                 .build();
             doc.paths.add_path_operation(format!("{ITEM}/{{parent}}/{item_type}"), vec![HttpMethod::Post], operation);
@@ -143,7 +135,7 @@ pub fn add_paths(doc: &mut OpenApi) {
                 operation,
             );
         }
-        let wrapped = if item_type == "connector" { " wrapped as `{\"properties\": {...}}`" } else { "" };
+        let wrapped = if item_type == WRAPPED_UPDATE { " wrapped as `{\"properties\": {...}}`" } else { "" };
         let operation = OperationBuilder::new()
             .tag("items")
             .operation_id(Some(format!("update{op_name}")))
@@ -152,7 +144,7 @@ pub fn add_paths(doc: &mut OpenApi) {
                 "Only the properties to change{wrapped}; `null` resets an optional property to its default."
             )))
             .parameters(Some([project_param(), path_param("itemId", "The item.", true)]))
-            .request_body(Some(json_body(patch)))
+            .request_body(Some(json_body(&super::item_schemas::patch_name(definition))))
             .response("200", item_ref_response().build())
             .build();
         doc.paths.add_path_operation(format!("{ITEM}/{item_type}/{{itemId}}"), vec![HttpMethod::Patch], operation);
@@ -191,7 +183,7 @@ fn upload_description(item_type: &str) -> String {
 }
 
 /// `sticky-note` → `StickyNote`.
-fn operation_name(item_type: &str) -> String {
+pub fn operation_name(item_type: &str) -> String {
     item_type
         .split('-')
         .map(|word| {

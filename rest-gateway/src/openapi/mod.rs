@@ -5,16 +5,18 @@
 //! - The handlers carry `#[utoipa::path]` (method, concrete path, parameters, success answer).
 //! - [`items`] writes out the generic item routes (`.../item/{a}/{b}`) as concrete paths, one
 //!   create, upload and PATCH operation per item type with that type's body.
-//! - [`schemas`], [`item_schemas`], [`item_views`]: the bodies. Requests use the canonical
-//!   camelCase names (any casing is accepted); responses the default PascalCase.
+//! - [`item_schemas`]: the item bodies and reads, generated from core-service's property table
+//!   (`canvas_vocabulary`); [`schemas`]: the other bodies. Requests use the canonical camelCase
+//!   names (any casing is accepted); responses the default PascalCase.
+//! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
 //!   answers (400/401/403/404/413/503) and the `jsonCasing` parameter.
 //!
 //! tests/schemathesis/run.sh checks the running service against this document.
 
 pub mod item_schemas;
-pub mod item_views;
 pub mod items;
+pub mod parameters;
 pub mod schemas;
 pub mod ui;
 
@@ -77,15 +79,6 @@ use crate::state::AppState;
         schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
         schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
         schemas::JwkSet, schemas::Jwk,
-        item_schemas::Point, item_schemas::Size, item_schemas::LabelSize,
-        item_schemas::LabelCreate, item_schemas::LabelPatch, item_schemas::ShapeCreate, item_schemas::ShapePatch,
-        item_schemas::ConnectorPoint, item_schemas::ConnectorCreate, item_schemas::ConnectorPatch,
-        item_schemas::ConnectorChanges, item_schemas::WebCreate, item_schemas::WebPatch,
-        item_schemas::ImageCreate, item_schemas::ImagePatch, item_schemas::FilePatch, item_schemas::FileUpload,
-        item_views::ItemRef, item_views::MapPoint, item_views::MapSize, item_views::ItemCommon,
-        item_views::LabelItem, item_views::ShapeItem, item_views::ConnectorItem, item_views::ConnectorEnd,
-        item_views::WebItem, item_views::ImageItem, item_views::FileItem, item_views::Item, item_views::ItemPage,
-        item_views::PropertyValue,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),
@@ -126,7 +119,9 @@ const NO_CASING: &[&str] = &[
 /// The whole document.
 pub fn document() -> OpenApi {
     let mut doc = ApiDoc::openapi();
+    item_schemas::add(doc.components.get_or_insert_with(Default::default));
     items::add_paths(&mut doc);
+    parameters::document(&mut doc);
     doc.paths.add_path_operation("/metrics", vec![utoipa::openapi::HttpMethod::Get], metrics_operation());
     add_shared(&mut doc);
     add_webhook_links(&mut doc);

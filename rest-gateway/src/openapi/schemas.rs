@@ -1,16 +1,15 @@
 //! Request and response bodies of the knowledge, webhook and health routes, the problem body
 //! every error carries, and the helpers the item schemas share.
 //!
-//! rest-gateway forwards bodies as JSON values, so these types exist only to describe them:
-//! nothing constructs or parses them. Requests are written with the canonical camelCase names
-//! (the gateway accepts any casing); responses with the default PascalCase (`jsonCasing`
-//! absent), through serde's `rename_all`, which `utoipa` reads.
+//! rest-gateway forwards bodies as JSON values, so these types only describe them to `utoipa`.
+//! Requests are written with the canonical camelCase names (the gateway accepts any casing);
+//! responses with the default PascalCase (`jsonCasing` absent), through serde's `rename_all`,
+//! which `utoipa` reads. Every limit is core-service's, from `canvas_vocabulary::limits`.
 
-#![allow(dead_code)]
-
+use canvas_vocabulary::limits::{retrieval, webhooks};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::Object;
 use utoipa::ToSchema;
 
@@ -74,25 +73,63 @@ pub struct RetrieveRequest {
     /// The project to search.
     #[schema(format = "uuid")]
     pub project_id: String,
-    /// The question; must not be empty; at most 8,192 characters.
-    #[schema(min_length = 1, max_length = 8192)]
+    /// The question; must not be empty.
+    #[schema(schema_with = retrieve_query)]
     pub query: String,
-    /// Extra terms for the keyword leg (at most 32).
-    #[schema(max_items = 32)]
+    /// Extra terms for the keyword leg.
+    #[schema(schema_with = retrieve_keywords)]
     pub keywords: Option<Vec<String>>,
-    /// Citations to return: default 20, at most 100 (50 with `postProcess`).
-    #[schema(minimum = 1, maximum = 100)]
+    /// Citations to return.
+    #[schema(schema_with = max_results)]
     pub max_results: Option<u32>,
     /// Rerank the candidates and write an answer with the agent's language model.
     pub post_process: Option<bool>,
-    /// Search only these items (at most 1,000).
-    #[schema(max_items = 1000)]
+    /// Search only these items.
+    #[schema(schema_with = retrieve_item_ids)]
     pub item_ids: Option<Vec<String>>,
     /// The agent configuration (`default` when absent).
     pub agent_config_id: Option<String>,
     /// Which legs run (beyond the spec): `hybrid` (default), `keyword`, `semantic`.
     #[schema(schema_with = search_modes)]
     pub mode: Option<String>,
+}
+
+fn retrieve_query() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(retrieval::MAX_QUERY_CHARS))
+        .description(Some("The question; must not be empty."))
+        .build()
+}
+
+fn strings(max_items: usize, description: String) -> utoipa::openapi::schema::Array {
+    ArrayBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .max_items(Some(max_items))
+        .description(Some(description))
+        .build()
+}
+
+fn retrieve_keywords() -> utoipa::openapi::schema::Array {
+    let max = retrieval::MAX_KEYWORDS;
+    strings(max, format!("Extra terms for the keyword leg (at most {max})."))
+}
+
+fn retrieve_item_ids() -> utoipa::openapi::schema::Array {
+    let max = retrieval::MAX_ITEM_IDS;
+    strings(max, format!("Search only these items (at most {max})."))
+}
+
+fn max_results() -> Object {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::Integer, Type::Null]))
+        .minimum(Some(1))
+        .maximum(Some(retrieval::MAX_RESULTS))
+        .default(Some(retrieval::DEFAULT_MAX_RESULTS.into()))
+        .description(Some(format!("Citations to return: {}.", retrieval::max_results_rule())))
+        .build()
 }
 
 fn search_modes() -> Object {
@@ -172,12 +209,8 @@ fn index_states() -> Object {
 
 // ---- Webhooks --------------------------------------------------------------------------------
 
-/// The six event kinds a webhook can select.
-pub const EVENT_KINDS: &[&str] =
-    &["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed"];
-
 fn event_kind() -> Object {
-    one_of(EVENT_KINDS)
+    one_of(&webhooks::EVENT_KINDS)
 }
 
 /// A webhook definition (create, replace, test). Unknown names are a 400; the record's own
@@ -185,8 +218,8 @@ fn event_kind() -> Object {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WebhookDefinition {
-    /// Display name, at most 128 characters.
-    #[schema(max_length = 128)]
+    /// Display name.
+    #[schema(schema_with = webhook_name)]
     pub name: Option<String>,
     /// The absolute `https` URL receiving the calls.
     #[schema(format = "uri", pattern = "^https://")]
@@ -196,8 +229,27 @@ pub struct WebhookDefinition {
     /// The event kinds to deliver: not empty, no duplicates.
     #[schema(schema_with = event_kinds)]
     pub events: Vec<String>,
-    /// Any JSON (at most 4096 bytes), sent back byte for byte in every call.
+    /// Any JSON, sent back byte for byte in every call.
+    #[schema(schema_with = custom_data)]
     pub custom_data: Option<Value>,
+}
+
+fn webhook_name() -> Object {
+    let max = webhooks::MAX_NAME_CHARS;
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+        .max_length(Some(max))
+        .description(Some(format!("Display name, at most {max} characters.")))
+        .build()
+}
+
+fn custom_data() -> Object {
+    ObjectBuilder::new()
+        .description(Some(format!(
+            "Any JSON (at most {} bytes of JSON text), sent back byte for byte in every call.",
+            webhooks::MAX_CUSTOM_DATA_BYTES
+        )))
+        .build()
 }
 
 fn event_kinds() -> utoipa::openapi::schema::Array {

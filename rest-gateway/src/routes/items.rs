@@ -16,6 +16,16 @@ use crate::error::ApiError;
 use crate::respond::{query_value, Format};
 use crate::state::{idempotent, with_auth, AppState};
 
+/// A count query parameter (`limit`) as sent: None when absent. Only what cannot be a count at all
+/// (`abc`, `-1`, `2.5`) is refused here; the range, default and ceiling are core-service's.
+pub(crate) fn count_parameter(query: &str, name: &str) -> Result<Option<u32>, ApiError> {
+    query_value(query, name)
+        .map(|raw| {
+            canvas_proto::json::count_text(&raw).ok_or_else(|| ApiError::invalid(name, "must be a whole number"))
+        })
+        .transpose()
+}
+
 pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
     headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok())
 }
@@ -122,7 +132,7 @@ pub async fn create(
     summary = "Read an item with all its properties",
     params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
     responses((status = 200, description = "The item. `ETag` holds its version, for `If-Match` on PATCH and DELETE.",
-        body = crate::openapi::item_views::Item,
+        body = ref("#/components/schemas/Item"),
         headers(("ETag" = String, description = "The item's version as a strong entity tag, e.g. `\"7\"`."))))
 )]
 pub async fn get(
@@ -161,7 +171,7 @@ pub async fn get(
         ("itemId" = String, Path, format = "uuid"),
         ("property" = String, Path, description = "A property name, case-insensitive."),
     ),
-    responses((status = 200, description = "The value.", body = crate::openapi::item_views::PropertyValue))
+    responses((status = 200, description = "The value.", body = ref("#/components/schemas/PropertyValue")))
 )]
 pub async fn get_property(
     State(state): State<AppState>,
@@ -185,6 +195,9 @@ pub async fn get_property(
     format.reply(result)
 }
 
+/// The item type whose PATCH body wraps the changes as `{"properties": {...}}` (REST framing).
+pub const WRAPPED_UPDATE: &str = "connector";
+
 /// `PATCH /{itemType}/{itemId}`. Connector bodies arrive wrapped as
 /// `{"properties": {...}}` (REST framing, unwrapped here); every other type
 /// sends the changed properties at the top level.
@@ -197,7 +210,7 @@ pub async fn update(
 ) -> Response {
     let result = async {
         let mut properties = json_object(body)?;
-        if item_type.trim().eq_ignore_ascii_case("connector") {
+        if item_type.trim().eq_ignore_ascii_case(WRAPPED_UPDATE) {
             properties = unwrap_connector_body(properties)?;
         }
         let request = pb::UpdateItemRequest {
@@ -238,7 +251,7 @@ fn unwrap_connector_body(mut body: Map<String, Value>) -> Result<Map<String, Val
     operation_id = "deleteItem",
     summary = "Delete an item (connectors attached to it are detached)",
     params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The deleted item's id.", body = crate::openapi::item_views::ItemRef))
+    responses((status = 200, description = "The deleted item's id.", body = ref("#/components/schemas/ItemRef")))
 )]
 pub async fn delete(
     State(state): State<AppState>,
@@ -264,13 +277,12 @@ pub async fn delete(
     summary = "List a project's items in creation order",
     params(
         ("projectId" = String, Path, format = "uuid"),
-        ("type" = Option<String>, Query, description = "Only items of this type (`label`, `sticky-note`, `shape`, \
-            `connector`, `web`, `image`, `document`, `svg`)."),
+        ("type" = Option<String>, Query, description = "Only items of this type."),
         ("parent" = Option<String>, Query, description = "Only items with this parent (`panel`, `inbox` or an item id)."),
-        ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "Page size (default 100)."),
+        ("limit" = Option<u32>, Query, description = "Page size."),
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
     ),
-    responses((status = 200, description = "One page of items.", body = crate::openapi::item_views::ItemPage))
+    responses((status = 200, description = "One page of items.", body = ref("#/components/schemas/ItemPage")))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -281,13 +293,7 @@ pub async fn list(
 ) -> Response {
     let result = async {
         let query = query.unwrap_or_default();
-        let page_size = match query_value(&query, "limit") {
-            None => 0,
-            Some(raw) => match raw.trim().parse::<u32>() {
-                Ok(n) if n >= 1 => n,
-                _ => return Err(ApiError::invalid("limit", "must be a whole number from 1 to 1000")),
-            },
-        };
+        let page_size = count_parameter(&query, "limit")?;
         let request = pb::ListItemsRequest {
             project_id,
             item_type: query_value(&query, "type").unwrap_or_default(),

@@ -78,10 +78,10 @@ fn request(map: &Map<String, Value>) -> Result<pb::RetrieveRequest, ApiError> {
     let query = string(map, "query", "query")?.unwrap_or_default();
     let max_results = match map.get("maxresults") {
         None | Some(Value::Null) => None,
-        // A whole number in any JSON spelling (20, 20.0); the ceilings are core-service's.
-        Some(Value::Number(n)) => match canvas_proto::json::whole_number(n) {
-            Some(n) if n >= 0 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            _ => return Err(ApiError::invalid("maxResults", "must be a whole number of at least 1")),
+        // A whole number in any JSON spelling (20, 20.0); the default and ceilings are core-service's.
+        Some(Value::Number(n)) => match canvas_proto::json::count(n) {
+            Some(n) => Some(n),
+            None => return Err(ApiError::invalid("maxResults", "must be a whole number")),
         },
         Some(_) => return Err(ApiError::invalid("maxResults", "must be a number")),
     };
@@ -154,7 +154,7 @@ pub async fn retrieve(
         ("projectId" = String, Query, format = "uuid", description = "The project."),
         ("itemIds" = Option<String>, Query, description = "Only these items (comma-separated ids)."),
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
-        ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "Page size."),
+        ("limit" = Option<u32>, Query, description = "Page size."),
     ),
     responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::openapi::schemas::IndexStatusPage))
 )]
@@ -169,13 +169,7 @@ pub async fn index_status(
         let project_id = query_value(&query, "projectId")
             .filter(|p| !p.trim().is_empty())
             .ok_or_else(|| ApiError::invalid("projectId", "is required"))?;
-        let limit = match query_value(&query, "limit") {
-            None => 0,
-            Some(raw) => match raw.trim().parse::<u32>() {
-                Ok(n) if (1..=1000).contains(&n) => n,
-                _ => return Err(ApiError::invalid("limit", "must be a whole number from 1 to 1000")),
-            },
-        };
+        let limit = super::items::count_parameter(&query, "limit")?;
         let item_ids = query_value(&query, "itemIds")
             .map(|ids| ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect())
             .unwrap_or_default();

@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 
 use super::items::authorization;
 use crate::error::ApiError;
-use crate::respond::{query_value, Format};
+use crate::respond::Format;
 use crate::state::{idempotent, with_auth, AppState};
 
 /// Receivers may cache the key set this long (the spec's maximum).
@@ -271,7 +271,7 @@ pub async fn test(
     tag = "webhooks",
     operation_id = "listDeliveries",
     summary = "Recent delivery attempts, newest first",
-    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "How many (default 50).")),
+    params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("limit" = Option<u32>, Query, description = "How many.")),
     responses((status = 200, description = "The attempts.", body = crate::openapi::schemas::DeliveryList))
 )]
 pub async fn deliveries(
@@ -282,14 +282,7 @@ pub async fn deliveries(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let limit = match query_value(query.as_deref().unwrap_or(""), "limit") {
-            None => 0,
-            Some(raw) => raw
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=100).contains(n))
-                .ok_or_else(|| ApiError::invalid("limit", "must be a whole number from 1 to 100"))?,
-        };
+        let limit = super::items::count_parameter(query.as_deref().unwrap_or(""), "limit")?;
         let message = pb::ListDeliveriesRequest { project_id, webhook_id, limit };
         let reply = idempotent(message, authorization(&headers), |r| {
             let mut client = client(&state);

@@ -73,7 +73,7 @@ pub async fn rpc(app: &TestApp, user: &TestUser, method: &str, params: Value) ->
     raw.json()
 }
 
-async fn call_tool(app: &TestApp, user: &TestUser, name: &str, arguments: Value) -> Value {
+pub(crate) async fn call_tool(app: &TestApp, user: &TestUser, name: &str, arguments: Value) -> Value {
     rpc(app, user, "tools/call", json!({"name": name, "arguments": arguments})).await
 }
 

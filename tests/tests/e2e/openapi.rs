@@ -1,12 +1,11 @@
 //! `/api/openapi.json` and `/api/docs`: the document is OpenAPI 3.1, describes every route the
-//! router serves (the generic item routes per item type), matches core-service's property tables,
-//! and the reference page is served, with its vendored script, without a token.
+//! router serves (the generic item routes per item type), and the reference page is served, with
+//! its vendored script, without a token. Its item schemas against core-service's property table:
+//! `schemas.rs`.
 
 use std::collections::BTreeSet;
 
 use canvas_tests::{Backend, TestApp};
-use core_service::items::schema::{Kind, PropertyDef};
-use core_service::items::{connector, label, media, shape};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -152,64 +151,6 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     assert_eq!(script.status(), StatusCode::OK);
     assert!(script.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
     assert!(script.text().await.unwrap().contains("SwaggerUIBundle"));
-}
-
-/// The create and PATCH bodies name exactly the properties core-service's tables define, so the
-/// document cannot drift from the rules (position, size, scale and angle of a connector are
-/// accepted and ignored, so the document leaves them out).
-#[test]
-fn item_bodies_name_core_service_properties() {
-    let doc = rest_gateway::openapi::document();
-    let doc = serde_json::to_value(&doc).unwrap();
-    let names = |schema: &str| -> BTreeSet<String> {
-        let props = doc["components"]["schemas"][schema]["properties"].as_object();
-        props.unwrap_or_else(|| panic!("{schema} has no properties")).keys().cloned().collect()
-    };
-    let table = |defs: &[PropertyDef], updatable_only: bool| -> BTreeSet<String> {
-        defs.iter()
-            .filter(|d| !matches!(d.kind, Kind::Ignored) && (!updatable_only || d.updatable))
-            .map(|d| d.name.to_owned())
-            .collect()
-    };
-    assert_eq!(names("LabelCreate"), table(label::LABEL, false));
-    assert_eq!(names("LabelCreate"), table(label::STICKY_NOTE, false));
-    assert_eq!(names("LabelPatch"), table(label::LABEL, true));
-    assert_eq!(names("ShapeCreate"), table(shape::SHAPE, false));
-    assert_eq!(names("ShapePatch"), table(shape::SHAPE, true));
-    assert_eq!(names("ConnectorCreate"), table(connector::CONNECTOR, false));
-    assert_eq!(names("ConnectorChanges"), table(connector::CONNECTOR, true));
-    assert_eq!(names("WebCreate"), table(media::WEB, false));
-    assert_eq!(names("WebPatch"), table(media::WEB, true));
-    assert_eq!(names("ImageCreate"), table(media::IMAGE, false));
-    assert_eq!(names("ImagePatch"), table(media::IMAGE, true));
-    assert_eq!(names("FilePatch"), table(media::DOCUMENT, true));
-    assert_eq!(names("FilePatch"), table(media::SVG, true));
-    let required = |schema: &str| -> BTreeSet<String> {
-        let list = doc["components"]["schemas"][schema]["required"].as_array().cloned().unwrap_or_default();
-        list.iter().map(|v| v.as_str().unwrap().to_owned()).collect()
-    };
-    let required_in = |defs: &[PropertyDef]| -> BTreeSet<String> {
-        defs.iter().filter(|d| d.required).map(|d| d.name.to_owned()).collect()
-    };
-    assert_eq!(required("LabelCreate"), required_in(label::LABEL));
-    assert_eq!(required("ShapeCreate"), required_in(shape::SHAPE));
-    assert_eq!(required("ConnectorCreate"), required_in(connector::CONNECTOR));
-    assert_eq!(required("WebCreate"), required_in(media::WEB));
-    assert_eq!(required("ImageCreate"), required_in(media::IMAGE));
-
-    // The enumerated values are core-service's lists.
-    let values = |schema: &str, property: &str| -> Vec<String> {
-        let list = doc["components"]["schemas"][schema]["properties"][property]["enum"].as_array().cloned();
-        list.unwrap_or_else(|| panic!("{schema}.{property} has no enum"))
-            .iter()
-            .map(|v| v.as_str().unwrap().to_owned())
-            .collect()
-    };
-    let owned = |words: &[&str]| -> Vec<String> { words.iter().map(|w| (*w).to_owned()).collect() };
-    assert_eq!(values("ShapeCreate", "type"), owned(shape::TYPES));
-    assert_eq!(values("ConnectorCreate", "type"), owned(connector::LINE_TYPES));
-    assert_eq!(values("ConnectorPoint", "decorator"), owned(connector::DECORATORS));
-    assert_eq!(values("ImageCreate", "mimeType"), owned(media::IMAGE_TYPES));
 }
 
 /// The reference page in headless Chromium (`tests/browser/docs_test.mjs`, installed like the

@@ -1,12 +1,11 @@
-//! The theme: the values the spec calls "theme default" and "accent color".
-//! Written down in the README; changing one changes only new items.
+//! The theme: the values the spec calls "theme default" and "accent color", as JSON text (they are
+//! property defaults). Written down in the README; changing one changes only new items.
 
 /// Font family of labels and sticky notes.
 pub const FONT_FAMILY: &str = "\"Arial\"";
 /// Font size of labels, in points.
 pub const LABEL_FONT_SIZE: &str = "14";
-/// Background of labels: a dark slate that white text (the label default)
-/// reads well on.
+/// Background of labels: a dark slate that white text (the label default) reads well on.
 pub const LABEL_BACKGROUND: &str = "\"#1E293B\"";
 /// The accent colour (connectors).
 pub const ACCENT: &str = "\"#F59E0B\"";

@@ -1,0 +1,94 @@
+//! Limits and defaults of requests: page sizes, retrieval and webhook definitions. core-service
+//! applies them (`core-service/src/service`); the gateways forward what the client sent and only
+//! document these values (OpenAPI parameters, MCP schemas). The README states each decision.
+
+/// A page size: `default` when the client sends none, at least 1, and anything above `max` taken
+/// as `max` (clamped, like GitHub's `per_page`: a client asking for more simply gets full pages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSize {
+    /// The name the client sends it by (REST query parameter, MCP argument), for errors.
+    pub field: &'static str,
+    /// When the client sends none.
+    pub default: u32,
+    /// The most one answer holds; larger requests are clamped to it.
+    pub max: u32,
+}
+
+impl PageSize {
+    /// The smallest page a client may ask for; 0 is refused (a 400 naming the field).
+    pub const MIN: u32 = 1;
+
+    /// The rule in words, for documentation (OpenAPI parameters, MCP argument schemas).
+    pub fn rule(&self) -> String {
+        format!(
+            "page size, default {}; at most {} are returned (a larger value is taken as {}); 0 is refused",
+            self.default, self.max, self.max
+        )
+    }
+}
+
+/// `GET .../items?limit=` and MCP `list_items` `limit`.
+pub const ITEMS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
+/// MCP `list_projects` `amount` (the spec's default of 50).
+pub const PROJECTS_PAGE: PageSize = PageSize { field: "amount", default: 50, max: 1000 };
+/// `GET .../webhooks/{webhookId}/deliveries?limit=`.
+pub const DELIVERIES_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 100 };
+/// `GET /api/v1/memory/index?limit=`.
+pub const INDEX_STATUS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
+
+/// Knowledge retrieval (`POST /api/v1/memory/retrieve`, MCP `retrieve_knowledge`). Unlike page
+/// sizes, `maxResults` above its ceiling is a 400: the spec makes more than 50 with `postProcess`
+/// an error, and one rule for both ceilings is easier to reason about.
+pub mod retrieval {
+    /// Citations when the request names no `maxResults` (the spec's default).
+    pub const DEFAULT_MAX_RESULTS: u32 = 20;
+    /// Ceiling of `maxResults` without `postProcess`.
+    pub const MAX_RESULTS: u32 = 100;
+    /// Ceiling of `maxResults` with `postProcess` (the spec's rule).
+    pub const MAX_RESULTS_POST_PROCESS: u32 = 50;
+    /// Longest `query`, in characters.
+    pub const MAX_QUERY_CHARS: usize = 8192;
+    /// Most `keywords`.
+    pub const MAX_KEYWORDS: usize = 32;
+    /// Most `itemIds`.
+    pub const MAX_ITEM_IDS: usize = 1000;
+
+    /// The `maxResults` rule in words, for documentation.
+    pub fn max_results_rule() -> String {
+        format!(
+            "default {DEFAULT_MAX_RESULTS}, at most {MAX_RESULTS} ({MAX_RESULTS_POST_PROCESS} with postProcess); \
+             more, or 0, is refused"
+        )
+    }
+}
+
+// The default fits under both ceilings (checked when compiling).
+const _: () = assert!(
+    retrieval::DEFAULT_MAX_RESULTS <= retrieval::MAX_RESULTS_POST_PROCESS
+        && retrieval::MAX_RESULTS_POST_PROCESS <= retrieval::MAX_RESULTS
+);
+
+/// Webhook definitions.
+pub mod webhooks {
+    /// Every event kind a webhook can select (core-service stores them as bits in this order).
+    pub const EVENT_KINDS: [&str; 6] =
+        ["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed"];
+    /// Longest `name`, in characters.
+    pub const MAX_NAME_CHARS: usize = 128;
+    /// Largest `customData`, in bytes of its JSON text.
+    pub const MAX_CUSTOM_DATA_BYTES: usize = 4096;
+    /// Longest `url`, in bytes.
+    pub const MAX_URL_BYTES: usize = 2048;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_within_their_pages() {
+        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE] {
+            assert!((PageSize::MIN..=page.max).contains(&page.default), "{page:?}");
+        }
+    }
+}
