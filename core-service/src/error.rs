@@ -89,6 +89,11 @@ pub enum CoreError {
     /// was changed (optimistic concurrency on request: HTTP `If-Match`).
     #[error("{kind} is at version {current}, not the expected version {expected}; nothing was changed")]
     PreconditionFailed { kind: &'static str, expected: i64, current: i64 },
+    /// The database gave this transaction up to let a concurrent one through (a deadlock victim, a
+    /// serialisation failure): nothing was written, and running it again will succeed. Writers
+    /// of items repeat it themselves; elsewhere it reaches the caller as a conflict to retry.
+    #[error("{0}")]
+    Contention(String),
     /// A quota was used up; try again after the given number of seconds.
     #[error("{message}")]
     RateLimited { message: String, retry_after_secs: u64 },

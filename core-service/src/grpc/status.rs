@@ -40,7 +40,7 @@ pub fn reason_of(err: &CoreError) -> ErrorReason {
         CoreError::Unauthenticated(_) => ErrorReason::Unauthenticated,
         CoreError::PermissionDenied(_) => ErrorReason::PermissionDenied,
         CoreError::NotFound { .. } => ErrorReason::NotFound,
-        CoreError::Conflict(_) => ErrorReason::Conflict,
+        CoreError::Conflict(_) | CoreError::Contention(_) => ErrorReason::Conflict,
         CoreError::PreconditionFailed { .. } => ErrorReason::PreconditionFailed,
         CoreError::RateLimited { .. } => ErrorReason::RateLimited,
         CoreError::PayloadTooLarge(_) => ErrorReason::PayloadTooLarge,

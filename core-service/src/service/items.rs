@@ -97,7 +97,11 @@ impl Core {
         };
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
-        self.storage.insert_item(&row, &event, &attachments(item_type, &props)).await?;
+        let attached = attachments(item_type, &props);
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        while !written(self.storage.insert_item(&row, &event, &attached).await.map(|()| true))? {
+            lost_race(deadline).await?;
+        }
         self.knowledge.wake();
         Ok(id)
     }
@@ -163,7 +167,7 @@ impl Core {
             let row = next_version(&current, who, updated);
             let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
-            if self.storage.update_item(&row, current.version, &event, &attached).await? {
+            if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
                 self.knowledge.wake();
                 return Ok(Written { item, version: row.version });
             }
@@ -191,7 +195,7 @@ impl Core {
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties});
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
-            if self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await? {
+            if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.knowledge.wake();
                 return Ok(Written { item, version: current.version });
             }
@@ -350,6 +354,15 @@ fn check_expected(expected: Option<i64>, current: &ItemRow) -> CoreResult<()> {
             Err(CoreError::PreconditionFailed { kind: "item", expected, current: current.version })
         }
         _ => Ok(()),
+    }
+}
+
+/// A write's outcome, with a transaction the database gave up for a concurrent one (a deadlock
+/// victim) counted as a lost race: nothing was written, and the caller runs it again.
+fn written(outcome: CoreResult<bool>) -> CoreResult<bool> {
+    match outcome {
+        Err(CoreError::Contention(_)) => Ok(false),
+        other => other,
     }
 }
 

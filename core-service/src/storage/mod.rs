@@ -260,6 +260,11 @@ impl SqliteStore {
 /// constraint name, so both backends answer alike.
 pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
     match &err {
+        // PostgreSQL's deadlock victim and serialisation failure: the transaction was rolled back
+        // and repeating it succeeds (SQLSTATE class 40).
+        sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40P01" | "40001")) => {
+            CoreError::Contention("a concurrent change to the same rows won; nothing was written, try again".into())
+        }
         sqlx::Error::Database(db) => match db.kind() {
             sqlx::error::ErrorKind::UniqueViolation => CoreError::Conflict("the resource already exists".into()),
             sqlx::error::ErrorKind::ForeignKeyViolation => {
