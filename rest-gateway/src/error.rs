@@ -30,6 +30,8 @@ pub mod gateway_reason {
     pub const BODY_TIMEOUT: &str = "BODY_TIMEOUT";
     /// The drawing cannot be rasterised (render.png).
     pub const NOT_RENDERABLE: &str = "NOT_RENDERABLE";
+    /// All of them, for the OpenAPI document.
+    pub const ALL: [&str; 5] = [CORE_UNREACHABLE, ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, BODY_TIMEOUT, NOT_RENDERABLE];
 }
 
 /// The HTTP status of each reason core-service gives: the README's error table.

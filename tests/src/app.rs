@@ -167,6 +167,21 @@ impl TestApp {
         }
     }
 
+    /// Serves `core` (a replica on this app's database, from [`Self::another_core_config`]) on
+    /// loopback gRPC with a REST gateway in front; both stop with `stop`. Returns the gRPC URL and
+    /// the gateway's base URL.
+    pub async fn serve_replica(&self, core: Arc<Core>, stop: &CancellationToken) -> (String, String) {
+        let grpc = TcpListener::bind("127.0.0.1:0").await.expect("bind gRPC");
+        let grpc_url = format!("http://{}", grpc.local_addr().unwrap());
+        tokio::spawn(core_service::run(grpc, core, stop.clone()));
+        let http = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
+        let base_url = format!("http://{}", http.local_addr().unwrap());
+        let state =
+            rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).expect("gateway state");
+        tokio::spawn(rest_gateway::serve(http, rest_gateway::router(state), stop.clone()));
+        (grpc_url, base_url)
+    }
+
     /// Stops core-service (its indexer hands its leases back) and waits for it, leaving the
     /// database and the gateway: a test can then start another core on the same database.
     pub async fn stop_core(&self) {

@@ -143,7 +143,7 @@ pub fn add_paths(doc: &mut OpenApi) {
             .description(Some(format!(
                 "Only the properties to change{wrapped}; `null` resets an optional property to its default."
             )))
-            .parameters(Some([project_param(), path_param("itemId", "The item.", true)]))
+            .parameters(Some([project_param(), path_param("itemId", "The item.", true), super::if_match()]))
             .request_body(Some(json_body(&super::item_schemas::patch_name(definition))))
             .response("200", item_ref_response().build())
             .build();
@@ -168,6 +168,9 @@ pub fn add_paths(doc: &mut OpenApi) {
         )
         .build();
     doc.paths.add_path_operation(format!("{ITEM}/{{itemId}}/content"), vec![HttpMethod::Get], content);
+    // DELETE is a handler with `#[utoipa::path]`; its conditional header is the PATCHes' one.
+    let delete = doc.paths.paths.get_mut(&format!("{ITEM}/{{itemId}}")).and_then(|item| item.delete.as_mut());
+    delete.expect("DELETE item is documented").parameters.get_or_insert_with(Vec::new).push(super::if_match());
 }
 
 fn upload_description(item_type: &str) -> String {

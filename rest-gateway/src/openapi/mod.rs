@@ -10,7 +10,7 @@
 //!   names (any casing is accepted); responses the default PascalCase.
 //! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
-//!   answers (400/401/403/404/413/503) and the `jsonCasing` parameter.
+//!   answers (400/401/403/404/408/412/413/503/504) and the `jsonCasing` parameter.
 //!
 //! tests/schemathesis/run.sh checks the running service against this document.
 
@@ -204,9 +204,12 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("401", "Unauthorized", "Missing, invalid or revoked token, or a token of another environment."),
     ("403", "Forbidden", "No access to the project, or too weak a role."),
     ("404", "NotFound", "Unknown project, item or webhook."),
+    ("408", "RequestTimeout", "The request body did not arrive within the gateway's body timeout (`--body-timeout-secs`, 60 s by default)."),
+    ("412", "PreconditionFailed", "`If-Match` names a version the item no longer has; `currentVersion` holds the one it has now."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
     ("422", "Unrasterisable", "The map has geometry too far outside the image for the PNG rasteriser; draw a smaller region or use `render.svg`."),
-    ("503", "ServiceUnavailable", "A dependency is unavailable, or a rate limit applies; see `Retry-After`."),
+    ("503", "ServiceUnavailable", "A dependency is unavailable (named in `dependency`), or a rate limit applies; see `Retry-After`."),
+    ("504", "GatewayTimeout", "core-service did not answer within the gateway's deadline (`--core-timeout-secs`, 30 s by default)."),
 ];
 
 /// Security, problem answers and `jsonCasing` for every operation, by the tables above.
@@ -263,7 +266,7 @@ fn add_shared(doc: &mut OpenApi) {
                     SecurityRequirement::new("bearer", [""; 0]),
                     SecurityRequirement::new("serviceApiKey", [""; 0]),
                 ]);
-                statuses.extend(["400", "401", "403", "404", "503"]);
+                statuses.extend(["400", "401", "403", "404", "503", "504"]);
                 if writes {
                     statuses.push("409");
                 }
@@ -273,7 +276,11 @@ fn add_shared(doc: &mut OpenApi) {
                 operation.parameters.get_or_insert_with(Vec::new).push(json_casing());
             }
             if operation.request_body.is_some() {
-                statuses.push("413");
+                statuses.extend(["408", "413"]);
+            }
+            let parameters = operation.parameters.iter().flatten();
+            if parameters.into_iter().any(|parameter| parameter.name == IF_MATCH) {
+                statuses.push("412");
             }
             if path.ends_with("/render.png") {
                 statuses.push("422");
@@ -285,6 +292,24 @@ fn add_shared(doc: &mut OpenApi) {
             }
         }
     }
+}
+
+/// The conditional-request header of item PATCH and DELETE.
+pub const IF_MATCH: &str = "If-Match";
+
+/// The optional `If-Match` header: the change applies only to the version named.
+pub fn if_match() -> utoipa::openapi::path::Parameter {
+    ParameterBuilder::new()
+        .name(IF_MATCH)
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .schema(Some(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String)))
+        .description(Some(
+            "Apply only if the item still has this version: its `ETag` as GET answers it (`\"7\"`), or `*` \
+             for any. On a mismatch the answer is 412 with `currentVersion`; without the header writers take \
+             turns and the last one wins.",
+        ))
+        .build()
 }
 
 /// The `jsonCasing` query parameter.

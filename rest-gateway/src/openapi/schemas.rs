@@ -23,8 +23,8 @@ pub fn one_of(words: &[&str]) -> Object {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "PascalCase")]
 #[schema(example = json!({"Type": "about:blank", "Title": "Bad Request", "Status": 400,
-    "Detail": "size.width: must be >= 5 when isAutoSizeWidth is false",
-    "Errors": [{"Field": "size.width", "Message": "must be >= 5 when isAutoSizeWidth is false"}]}))]
+    "Detail": "size.width: must be >= 5 when isAutoSizeWidth is false", "Reason": "VALIDATION_FAILED",
+    "Errors": [{"Field": "size.width", "Message": "must be >= 5 when isAutoSizeWidth is false", "Reason": "INVALID_VALUE"}]}))]
 pub struct Problem {
     /// Always `about:blank`.
     #[serde(rename = "Type")]
@@ -35,9 +35,29 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong, readable by a person.
     pub detail: String,
+    /// Why, as a stable name to branch on: the `canvas.v1.ErrorReason` core-service gave, or one
+    /// of the gateway's own for failures that never reached it. The README's error table lists
+    /// each with its status.
+    #[schema(schema_with = reasons)]
+    pub reason: String,
     /// Validation failures: one entry per offending field (absent otherwise).
     #[schema(required = false)]
     pub errors: Vec<FieldError>,
+    /// The dependency that is unavailable (`database`, `embedding_model`, `llm`, `blob_store`, `signing_key`), with a 503.
+    #[schema(required = false)]
+    pub dependency: Option<String>,
+    /// The item's version now, with a 412 (`If-Match` named another).
+    #[schema(required = false)]
+    pub current_version: Option<i64>,
+}
+
+/// Every reason a problem body can carry.
+fn reasons() -> Object {
+    let core = (0..64).filter_map(|n| canvas_proto::v1::ErrorReason::try_from(n).ok());
+    let mut names: Vec<&str> =
+        core.filter(|r| *r != canvas_proto::v1::ErrorReason::Unspecified).map(|r| r.as_str_name()).collect();
+    names.extend(crate::error::gateway_reason::ALL);
+    one_of(&names)
 }
 
 /// One offending field of a 400.
@@ -48,6 +68,17 @@ pub struct FieldError {
     pub field: String,
     /// The rule it breaks.
     pub message: String,
+    /// The kind of rule, as a stable name (`canvas.v1.ViolationReason`).
+    #[schema(schema_with = violation_reasons)]
+    pub reason: String,
+}
+
+/// Every reason a field violation can carry.
+fn violation_reasons() -> Object {
+    let all = (0..64).filter_map(|n| canvas_proto::v1::ViolationReason::try_from(n).ok());
+    let names: Vec<&str> =
+        all.filter(|r| *r != canvas_proto::v1::ViolationReason::Unspecified).map(|r| r.as_str_name()).collect();
+    one_of(&names)
 }
 
 /// `/healthz` and `/readyz`. Not re-cased (`jsonCasing` does not apply).

@@ -10,7 +10,6 @@ use canvas_tests::model::ObservedModel;
 use canvas_tests::{backend_tests, with_local_model, Backend, TestApp, TestUser};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
@@ -251,13 +250,7 @@ async fn second_core(app: &TestApp, model: Arc<ObservedModel>) -> (String, Cance
     let knowledge = core.knowledge().clone().with_embedding_model(model);
     let core = Arc::new((*core).clone().with_knowledge(knowledge));
     let stop = CancellationToken::new();
-    let grpc = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let grpc_url = format!("http://{}", grpc.local_addr().unwrap());
-    tokio::spawn(core_service::run(grpc, core, stop.clone()));
-    let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", http.local_addr().unwrap());
-    let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).unwrap();
-    tokio::spawn(rest_gateway::serve(http, rest_gateway::router(state), stop.clone()));
+    let (_, base) = app.serve_replica(core, &stop).await;
     (base, stop)
 }
 

@@ -6,10 +6,8 @@ use std::time::{Duration, Instant};
 
 use canvas_tests::{backend_tests, keyword_only, with_local_model, Backend, TestApp, TestUser};
 use core_service::knowledge::KnowledgeConfig;
-use core_service::CoreConfig;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::knowledge::wait_indexed;
@@ -68,25 +66,8 @@ const QUERIES: &[&str] = &[
 
 /// A second core replica on `app`'s database with its own gateway; returns the gateway's URL.
 async fn second_replica(app: &TestApp, knowledge: KnowledgeConfig, stop: &CancellationToken) -> String {
-    let config = CoreConfig {
-        data_dir: app.db.data_dir(),
-        database_url: app.db.database_url.clone(),
-        environment: "development".into(),
-        db_max_connections: 4,
-        db_acquire_timeout_secs: 5,
-        blob_store: None,
-        knowledge,
-        webhooks: canvas_tests::webhooks::test_webhooks(),
-    };
-    let core = core_service::build(&config).await.expect("a second replica starts");
-    let grpc = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let grpc_url = format!("http://{}", grpc.local_addr().unwrap());
-    tokio::spawn(core_service::run(grpc, core, stop.clone()));
-    let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", http.local_addr().unwrap());
-    let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).unwrap();
-    tokio::spawn(rest_gateway::serve(http, rest_gateway::router(state), stop.clone()));
-    url
+    let core = core_service::build(&app.another_core_config(knowledge)).await.expect("a second replica starts");
+    app.serve_replica(core, stop).await.1
 }
 
 async fn retrieve_at(app: &TestApp, base_url: &str, user: &TestUser, body: Value) -> Reply {

@@ -115,6 +115,25 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     let upload = &doc["paths"]["/api/v2/projects/{projectId}/item/{parent}/image/file"]["post"];
     assert!(upload["requestBody"]["content"]["multipart/form-data"].is_object());
     assert!(upload["responses"]["413"].is_object());
+    assert!(upload["responses"]["408"].is_object(), "a body can be too slow");
+    assert!(get_item["responses"]["504"].is_object(), "core-service can be too slow");
+
+    // Conditional writes: GET answers the ETag; every item PATCH and the DELETE take If-Match
+    // and document the 412 it can cause; nothing else does.
+    assert!(get_item["responses"]["200"]["headers"]["ETag"].is_object());
+    let takes_if_match = |operation: &Value| {
+        operation["parameters"].as_array().into_iter().flatten().any(|p| p["name"] == "If-Match" && p["in"] == "header")
+    };
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let conditional = (method == "patch" && path.contains("/item/"))
+                || (method == "delete" && path == "/api/v2/projects/{projectId}/item/{itemId}");
+            assert_eq!(takes_if_match(operation), conditional, "{method} {path}: If-Match");
+            assert_eq!(operation["responses"]["412"].is_object(), conditional, "{method} {path}: 412");
+        }
+    }
+    let precondition = &doc["components"]["responses"]["PreconditionFailed"]["content"]["application/problem+json"];
+    assert_eq!(precondition["schema"]["$ref"], "#/components/schemas/Problem");
 
     // Links (schemathesis's stateful phase follows them) name operations that exist.
     let operation_ids: BTreeSet<&str> = doc["paths"]

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use canvas_tests::{keyword_only, Backend, TestApp};
-use core_service::CoreConfig;
 use reqwest::StatusCode;
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -20,17 +19,7 @@ async fn a_gateway_over_two_cores_survives_losing_one() {
     let label = create_label(&app, &owner, &project, json!({"text": "replicated"})).await;
 
     // A second core replica on the same database.
-    let config = CoreConfig {
-        data_dir: app.db.data_dir(),
-        database_url: app.db.database_url.clone(),
-        environment: "development".into(),
-        db_max_connections: 4,
-        db_acquire_timeout_secs: 5,
-        blob_store: None,
-        knowledge: keyword_only(),
-        webhooks: canvas_tests::webhooks::test_webhooks(),
-    };
-    let second = core_service::build(&config).await.expect("a second replica starts");
+    let second = core_service::build(&app.another_core_config(keyword_only())).await.expect("a second replica starts");
     let second_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let second_url = format!("http://{}", second_listener.local_addr().unwrap());
     let stop_second = CancellationToken::new();
