@@ -37,18 +37,22 @@ const CHUNK_RECORD: &str = "c.id, c.item_id, c.text, CASE WHEN k.model_id = $1 T
      FROM knowledge_chunks c LEFT JOIN knowledge_items k ON k.item_id = c.item_id";
 
 impl Storage {
-    /// The change records of a project above `floor`, in `seq` order, each marked settled when it
-    /// is older than `settle` by the database's clock.
+    /// The change records of a project above `floor`, in `seq` order, each marked settled when
+    /// no record with a smaller `seq` can still appear: on PostgreSQL once it is older than
+    /// `settle` by the database's clock; on SQLite at once, since SQLite has one writer: a record
+    /// takes its `seq` inside the write transaction that holds the database's write lock, so
+    /// records commit in `seq` order and a visible record has every smaller one visible too.
+    /// (Settling at once keeps a retrieval from re-reading the last `settle` seconds of changes
+    /// on every query, which during or just after a bulk import is thousands of rows.)
     pub async fn chunk_changes(&self, project_id: Uuid, floor: i64, settle: Duration) -> Result<Vec<ChunkChange>> {
         let settle_secs = settle.as_secs_f64();
         match self {
             Storage::Sqlite(store) => sqlx::query_as(
-                "SELECT item_id, seq, changed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $3 || ' seconds') \
-                 AS settled FROM knowledge_changes WHERE project_id = $1 AND seq > $2 ORDER BY seq",
+                "SELECT item_id, seq, TRUE AS settled FROM knowledge_changes \
+                 WHERE project_id = $1 AND seq > $2 ORDER BY seq",
             )
             .bind(project_id)
             .bind(floor)
-            .bind(settle_secs)
             .fetch_all(store.reader_pool())
             .await
             .map_err(db_error),

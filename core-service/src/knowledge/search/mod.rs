@@ -15,7 +15,9 @@
 //! on it; any other one reads for itself. PostgreSQL takes `seq` at insert, not at commit, so the
 //! floor only moves past a record once it is [`SETTLE`] old by the database clock (chunk writes
 //! commit well within that); the records above the floor are re-read, and skipped when already
-//! applied — the change stream (`service/watch.rs`) solves the same problem the same way.
+//! applied — the change stream (`service/watch.rs`) solves the same problem the same way. SQLite
+//! has one writer, so its records commit in `seq` order and the floor moves to the last record
+//! read at once ([`Storage::chunk_changes`]).
 //!
 //! # Memory
 //! Project indexes are loaded on first use (and at start, most recently changed first, in the
