@@ -27,8 +27,9 @@ pub struct ChunkRecord {
 pub struct ChunkChange {
     pub item_id: Uuid,
     pub seq: i64,
-    /// Written longer ago than the settle time asked for (database clock): every change with a
-    /// smaller `seq` has committed by now, so a reader may move past it for good.
+    /// Final: every change with a smaller `seq` has committed by now, so a reader may move past
+    /// it for good (SQLite: always; PostgreSQL: written longer ago than the settle time asked
+    /// for, by the database clock).
     pub settled: bool,
 }
 
