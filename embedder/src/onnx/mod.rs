@@ -78,6 +78,14 @@ impl OnnxEncoder {
             .map_err(runtime_error)?
             .with_inter_threads(1)
             .map_err(runtime_error)?
+            // Idle workers sleep rather than spin: the model shares the cores with the database,
+            // request handling and search, and spinning workers (busy-waiting on `pause` between
+            // runs) took 8 % of a 2-core machine during a bulk import and 19 % while it served
+            // retrievals (perf, docs/PERFORMANCE.md).
+            .with_intra_op_spinning(false)
+            .map_err(runtime_error)?
+            .with_inter_op_spinning(false)
+            .map_err(runtime_error)?
             .commit_from_memory(&model)
             .map_err(runtime_error)?;
         Ok(Self { session: FairMutex::new(session), hidden: config.hidden_size })
