@@ -8,7 +8,7 @@ use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{create_label, owner_with_project, send};
+use crate::support::{create_label, get_item, owner_with_project, send};
 
 backend_tests!(
     concurrent_patches_of_one_label_all_succeed,
@@ -100,17 +100,10 @@ async fn concurrent_patches_of_one_label_all_succeed(backend: Backend) {
     for ((body, _), event) in acknowledged.iter().zip(&events) {
         assert_eq!(event["new"]["text"], body["text"], "events are in the order of the versions");
     }
-    let item = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{id}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
+    let item = get_item(&app, &owner, &project, &id).await;
     let (last, _) = acknowledged.last().unwrap();
-    assert_eq!(item.body["text"], last["text"], "the item is as the last acknowledged write left it");
-    assert_eq!(item.body["fontSize"], last["fontSize"]);
+    assert_eq!(item["text"], last["text"], "the item is as the last acknowledged write left it");
+    assert_eq!(item["fontSize"], last["fontSize"]);
 }
 
 async fn concurrent_moves_of_one_connector_all_succeed(backend: Backend) {
@@ -142,19 +135,12 @@ async fn concurrent_moves_of_one_connector_all_succeed(backend: Backend) {
     let acknowledged = race(&app, &owner, &url, bodies).await;
     assert_eq!(acknowledged.iter().map(|(_, v)| *v).collect::<Vec<_>>(), (2..2 + WRITERS as i64).collect::<Vec<_>>());
     assert_eq!(updates_of(&app, &project, &id).await.len(), WRITERS);
-    let item = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{id}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
+    let item = get_item(&app, &owner, &project, &id).await;
     let (last, _) = acknowledged.last().unwrap();
-    assert_eq!(item.body["startPoint"]["position"], last["properties"]["startPoint"]["position"]);
-    assert_eq!(item.body["startPoint"]["itemId"], json!(a));
-    assert_eq!(item.body["endPoint"]["position"], last["properties"]["endPoint"]["position"]);
-    assert_eq!(item.body["endPoint"]["itemId"], Value::Null);
+    assert_eq!(item["startPoint"]["position"], last["properties"]["startPoint"]["position"]);
+    assert_eq!(item["startPoint"]["itemId"], json!(a));
+    assert_eq!(item["endPoint"]["position"], last["properties"]["endPoint"]["position"]);
+    assert_eq!(item["endPoint"]["itemId"], Value::Null);
 }
 
 async fn if_match(backend: Backend) {
@@ -247,9 +233,8 @@ async fn no_connector_is_left_attached_to_a_deleted_item(backend: Backend) {
             assert!(status == StatusCode::OK || status == StatusCode::BAD_REQUEST, "{status}");
         }
         for id in &connectors {
-            let url = app.item_url(&project, &format!("/{id}?jsonCasing=camel"));
-            let connector = send(&app, Method::GET, &url, Some(&owner.bearer()), None).await;
-            assert_ne!(connector.body["endPoint"]["itemId"], json!(doomed), "round {round}: {}", connector.body);
+            let connector = get_item(&app, &owner, &project, id).await;
+            assert_ne!(connector["endPoint"]["itemId"], json!(doomed), "round {round}: {connector}");
         }
     }
 }

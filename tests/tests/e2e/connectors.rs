@@ -5,7 +5,7 @@ use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{assert_invalid, create_label, owner_with_project, send};
+use crate::support::{assert_invalid, create_label, get_item, owner_with_project, send};
 
 backend_tests!(connector_rules, connector_follows_items, deleting_an_attached_item_detaches_the_connector);
 
@@ -21,12 +21,6 @@ async fn create_shape(app: &TestApp, user: &TestUser, project: &str, x: f64, y: 
     let reply = send(app, Method::POST, &app.item_url(project, "/panel/shape"), Some(&user.bearer()), Some(body)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     reply.body["ItemId"].as_str().unwrap().to_owned()
-}
-
-async fn get(app: &TestApp, user: &TestUser, project: &str, id: &str) -> Value {
-    send(app, Method::GET, &app.item_url(project, &format!("/{id}?jsonCasing=camel")), Some(&user.bearer()), None)
-        .await
-        .body
 }
 
 fn point(x: f64, y: f64) -> Value {
@@ -112,7 +106,7 @@ async fn connector_rules(backend: Backend) {
     }
 
     let id = create_connector(&app, &owner, &project, ends(json!({"position": {"x": 999, "y": 999}}))).await;
-    let connector = get(&app, &owner, &project, &id).await;
+    let connector = get_item(&app, &owner, &project, &id).await;
     assert_eq!(connector["type"], "Straight");
     assert_eq!(connector["strokeThickness"], json!(3));
     assert_eq!(connector["radius"], json!(0.5));
@@ -136,7 +130,7 @@ async fn connector_rules(backend: Backend) {
     )
     .await;
     assert_eq!(wrapped.status, StatusCode::OK, "{}", wrapped.body);
-    let connector = get(&app, &owner, &project, &id).await;
+    let connector = get_item(&app, &owner, &project, &id).await;
     assert_eq!(connector["type"], "Curved");
     assert_eq!(connector["endPoint"]["absolutePosition"], json!({"x": 0, "y": 200}));
     let invalid =
@@ -167,7 +161,7 @@ async fn connector_follows_items(backend: Backend) {
     .await;
 
     // Attached with edge true: on the outlines that face each other.
-    let connector = get(&app, &owner, &project, &id).await;
+    let connector = get_item(&app, &owner, &project, &id).await;
     assert_eq!(connector["startPoint"]["absolutePosition"], json!({"x": 50, "y": 0}));
     assert_eq!(connector["endPoint"]["absolutePosition"], json!({"x": 250, "y": 0}));
     assert_eq!(connector["startPoint"]["itemId"], json!(a));
@@ -182,7 +176,7 @@ async fn connector_follows_items(backend: Backend) {
     )
     .await;
     assert_eq!(moved.status, StatusCode::OK);
-    let connector = get(&app, &owner, &project, &id).await;
+    let connector = get_item(&app, &owner, &project, &id).await;
     assert_eq!(connector["startPoint"]["absolutePosition"], json!({"x": 0, "y": 50}));
     assert_eq!(connector["endPoint"]["absolutePosition"], json!({"x": 0, "y": 250}));
     let end = send(
@@ -206,7 +200,7 @@ async fn connector_follows_items(backend: Backend) {
     )
     .await;
     assert_eq!(move_a.status, StatusCode::OK);
-    let connector = get(&app, &owner, &project, &pinned).await;
+    let connector = get_item(&app, &owner, &project, &pinned).await;
     assert_eq!(connector["startPoint"]["absolutePosition"], json!({"x": -90, "y": -95}));
     assert_eq!(connector["startPoint"]["position"], json!({"x": 10, "y": 5}), "stored relative offset unchanged");
 
@@ -234,7 +228,7 @@ async fn deleting_an_attached_item_detaches_the_connector(backend: Backend) {
     let deleted =
         send(&app, Method::DELETE, &app.item_url(&project, &format!("/{b}")), Some(&owner.bearer()), None).await;
     assert_eq!(deleted.status, StatusCode::OK);
-    let connector = get(&app, &owner, &project, &id).await;
+    let connector = get_item(&app, &owner, &project, &id).await;
     assert_eq!(connector["itemType"], "connector", "the connector survives");
     assert_eq!(connector["endPoint"]["itemId"], Value::Null);
     assert_eq!(connector["endPoint"]["position"], json!({"x": 250, "y": 0}), "pinned where it was drawn");

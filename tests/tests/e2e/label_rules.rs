@@ -6,7 +6,7 @@ use canvas_tests::{backend_tests, Backend, TestApp};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{assert_invalid, create_label, owner_with_project, send, Reply};
+use crate::support::{assert_invalid, create_label, get_item, owner_with_project, send, Reply};
 
 backend_tests!(
     label_create_rules,
@@ -146,17 +146,10 @@ async fn label_update_rules(backend: Backend) {
             Some(field) => assert_invalid(&reply, field),
         }
     }
-    let got = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{id}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
-    assert_eq!(got.body["size"], json!({"width": 0, "height": 0}), "auto-size back on stores width 0");
-    assert_eq!(got.body["text"], "start", "failed updates changed nothing");
-    assert!(got.body["backgroundColor"].as_str().is_some(), "{}", got.body);
+    let got = get_item(&app, &owner, &project, &id).await;
+    assert_eq!(got["size"], json!({"width": 0, "height": 0}), "auto-size back on stores width 0");
+    assert_eq!(got["text"], "start", "failed updates changed nothing");
+    assert!(got["backgroundColor"].as_str().is_some(), "{got}");
 
     let wrong_type = send(
         &app,
@@ -182,15 +175,7 @@ async fn sticky_note_defaults_and_rules(backend: Backend) {
     .await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
     let id = created.body["ItemId"].as_str().unwrap();
-    let got = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{id}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
-    let note = &got.body;
+    let note = get_item(&app, &owner, &project, id).await;
     assert_eq!(note["parent"], "inbox");
     assert_eq!(note["size"], json!({"width": 212, "height": 106}));
     assert_eq!(note["fontSize"], json!(15));

@@ -4,7 +4,7 @@ use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::support::{assert_invalid, owner_with_project, send};
+use crate::support::{assert_invalid, get_item, owner_with_project, send};
 
 backend_tests!(shape_rules, corner_radius_rules, shape_type_is_immutable);
 
@@ -12,14 +12,6 @@ async fn create(app: &TestApp, user: &TestUser, project: &str, body: Value) -> S
     let reply = send(app, Method::POST, &app.item_url(project, "/panel/shape"), Some(&user.bearer()), Some(body)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     reply.body["ItemId"].as_str().unwrap().to_owned()
-}
-
-async fn get(app: &TestApp, user: &TestUser, project: &str, id: &str) -> Value {
-    let reply =
-        send(app, Method::GET, &app.item_url(project, &format!("/{id}?jsonCasing=camel")), Some(&user.bearer()), None)
-            .await;
-    assert_eq!(reply.status, StatusCode::OK);
-    reply.body
 }
 
 async fn radius(app: &TestApp, user: &TestUser, project: &str, id: &str) -> Value {
@@ -80,7 +72,7 @@ async fn shape_rules(backend: Backend) {
         }
     }
     let id = create(&app, &owner, &project, json!({"size": size})).await;
-    let shape = get(&app, &owner, &project, &id).await;
+    let shape = get_item(&app, &owner, &project, &id).await;
     assert_eq!(shape["type"], "Rectangle");
     assert_eq!(shape["fillColor"], "#00000000", "transparent by default");
     assert_eq!(shape["strokeColor"], "#FFFFFF");
@@ -106,7 +98,11 @@ async fn shape_type_is_immutable(backend: Backend) {
     {
         assert_invalid(&patch(&app, &owner, &project, &id, body).await, "type");
     }
-    assert_eq!(get(&app, &owner, &project, &id).await["fillColor"], "#00000000", "a rejected PATCH changes nothing");
+    assert_eq!(
+        get_item(&app, &owner, &project, &id).await["fillColor"],
+        "#00000000",
+        "a rejected PATCH changes nothing"
+    );
     assert_eq!(patch(&app, &owner, &project, &id, json!({"fillColor": "#000"})).await.status, StatusCode::OK);
 }
 
@@ -146,8 +142,8 @@ async fn corner_radius_rules(backend: Backend) {
     // Rule 2: stored as a fraction of the shorter drawn side.
     let id =
         create(&app, &owner, &project, json!({"size": size, "type": "RoundedRectangle", "cornerRadius": 10})).await;
-    assert_eq!(get(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.2]));
-    assert_eq!(get(&app, &owner, &project, &id).await["cornerRadius"], json!(10));
+    assert_eq!(get_item(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.2]));
+    assert_eq!(get_item(&app, &owner, &project, &id).await["cornerRadius"], json!(10));
 
     // Rule 3: cornerRadius beats the first adjustment value; the rest are kept.
     let id = create(
@@ -157,13 +153,13 @@ async fn corner_radius_rules(backend: Backend) {
         json!({"size": size, "type": "RoundedRectangle", "cornerRadius": 10, "adjustmentValues": [0.3, 0.7]}),
     )
     .await;
-    assert_eq!(get(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.2, 0.7]));
+    assert_eq!(get_item(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.2, 0.7]));
 
     // Rule 4: capped at half the shorter side (a pill).
     let id =
         create(&app, &owner, &project, json!({"size": size, "type": "RoundedRectangle", "cornerRadius": 100})).await;
     assert_eq!(radius(&app, &owner, &project, &id).await, json!(25));
-    assert_eq!(get(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.5]));
+    assert_eq!(get_item(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.5]));
 
     // Rule 5: conversion with the size and scale of the same request, else the stored ones.
     let id = create(&app, &owner, &project, json!({"size": size, "type": "RoundedRectangle"})).await;
@@ -172,13 +168,13 @@ async fn corner_radius_rules(backend: Backend) {
         StatusCode::OK
     );
     assert_eq!(
-        get(&app, &owner, &project, &id).await["adjustmentValues"],
+        get_item(&app, &owner, &project, &id).await["adjustmentValues"],
         json!([0.1]),
         "10 of a 100 drawn shorter side"
     );
     assert_eq!(radius(&app, &owner, &project, &id).await, json!(10));
     assert_eq!(patch(&app, &owner, &project, &id, json!({"cornerRadius": 5})).await.status, StatusCode::OK);
-    assert_eq!(get(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.05]), "stored scale 2 used");
+    assert_eq!(get_item(&app, &owner, &project, &id).await["adjustmentValues"], json!([0.05]), "stored scale 2 used");
 
     // Rule 6: a resize scales the corners, unless size and cornerRadius come together.
     let id =

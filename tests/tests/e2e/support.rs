@@ -45,6 +45,14 @@ pub async fn send(app: &TestApp, method: Method, url: &str, auth: Option<&str>, 
     Reply { status, content_type, body, bytes }
 }
 
+/// An item as `GET .../item/{id}?jsonCasing=camel` answers it (asserting the 200).
+pub async fn get_item(app: &TestApp, user: &TestUser, project: &str, id: &str) -> Value {
+    let url = app.item_url(project, &format!("/{id}?jsonCasing=camel"));
+    let reply = send(app, Method::GET, &url, Some(&user.bearer()), None).await;
+    assert_eq!(reply.status, reqwest::StatusCode::OK, "GET {id}: {}", reply.body);
+    reply.body
+}
+
 /// Creates a label and returns its id.
 pub async fn create_label(app: &TestApp, user: &TestUser, project: &str, body: Value) -> String {
     let reply = send(

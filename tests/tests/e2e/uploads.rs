@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::files;
-use crate::support::{assert_invalid, owner_with_project, send, Reply};
+use crate::support::{assert_invalid, get_item, owner_with_project, send, Reply};
 
 backend_tests!(
     image_uploads_are_typed_from_their_bytes,
@@ -43,12 +43,6 @@ pub(crate) async fn upload(
     let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
     let bytes = response.bytes().await.unwrap().to_vec();
     Reply { status, content_type, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null), bytes }
-}
-
-async fn get(app: &TestApp, user: &TestUser, project: &str, id: &str) -> Value {
-    send(app, Method::GET, &app.item_url(project, &format!("/{id}?jsonCasing=camel")), Some(&user.bearer()), None)
-        .await
-        .body
 }
 
 async fn content(app: &TestApp, user: &TestUser, project: &str, id: &str) -> (StatusCode, String, Vec<u8>) {
@@ -86,7 +80,7 @@ async fn image_uploads_are_typed_from_their_bytes(backend: Backend) {
         .await;
         assert_eq!(reply.status, StatusCode::OK, "{mime}: {}", reply.body);
         let id = reply.body["itemId"].as_str().unwrap();
-        let item = get(&app, &owner, &project, id).await;
+        let item = get_item(&app, &owner, &project, id).await;
         assert_eq!(item["mimeType"], mime, "sniffed, not trusted");
         assert_eq!(item["fileName"], name);
         assert_eq!(item["fileSize"], json!(bytes.len()));
@@ -130,7 +124,7 @@ async fn document_and_svg_uploads(backend: Backend) {
     ] {
         let reply = upload(&app, &owner, &project, "document", name, bytes.clone(), None).await;
         assert_eq!(reply.status, StatusCode::OK, "{name}: {}", reply.body);
-        let item = get(&app, &owner, &project, reply.body["itemId"].as_str().unwrap()).await;
+        let item = get_item(&app, &owner, &project, reply.body["itemId"].as_str().unwrap()).await;
         assert_eq!(item["mimeType"], mime, "{name}");
         assert_eq!(item["fileSize"], json!(bytes.len()));
     }
@@ -161,7 +155,7 @@ async fn document_and_svg_uploads(backend: Backend) {
     for kept in ["<rect", "Revenue grows", "Quarterly chart"] {
         assert!(svg.contains(kept), "{kept} was lost: {svg}");
     }
-    assert_eq!(get(&app, &owner, &project, id).await["size"], json!({"width": 120, "height": 80}));
+    assert_eq!(get_item(&app, &owner, &project, id).await["size"], json!({"width": 120, "height": 80}));
     let not_svg = upload(&app, &owner, &project, "svg", "x.svg", b"<html><body>hi</body></html>".to_vec(), None).await;
     assert_invalid(&not_svg, "binary");
     let labels_take_no_files = upload(
@@ -246,7 +240,7 @@ async fn json_only_image_and_web_rules(backend: Backend) {
         Some(json!({"url": "https://example.com"})),
     )
     .await;
-    let item = get(&app, &owner, &project, web.body["ItemId"].as_str().unwrap()).await;
+    let item = get_item(&app, &owner, &project, web.body["ItemId"].as_str().unwrap()).await;
     assert_eq!(item["size"], json!({"width": 1280, "height": 768}));
     let read = send(
         &app,
