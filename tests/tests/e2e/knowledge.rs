@@ -46,12 +46,13 @@ pub(crate) async fn wait_indexed(app: &TestApp, user: &TestUser, project: &str) 
     }
 }
 
-fn cited_ids(reply: &Reply) -> Vec<String> {
+/// The `field` (`id`, `chunk`, ...) of every citation of a retrieve answer, in order.
+pub fn cited(reply: &Reply, field: &str) -> Vec<String> {
     reply.body["citations"]
         .as_array()
         .expect("citations")
         .iter()
-        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .map(|c| c[field].as_str().unwrap_or_else(|| panic!("citation {field}: {c}")).to_owned())
         .collect()
 }
 
@@ -78,7 +79,7 @@ async fn semantic_and_keyword_retrieval_with_the_real_model(backend: Backend) {
     // No word in common with the wing label: only the semantic leg can find it first.
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "aerodynamics of aircraft"})).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
-    assert_eq!(cited_ids(&reply)[0], wing, "{}", reply.body);
+    assert_eq!(cited(&reply, "id")[0], wing, "{}", reply.body);
     let citations = reply.body["citations"].as_array().unwrap();
     assert_eq!(citations.len(), 3, "every item with text is a candidate of the semantic leg");
     assert_eq!(citations[0]["chunk"], "The wing produces lift in the propeller slipstream.");
@@ -93,11 +94,11 @@ async fn semantic_and_keyword_retrieval_with_the_real_model(backend: Backend) {
 
     // A keyword both legs agree on.
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "finance budget", "maxResults": 1})).await;
-    assert_eq!(cited_ids(&reply), vec![budget.clone()], "{}", reply.body);
+    assert_eq!(cited(&reply, "id"), vec![budget.clone()], "{}", reply.body);
     // Keyword-only mode (beyond the spec) finds only texts holding a query word.
     let reply =
         retrieve(&app, &owner, json!({"projectId": project, "query": "broken coffee", "mode": "keyword"})).await;
-    assert_eq!(cited_ids(&reply), vec![coffee], "{}", reply.body);
+    assert_eq!(cited(&reply, "id"), vec![coffee], "{}", reply.body);
     // `keywords` refine the keyword leg: "finance" lifts the budget label above the others.
     let reply = retrieve(
         &app,
@@ -105,7 +106,7 @@ async fn semantic_and_keyword_retrieval_with_the_real_model(backend: Backend) {
         json!({"projectId": project, "query": "something about money", "keywords": ["finance"]}),
     )
     .await;
-    assert_eq!(cited_ids(&reply)[0], budget, "{}", reply.body);
+    assert_eq!(cited(&reply, "id")[0], budget, "{}", reply.body);
     // jsonCasing applies to the answer like everywhere.
     let reply = send(
         &app,
@@ -124,7 +125,7 @@ async fn updates_reindex_and_deletes_remove(backend: Backend) {
     let id = create_label(&app, &owner, &project, json!({"text": "Original zeppelin notes"})).await;
     wait_indexed(&app, &owner, &project).await;
     assert_eq!(
-        cited_ids(&retrieve(&app, &owner, json!({"projectId": project, "query": "zeppelin"})).await),
+        cited(&retrieve(&app, &owner, json!({"projectId": project, "query": "zeppelin"})).await, "id"),
         vec![id.clone()]
     );
 
@@ -139,7 +140,7 @@ async fn updates_reindex_and_deletes_remove(backend: Backend) {
     assert_eq!(patched.status, StatusCode::OK, "{}", patched.body);
     let status = wait_indexed(&app, &owner, &project).await;
     assert_eq!(status["items"][0]["indexedVersion"], 2, "{status}");
-    assert!(cited_ids(&retrieve(&app, &owner, json!({"projectId": project, "query": "zeppelin"})).await).is_empty());
+    assert!(cited(&retrieve(&app, &owner, json!({"projectId": project, "query": "zeppelin"})).await, "id").is_empty());
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "hovercraft"})).await;
     assert_eq!(reply.body["citations"][0]["chunk"], "Revised hovercraft notes");
 
@@ -149,7 +150,7 @@ async fn updates_reindex_and_deletes_remove(backend: Backend) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "hovercraft"})).await;
-        if cited_ids(&reply).is_empty() {
+        if cited(&reply, "id").is_empty() {
             assert_eq!(reply.body["answer"], "");
             break;
         }
@@ -196,15 +197,15 @@ async fn documents_and_connectors_are_indexed(backend: Backend) {
     assert_eq!(doc_status["itemType"], "document");
 
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "flutter"})).await;
-    assert_eq!(cited_ids(&reply), vec![pdf_id], "{}", reply.body);
+    assert_eq!(cited(&reply, "id"), vec![pdf_id], "{}", reply.body);
     let chunk = reply.body["citations"][0]["chunk"].as_str().unwrap();
     assert!(chunk.starts_with("report.pdf\n") && chunk.contains("Transonic flutter of swept wings"), "{chunk:?}");
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "hypersonic minutes"})).await;
-    assert_eq!(cited_ids(&reply)[0], docx_id, "{}", reply.body);
+    assert_eq!(cited(&reply, "id")[0], docx_id, "{}", reply.body);
 
     // The connector is indexed as the relation between the texts it joins…
     let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "connected", "mode": "keyword"})).await;
-    assert_eq!(cited_ids(&reply), vec![connector_id.clone()], "{}", reply.body);
+    assert_eq!(cited(&reply, "id"), vec![connector_id.clone()], "{}", reply.body);
     assert_eq!(reply.body["citations"][0]["chunk"], "\"Wind tunnel\" is connected to \"Boundary layer\".");
     // …and follows a change of one end's text.
     let patched = send(
@@ -239,17 +240,17 @@ async fn item_ids_restrict_the_search(backend: Backend) {
     wait_indexed(&app, &owner, &other_project).await;
 
     let all = retrieve(&app, &owner, json!({"projectId": project, "query": "delta wing"})).await;
-    let mut ids = cited_ids(&all);
+    let mut ids = cited(&all, "id");
     ids.sort();
     let mut expected = vec![first.clone(), second.clone()];
     expected.sort();
     assert_eq!(ids, expected, "another project's items are never cited");
     let only = retrieve(&app, &owner, json!({"projectId": project, "query": "delta wing", "itemIds": [second]})).await;
-    assert_eq!(cited_ids(&only), vec![second.clone()]);
+    assert_eq!(cited(&only, "id"), vec![second.clone()]);
     let foreign_only =
         retrieve(&app, &owner, json!({"projectId": project, "query": "delta wing", "itemIds": [foreign]})).await;
     assert_eq!(foreign_only.status, StatusCode::OK);
-    assert!(cited_ids(&foreign_only).is_empty(), "ids of another project match nothing: {}", foreign_only.body);
+    assert!(cited(&foreign_only, "id").is_empty(), "ids of another project match nothing: {}", foreign_only.body);
 }
 
 async fn retrieval_validation_names_the_field(backend: Backend) {
@@ -368,7 +369,7 @@ async fn media_items_and_failures_are_visible(backend: Backend) {
     for (query, item) in [("ornithology", &web), ("pelican", &image), ("airfoil camber NACA", &svg)] {
         let reply = retrieve(&app, &owner, json!({"projectId": project, "query": query})).await;
         assert_eq!(
-            cited_ids(&reply),
+            cited(&reply, "id"),
             vec![item.body["itemId"].as_str().unwrap().to_owned()],
             "{query}: {}",
             reply.body

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use crate::knowledge::retrieve;
+use crate::knowledge::{cited, retrieve};
 use crate::support::{create_label, owner_with_project, send};
 
 backend_tests!(
@@ -81,15 +81,6 @@ async fn create_note(app: &TestApp, user: &TestUser, project: &str, text: &str) 
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     reply.body["itemId"].as_str().unwrap().to_owned()
-}
-
-fn cited(reply: &crate::support::Reply) -> Vec<String> {
-    reply.body["citations"]
-        .as_array()
-        .expect("citations")
-        .iter()
-        .map(|c| c["id"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 async fn queue_metrics_and_counts_follow_a_bulk_import(backend: Backend) {
@@ -167,7 +158,7 @@ async fn a_failing_item_does_not_fail_its_batch_mates(backend: Backend) {
 
     let reply =
         retrieve(&app, &owner, json!({"projectId": project, "query": "supersonic inlets", "maxResults": 100})).await;
-    let ids = cited(&reply);
+    let ids = cited(&reply, "id");
     assert!(good.iter().all(|id| ids.contains(id)), "every batch-mate is retrievable: {}", reply.body);
     assert!(!ids.contains(&bad));
 }
@@ -220,7 +211,7 @@ async fn unchanged_text_costs_no_model_call(backend: Backend) {
     let reply =
         retrieve(&app, &owner, json!({"projectId": other, "query": "aeroelastic wing vibration", "mode": "semantic"}))
             .await;
-    assert_eq!(cited(&reply), vec![copy], "{}", reply.body);
+    assert_eq!(cited(&reply, "id"), vec![copy], "{}", reply.body);
     assert_eq!(model.calls(), 2);
 
     // New text is embedded.

@@ -10,7 +10,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::knowledge::wait_indexed;
+use crate::knowledge::{cited, wait_indexed};
 use crate::support::{create_label, owner_with_project, send, Reply};
 
 backend_tests!(
@@ -76,10 +76,6 @@ async fn retrieve_at(app: &TestApp, base_url: &str, user: &TestUser, body: Value
     let reply = send(app, Method::POST, &url, Some(&user.bearer()), Some(body)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     reply
-}
-
-fn cited(reply: &Reply, field: &str) -> Vec<String> {
-    reply.body["citations"].as_array().unwrap().iter().map(|c| c[field].as_str().unwrap().to_owned()).collect()
 }
 
 async fn an_item_indexed_before_a_retrieval_is_found_by_another_replica(backend: Backend) {
