@@ -67,6 +67,14 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     apt-get update -qq && apt-get install -y -qq nginx
 fi
 
+# The diagram layout is compared with Graphviz on the same graphs
+# (diagram/tests/crossings.rs, which fails under CI=true without `dot`);
+# Debian's graphviz, installed only when missing.
+if ! command -v dot >/dev/null; then
+    echo "installing graphviz"
+    apt-get update -qq && apt-get install -y -qq graphviz
+fi
+
 # Kubernetes manifests: both overlays rendered and checked against the
 # Kubernetes schemas, offline (installs its tools into $HOME/.cache).
 bash deploy/validate.sh

@@ -14,11 +14,11 @@ use crate::style::{css_color, escape, num, Paint};
 use crate::text;
 
 /// Line height as a multiple of the font size.
-const LINE_HEIGHT: f64 = 1.25;
+pub const LINE_HEIGHT: f64 = 1.25;
 /// Distance of the baseline below the top of its line, in em.
 const ASCENT: f64 = 0.95;
 /// Inner padding, in em.
-const PADDING: f64 = 0.5;
+pub const PADDING: f64 = 0.5;
 
 /// Text laid out in an item's box, in drawn units.
 struct Layout {

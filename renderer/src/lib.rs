@@ -10,7 +10,8 @@
 //! - [`label`], [`shape`], [`connector`], [`media`]: one drawing module per family of types.
 //! - [`text`]: HTML reduced to plain text, and line wrapping.
 //! - [`style`]: colours, numbers and escaping as SVG writes them.
-//! - [`png`]: rasterisation with resvg, with a pixel budget.
+//! - `png` (feature `png`, on by default): rasterisation with resvg, with a pixel budget. Without
+//!   it the crate is the SVG drawing and the text metrics alone (what `canvas-diagram` sizes with).
 //!
 //! The output is one `<svg>` whose `viewBox` is the drawn region in map units;
 //! every item is a `<g class="item" id="item-{itemId}" data-item-id=…>` so a
@@ -20,6 +21,7 @@ pub mod connector;
 pub mod label;
 pub mod media;
 pub mod model;
+#[cfg(feature = "png")]
 pub mod png;
 pub mod shape;
 pub mod style;
@@ -32,6 +34,7 @@ use serde_json::Value;
 
 pub use media::{Content, ContentLookup, NoContent};
 pub use model::Rect;
+#[cfg(feature = "png")]
 pub use png::{render_png, MAX_PNG_PIXELS};
 
 use model::{Item, Kind};

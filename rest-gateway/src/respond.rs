@@ -64,7 +64,8 @@ impl Format {
                 Err(err) => self.error(ApiError::internal(err)),
             };
         }
-        let body = self.casing.apply(body, &["customData"]);
+        // User data keeps its names: webhook `customData`, and a diagram's `nodes` (Mermaid ids).
+        let body = self.casing.apply(body, &["customData", "nodes"]);
         let bytes = serde_json::to_vec(&body).unwrap_or_default();
         (status, [(CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
     }

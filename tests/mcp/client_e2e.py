@@ -34,9 +34,10 @@ from mcp.shared.exceptions import MCPError
 TOOLS = {
     "list_projects", "find_item", "create_item", "get_item", "list_items", "update_item_property",
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
+    "create_items", "create_diagram", "read_map", "render_map", "arrange_items",
 }
-READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge"}
-DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item"}
+READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map"}
+DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items"}
 REQUIRED = {
     "list_projects": set(),
     "find_item": {"itemId"},
@@ -50,6 +51,11 @@ REQUIRED = {
     "connect_items": {"projectId", "fromItemId", "toItemId"},
     "upload_image": {"projectId", "data", "fileName"},
     "retrieve_knowledge": {"projectId", "query"},
+    "create_items": {"projectId", "items"},
+    "create_diagram": {"projectId", "source"},
+    "read_map": {"projectId"},
+    "render_map": {"projectId"},
+    "arrange_items": {"projectId", "itemIds", "style"},
 }
 # A 1x1 PNG.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -120,7 +126,7 @@ class Run:
     async def tools(self) -> None:
         listed = (await self.client.list_tools()).tools
         by_name = {tool.name: tool for tool in listed}
-        self.check(set(by_name) == TOOLS, f"tools/list names the twelve tools: {sorted(by_name)}")
+        self.check(set(by_name) == TOOLS, f"tools/list names the {len(TOOLS)} tools: {sorted(by_name)}")
         for name, tool in by_name.items():
             schema = tool.input_schema
             self.check(schema.get("type") == "object", f"{name}: input schema is an object")
@@ -228,9 +234,78 @@ class Run:
         self.check(deleted.get("deleted") is True, f"delete_item: {deleted}")
         await self.rejected("delete_item", {"projectId": project, "itemId": note_id}, "'itemId'", "not found")
 
+        await self.diagrams()
+
         await self.protocol_error("no_such_tool", {}, "no_such_tool")
         await self.protocol_error("get_item", {"itemId": label_id}, "projectId")
         await self.protocol_error("list_projects", {"amount": "lots"}, "amount")
+
+
+    async def diagrams(self) -> None:
+        """A 30-node flowchart from Mermaid, read and looked at, one node changed, read again."""
+        project = self.args.project
+        lines = ["flowchart TD"]
+        for i in range(1, 30):
+            lines.append(f"    n{(i - 1) // 2}[Step {(i - 1) // 2}] -->|go {i}| n{i}(Step {i})")
+        source = "\n".join(lines)
+        x = 5000 if self.era == "legacy" else 30000  # two eras, two diagrams apart
+        made = await self.ok("create_diagram", {"projectId": project, "source": source, "x": x, "y": 5000})
+        nodes = made.get("nodes", {})
+        self.check(sorted(nodes) == sorted(f"n{i}" for i in range(30)), f"create_diagram maps every node: {nodes}")
+        await self.rejected("create_diagram", {"projectId": project, "source": "flowchart TD\n  A --> B[open"},
+                            "'source'", "line 2")
+
+        # The neighbourhood of the nodes (400 units around their box) holds the whole diagram.
+        outline = await self.ok("read_map", {"projectId": project, "itemIds": list(nodes.values()), "limit": 1000})
+        shapes = {i.get("id"): i for i in outline.get("items", []) if i.get("type") == "shape"}
+        self.check(set(nodes.values()) <= set(shapes), "read_map of the diagram's neighbourhood holds every node")
+        root = shapes.get(nodes.get("n0"), {})
+        centre = await self.ok("read_map", {"projectId": project, "region": {"x": root.get("x", 0) - 5,
+                               "y": root.get("y", 0) - 5, "width": 10, "height": 10}})
+        near = [i.get("id") for i in centre.get("items", [])]
+        self.check(nodes.get("n0") in near and len(near) == 2, f"a small region holds the root and its label: {near}")
+        edges = {(e.get("from"), e.get("to")) for e in outline.get("edges", [])}
+        self.check(len(edges) == 29 and (nodes.get("n0"), nodes.get("n1")) in edges, f"read_map edges: {edges}")
+        label = next((i for i in outline.get("items", []) if i.get("parent") == nodes.get("n7")
+                      and i.get("type") == "label"), {})
+        self.check(label.get("text") == "Step 7", f"node n7 has its label: {label}")
+
+        result = await self.client.call_tool("render_map", {"projectId": project, "itemIds": [nodes.get("n0", "")]})
+        images = [b for b in result.content if getattr(b, "type", "") == "image"]
+        self.check(not result.is_error and len(images) == 1 and images[0].mime_type == "image/png",
+                   f"render_map returns one PNG image block: {text_of(result)[:200]}")
+        if images:
+            import base64
+            png = base64.b64decode(images[0].data)
+            self.check(png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000, "the image is a PNG")
+            size = result.structured_content or {}
+            self.check(0 < size.get("width", 0) <= 1600 and 0 < size.get("height", 0) <= 1600, f"render size {size}")
+        print("  ok   render_map")
+
+        await self.ok("update_item_property", {"projectId": project, "itemId": label.get("id", ""), "property": "text",
+                      "value": "Step seven, revised"})
+        again = await self.ok("read_map", {"projectId": project, "itemIds": [nodes.get("n7", "")], "limit": 1000})
+        revised = [i for i in again.get("items", []) if i.get("id") == label.get("id")]
+        self.check(bool(revised) and revised[0].get("text") == "Step seven, revised", f"read_map shows it: {revised}")
+
+        batch = await self.ok("create_items", {"projectId": project, "items": [
+            {"ref": "a", "type": "sticky-note", "properties": {"text": "A", "position": {"x": -5000, "y": 0}}},
+            {"ref": "b", "type": "sticky-note", "properties": {"text": "B", "position": {"x": -4600, "y": 0}}},
+            {"type": "connector", "properties": {"startPoint": {"itemId": "ref:a"}, "endPoint": {"itemId": "ref:b"}}},
+        ]})
+        created = batch.get("items", [])
+        self.check([c.get("ref") for c in created] == ["a", "b", None] and all(c.get("itemId") for c in created),
+                   f"create_items answers in order: {batch}")
+        pair = [c.get("itemId") for c in created[:2]]
+        arranged = await self.ok("arrange_items", {"projectId": project, "itemIds": pair, "style": "layered",
+                                 "x": -5000, "y": 2000})
+        self.check([m.get("itemId") for m in arranged.get("items", [])] == pair, f"arrange_items: {arranged}")
+        moved = await self.ok("get_item", {"projectId": project, "itemId": pair[0]})
+        self.check(moved.get("properties", {}).get("position", {}).get("y", 0) > 2000, f"arranged: {moved}")
+        await self.rejected("arrange_items", {"projectId": project, "itemIds": pair, "style": "spiral"}, "'style'")
+        await self.rejected("create_items", {"projectId": project, "items": [
+            {"type": "label", "properties": {"text": "ok"}},
+            {"type": "label", "properties": {"text": "bad", "fontSize": 0}}]}, "'items[1].properties.fontSize'")
 
 
 async def connect_and_run(args: argparse.Namespace, checks: Checks, era: str) -> None:

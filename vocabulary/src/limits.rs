@@ -36,6 +36,46 @@ pub const DELIVERIES_PAGE: PageSize = PageSize { field: "limit", default: 50, ma
 /// `GET /api/v1/memory/index?limit=`.
 pub const INDEX_STATUS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 
+/// Bulk create (`POST .../items/bulk`, gRPC `CreateItems`, MCP `create_items`): beyond the spec.
+pub mod bulk {
+    /// Most items in one call (Miro's bulk create takes 20; a diagram needs more).
+    pub const MAX_ITEMS: usize = 1000;
+    /// Longest `ref`, in characters.
+    pub const MAX_REF_CHARS: usize = 64;
+    /// How an item of the batch names another where an item id is expected: `"ref:<name>"`.
+    pub const REF_PREFIX: &str = "ref:";
+    /// The `ref` rule in words, for documentation and errors.
+    pub fn ref_rule() -> String {
+        format!(
+            "1 to {MAX_REF_CHARS} characters of letters, digits, '_', '-', '.' and ':', unique in the batch; \
+             other items name this one by writing \"{REF_PREFIX}<ref>\" as a parent or a connector end's itemId"
+        )
+    }
+
+    /// Whether `name` is a valid `ref`.
+    pub fn valid_ref(name: &str) -> bool {
+        !name.is_empty()
+            && name.chars().count() <= MAX_REF_CHARS
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+    }
+}
+
+/// Diagrams from text (`POST .../diagrams`, MCP `create_diagram`): beyond the spec.
+pub mod diagrams {
+    /// The languages a diagram may be written in; the first is the default.
+    pub const FORMATS: &[&str] = &["mermaid"];
+}
+
+/// Arranging existing items in one atomic update (`POST .../items/arrange`, MCP `arrange_items`):
+/// beyond the spec.
+pub mod arrange {
+    /// How items may be laid out: `grid` in the order given; `layered` by the connectors between
+    /// them (as a flowchart); `tree` from the items nothing points to, along the connectors.
+    pub const STYLES: &[&str] = &["grid", "layered", "tree"];
+    /// Most items in one arrangement.
+    pub const MAX_ITEMS: usize = 1000;
+}
+
 /// Knowledge retrieval (`POST /api/v1/memory/retrieve`, MCP `retrieve_knowledge`). Unlike page
 /// sizes, `maxResults` above its ceiling is a 400: the spec makes more than 50 with `postProcess`
 /// an error, and one rule for both ceilings is easier to reason about.

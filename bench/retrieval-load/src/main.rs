@@ -96,16 +96,13 @@ async fn main() -> anyhow::Result<()> {
     eprintln!("indexed after {:.0?}", started.elapsed());
 
     // Steady state: each project's index loaded and, for the large one, its graph built (until
-    // then its searches are exact and the one builder thread takes a core; the time is printed),
-    // and the import's change records settled (on PostgreSQL a retrieval re-reads the records of
-    // the last `SETTLE`; docs/PERFORMANCE.md shows that cost apart).
+    // then its searches are exact and the one builder thread takes a core; the time is printed).
     let large_load_started = Instant::now();
     for project in [&small, &large] {
         api.retrieve(project, "warm up the index", "semantic").await?;
     }
     let large_loaded_in = large_load_started.elapsed();
     let large_graph_in = measure::wait_for_graph(&core, &large).await?;
-    tokio::time::sleep(core_service::knowledge::search::SETTLE.saturating_sub(large_load_started.elapsed())).await;
     let embedding = measure::embedding_latency(&config.knowledge, &queries, args.rounds).await?;
     let mut rows: Vec<(String, &str, Latencies)> = Vec::new();
     for (label, project) in [(format!("{} items", args.small), &small), (format!("{} items", args.large), &large)] {

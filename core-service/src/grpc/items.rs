@@ -10,6 +10,9 @@ use tonic::{Request, Response, Status};
 
 use super::{authenticate, convert};
 use crate::domain::{ItemId, ProjectId};
+use crate::error::CoreError;
+use crate::service::bulk::BulkItem;
+use crate::service::item_filters::{ItemMatch, Region};
 use crate::service::items::{ListQuery, Upload, Written};
 use crate::service::Core;
 
@@ -77,11 +80,23 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id)?;
+        let region = match req.region {
+            Some(r) => Some(Region::new(r.x, r.y, r.width, r.height)?),
+            None => None,
+        };
+        let changed_since = match req.changed_since {
+            Some(at) => Some(
+                chrono::DateTime::from_timestamp(at.seconds, u32::try_from(at.nanos).unwrap_or(u32::MAX))
+                    .ok_or_else(|| CoreError::invalid("changedSince", "is not a valid time"))?,
+            ),
+            None => None,
+        };
         let query = ListQuery {
             item_type: Some(req.item_type),
             parent: Some(req.parent),
             page_size: req.page_size,
             cursor: Some(req.page_token),
+            matching: ItemMatch::new(region, Some(&req.text_contains), changed_since),
         };
         let page = self.core.list_items(&who, project, query).await?;
         Ok(Response::new(pb::ListItemsResponse {
@@ -103,5 +118,59 @@ impl ItemService for ItemGrpc {
         let item = ItemId::parse(&request.get_ref().item_id)?;
         let row = self.core.find_item(&who, item).await?;
         Ok(Response::new(convert::item(row)))
+    }
+
+    async fn create_items(&self, request: Request<pb::CreateItemsRequest>) -> Reply<pb::CreateItemsResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        let batch = req
+            .items
+            .into_iter()
+            .map(|item| BulkItem {
+                reference: item.reference,
+                item_type: item.item_type,
+                parent: Some(item.parent).filter(|p| !p.trim().is_empty()),
+                properties: item.properties.map(from_proto_struct).unwrap_or_default(),
+            })
+            .collect();
+        let created = self.core.create_items(&who, project, batch).await?;
+        Ok(Response::new(pb::CreateItemsResponse {
+            items: created
+                .into_iter()
+                .map(|c| pb::CreatedItem { reference: c.reference, item_id: c.item.to_string() })
+                .collect(),
+        }))
+    }
+
+    async fn arrange_items(&self, request: Request<pb::ArrangeItemsRequest>) -> Reply<pb::ArrangeItemsResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        let origin = match (req.x, req.y) {
+            (Some(x), Some(y)) => Some((x, y)),
+            (None, None) => None,
+            _ => return Err(CoreError::invalid("position", "give both x and y, or neither").into()),
+        };
+        let moved = self.core.arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
+        Ok(Response::new(pb::ArrangeItemsResponse {
+            items: moved.into_iter().map(|w| pb::ItemRef { item_id: w.item.to_string(), version: w.version }).collect(),
+        }))
+    }
+
+    async fn create_diagram(&self, request: Request<pb::CreateDiagramRequest>) -> Reply<pb::CreateDiagramResponse> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.into_inner();
+        let project = ProjectId::parse(&req.project_id)?;
+        let position = match (req.x, req.y) {
+            (Some(x), Some(y)) => Some((x, y)),
+            (None, None) => None,
+            _ => return Err(CoreError::invalid("position", "give both x and y, or neither").into()),
+        };
+        let created = self.core.create_diagram(&who, project, &req.format, &req.source, position).await?;
+        Ok(Response::new(pb::CreateDiagramResponse {
+            item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
+            nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
+        }))
     }
 }

@@ -45,7 +45,25 @@ impl Default for ItemLocks {
 impl ItemLocks {
     /// Waits for the item's turn (tokio's mutex is fair: first come, first served).
     pub async fn lock(&self, item: ItemId) -> MutexGuard<'_, ()> {
-        self.stripes[(self.hasher.hash_one(item.0) as usize) % STRIPES].lock().await
+        self.stripes[self.stripe(item)].lock().await
+    }
+
+    /// Waits for the turn of every item of a multi-item write (an arrangement). Stripes are taken
+    /// once each and in ascending order, so two such writers cannot wait for each other in a
+    /// circle, and a single-item writer waits for at most one of them.
+    pub async fn lock_many(&self, items: &[ItemId]) -> Vec<MutexGuard<'_, ()>> {
+        let mut stripes: Vec<usize> = items.iter().map(|item| self.stripe(*item)).collect();
+        stripes.sort_unstable();
+        stripes.dedup();
+        let mut guards = Vec::with_capacity(stripes.len());
+        for stripe in stripes {
+            guards.push(self.stripes[stripe].lock().await);
+        }
+        guards
+    }
+
+    fn stripe(&self, item: ItemId) -> usize {
+        (self.hasher.hash_one(item.0) as usize) % STRIPES
     }
 }
 
@@ -55,6 +73,29 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    #[tokio::test]
+    async fn many_item_writers_sharing_items_never_deadlock() {
+        let locks = Arc::new(ItemLocks::default());
+        let items: Vec<ItemId> = (0..64).map(|_| ItemId::new()).collect();
+        let tasks: Vec<_> = (0..16)
+            .map(|i| {
+                let (locks, mut mine) = (locks.clone(), items.clone());
+                // Each writer names the items in its own order.
+                mine.rotate_left(i * 3);
+                tokio::spawn(async move {
+                    let _turns = locks.lock_many(&mine).await;
+                    tokio::task::yield_now().await;
+                })
+            })
+            .collect();
+        let all = async {
+            for task in tasks {
+                task.await.unwrap();
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), all).await.expect("no deadlock");
+    }
 
     #[tokio::test]
     async fn writers_of_one_item_never_overlap() {

@@ -6,6 +6,7 @@ use chrono::Utc;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
 use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
@@ -13,6 +14,9 @@ use crate::error::{CoreError, CoreResult};
 use crate::items::{self, ItemFacts, ItemType, Parent};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
 use canvas_vocabulary::limits::ITEMS_PAGE;
+
+/// Items read per round while a filtered listing looks for its page.
+const SCAN_PAGE: u32 = 1000;
 
 /// What a write answers: the item and its version after the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +41,8 @@ pub struct ListQuery {
     /// As the client sent it; None for the default (see [`super::page_size`]).
     pub page_size: Option<u32>,
     pub cursor: Option<String>,
+    /// Filters tested on the items as presented (region, text, changed since).
+    pub matching: ItemMatch,
 }
 
 /// A file sent with a create (the multipart form, or MCP `upload_image`).
@@ -80,21 +86,9 @@ impl Core {
             Some(bytes) => Some(self.blobs.put(bytes).await?),
             None => None,
         };
-        let now = Utc::now();
         let id = ItemId::new();
-        let row = ItemRow {
-            id: id.0,
-            project_id: project.0,
-            item_type: item_type.as_str().to_owned(),
-            parent: parent.to_string(),
-            properties: Value::Object(props.clone()),
-            version: 1,
-            created_by: who.user_id.0,
-            updated_by: who.user_id.0,
-            created_at: now,
-            updated_at: now,
-            content_key,
-        };
+        let row =
+            first_version(NewItem { id, project, item_type, parent, props: &props, content_key }, who, Utc::now());
         let payload = json!({"parent": row.parent, "new": props});
         let event = item_event(who, project, id, item_type, "item.created", payload);
         let attached = attachments(item_type, &props);
@@ -226,20 +220,37 @@ impl Core {
             None => None,
         };
         let limit = page_size(query.page_size, ITEMS_PAGE)?;
-        let filter = ItemFilter {
+        let mut filter = ItemFilter {
             item_type: item_type.map(|t| t.as_str().to_owned()),
             parent: parent.map(|p| p.to_string()),
             after: after.map(|a| a.0),
             limit: limit + 1,
         };
-        let mut rows = self.storage.list_items(project.0, &filter).await?;
+        let mut rows = if query.matching.is_active() {
+            // Read on in creation order until a page (and one more, for the cursor) matches.
+            filter.limit = SCAN_PAGE;
+            let mut matched = Vec::new();
+            while matched.len() <= limit as usize {
+                let scanned = self.storage.list_items(project.0, &filter).await?;
+                let last_page = scanned.len() < SCAN_PAGE as usize;
+                filter.after = scanned.last().map(|r| r.id);
+                let presented = self.present(project, scanned).await?;
+                matched.extend(presented.into_iter().filter(|row| query.matching.matches(row)));
+                if last_page {
+                    break;
+                }
+            }
+            matched
+        } else {
+            self.present(project, self.storage.list_items(project.0, &filter).await?).await?
+        };
         let next_cursor = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
             rows.last().map(|r| ItemId(r.id).to_string())
         } else {
             None
         };
-        Ok(ItemPage { items: self.present(project, rows).await?, next_cursor })
+        Ok(ItemPage { items: rows, next_cursor })
     }
 
     /// An item by id alone, among the projects the caller can read.
@@ -288,6 +299,33 @@ impl Core {
                 format!("no item '{parent_id}' in this project to act as the container"),
             )),
         }
+    }
+}
+
+/// What a new item is made of.
+pub(super) struct NewItem<'a> {
+    pub id: ItemId,
+    pub project: ProjectId,
+    pub item_type: ItemType,
+    pub parent: Parent,
+    pub props: &'a Map<String, Value>,
+    pub content_key: Option<String>,
+}
+
+/// The first version of a new item, created by `who` at `now`.
+pub(super) fn first_version(item: NewItem<'_>, who: &Principal, now: chrono::DateTime<Utc>) -> ItemRow {
+    ItemRow {
+        id: item.id.0,
+        project_id: item.project.0,
+        item_type: item.item_type.as_str().to_owned(),
+        parent: item.parent.to_string(),
+        properties: Value::Object(item.props.clone()),
+        version: 1,
+        created_by: who.user_id.0,
+        updated_by: who.user_id.0,
+        created_at: now,
+        updated_at: now,
+        content_key: item.content_key,
     }
 }
 
@@ -359,7 +397,7 @@ fn check_expected(expected: Option<i64>, current: &ItemRow) -> CoreResult<()> {
 
 /// A write's outcome, with a transaction the database gave up for a concurrent one (a deadlock
 /// victim) counted as a lost race: nothing was written, and the caller runs it again.
-fn written(outcome: CoreResult<bool>) -> CoreResult<bool> {
+pub(super) fn written(outcome: CoreResult<bool>) -> CoreResult<bool> {
     match outcome {
         Err(CoreError::Contention(_)) => Ok(false),
         other => other,
@@ -368,7 +406,7 @@ fn written(outcome: CoreResult<bool>) -> CoreResult<bool> {
 
 /// After losing a version race to another replica: a short randomised pause (so two replicas do
 /// not collide again in lockstep), or, once the deadline passed, a refusal that says why.
-async fn lost_race(deadline: Instant) -> CoreResult<()> {
+pub(super) async fn lost_race(deadline: Instant) -> CoreResult<()> {
     if Instant::now() >= deadline {
         return Err(CoreError::Conflict(format!(
             "the item kept being changed by other servers for {} s; nothing was changed, try again",

@@ -5,7 +5,11 @@
 //! # Layout
 //! - [`auth`]: token authentication and project access checks.
 //! - [`accounts`]: users, tokens, projects, memberships.
+//! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
 //! - [`items`]: item create, read, update, delete, list.
+//! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
+//! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
+//! - [`item_filters`]: the listing's region, text and changed-since filters.
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
 //! - [`webhooks`]: webhook management (the delivery side is in
@@ -13,7 +17,11 @@
 //! - [`knowledge`]: hybrid retrieval and the index status (the indexer is `crate::knowledge`).
 
 pub mod accounts;
+pub mod arrange;
 pub mod auth;
+pub mod bulk;
+pub mod diagrams;
+pub mod item_filters;
 pub mod item_locks;
 pub mod item_views;
 pub mod items;

@@ -129,6 +129,54 @@ impl Storage {
         Ok(())
     }
 
+    /// Inserts many items and their `item.created` events in one transaction (bulk create): all
+    /// or nothing. `attached` are connector ends on items outside the batch, by batch index; each
+    /// must still exist (share-locked on PostgreSQL, as for a single insert).
+    pub async fn insert_items(
+        &self,
+        items: &[ItemRow],
+        events: &[NewEvent],
+        attached: &[(usize, Attachment)],
+    ) -> Result<()> {
+        // Rows per INSERT: 11 parameters each, well inside both backends' parameter limits.
+        const ROWS_PER_STATEMENT: usize = 64;
+        let lock = self.share_lock();
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            for (index, attachment) in attached {
+                if let Some(gone) = missing_attachment!(tx, items[*index].project_id, [attachment], lock) {
+                    return Err(CoreError::invalid(
+                        format!("items[{index}].properties.{}", gone.field),
+                        format!("no item '{}' in this project (it was deleted)", gone.item_id),
+                    ));
+                }
+            }
+            for rows in items.chunks(ROWS_PER_STATEMENT) {
+                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO items ({ITEM_COLUMNS}) "));
+                insert.push_values(rows, |mut values, item| {
+                    values
+                        .push_bind(item.id)
+                        .push_bind(item.project_id)
+                        .push_bind(&item.item_type)
+                        .push_bind(&item.parent)
+                        .push_bind(Json(&item.properties))
+                        .push_bind(item.version)
+                        .push_bind(item.created_by)
+                        .push_bind(item.updated_by)
+                        .push_bind(item.created_at)
+                        .push_bind(item.updated_at)
+                        .push_bind(&item.content_key);
+                });
+                insert.build().execute(&mut *tx).await.map_err(db_error)?;
+            }
+            for event in events {
+                insert_event!(&mut *tx, event)?;
+            }
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
     pub async fn get_item(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"))
@@ -176,6 +224,24 @@ impl Storage {
                 return Ok(false);
             }
             insert_event!(&mut *tx, event)?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(true)
+        })
+    }
+
+    /// Writes new versions of many items and their events in one transaction (an arrangement):
+    /// all, or none when any of them is no longer at its expected version (returns false).
+    pub async fn update_items(&self, changes: &[(ItemRow, i64)], events: &[NewEvent]) -> Result<bool> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            for (item, expected_version) in changes {
+                if !update_row!(&mut *tx, item, *expected_version) {
+                    return Ok(false);
+                }
+            }
+            for event in events {
+                insert_event!(&mut *tx, event)?;
+            }
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })

@@ -80,7 +80,7 @@ pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::ItemFilter;
 pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 pub use rows::*;
-pub use search::{ChunkChange, ChunkRecord};
+pub use search::{ChunkChange, ChunkChanges, ChunkRecord};
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 

@@ -2,8 +2,6 @@
 //! for a load), the chunks of given items (for a catch-up), and the change records above a point
 //! (migration 0006). The ranking itself happens in Rust (`knowledge::search`), never in SQL.
 
-use std::time::Duration;
-
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
@@ -23,14 +21,32 @@ pub struct ChunkRecord {
 }
 
 /// The latest change of one item's chunks.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkChange {
     pub item_id: Uuid,
+    /// Moves on every change of the item: a reader that applied this `seq` skips the record.
     pub seq: i64,
-    /// Final: every change with a smaller `seq` has committed by now, so a reader may move past
-    /// it for good (SQLite: always; PostgreSQL: written longer ago than the settle time asked
-    /// for, by the database clock).
-    pub settled: bool,
+    /// What the floor is compared with: the `seq` on SQLite, the writing transaction's id on
+    /// PostgreSQL. A record is read again while its position is at or above the floor.
+    pub position: i64,
+}
+
+/// A read of change records, and where the next read starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkChanges {
+    /// In `seq` order.
+    pub records: Vec<ChunkChange>,
+    /// Every record that will ever have a position below this was returned by this read or an
+    /// earlier one (or predates the reader), so the next read may start here.
+    pub next_floor: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct HorizonRow {
+    horizon: i64,
+    item_id: Option<Uuid>,
+    seq: Option<i64>,
+    position: Option<i64>,
 }
 
 /// A chunk record's columns, its vector only when it is of the model bound as `$1`.
@@ -38,35 +54,56 @@ const CHUNK_RECORD: &str = "c.id, c.item_id, c.text, CASE WHEN k.model_id = $1 T
      FROM knowledge_chunks c LEFT JOIN knowledge_items k ON k.item_id = c.item_id";
 
 impl Storage {
-    /// The change records of a project above `floor`, in `seq` order, each marked settled when
-    /// no record with a smaller `seq` can still appear: on PostgreSQL once it is older than
-    /// `settle` by the database's clock; on SQLite at once, since SQLite has one writer: a record
-    /// takes its `seq` inside the write transaction that holds the database's write lock, so
-    /// records commit in `seq` order and a visible record has every smaller one visible too.
-    /// (Settling at once keeps a retrieval from re-reading the last `settle` seconds of changes
-    /// on every query, which during or just after a bulk import is thousands of rows.)
-    pub async fn chunk_changes(&self, project_id: Uuid, floor: i64, settle: Duration) -> Result<Vec<ChunkChange>> {
-        let settle_secs = settle.as_secs_f64();
+    /// The change records of a project at or above `floor`, and the floor of the next read.
+    ///
+    /// SQLite has one writer: a record takes its `seq` inside the write transaction that holds
+    /// the database's write lock, so records commit in `seq` order and the next read starts just
+    /// past the last record seen.
+    ///
+    /// PostgreSQL takes `seq` at insert, not at commit, so a smaller `seq` can appear after a
+    /// larger one. There the position is the writing transaction's id (migration 0007) and the
+    /// next floor is the `xmin` of the snapshot this read used: every transaction below it has
+    /// ended, so its records were visible now or never will be, while one still running has an
+    /// id at or above it and is read again next time. Only the records of transactions in flight
+    /// are re-read, however fast changes arrive.
+    pub async fn chunk_changes(&self, project_id: Uuid, floor: i64) -> Result<ChunkChanges> {
         match self {
-            Storage::Sqlite(store) => sqlx::query_as(
-                "SELECT item_id, seq, TRUE AS settled FROM knowledge_changes \
-                 WHERE project_id = $1 AND seq > $2 ORDER BY seq",
-            )
-            .bind(project_id)
-            .bind(floor)
-            .fetch_all(store.reader_pool())
-            .await
-            .map_err(db_error),
-            Storage::Postgres(pool) => sqlx::query_as(
-                "SELECT item_id, seq, changed_at < clock_timestamp() - make_interval(secs => $3) AS settled \
-                 FROM knowledge_changes WHERE project_id = $1 AND seq > $2 ORDER BY seq",
-            )
-            .bind(project_id)
-            .bind(floor)
-            .bind(settle_secs)
-            .fetch_all(pool)
-            .await
-            .map_err(db_error),
+            Storage::Sqlite(store) => {
+                let rows: Vec<(Uuid, i64)> = sqlx::query_as(
+                    "SELECT item_id, seq FROM knowledge_changes WHERE project_id = $1 AND seq >= $2 ORDER BY seq",
+                )
+                .bind(project_id)
+                .bind(floor)
+                .fetch_all(store.reader_pool())
+                .await
+                .map_err(db_error)?;
+                let next_floor = rows.last().map_or(floor, |(_, seq)| seq + 1);
+                let records =
+                    rows.into_iter().map(|(item_id, seq)| ChunkChange { item_id, seq, position: seq }).collect();
+                Ok(ChunkChanges { records, next_floor })
+            }
+            Storage::Postgres(pool) => {
+                // One statement, one snapshot: the horizon and the rows agree.
+                let rows: Vec<HorizonRow> = sqlx::query_as(
+                    "SELECT h.horizon, c.item_id, c.seq, c.txid AS position \
+                     FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon) h \
+                     LEFT JOIN knowledge_changes c ON c.project_id = $1 AND c.txid >= $2 \
+                     ORDER BY c.seq",
+                )
+                .bind(project_id)
+                .bind(floor)
+                .fetch_all(pool)
+                .await
+                .map_err(db_error)?;
+                let next_floor = rows.first().map_or(floor, |row| row.horizon.max(floor));
+                let records = rows
+                    .into_iter()
+                    .filter_map(|row| {
+                        Some(ChunkChange { item_id: row.item_id?, seq: row.seq?, position: row.position? })
+                    })
+                    .collect();
+                Ok(ChunkChanges { records, next_floor })
+            }
         }
     }
 

@@ -174,6 +174,26 @@ pub struct ListItemsArgs {
     /// The nextCursor of the previous page; empty for the first page.
     #[serde(default)]
     pub cursor: String,
+    /// Only items whose drawn box meets this rectangle of the map (top-left x, y, width, height).
+    #[serde(default)]
+    pub region: Option<RegionArgs>,
+    /// Only items whose text contains this, ignoring case (a label's or sticky note's text, a web
+    /// item's url, a file's name).
+    #[serde(default)]
+    pub text: String,
+    /// Only items created or changed at or after this time (RFC 3339, e.g. 2026-11-23T10:00:00Z).
+    #[serde(default)]
+    pub changed_since: String,
+}
+
+/// A rectangle of the map.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegionArgs {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -215,6 +235,12 @@ impl CanvasTool for ListItems {
             parent: args.parent,
             page_size: args.limit,
             page_token: args.cursor,
+            region: args.region.map(|r| pb::Region { x: r.x, y: r.y, width: r.width, height: r.height }),
+            text_contains: args.text,
+            changed_since: match args.changed_since.trim() {
+                "" => None,
+                raw => Some(timestamp(raw)?),
+            },
         };
         let reply = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
         let items: Vec<ItemOut> = reply.items.into_iter().map(|item| ItemOut::from_proto(&ctx.state, item)).collect();
@@ -353,4 +379,11 @@ impl CanvasTool for DeleteItem {
         let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
         Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })
     }
+}
+
+/// An RFC 3339 time argument as a protobuf timestamp.
+fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ToolFailure> {
+    let at = chrono::DateTime::parse_from_rfc3339(raw)
+        .map_err(|_| ToolFailure::invalid("changedSince", "must be an RFC 3339 time such as 2026-11-23T10:00:00Z"))?;
+    Ok(prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 })
 }

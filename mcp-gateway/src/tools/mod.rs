@@ -7,9 +7,11 @@
 //! translates: it turns arguments into one or two core-service calls and the
 //! answer into its output. Every canvas rule is core-service's.
 
+pub mod bulk;
 pub mod items;
 pub mod knowledge;
 pub mod layout;
+pub mod map;
 pub mod media;
 pub mod output;
 pub mod projects;
@@ -18,7 +20,7 @@ pub mod schema;
 use std::future::Future;
 use std::sync::{Arc, LazyLock};
 
-use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use rmcp::ErrorData;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -97,6 +99,11 @@ pub trait CanvasTool {
         violation.field.clone()
     }
 
+    /// Content blocks added after the structured result's text block (an image, say).
+    fn attachments(_output: &Self::Output) -> Vec<ContentBlock> {
+        Vec::new()
+    }
+
     fn run(ctx: &ToolContext, args: Self::Args) -> impl Future<Output = Result<Self::Output, ToolFailure>> + Send;
 }
 
@@ -134,7 +141,9 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
             let value = serde_json::to_value(&output)
                 .map_err(|err| ErrorData::internal_error(format!("cannot render the result: {err}"), None))?;
             tracing::info!(tool = T::NAME, "tool call succeeded");
-            Ok(CallToolResult::structured(value))
+            let mut result = CallToolResult::structured(value);
+            result.content.extend(T::attachments(&output));
+            Ok(result)
         }
         Err(failure) => {
             tracing::info!(tool = T::NAME, failure = ?failure, "tool call failed");
@@ -166,8 +175,13 @@ registry!(
     projects::ListProjects,
     projects::FindItem,
     items::CreateItem,
+    bulk::CreateItems,
+    bulk::CreateDiagram,
+    bulk::ArrangeItems,
     items::GetItem,
     items::ListItems,
+    map::ReadMap,
+    map::RenderMap,
     items::UpdateItemProperty,
     layout::StyleItem,
     layout::ArrangeItem,

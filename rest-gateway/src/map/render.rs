@@ -189,6 +189,7 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
             parent: String::new(),
             page_size: Some(ITEMS_PAGE.max),
             page_token,
+            ..Default::default()
         };
         let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
         items.extend(page.items.into_iter().map(item_json));

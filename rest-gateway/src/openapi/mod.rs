@@ -14,6 +14,7 @@
 //!
 //! tests/schemathesis/run.sh checks the running service against this document.
 
+pub mod bulk_schemas;
 pub mod item_schemas;
 pub mod items;
 pub mod parameters;
@@ -49,6 +50,9 @@ use crate::state::AppState;
         crate::routes::items::get_property,
         crate::routes::items::delete,
         crate::routes::items::list,
+        crate::routes::bulk::create_items,
+        crate::routes::bulk::create_diagram,
+        crate::routes::bulk::arrange_items,
         crate::routes::knowledge::retrieve,
         crate::routes::knowledge::index_status,
         crate::routes::webhooks::list,
@@ -79,6 +83,9 @@ use crate::state::AppState;
         schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
         schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
         schemas::JwkSet, schemas::Jwk,
+        bulk_schemas::BulkRequest, bulk_schemas::BulkItem, bulk_schemas::BulkResponse, bulk_schemas::BulkCreated,
+        bulk_schemas::DiagramRequest, bulk_schemas::DiagramPosition, bulk_schemas::DiagramResponse,
+        bulk_schemas::ArrangeRequest, bulk_schemas::ArrangeResponse, bulk_schemas::ArrangedItem,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),

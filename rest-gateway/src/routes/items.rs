@@ -268,7 +268,24 @@ pub async fn delete(
     format.reply(result)
 }
 
-/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=`
+/// `region=x,y,width,height`: four numbers (their rules are core-service's).
+fn region(raw: &str) -> Result<pb::Region, ApiError> {
+    let numbers: Vec<f64> =
+        raw.split(',').map(|n| n.trim().parse::<f64>()).collect::<Result<_, _>>().unwrap_or_default();
+    match numbers[..] {
+        [x, y, width, height] => Ok(pb::Region { x, y, width, height }),
+        _ => Err(ApiError::invalid("region", "must be four numbers: x,y,width,height")),
+    }
+}
+
+/// An RFC 3339 time, as the item's `updatedAt`.
+fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
+    let at = chrono::DateTime::parse_from_rfc3339(raw.trim())
+        .map_err(|_| ApiError::invalid("changedSince", "must be an RFC 3339 time such as 2026-11-23T10:00:00Z"))?;
+    Ok(prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 })
+}
+
+/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=&region=&text=&changedSince=`
 #[utoipa::path(
     get,
     path = "/api/v2/projects/{projectId}/items",
@@ -281,6 +298,13 @@ pub async fn delete(
         ("parent" = Option<String>, Query, description = "Only items with this parent (`panel`, `inbox` or an item id)."),
         ("limit" = Option<u32>, Query, description = "Page size."),
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
+        ("region" = Option<String>, Query, description = "Only items whose drawn box meets this rectangle of the map, \
+            written `x,y,width,height` (top-left corner and size, map units; edges count). An auto-sized label counts \
+            as its position."),
+        ("text" = Option<String>, Query, description = "Only items whose text contains this, ignoring case: a label's or \
+            sticky note's text (HTML reduced to text), a web item's url, a file's name."),
+        ("changedSince" = Option<String>, Query, format = DateTime, description = "Only items created or changed at or \
+            after this time (RFC 3339)."),
     ),
     responses((status = 200, description = "One page of items.", body = ref("#/components/schemas/ItemPage")))
 )]
@@ -300,6 +324,9 @@ pub async fn list(
             parent: query_value(&query, "parent").unwrap_or_default(),
             page_size,
             page_token: query_value(&query, "cursor").unwrap_or_default(),
+            region: query_value(&query, "region").map(|raw| region(&raw)).transpose()?,
+            text_contains: query_value(&query, "text").unwrap_or_default(),
+            changed_since: query_value(&query, "changedSince").map(|raw| timestamp(&raw)).transpose()?,
         };
         let reply = idempotent(request, authorization(&headers), |r| {
             let mut client = state.items.clone();

@@ -20,7 +20,7 @@ use crate::state::{idempotent, AppState};
 const FIELDS: &[&str] =
     &["projectid", "query", "keywords", "maxresults", "postprocess", "itemids", "agentconfigid", "mode"];
 
-fn fold(name: &str) -> String {
+pub(crate) fn fold(name: &str) -> String {
     name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
 

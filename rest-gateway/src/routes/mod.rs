@@ -1,5 +1,6 @@
 //! The REST routes, one module per resource.
 
+pub mod bulk;
 pub mod files;
 pub mod health;
 pub mod items;
@@ -27,6 +28,9 @@ pub fn router(state: AppState) -> Router {
         .route(&format!("{item}/{{a}}"), get(items::get).delete(items::delete))
         .route(&format!("{item}/{{a}}/{{b}}/file"), post(files::upload))
         .route("/api/v2/projects/{project_id}/items", get(items::list))
+        .route("/api/v2/projects/{project_id}/items/bulk", post(bulk::create_items))
+        .route("/api/v2/projects/{project_id}/items/arrange", post(bulk::arrange_items))
+        .route("/api/v2/projects/{project_id}/diagrams", post(bulk::create_diagram))
         .route("/api/v1/memory/retrieve", post(knowledge::retrieve))
         .route("/api/v1/memory/index", get(knowledge::index_status))
         .merge(webhook_routes())

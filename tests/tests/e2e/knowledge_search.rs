@@ -8,6 +8,7 @@ use canvas_tests::{backend_tests, keyword_only, with_local_model, Backend, TestA
 use core_service::knowledge::KnowledgeConfig;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
+use sqlx::Connection;
 use tokio_util::sync::CancellationToken;
 
 use crate::knowledge::{cited, wait_indexed};
@@ -15,7 +16,7 @@ use crate::support::{create_label, owner_with_project, send, Reply};
 
 backend_tests!(
     an_item_indexed_before_a_retrieval_is_found_by_another_replica,
-    change_records_are_final_at_once_only_where_they_commit_in_order,
+    change_records_are_read_until_their_transactions_end_and_then_no_more,
     the_graph_returns_what_exact_search_returns,
     keyword_statistics_are_the_projects_own
 );
@@ -108,33 +109,73 @@ async fn an_item_indexed_before_a_retrieval_is_found_by_another_replica(backend:
     stop.cancel();
 }
 
-/// A retrieval re-reads the change records not yet final. SQLite's commit in `seq` order (one
-/// writer), so they are final at once, however long the settle time asked for; PostgreSQL's only
-/// once they are older than it. (Were SQLite's held back too, every retrieval would re-read the
-/// last ten seconds of an import: thousands of rows, docs/PERFORMANCE.md.)
-async fn change_records_are_final_at_once_only_where_they_commit_in_order(backend: Backend) {
+/// A retrieval reads the change records from its replica's floor, and the storage says where the
+/// next read starts. SQLite commits records in `seq` order (one writer): the next read starts just
+/// past the last record. PostgreSQL takes `seq` at insert: a transaction still in flight may
+/// commit a smaller `seq` after a larger one was read, and that record must still be read (the
+/// floor stops at the oldest running transaction), yet once nothing is in flight the records are
+/// not read again (0006 re-read the last ten seconds on every retrieval).
+async fn change_records_are_read_until_their_transactions_end_and_then_no_more(backend: Backend) {
     let app = TestApp::spawn_with(backend, "development", keyword_only()).await;
     let (owner, project) = owner_with_project(&app).await;
+    let mut labels = Vec::new();
     for n in 0..3 {
-        create_label(&app, &owner, &project, json!({"text": format!("Airship notes {n}")})).await;
+        labels.push(create_label(&app, &owner, &project, json!({"text": format!("Airship notes {n}")})).await);
     }
     wait_indexed(&app, &owner, &project).await;
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
     let storage = app.core.storage();
-    let records = |settle: Duration| storage.chunk_changes(project_id, 0, settle);
-    let long = records(Duration::from_secs(3600)).await.unwrap();
-    assert_eq!(long.len(), 3, "one record per indexed item");
-    assert!(long.windows(2).all(|pair| pair[0].seq < pair[1].seq), "records come in seq order");
-    let settled_now = long.iter().filter(|record| record.settled).count();
-    match backend {
-        Backend::Sqlite => assert_eq!(settled_now, 3, "SQLite's records are final at once"),
-        Backend::Postgres => assert_eq!(settled_now, 0, "PostgreSQL's wait for the settle time"),
+    let first = storage.chunk_changes(project_id, 0).await.unwrap();
+    assert_eq!(first.records.len(), 3, "one record per indexed item");
+    assert!(first.records.windows(2).all(|pair| pair[0].seq < pair[1].seq), "records come in seq order");
+    let floor = quiet_floor(&app, project_id, first.next_floor).await;
+    if backend == Backend::Sqlite {
+        assert_eq!(floor, first.next_floor, "SQLite's records are final at once");
+        return;
     }
-    let short = records(Duration::ZERO).await.unwrap();
-    assert!(short.iter().all(|record| record.settled), "with no settle time every committed record is final");
-    // Past the floor nothing is read again.
-    let floor = long.last().unwrap().seq;
-    assert!(storage.chunk_changes(project_id, floor, Duration::from_secs(3600)).await.unwrap().is_empty());
+
+    // A transaction rewrites the first label's chunks (a record with a smaller seq) and stays open
+    // while a new label is indexed and read.
+    let url = app.db.database_url.clone().unwrap();
+    let mut held = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::Executor::execute(&mut held, "BEGIN").await.unwrap();
+    let first_label = uuid::Uuid::parse_str(&labels[0]).unwrap();
+    let touched = sqlx::query("UPDATE knowledge_chunks SET text = text WHERE item_id = $1")
+        .bind(first_label)
+        .execute(&mut held)
+        .await
+        .unwrap();
+    assert!(touched.rows_affected() > 0, "the label has chunks");
+    let late = create_label(&app, &owner, &project, json!({"text": "Airship notes, later"})).await;
+    wait_indexed(&app, &owner, &project).await;
+    let during = storage.chunk_changes(project_id, floor).await.unwrap();
+    let items = |changes: &core_service::storage::ChunkChanges| {
+        changes.records.iter().map(|r| r.item_id.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(items(&during), std::slice::from_ref(&late), "the open transaction's record is not visible yet");
+    let late_seq = during.records[0].seq;
+    sqlx::Executor::execute(&mut held, "COMMIT").await.unwrap();
+    let after = storage.chunk_changes(project_id, during.next_floor).await.unwrap();
+    let record = after.records.iter().find(|r| r.item_id == first_label);
+    let record = record.unwrap_or_else(|| panic!("the late commit is read: {after:?}"));
+    assert!(record.seq < late_seq, "it committed after a record with a larger seq was read");
+    quiet_floor(&app, project_id, after.next_floor).await;
+}
+
+/// Reads from `floor` until a read returns nothing (bounded: other tests' transactions on the
+/// same server may hold the horizon for a moment); the floor reached.
+async fn quiet_floor(app: &TestApp, project: uuid::Uuid, mut floor: i64) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let changes = app.core.storage().chunk_changes(project, floor).await.unwrap();
+        assert!(changes.next_floor >= floor, "a floor never moves back");
+        if changes.records.is_empty() {
+            return floor;
+        }
+        assert!(Instant::now() < deadline, "records are still read again after 30 s: {changes:?}");
+        floor = changes.next_floor;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Waits (bounded) until the replica's graph for the project is built.

@@ -1,14 +1,18 @@
 //! End-to-end tests: the real core-service and rest-gateway on loopback, on
 //! SQLite and on PostgreSQL, driven over HTTP and gRPC as a client would.
 
+mod arrange;
 mod auth;
+mod bulk;
 mod casing;
 mod concurrency;
 mod connectors;
+mod diagrams;
 mod edges;
 mod error_table;
 mod events;
 mod files;
+mod filters;
 mod grpc;
 mod health;
 mod knowledge;

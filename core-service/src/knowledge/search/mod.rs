@@ -10,15 +10,14 @@
 //! # Why a retrieval never misses an indexed item
 //! Chunk writes leave a change record (`knowledge_changes`, by trigger, migration 0006): one row
 //! per item, moved to a new `seq` by every change. Before it answers, a retrieval reads its
-//! project's records above the replica's *floor* (one indexed range read) and reloads the items
-//! whose `seq` it has not applied yet. A retrieval that starts after a catch-up *began* may rely
-//! on it; any other one reads for itself. PostgreSQL takes `seq` at insert, not at commit, so the
-//! floor only moves past a record once it is [`SETTLE`] old by the database clock (chunk writes
-//! commit well within that); the records above the floor are re-read, and skipped when already
-//! applied — the change stream (`service/watch.rs`) solves the same problem the same way. SQLite
-//! has one writer, so its records commit in `seq` order and the floor moves to the last record
-//! read at once ([`Storage::chunk_changes`]).
-//!
+//! project's records at or above the replica's *floor* (one indexed range read) and reloads the
+//! items whose `seq` it has not applied yet. A retrieval that starts after a catch-up *began* may
+//! rely on it; any other one reads for itself. Where the floor moves is the storage's to say
+//! ([`Storage::chunk_changes`]): on SQLite (one writer, records commit in `seq` order) just past
+//! the last record read; on PostgreSQL, where `seq` is taken at insert and not at commit, to the
+//! oldest transaction still running when the read was made (migration 0007), so the records of
+//! transactions in flight are read again, and skipped when already applied.
+
 //! # Memory
 //! Project indexes are loaded on first use (and at start, most recently changed first, in the
 //! background: readiness never waits) and dropped least recently used first when their total
@@ -32,16 +31,14 @@ pub mod vectors;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use uuid::Uuid;
 
 use self::project::{prepare, ProjectIndex};
 use crate::error::CoreError;
-use crate::storage::{ChunkChange, Storage};
+use crate::storage::{ChunkChanges, Storage};
 
-/// Age (database clock) after which a change record is final: every smaller `seq` has committed.
-pub const SETTLE: Duration = Duration::from_secs(10);
 /// Chunks read per page while loading a project.
 const LOAD_PAGE: u32 = 4096;
 
@@ -60,10 +57,11 @@ pub fn top_by_score(scored: &mut Vec<(i64, f32)>, limit: usize) {
 struct Freshness {
     /// Whether the project's chunks were loaded at all.
     loaded: bool,
-    /// Every record with `seq <= floor` is applied (or predates the load).
+    /// Where the next read of change records starts: every record below it is applied (or
+    /// predates the load).
     floor: i64,
-    /// Records above the floor already applied: item → seq.
-    applied: HashMap<Uuid, i64>,
+    /// Records at or above the floor already applied: item → (seq, position).
+    applied: HashMap<Uuid, (i64, i64)>,
     /// When the latest catch-up began reading: a retrieval that started before it needs no other.
     last_read: Option<Instant>,
 }
@@ -208,7 +206,7 @@ impl SearchIndexes {
     ) -> Result<(), CoreError> {
         let started = Instant::now();
         // Records first, chunks second: the chunks are then at least as new as the records.
-        let records = storage.chunk_changes(slot.project, 0, SETTLE).await?;
+        let records = storage.chunk_changes(slot.project, 0).await?;
         let mut index = ProjectIndex::new(self.dimension);
         let mut after = 0;
         loop {
@@ -244,9 +242,13 @@ impl SearchIndexes {
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<(), CoreError> {
-        let records = storage.chunk_changes(slot.project, freshness.floor, SETTLE).await?;
-        let changed: Vec<Uuid> =
-            records.iter().filter(|r| freshness.applied.get(&r.item_id) != Some(&r.seq)).map(|r| r.item_id).collect();
+        let records = storage.chunk_changes(slot.project, freshness.floor).await?;
+        let changed: Vec<Uuid> = records
+            .records
+            .iter()
+            .filter(|r| freshness.applied.get(&r.item_id).map(|(seq, _)| *seq) != Some(r.seq))
+            .map(|r| r.item_id)
+            .collect();
         if !changed.is_empty() {
             let chunks = storage.chunks_of_items(slot.project, &self.model_id, &changed).await?;
             let (target, dimension, threads) = (slot.clone(), self.dimension, self.graph_threads);
@@ -347,40 +349,42 @@ impl SearchIndexes {
     }
 }
 
-/// Records the applied change records and moves the floor past those that are settled, in
-/// `seq` order, stopping at the first that is not.
-fn advance(freshness: &mut Freshness, records: &[ChunkChange]) {
-    let mut settled_prefix = true;
-    for record in records {
-        settled_prefix &= record.settled;
-        if settled_prefix {
-            freshness.floor = freshness.floor.max(record.seq);
-        } else {
-            freshness.applied.insert(record.item_id, record.seq);
-        }
+/// Records the applied change records and moves the floor where the storage says the next read
+/// starts; records below it are never returned again, so they need no memory.
+fn advance(freshness: &mut Freshness, changes: &ChunkChanges) {
+    for record in &changes.records {
+        freshness.applied.insert(record.item_id, (record.seq, record.position));
     }
+    freshness.floor = freshness.floor.max(changes.next_floor);
     let floor = freshness.floor;
-    freshness.applied.retain(|_, seq| *seq > floor);
+    freshness.applied.retain(|_, (_, position)| *position >= floor);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::ChunkChange;
 
-    fn record(item: u128, seq: i64, settled: bool) -> ChunkChange {
-        ChunkChange { item_id: Uuid::from_u128(item), seq, settled }
+    fn record(item: u128, seq: i64, position: i64) -> ChunkChange {
+        ChunkChange { item_id: Uuid::from_u128(item), seq, position }
     }
 
     #[test]
-    fn the_floor_stops_below_the_first_record_not_yet_settled() {
+    fn records_of_transactions_still_in_flight_stay_remembered_until_the_floor_passes_them() {
         let mut freshness = Freshness::default();
-        advance(&mut freshness, &[record(1, 3, true), record(2, 5, true), record(3, 7, false), record(4, 9, true)]);
-        assert_eq!(freshness.floor, 5);
-        assert_eq!(freshness.applied.len(), 2, "7 and 9 stay above the floor, applied");
-        // Seq 6 commits late: it is above the floor, so the next read sees it.
-        advance(&mut freshness, &[record(5, 6, true), record(3, 7, true), record(4, 9, true)]);
-        assert_eq!(freshness.floor, 9);
+        // PostgreSQL: positions are transaction ids; transaction 40 was still running.
+        let first = ChunkChanges { records: vec![record(1, 3, 30), record(2, 5, 41)], next_floor: 40 };
+        advance(&mut freshness, &first);
+        assert_eq!(freshness.floor, 40);
+        assert_eq!(freshness.applied.keys().copied().collect::<Vec<_>>(), [Uuid::from_u128(2)], "41 is read again");
+        // Transaction 40 commits with a smaller seq: read (its position is not below the floor).
+        let second = ChunkChanges { records: vec![record(3, 4, 40), record(2, 5, 41)], next_floor: 50 };
+        advance(&mut freshness, &second);
+        assert_eq!(freshness.floor, 50);
         assert!(freshness.applied.is_empty());
+        // A floor never moves back.
+        advance(&mut freshness, &ChunkChanges { records: vec![], next_floor: 7 });
+        assert_eq!(freshness.floor, 50);
     }
 
     #[test]

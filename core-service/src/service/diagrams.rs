@@ -1,0 +1,134 @@
+//! Diagrams from text (beyond the spec): Mermaid source is parsed and laid out by
+//! `canvas-diagram`, and its items are created through the bulk path, so they are ordinary items
+//! and connectors, committed all at once with their events.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::bulk::BulkItem;
+use super::{Core, Principal};
+use crate::domain::{ItemId, ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
+use crate::items::connector::Frame;
+use crate::items::ItemType;
+use crate::storage::ItemFilter;
+use canvas_vocabulary::limits::bulk::REF_PREFIX;
+use canvas_vocabulary::limits::diagrams::FORMATS;
+
+/// Space left between what is on the map and a diagram placed beside it.
+const GAP: f64 = 160.0;
+/// Items read per page while finding free space.
+const PAGE: u32 = 1000;
+
+/// What a diagram create answers.
+#[derive(Debug, Clone, Default)]
+pub struct DiagramCreated {
+    /// Every item created, in creation order.
+    pub item_ids: Vec<ItemId>,
+    /// Mermaid node (or participant) id → the shape that stands for it.
+    pub nodes: BTreeMap<String, ItemId>,
+}
+
+impl Core {
+    /// Lays out `source` and creates its items at `position` (the diagram's top-left corner), or,
+    /// without one, right of everything on the canvas, top-aligned with it, overlapping nothing.
+    pub async fn create_diagram(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        format: &str,
+        source: &str,
+        position: Option<(f64, f64)>,
+    ) -> CoreResult<DiagramCreated> {
+        self.require_role(who, project, ProjectRole::Editor).await?;
+        if !FORMATS.iter().any(|f| f.eq_ignore_ascii_case(format.trim())) {
+            return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
+        }
+        if let Some((x, y)) = position {
+            if !x.is_finite() || !y.is_finite() {
+                return Err(CoreError::invalid("position", "x and y must be finite numbers"));
+            }
+        }
+        let diagram = canvas_diagram::parse(source).map_err(|error| {
+            CoreError::Validation(vec![FieldViolation::with_reason(
+                ViolationReason::InvalidValue,
+                "source",
+                error.to_string(),
+            )])
+        })?;
+        let scene = canvas_diagram::layout(&diagram);
+        let origin = match position {
+            Some(at) => at,
+            None => self.free_space(project).await?,
+        };
+        let planned = canvas_diagram::to_items(&scene, origin);
+        let nodes_of: Vec<Option<String>> = planned.iter().map(|p| p.node_id.clone()).collect();
+        let batch = planned
+            .into_iter()
+            .map(|p| BulkItem {
+                reference: Some(p.reference),
+                item_type: p.item_type.to_owned(),
+                parent: p.parent.map(|r| format!("{REF_PREFIX}{r}")),
+                properties: match p.properties {
+                    Value::Object(map) => map,
+                    _ => Default::default(),
+                },
+            })
+            .collect();
+        let created = self.create_items(who, project, batch).await.map_err(|error| match error {
+            // The layout made an item the rules refuse: a defect here, not the caller's.
+            CoreError::Validation(violations) => CoreError::internal(format!(
+                "a laid-out diagram broke item rules: {}",
+                violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            )),
+            other => other,
+        })?;
+        let mut answer = DiagramCreated::default();
+        for (made, node) in created.into_iter().zip(nodes_of) {
+            answer.item_ids.push(made.item);
+            if let Some(node) = node {
+                answer.nodes.insert(node, made.item);
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Top-left corner of free space right of everything on the canvas (the origin when empty).
+    async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
+        let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn
+        let mut filter = ItemFilter { parent: None, item_type: None, after: None, limit: PAGE };
+        loop {
+            let rows = self.storage.list_items(project.0, &filter).await?;
+            let full = rows.len() == PAGE as usize;
+            filter.after = rows.last().map(|r| r.id);
+            let rows = self.present(project, rows).await?;
+            for row in rows.iter().filter(|r| r.parent != "inbox") {
+                let Some(props) = row.properties.as_object() else { continue };
+                let frame = Frame::of(props);
+                let (half_w, half_h) = drawn_half_extents(&frame, row.item_type == ItemType::Label.as_str());
+                let (top, right) = (frame.cy - half_h, frame.cx + half_w);
+                extent = Some(extent.map_or((top, right), |(t, r)| (t.min(top), r.max(right))));
+            }
+            if !full {
+                break;
+            }
+        }
+        Ok(match extent {
+            None => (0.0, 0.0),
+            Some((top, right)) => ((right + GAP).round(), top.round()),
+        })
+    }
+}
+
+/// Half extents of an item's bounding box, turned by its angle. An auto-sized label stores no
+/// size, so it counts as a generous box around its position.
+fn drawn_half_extents(frame: &Frame, label: bool) -> (f64, f64) {
+    let (mut w, mut h) = (frame.half_width, frame.half_height);
+    if label {
+        w = w.max(200.0);
+        h = h.max(40.0);
+    }
+    let (sin, cos) = frame.angle.sin_cos();
+    (w * cos.abs() + h * sin.abs(), w * sin.abs() + h * cos.abs())
+}

@@ -1,0 +1,187 @@
+//! The laid-out flowchart as a [`Scene`]: the TB frame turned to the chart's
+//! direction and moved so the drawing starts at (0, 0); subgraphs first
+//! (outer before inner), then nodes, edges and their texts.
+
+use super::position::Placed;
+use super::route::Route;
+use super::{drawn, Kind, Layered};
+use crate::model::{Direction, Flowchart, Stroke};
+use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
+use crate::shapes::{NodeBox, NODE_FILL, NODE_STROKE, NODE_TEXT};
+use crate::text::{self, Block, FONT_SIZE, SMALL_FONT_SIZE};
+
+/// Subgraph fill: slate at 12 %, a faint lift off the map.
+const CLUSTER_FILL: &str = "#1F94A3B8";
+const CLUSTER_STROKE: &str = "#64748B";
+const TITLE_TEXT: &str = "#CBD5E1";
+/// Edge texts sit on the map's own colour, hiding the line behind them.
+const EDGE_TEXT_BACKGROUND: &str = "#0F172A";
+const EDGE_TEXT: &str = "#E2E8F0";
+/// Height of a subgraph title label.
+const TITLE_HEIGHT: f64 = 26.0;
+
+/// What the scene is made from.
+pub struct Parts<'a> {
+    /// The flowchart.
+    pub chart: &'a Flowchart,
+    /// Its layered graph, ordered.
+    pub graph: &'a Layered,
+    /// Coordinates in the TB frame.
+    pub placed: &'a Placed,
+    /// Edge routes in the TB frame, by edge.
+    pub routes: &'a [Route],
+    /// Node boxes, by node.
+    pub boxes: &'a [NodeBox],
+    /// Edge texts, wrapped, by edge.
+    pub labels: &'a [Option<Block>],
+    /// Edge text box sizes, as drawn (not the TB frame).
+    pub label_sizes: &'a [Option<(f64, f64)>],
+}
+
+/// The turn from the TB frame to the chart's direction, and the shift to the origin.
+struct Turn {
+    direction: Direction,
+    min: Point,
+    max: Point,
+}
+
+impl Turn {
+    fn point(&self, (x, y): Point) -> Point {
+        let (x, y) = (x - self.min.0, y - self.min.1);
+        let depth = self.max.1 - self.min.1;
+        match self.direction {
+            Direction::TopDown => (x, y),
+            Direction::BottomUp => (x, depth - y),
+            Direction::LeftRight => (y, x),
+            Direction::RightLeft => (depth - y, x),
+        }
+    }
+
+    fn rect(&self, r: Rect) -> Rect {
+        let (a, b) = (self.point((r.x, r.y)), self.point((r.right(), r.bottom())));
+        Rect { x: a.0.min(b.0), y: a.1.min(b.1), width: (a.0 - b.0).abs(), height: (a.1 - b.1).abs() }
+    }
+}
+
+/// Stroke colour and thickness of a link style (the spec has no dotted line: thinner and dimmer).
+pub fn stroke_style(stroke: Stroke) -> (&'static str, f64) {
+    match stroke {
+        Stroke::Thick => ("#CBD5E1", 4.0),
+        Stroke::Dotted => ("#64748B", 1.0),
+        Stroke::Normal | Stroke::Invisible => ("#94A3B8", 2.0),
+    }
+}
+
+/// Builds the scene.
+pub fn scene(parts: &Parts<'_>) -> Scene {
+    let Parts { chart, graph, placed, routes, boxes, .. } = *parts;
+    let node_rect = |v: usize| {
+        let n = &graph.nodes[v];
+        Rect::centred(placed.x[v], placed.centre_y(n.rank), n.width, n.height)
+    };
+    let cluster_rect = |c: usize| {
+        let ((l, r), (t, b)) = (placed.borders[c], placed.spans[c]);
+        Rect { x: l, y: t, width: r - l, height: b - t }
+    };
+    // The extent of everything in the TB frame.
+    let mut rects: Vec<Rect> = (0..chart.nodes.len()).map(node_rect).collect();
+    rects.extend((0..graph.clusters.len()).map(cluster_rect));
+    let mut points: Vec<Point> = routes.iter().flat_map(|r| r.points.iter().copied()).collect();
+    for r in &rects {
+        points.extend([(r.x, r.y), (r.right(), r.bottom())]);
+    }
+    for route in routes {
+        if let (Some(at), Some((w, h))) = (route.label_at, parts.label_sizes[route.edge]) {
+            let (w, h) = if chart.direction.is_horizontal() { (h, w) } else { (w, h) };
+            points.extend([(at.0 - w / 2.0, at.1 - h / 2.0), (at.0 + w / 2.0, at.1 + h / 2.0)]);
+        }
+    }
+    let min = points.iter().fold((f64::MAX, f64::MAX), |m, p| (m.0.min(p.0), m.1.min(p.1)));
+    let max = points.iter().fold((f64::MIN, f64::MIN), |m, p| (m.0.max(p.0), m.1.max(p.1)));
+    let turn = Turn { direction: chart.direction, min, max };
+    let mut scene = Scene::default();
+    for (c, sub) in chart.subgraphs.iter().enumerate() {
+        let rect = turn.rect(cluster_rect(c));
+        scene.boxes.push(SceneBox {
+            key: format!("sg:{}", sub.id),
+            role: BoxRole::Container,
+            rect,
+            shape: "Rectangle",
+            corner_radius: None,
+            text: String::new(),
+            font_size: SMALL_FONT_SIZE,
+            container: sub.parent,
+            node_id: None,
+            fill: CLUSTER_FILL.into(),
+            stroke: CLUSTER_STROKE.into(),
+            stroke_width: 1.5,
+            text_color: TITLE_TEXT.into(),
+        });
+        let room = rect.width - 12.0 - 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
+        scene.texts.push(SceneText {
+            key: format!("title:sg:{}", sub.id),
+            rect: Rect { x: rect.x + 6.0, y: rect.y + 4.0, width: rect.width - 12.0, height: TITLE_HEIGHT },
+            text: text::fit(&sub.title, SMALL_FONT_SIZE, room.max(SMALL_FONT_SIZE)),
+            font_size: SMALL_FONT_SIZE,
+            owner: Owner::Box(c),
+            color: TITLE_TEXT.into(),
+            background: "#00000000".into(),
+            centred: false,
+        });
+    }
+    let first_node = scene.boxes.len();
+    for (i, node) in chart.nodes.iter().enumerate() {
+        let b = &boxes[i];
+        scene.boxes.push(SceneBox {
+            key: format!("n:{}", node.id),
+            role: BoxRole::Node,
+            rect: turn.rect(node_rect(i)),
+            shape: b.shape,
+            corner_radius: b.corner_radius,
+            text: b.text.clone(),
+            font_size: FONT_SIZE,
+            container: node.subgraph,
+            node_id: Some(node.id.clone()),
+            fill: NODE_FILL.into(),
+            stroke: NODE_STROKE.into(),
+            stroke_width: if b.shape == "Frame" { 1.0 } else { 2.0 },
+            text_color: NODE_TEXT.into(),
+        });
+    }
+    for route in routes {
+        let edge = &chart.edges[route.edge];
+        if !drawn(edge.stroke) {
+            continue;
+        }
+        let pts: Vec<Point> = route.points.iter().map(|&p| turn.point(p)).collect();
+        let (color, thickness) = stroke_style(edge.stroke);
+        let line = scene.lines.len();
+        scene.lines.push(SceneLine {
+            key: format!("edge:{}", route.edge),
+            start: End { at: pts[0], attach: Some(first_node + edge.from), head: edge.start },
+            end: End { at: pts[pts.len() - 1], attach: Some(first_node + edge.to), head: edge.end },
+            corners: if route.straight { Vec::new() } else { pts[1..pts.len() - 1].to_vec() },
+            kind: if route.straight { LineKind::Straight } else { LineKind::Angled },
+            color: color.into(),
+            thickness,
+            container: graph.common(chart.nodes[edge.from].subgraph, chart.nodes[edge.to].subgraph),
+        });
+        if let (Some(at), Some(block), Some((w, h))) =
+            (route.label_at, &parts.labels[route.edge], parts.label_sizes[route.edge])
+        {
+            let (cx, cy) = turn.point(at);
+            scene.texts.push(SceneText {
+                key: format!("label:edge:{}", route.edge),
+                rect: Rect::centred(cx, cy, w, h),
+                text: block.text.clone(),
+                font_size: SMALL_FONT_SIZE,
+                owner: Owner::Line(line),
+                color: EDGE_TEXT.into(),
+                background: EDGE_TEXT_BACKGROUND.into(),
+                centred: true,
+            });
+        }
+    }
+    debug_assert!(graph.nodes.iter().all(|n| !matches!(n.kind, Kind::Real(i) if i >= chart.nodes.len())));
+    scene
+}

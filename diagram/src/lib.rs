@@ -1,0 +1,222 @@
+//! canvas-diagram: Mermaid source turned into a laid-out diagram, and that
+//! diagram into the canvas items that draw it.
+//!
+//! Three steps, all pure functions: [`parse`] reads the source into a
+//! [`Diagram`], [`layout`] places it as a [`Scene`] (map units, origin at the
+//! top left), and [`to_items`] plans one [`PlannedItem`] per item to create:
+//! its type, parent and the exact JSON properties a single REST create takes,
+//! with `"ref:<reference>"` wherever another planned item's id belongs.
+//!
+//! # Layout
+//! - `lib.rs`: the API, the limits ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`]),
+//!   [`DiagramError`].
+//! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
+//! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
+//! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes, `links.rs`
+//!   arrows, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
+//! - `layered/`: the flowchart layout (see below): `mod.rs` ranks and the layered graph,
+//!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
+//!   `route.rs` edge routes, `emit.rs` the scene. `mindmap_layout.rs`, `sequence_layout.rs`: the
+//!   other layouts. `shapes.rs`: node sizes per shape, node colours.
+//! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
+//! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
+//!   grid, a layered graph (`layered/sized.rs`, the flowchart engine on given sizes) or a tidy tree
+//!   (the mind map's Reingold–Tilford in `mindmap_layout.rs`), for core-service's arrange items;
+//!   `arrange/tests.rs` its tests.
+//!
+//! The tests under `tests/` lay out the goldens (`tests/golden/*.mmd`), check their geometry
+//! and items, compare edge crossings with Graphviz `dot`, and keep a PNG of each under
+//! `$CARGO_TARGET_DIR/test-artifacts/diagrams/` (see `tests/common/mod.rs`).
+//!
+//! # Supported Mermaid
+//! - `flowchart`/`graph` with `TB`/`TD`/`BT`/`LR`/`RL`; node shapes `[ ]`, `( )`, `([ ])`, `(( ))`,
+//!   `((( )))`, `{ }`, `{{ }}`, `[/ /]`, `[\ \]`, `[/ \]`, `[\ /]`, `[( )]`, `[[ ]]`, `> ]`; links
+//!   `-->`, `---`, `-.->`, `-.-`, `==>`, `===`, `~~~`, with `<`, `o` and `x` ends and extra dashes
+//!   for longer links; link text as `-- text -->` or `-->|text|`; chains and `&`; nested
+//!   `subgraph id [title] … end`; quoted texts, `<br>` line breaks.
+//! - `mindmap`: indentation, shapes `[ ]`, `( )`, `(( ))`, `)) ((`, `) (`, `{{ }}`.
+//! - `sequenceDiagram`: `participant`/`actor` (with `as`; actors are drawn as ellipses), the
+//!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
+//!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
+//!   labelled frame containers holding their messages and notes.
+//! - Ignored: `classDef`, `class`, `style`, `linkStyle`, `click`, `:::class`, `direction` inside
+//!   subgraphs (subgraphs follow the diagram's direction), `%%` comments, `%%{init}%%`, front
+//!   matter, `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, `title`/`acc*`.
+//! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. edges to a
+//!   subgraph, `A@{…}` shapes, sequence `box`/`create`/`destroy` and `<<->>`; an empty source, an
+//!   unknown diagram type, unterminated brackets, strings and link texts, `end` without an open
+//!   block, a block left open; a source over [`MAX_SOURCE_BYTES`] or one that would make more
+//!   than [`MAX_ITEMS`] items. Texts longer than [`MAX_LABEL_CHARS`] are clipped, not refused.
+//!
+//! # Items
+//! A node is a `shape` (no text: the spec's shapes have none) plus a `label` child with the same
+//! box, auto-size off, centred both ways; texts are wrapped here with line breaks, the boxes
+//! sized to fit them. A subgraph is a `Rectangle` with a faint fill (`#1F94A3B8`) and a title
+//! label, and is the parent of its nodes, nested subgraphs and inner edges. An edge is a
+//! `connector` attached to both shapes (`itemId: "ref:n:…"`, `edge: true`, the port as the
+//! offset), `Straight` or `Angled` with `cornerPoints`; its text a label child at the route's
+//! middle. Mind maps: one shape + label per node, `Curved` (or angled) connectors without
+//! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
+//! joined by a lifeline connector, messages as connectors with free ends, notes as
+//! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
+//! `else`/`and`. Colours are dark fills with light outlines and white text, for the map's dark
+//! background.
+//!
+//! # Shapes and lines on the canvas
+//! Mermaid shapes map to the spec's closest `type`: rectangle → `Rectangle`, rounded →
+//! `RoundedRectangle`, stadium → `RoundedRectangle` with half the height as corner radius (a
+//! pill), circle and double circle → `Ellipse` (square), diamond → `Diamond`, hexagon →
+//! `Hexagon`, both parallelograms → `Parallelogram`, both trapezoids → `Trapezoid` (the
+//! spec has one orientation of each), database `[( )]` → `TwoSameSideRoundCornerRectangle`
+//! (rounded top, the nearest to a cylinder), subroutine `[[ ]]` → `Frame` (the double outline),
+//! asymmetric `> ]` → `DirectionArrowRight` (notched on the left), mind map plain nodes →
+//! `RoundedRectangle`, hexagon `{{ }}` → `Hexagon`,
+//! mind map bang → `Star6`, cloud → `Ellipse`. The spec has no dotted stroke: dotted links are
+//! drawn thinner (1 instead of 2) and dimmer; thick links get `strokeThickness` 4. Ends: `>` is
+//! `Arrow`, `o` is `Circle`, and `x` (and the sequence open arrow `)`) is `ArrowLine`, the
+//! spec's only other end mark.
+//!
+//! # Flowchart layout
+//! A layered (Sugiyama) layout written here (`layered/`), after evaluating the crates.io
+//! options: `layout-rs` has no clusters (its docs list nested graphs as missing) and no API for
+//! routes; `rust-sugiyama` takes node sizes but has no clusters, no directions and no edge routes;
+//! `dagre` (a young port of dagre.js) has clusters and directions but routes edges as free
+//! polylines, while canvas connectors are straight or right-angled, and dagre.js's crossing
+//! reduction is weaker than Graphviz's, which the tests compare against. The steps: cycles
+//! broken by a depth-first search (back edges reversed); ranks by network simplex; dummy nodes
+//! on long edges (a labelled edge spans two ranks, its text sitting on the middle dummy);
+//! crossing reduction by barycenter sweeps with transposition, subgraphs kept contiguous and in
+//! one order on every rank, best order kept; x coordinates by network simplex on Graphviz's
+//! auxiliary graph (edges pulled straight, separation and subgraph borders as constraints);
+//! edges routed right-angled through the channels between ranks on separate tracks, or straight
+//! where the straight line between the ends is clear.
+
+pub mod arrange;
+pub mod model;
+pub mod scene;
+pub mod source;
+pub mod text;
+
+mod flowchart;
+mod items;
+mod layered;
+mod mindmap;
+mod mindmap_layout;
+mod sequence;
+mod sequence_layout;
+mod shapes;
+
+pub use items::{planned_count, to_items, PlannedItem};
+pub use model::Diagram;
+pub use scene::{scene_bounds, Scene};
+
+/// Largest source accepted, in bytes.
+pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
+/// Most items one diagram may plan.
+pub const MAX_ITEMS: usize = 1000;
+/// Longest text of one node, edge or note, in characters; longer texts are clipped with `…`.
+pub const MAX_LABEL_CHARS: usize = 300;
+
+/// Why a source cannot be read: where (1-based line and column of the
+/// offending token) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagramError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters, not bytes).
+    pub column: usize,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl DiagramError {
+    /// An error at `line`, `column`.
+    pub fn new(line: usize, column: usize, message: impl Into<String>) -> DiagramError {
+        DiagramError { line, column, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for DiagramError {}
+
+/// Reads Mermaid source. The first statement names the diagram type:
+/// `flowchart`/`graph`, `mindmap` or `sequenceDiagram`.
+pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(DiagramError::new(
+            1,
+            1,
+            format!("the source is {} bytes, more than the limit of {MAX_SOURCE_BYTES}", source.len()),
+        ));
+    }
+    let lines = source::lines(source);
+    let Some(first) = lines.first() else {
+        return Err(DiagramError::new(1, 1, "the source is empty: expected a diagram type such as `flowchart TD`"));
+    };
+    let mut cursor = source::Cursor::new(*first);
+    cursor.skip_ws();
+    let column = cursor.col();
+    let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
+    let diagram = match keyword.as_str() {
+        "flowchart" | "graph" => flowchart::parse(&lines)?,
+        "mindmap" => mindmap::parse(&lines)?,
+        "sequenceDiagram" => sequence::parse(&lines)?,
+        other => {
+            return Err(DiagramError::new(
+                first.number,
+                column,
+                format!("unknown diagram type '{other}': expected flowchart, graph, mindmap or sequenceDiagram"),
+            ))
+        }
+    };
+    let count = planned_count(&diagram);
+    if count > MAX_ITEMS {
+        return Err(DiagramError::new(
+            first.number,
+            column,
+            format!("the diagram would make {count} canvas items, more than the limit of {MAX_ITEMS}"),
+        ));
+    }
+    Ok(diagram)
+}
+
+/// Places a diagram: positions in map units, origin (0, 0) at the top left.
+pub fn layout(diagram: &Diagram) -> Scene {
+    match diagram {
+        Diagram::Flowchart(chart) => layered::layout(chart),
+        Diagram::Mindmap(map) => mindmap_layout::layout(map),
+        Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diagram_type_is_required_and_known() {
+        let err = parse("").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 1));
+        let err = parse("%% only a comment\n\n  pie title x\n").unwrap_err();
+        assert_eq!((err.line, err.column), (3, 3), "{err}");
+        assert!(err.message.contains("unknown diagram type 'pie'"), "{err}");
+        assert!(matches!(parse("graph LR\nA-->B"), Ok(Diagram::Flowchart(_))));
+        assert!(matches!(parse("mindmap\n  root"), Ok(Diagram::Mindmap(_))));
+        assert!(matches!(parse("sequenceDiagram\nA->>B: hi"), Ok(Diagram::Sequence(_))));
+    }
+
+    #[test]
+    fn the_limits_are_errors() {
+        let big = format!("graph TD\n{}", "A-->B\n".repeat(MAX_SOURCE_BYTES / 6 + 1));
+        assert!(parse(&big).unwrap_err().message.contains("more than the limit of 65536"));
+        let many: String = (0..400).map(|i| format!("N{i}-->M{i}\n")).collect();
+        let err = parse(&format!("graph TD\n{many}")).unwrap_err();
+        assert!(err.message.contains("canvas items, more than the limit of 1000"), "{err}");
+        assert_eq!((err.line, err.column), (1, 1));
+    }
+}

@@ -1,0 +1,247 @@
+//! What a Mermaid source says, once parsed: the three diagram kinds with their
+//! nodes, edges and events, before any geometry. Texts are already cleaned
+//! (see [`crate::text::clean`]): plain text, `\n` for line breaks, clipped.
+
+/// A parsed diagram.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Diagram {
+    /// `flowchart` / `graph`.
+    Flowchart(Flowchart),
+    /// `mindmap`.
+    Mindmap(Mindmap),
+    /// `sequenceDiagram`.
+    Sequence(Sequence),
+}
+
+/// Which way a flowchart's edges run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// `TB` / `TD`: top to bottom.
+    TopDown,
+    /// `BT`: bottom to top.
+    BottomUp,
+    /// `LR`: left to right.
+    LeftRight,
+    /// `RL`: right to left.
+    RightLeft,
+}
+
+impl Direction {
+    /// Whether ranks run horizontally (LR, RL).
+    pub fn is_horizontal(self) -> bool {
+        matches!(self, Direction::LeftRight | Direction::RightLeft)
+    }
+}
+
+/// The Mermaid shape of a node (flowchart and mind map syntaxes together).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeShape {
+    /// `[text]`.
+    Rectangle,
+    /// `(text)`.
+    Rounded,
+    /// `([text])`.
+    Stadium,
+    /// `((text))`.
+    Circle,
+    /// `(((text)))`.
+    DoubleCircle,
+    /// `{text}`.
+    Diamond,
+    /// `{{text}}`.
+    Hexagon,
+    /// `[/text/]`.
+    Parallelogram,
+    /// `[\text\]`.
+    ParallelogramAlt,
+    /// `[/text\]`.
+    Trapezoid,
+    /// `[\text/]`.
+    TrapezoidAlt,
+    /// `[(text)]`, a database.
+    Cylinder,
+    /// `[[text]]`.
+    Subroutine,
+    /// `>text]`.
+    Asymmetric,
+    /// Mind map `))text((`.
+    Bang,
+    /// Mind map `)text(`.
+    Cloud,
+    /// Mind map node written without brackets.
+    Plain,
+}
+
+/// How an end of an edge or message is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Head {
+    /// No decorator.
+    None,
+    /// A filled arrow (`>`).
+    Arrow,
+    /// An open arrow (sequence `-)`).
+    Open,
+    /// A circle (`o`).
+    Circle,
+    /// A cross (`x`).
+    Cross,
+}
+
+/// The stroke of an edge or message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stroke {
+    /// `--`.
+    Normal,
+    /// `-.` (flowchart) or `--` (sequence).
+    Dotted,
+    /// `==`.
+    Thick,
+    /// `~~~`: takes part in the layout, drawn as nothing.
+    Invisible,
+}
+
+/// A flowchart node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowNode {
+    /// The Mermaid id.
+    pub id: String,
+    /// Its text (the id when none was given).
+    pub text: String,
+    /// Its shape.
+    pub shape: NodeShape,
+    /// The innermost subgraph holding it (index into [`Flowchart::subgraphs`]).
+    pub subgraph: Option<usize>,
+}
+
+/// A flowchart edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowEdge {
+    /// Index of the source node.
+    pub from: usize,
+    /// Index of the target node.
+    pub to: usize,
+    /// The edge's text, if any.
+    pub text: Option<String>,
+    /// Decorator at the source.
+    pub start: Head,
+    /// Decorator at the target.
+    pub end: Head,
+    /// Line style.
+    pub stroke: Stroke,
+    /// Ranks the edge asks to span (1 for `-->`, 2 for `--->`…).
+    pub length: usize,
+}
+
+/// A `subgraph … end` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subgraph {
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The subgraph it is nested in.
+    pub parent: Option<usize>,
+}
+
+/// A flowchart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flowchart {
+    /// Rank direction.
+    pub direction: Direction,
+    /// Nodes in order of first mention.
+    pub nodes: Vec<FlowNode>,
+    /// Edges in source order.
+    pub edges: Vec<FlowEdge>,
+    /// Subgraphs in order of opening.
+    pub subgraphs: Vec<Subgraph>,
+}
+
+/// A mind map node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MindNode {
+    /// The id written before its shape, if any.
+    pub id: Option<String>,
+    /// Its text.
+    pub text: String,
+    /// Its shape.
+    pub shape: NodeShape,
+    /// Indexes of its children, in source order.
+    pub children: Vec<usize>,
+}
+
+/// A mind map; node 0 is the root.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mindmap {
+    /// Every node; node 0 is the root.
+    pub nodes: Vec<MindNode>,
+}
+
+/// A sequence diagram participant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Participant {
+    /// The id messages use.
+    pub id: String,
+    /// What its box shows.
+    pub label: String,
+    /// Declared with `actor`.
+    pub actor: bool,
+}
+
+/// Where a note sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotePlace {
+    /// `left of A`.
+    LeftOf(usize),
+    /// `right of A`.
+    RightOf(usize),
+    /// `over A` or `over A,B` (first, last).
+    Over(usize, usize),
+}
+
+/// One step of a sequence diagram, top to bottom.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SeqEvent {
+    /// A message between two participants (the same one for a self message).
+    Message {
+        /// Sender.
+        from: usize,
+        /// Receiver.
+        to: usize,
+        /// Its text, numbered when `autonumber` is on.
+        text: String,
+        /// Solid or dotted.
+        stroke: Stroke,
+        /// Decorator at the receiver.
+        head: Head,
+    },
+    /// A note.
+    Note {
+        /// Where it sits.
+        place: NotePlace,
+        /// Its text.
+        text: String,
+    },
+    /// `loop`, `alt`, `opt`, `par`, `critical`, `break` or `rect` opens a frame.
+    Open {
+        /// The keyword.
+        kind: String,
+        /// The text after it.
+        label: String,
+    },
+    /// `else`, `and` or `option` divides the innermost frame.
+    Divide {
+        /// The text after the keyword.
+        label: String,
+    },
+    /// `end` closes the innermost frame.
+    Close,
+}
+
+/// A sequence diagram.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence {
+    /// Participants, left to right.
+    pub participants: Vec<Participant>,
+    /// Steps, top to bottom.
+    pub events: Vec<SeqEvent>,
+}
