@@ -64,6 +64,9 @@ pub mod bulk {
 pub mod diagrams {
     /// The languages a diagram may be written in; the first is the default.
     pub const FORMATS: &[&str] = &["mermaid"];
+    /// Largest |x| or |y| of a diagram's or an arrangement's top-left corner: far beyond any map,
+    /// and small enough that every laid-out position stays a finite, exact-enough number.
+    pub const MAX_ORIGIN: f64 = 1e12;
 }
 
 /// Arranging existing items in one atomic update (`POST .../items/arrange`, MCP `arrange_items`):

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::diagrams::check_origin;
 use super::item_locks::WRITE_DEADLINE;
 use super::items::{changed_properties, item_event, lost_race, next_version, written, Written};
 use super::{Core, Principal};
@@ -45,9 +46,7 @@ impl Core {
         if items.is_empty() || items.len() > MAX_ITEMS {
             return Err(CoreError::invalid("itemIds", format!("must name 1 to {MAX_ITEMS} items")));
         }
-        if origin.is_some_and(|(x, y)| !x.is_finite() || !y.is_finite()) {
-            return Err(CoreError::invalid("position", "x and y must be finite numbers"));
-        }
+        check_origin(origin)?;
         let mut ids = Vec::with_capacity(items.len());
         for (i, raw) in items.iter().enumerate() {
             let id = ItemId::parse(raw).map_err(|_| CoreError::invalid(format!("itemIds[{i}]"), "must be a GUID"))?;

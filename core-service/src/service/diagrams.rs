@@ -45,11 +45,7 @@ impl Core {
         if !FORMATS.iter().any(|f| f.eq_ignore_ascii_case(format.trim())) {
             return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
         }
-        if let Some((x, y)) = position {
-            if !x.is_finite() || !y.is_finite() {
-                return Err(CoreError::invalid("position", "x and y must be finite numbers"));
-            }
-        }
+        check_origin(position)?;
         let diagram = canvas_diagram::parse(source).map_err(|error| {
             CoreError::Validation(vec![FieldViolation::with_reason(
                 ViolationReason::InvalidValue,
@@ -60,7 +56,16 @@ impl Core {
         let scene = canvas_diagram::layout(&diagram);
         let origin = match position {
             Some(at) => at,
-            None => self.free_space(project).await?,
+            None => {
+                let free = self.free_space(project).await?;
+                check_origin(Some(free)).map_err(|_| {
+                    CoreError::invalid(
+                        "position",
+                        "the map's items reach too far out to find free space: give a position",
+                    )
+                })?;
+                free
+            }
         };
         let planned = canvas_diagram::to_items(&scene, origin);
         let nodes_of: Vec<Option<String>> = planned.iter().map(|p| p.node_id.clone()).collect();
@@ -93,7 +98,22 @@ impl Core {
         }
         Ok(answer)
     }
+}
 
+/// A diagram's or an arrangement's top-left corner: finite and within
+/// [`MAX_ORIGIN`](canvas_vocabulary::limits::diagrams::MAX_ORIGIN) of the map's origin.
+pub(super) fn check_origin(origin: Option<(f64, f64)>) -> CoreResult<()> {
+    use canvas_vocabulary::limits::diagrams::MAX_ORIGIN;
+    match origin {
+        Some((x, y)) if !(x.abs() <= MAX_ORIGIN && y.abs() <= MAX_ORIGIN) => Err(CoreError::invalid(
+            "position",
+            format!("x and y must be finite numbers from -{MAX_ORIGIN:e} to {MAX_ORIGIN:e}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl Core {
     /// Top-left corner of free space right of everything on the canvas (the origin when empty).
     async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
         let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn

@@ -131,6 +131,7 @@ async fn a_grid_keeps_the_corner_or_goes_where_asked_and_bad_requests_change_not
         (json!({"itemIds": [notes[0], "nope"], "style": "grid"}), "itemIds[1]"),
         (json!({"itemIds": connectors, "style": "grid"}), "itemIds"),
         (json!({"itemIds": notes, "style": "grid", "position": {"x": 1}}), "position.y"),
+        (json!({"itemIds": notes, "style": "grid", "position": {"x": -2e12, "y": 0}}), "position"),
         (json!({"itemIds": "all", "style": "grid"}), "itemIds"),
         (json!({"style": "grid"}), "itemIds"),
     ] {

@@ -161,6 +161,7 @@ async fn every_diagram_kind_is_created_and_bad_sources_name_line_and_column(back
         (json!({"format": "mermaid"}), "source"),
         (json!({"source": "graph TD\n a-->b", "position": {"x": "left", "y": 0}}), "position.x"),
         (json!({"source": "graph TD\n a-->b", "colour": "red"}), "colour"),
+        (json!({"source": "graph TD\n a-->b", "position": {"x": 1e300, "y": 0}}), "position"),
         (json!({"source": "x".repeat(70_000)}), "source"),
     ] {
         assert_invalid(&diagram(&app, &owner, &project, body, "camel").await, field);
