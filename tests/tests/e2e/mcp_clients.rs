@@ -83,8 +83,20 @@ async fn inspector_cli_lists_tools() {
         .as_array()
         .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(names.len(), 12, "{listing}");
-    for name in ["list_projects", "find_item", "connect_items", "upload_image", "retrieve_knowledge", "create_item"] {
+    assert_eq!(names.len(), 17, "{listing}");
+    for name in [
+        "list_projects",
+        "find_item",
+        "connect_items",
+        "upload_image",
+        "retrieve_knowledge",
+        "create_item",
+        "create_items",
+        "create_diagram",
+        "arrange_items",
+        "read_map",
+        "render_map",
+    ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
 }
