@@ -34,7 +34,7 @@ pub struct ReadMapArgs {
     /// A rectangle of the map (top-left x, y, width, height) whose items to read.
     #[serde(default)]
     pub region: Option<RegionArgs>,
-    /// Read the neighbourhood of these items (GUIDs): everything within 400 map units of them.
+    /// Read the neighbourhood of these items (GUIDs): everything near them (see the description).
     #[serde(default)]
     pub item_ids: Vec<String>,
     /// Items per page (connectors included).
@@ -102,12 +102,18 @@ impl CanvasTool for ReadMap {
     const TITLE: &'static str = "Read the map";
     const DESCRIPTION: &'static str = "Returns a compact outline of part of a project map: each item's id, type, \
         text, shape, centre, size and container, and connectors as edges between item ids. Give a region, or \
-        itemIds to read their neighbourhood (what lies within 400 map units of them), or neither for the whole \
-        map. Paginated: pass nextCursor back as cursor. Use it after creating or changing items to check the \
+        itemIds to read their neighbourhood (what lies near them), or neither for the whole map. Paginated: pass nextCursor back as cursor. Use it after creating or changing items to check the \
         result; use render_map to look at it.";
     const HINTS: Hints = Hints::READ;
     type Args = ReadMapArgs;
     type Output = ReadMapOut;
+
+    fn details() -> String {
+        format!(
+            "The neighbourhood of itemIds is everything within {NEIGHBOURHOOD_MARGIN} map units of their box; texts \
+             are cut after {OUTLINE_TEXT_CHARS} characters."
+        )
+    }
 
     async fn run(ctx: &ToolContext, args: ReadMapArgs) -> Result<ReadMapOut, ToolFailure> {
         let region = area(ctx, &args.project_id, args.region, &args.item_ids).await?;
@@ -239,12 +245,18 @@ pub struct RenderMap;
 impl CanvasTool for RenderMap {
     const NAME: &'static str = "render_map";
     const TITLE: &'static str = "Look at the map";
-    const DESCRIPTION: &'static str = "Draws part of a project map as a PNG image (returned as an image block, at \
-        most 1600 pixels on its longest side): a region, the neighbourhood of itemIds, or the whole map. Use it to \
+    const DESCRIPTION: &'static str = "Draws part of a project map as a PNG image (returned as an image block): a region, the neighbourhood of itemIds, or the whole map. Use it to \
         see what a diagram or a change looks like; read_map gives the same area as text.";
     const HINTS: Hints = Hints::READ;
     type Args = RenderMapArgs;
     type Output = RenderMapOut;
+
+    fn details() -> String {
+        format!(
+            "The image is at most {RENDER_MAX_SIDE} pixels on its longest side and draws at most {RENDER_MAX_ITEMS} \
+             items; the neighbourhood of itemIds is everything within {NEIGHBOURHOOD_MARGIN} map units of them."
+        )
+    }
 
     fn attachments(output: &RenderMapOut) -> Vec<ContentBlock> {
         vec![ContentBlock::image(base64::engine::general_purpose::STANDARD.encode(&output.png), "image/png")]
