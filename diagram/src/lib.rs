@@ -112,8 +112,8 @@ pub use scene::{scene_bounds, Scene};
 
 /// Largest source accepted, in bytes.
 pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
-/// Most items one diagram may plan.
-pub const MAX_ITEMS: usize = 1000;
+/// Most items one diagram may plan: what one bulk create takes, since a diagram is created as one.
+pub const MAX_ITEMS: usize = canvas_vocabulary::limits::bulk::MAX_ITEMS;
 /// Longest text of one node, edge or note, in characters; longer texts are clipped with `…`.
 pub const MAX_LABEL_CHARS: usize = 300;
 
