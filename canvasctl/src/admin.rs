@@ -8,15 +8,16 @@ use tonic::metadata::MetadataValue;
 use tonic::transport::Channel;
 use tonic::Request;
 
-use crate::cli::{Connection, MemberCommand, ProjectCommand, TokenCommand, UserCommand};
+use crate::cli::{Connection, MemberCommand, ProjectCommand, TokenCommand};
 
-struct Admin {
-    client: AdminServiceClient<Channel>,
+pub(crate) struct Admin {
+    pub(crate) client: AdminServiceClient<Channel>,
+    pub(crate) channel: Channel,
     token: String,
 }
 
 impl Admin {
-    async fn connect(conn: &Connection) -> anyhow::Result<Self> {
+    pub(crate) async fn connect(conn: &Connection) -> anyhow::Result<Self> {
         let Some(token) = conn.admin_token.clone().filter(|t| !t.trim().is_empty()) else {
             bail!("an admin token is required: pass --admin-token or set CANVAS_ADMIN_TOKEN");
         };
@@ -25,10 +26,10 @@ impl Admin {
             .connect()
             .await
             .with_context(|| format!("cannot reach core-service at {}", conn.core))?;
-        Ok(Self { client: AdminServiceClient::new(channel), token })
+        Ok(Self { client: AdminServiceClient::new(channel.clone()), channel, token })
     }
 
-    fn request<T>(&self, message: T) -> anyhow::Result<Request<T>> {
+    pub(crate) fn request<T>(&self, message: T) -> anyhow::Result<Request<T>> {
         let mut request = Request::new(message);
         let value = MetadataValue::try_from(format!("Bearer {}", self.token.trim()))
             .context("the admin token is not valid text")?;
@@ -38,7 +39,7 @@ impl Admin {
 }
 
 /// Turns a gRPC failure into a one-line message naming the offending fields.
-fn explain(status: tonic::Status) -> anyhow::Error {
+pub(crate) fn explain(status: tonic::Status) -> anyhow::Error {
     use tonic_types::StatusExt;
     let mut message = format!("{:?}: {}", status.code(), status.message());
     if let Some(bad) = status.get_error_details().bad_request() {
@@ -49,7 +50,7 @@ fn explain(status: tonic::Status) -> anyhow::Error {
     anyhow::anyhow!(message)
 }
 
-fn print(conn: &Connection, value: Value, text: String) {
+pub(crate) fn print(conn: &Connection, value: Value, text: String) {
     if conn.json {
         println!("{value}");
     } else {
@@ -87,18 +88,6 @@ fn environment(raw: Option<&str>) -> anyhow::Result<i32> {
         Some(_) => bail!("--environment must be production, staging or development"),
     };
     Ok(env as i32)
-}
-
-pub async fn user(conn: Connection, command: UserCommand) -> anyhow::Result<()> {
-    let mut admin = Admin::connect(&conn).await?;
-    match command {
-        UserCommand::Create { name, admin: system_admin } => {
-            let req = admin.request(pb::CreateUserRequest { name, system_admin })?;
-            let user = admin.client.create_user(req).await.map_err(explain)?.into_inner();
-            print(&conn, json!({"userId": user.user_id}), format!("created user {} ({})", user.user_id, user.name));
-        }
-    }
-    Ok(())
 }
 
 pub async fn token(conn: Connection, command: TokenCommand) -> anyhow::Result<()> {

@@ -119,6 +119,10 @@ pub struct UpArgs {
     /// in-process webhook-dispatcher uses the same client settings.
     #[command(flatten)]
     pub webhooks: core_service::webhooks::WebhookConfig,
+    /// Sessions, sign-in throttling and OAuth; the same flags as core-service. Without
+    /// `--oauth-resource`, OAuth tokens are minted for this process's own `/mcp`.
+    #[command(flatten)]
+    pub accounts: core_service::service::account_config::AccountConfig,
 }
 
 /// How admin commands reach core-service.
@@ -137,13 +141,40 @@ pub struct Connection {
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
-    /// Create a user.
+    /// Create a user; with `--login`, one who can sign in to the account site.
     Create {
         #[arg(long)]
         name: String,
         /// Make the user a system administrator.
         #[arg(long)]
         admin: bool,
+        /// The sign-in name (letters, digits and . _ - @ +; stored lower-cased).
+        #[arg(long)]
+        login: Option<String>,
+        /// Read the password from standard input (one line), so it is not in the shell history.
+        #[arg(long, requires = "login")]
+        password_stdin: bool,
+    },
+    /// Set a user's login (and, with `--password-stdin`, password).
+    Login {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        login: String,
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Print a one-time sign-in link for a user with a login: it signs them in and lets them
+    /// set a password (an invitation, or a reset).
+    Invite {
+        #[arg(long)]
+        user: String,
+        /// How long the link works, in hours (at most 168).
+        #[arg(long, default_value_t = 24)]
+        valid_hours: u32,
+        /// The account site's public URL, the start of the printed link.
+        #[arg(long, env = "CANVAS_ACCOUNT_URL", default_value = "http://127.0.0.1:8080")]
+        account_url: String,
     },
 }
 

@@ -5,6 +5,7 @@ mod admin;
 mod cli;
 mod config;
 mod up;
+mod users;
 mod webhooks;
 
 use cli::{Cli, Command};
@@ -15,7 +16,7 @@ async fn main() {
     let result = match cli.command {
         Command::Up(args) => up::up(args, config_report).await,
         Command::Config { command } => config::run(command).await,
-        Command::User { conn, command } => admin::user(conn, command).await,
+        Command::User { conn, command } => users::user(conn, command).await,
         Command::Token { conn, command } => admin::token(conn, command).await,
         Command::Project { conn, command } => admin::project(conn, command).await,
         Command::Member { conn, command } => admin::member(conn, command).await,

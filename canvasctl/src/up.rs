@@ -24,11 +24,31 @@ pub struct DevCredentials {
     pub admin_token: String,
     pub core_url: String,
     pub base_url: String,
+    /// The demo user's sign-in name on the account site.
+    #[serde(default)]
+    pub login: String,
+    /// A one-time link that signs the demo user in (and offers to set a password); a fresh one
+    /// on every start, valid for 24 hours.
+    #[serde(default)]
+    pub sign_in_url: String,
 }
 
 /// `config_report` is what `GET /config` on the base URL shows (to loopback callers).
 pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigReport) -> anyhow::Result<()> {
     let _telemetry = canvas_runtime::init(&args.process, "canvasctl");
+    let grpc_listener = TcpListener::bind(args.grpc_addr)
+        .await
+        .with_context(|| format!("cannot listen on {} (is another canvasctl up running?)", args.grpc_addr))?;
+    let http_listener =
+        TcpListener::bind(args.http_addr).await.with_context(|| format!("cannot listen on {}", args.http_addr))?;
+    let core_url = format!("http://{}", grpc_listener.local_addr()?);
+    let base_url = format!("http://{}", http_listener.local_addr()?);
+    // MCP at {base_url}/mcp; item links point at the same base URL unless --web-url says otherwise.
+    let mcp_settings = mcp_gateway::McpSettings { limits: args.gateway.clone(), ..args.mcp.settings(&base_url) };
+    let mut accounts = args.accounts.clone();
+    if accounts.oauth_resources.is_empty() {
+        accounts.oauth_resources = vec![mcp_settings.resource_url.clone()];
+    }
     let config = CoreConfig {
         data_dir: args.data_dir.clone(),
         database_url: args.database_url.clone(),
@@ -38,15 +58,9 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
         blob_store: None,
         knowledge: args.knowledge.clone(),
         webhooks: args.webhooks.clone(),
+        accounts,
     };
     let core = core_service::build(&config).await.context("could not open the database")?;
-    let grpc_listener = TcpListener::bind(args.grpc_addr)
-        .await
-        .with_context(|| format!("cannot listen on {} (is another canvasctl up running?)", args.grpc_addr))?;
-    let http_listener =
-        TcpListener::bind(args.http_addr).await.with_context(|| format!("cannot listen on {}", args.http_addr))?;
-    let core_url = format!("http://{}", grpc_listener.local_addr()?);
-    let base_url = format!("http://{}", http_listener.local_addr()?);
 
     let shutdown = canvas_runtime::on_signal(args.process.shutdown_grace());
     let mut components = Components::new(shutdown.clone());
@@ -59,9 +73,7 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
             return Err(error);
         }
     };
-    let state = rest_gateway::AppState::connect(&core_url, &args.gateway)?;
-    // MCP at {base_url}/mcp; item links point at the same base URL unless --web-url says otherwise.
-    let mcp_settings = mcp_gateway::McpSettings { limits: args.gateway.clone(), ..args.mcp.settings(&base_url) };
+    let state = rest_gateway::AppState::connect(&core_url, &args.gateway)?.with_account_url(&base_url);
     let mcp = mcp_gateway::McpState::connect(&core_url, mcp_settings)?;
     let router = rest_gateway::router(state)
         .merge(mcp_gateway::router(mcp))
@@ -145,6 +157,7 @@ async fn first_start_or_reuse(
             serde_json::from_str(&text).with_context(|| format!("{} is not valid", path.display()))?;
         creds.core_url = core_url.to_owned();
         creds.base_url = base_url.to_owned();
+        creds.sign_in_url = fresh_sign_in_url(core, &creds.user_id, base_url).await;
         write_credentials(&path, &creds)?;
         return Ok(Some(creds));
     }
@@ -160,6 +173,7 @@ async fn first_start_or_reuse(
     let demo_id = core_service::domain::UserId(demo.id);
     let token = core.create_token(&admin_principal, demo_id, None, "canvasctl up demo").await?;
     let project = core.create_project(&admin_principal, "Demo project", demo_id).await?;
+    core.set_login_of(demo_id, DEMO_LOGIN, "").await?;
     tracing::info!(admin = %admin.id, "first start: created an administrator, a demo user and a demo project");
     let creds = DevCredentials {
         user_id: demo.id.to_string(),
@@ -168,9 +182,27 @@ async fn first_start_or_reuse(
         admin_token: admin_token.secret,
         core_url: core_url.to_owned(),
         base_url: base_url.to_owned(),
+        login: DEMO_LOGIN.to_owned(),
+        sign_in_url: fresh_sign_in_url(core, &demo.id.to_string(), base_url).await,
     };
     write_credentials(&path, &creds)?;
     Ok(Some(creds))
+}
+
+/// The demo user's sign-in name.
+const DEMO_LOGIN: &str = "demo";
+
+/// A new one-time sign-in link for the demo user, or empty (with a warning) when it has no
+/// login (a data directory from before the account site, say).
+async fn fresh_sign_in_url(core: &Arc<Core>, user_id: &str, base_url: &str) -> String {
+    let Ok(user) = core_service::domain::UserId::parse(user_id) else { return String::new() };
+    match core.sign_in_link_for(user, None).await {
+        Ok((link, _)) => crate::users::sign_in_url(base_url, &link),
+        Err(err) => {
+            tracing::warn!(error = %err, "no sign-in link for the demo user; give it one with `canvasctl user login`");
+            String::new()
+        }
+    }
 }
 
 /// Writes the file atomically (temp file, fsync, rename) and readable only by
@@ -207,6 +239,10 @@ fn print_banner(creds: Option<&DevCredentials>, data_dir: &Path, base_url: &str,
         println!("  project id    : {}", c.project_id);
         println!("  map (browser) : {base_url}/map/{}", c.project_id);
         println!("  API token     : {}", c.token);
+        if !c.sign_in_url.is_empty() {
+            println!("  sign in (once): {}", c.sign_in_url);
+            println!("                  (signs '{}' in to {base_url}/account and offers to set a password)", c.login);
+        }
         println!("  admin token   : {}", c.admin_token);
         println!("  credentials   : {}", credentials_path(data_dir).display());
         println!();

@@ -46,6 +46,10 @@ pub struct CoreConfig {
     /// Webhooks: signing-key secret, retries, automatic disable, destinations.
     #[command(flatten)]
     pub webhooks: crate::webhooks::WebhookConfig,
+
+    /// Sessions, sign-in throttling and the OAuth authorization server.
+    #[command(flatten)]
+    pub accounts: crate::service::account_config::AccountConfig,
 }
 
 impl CoreConfig {
@@ -65,7 +69,11 @@ impl CoreConfig {
     }
 
     pub fn service_settings(&self) -> anyhow::Result<ServiceSettings> {
-        Ok(ServiceSettings { environment: self.environment()?, ..ServiceSettings::default() })
+        Ok(ServiceSettings {
+            environment: self.environment()?,
+            accounts: self.accounts.clone(),
+            ..ServiceSettings::default()
+        })
     }
 }
 

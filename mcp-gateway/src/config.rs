@@ -17,6 +17,9 @@ pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1"];
 /// The `realm` of the `WWW-Authenticate` challenge when none is configured.
 pub const DEFAULT_REALM: &str = "canvas";
 
+/// The well-known path of OAuth protected-resource metadata (RFC 9728).
+pub const WELL_KNOWN_RESOURCE: &str = "/.well-known/oauth-protected-resource";
+
 /// Everything the MCP router needs to know beyond the core-service address.
 #[derive(Debug, Clone)]
 pub struct McpSettings {
@@ -40,18 +43,42 @@ pub struct McpSettings {
     pub allowed_origins: Vec<String>,
     /// Deadline of core-service calls and time limit of request bodies.
     pub limits: canvas_runtime::GatewayArgs,
+    /// The MCP endpoint's public URL (default `{web_url}/mcp`): the `resource` of the
+    /// protected-resource metadata (RFC 9728), and sent with every core-service call
+    /// (`x-canvas-resource`) so that core-service accepts only OAuth access tokens minted for it.
+    pub resource_url: String,
+    /// The OAuth authorization server MCP clients are sent to (the account site's base URL;
+    /// default `web_url`), named in the protected-resource metadata.
+    pub authorization_server: String,
 }
 
 impl McpSettings {
     /// Defaults for a service whose items are shown at `web_url`.
     pub fn new(web_url: &str) -> Self {
+        let web_url = web_url.trim_end_matches('/');
         Self {
-            web_url: web_url.trim_end_matches('/').to_owned(),
+            resource_url: format!("{web_url}{}", crate::MCP_PATH),
+            authorization_server: web_url.to_owned(),
+            web_url: web_url.to_owned(),
             allowed_hosts: DEFAULT_ALLOWED_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
             realm: DEFAULT_REALM.to_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             allowed_origins: Vec::new(),
             limits: canvas_runtime::GatewayArgs::default(),
+        }
+    }
+
+    /// Where the protected-resource metadata of [`Self::resource_url`] is (RFC 9728 §3.1): its
+    /// origin, then `/.well-known/oauth-protected-resource`, then its path (`/mcp`). Named in the
+    /// 401 challenge as `resource_metadata`.
+    pub fn resource_metadata_url(&self) -> String {
+        match url::Url::parse(&self.resource_url) {
+            Ok(url) if url.origin().is_tuple() => {
+                let path = url.path().trim_end_matches('/');
+                format!("{}{WELL_KNOWN_RESOURCE}{path}", url.origin().ascii_serialization())
+            }
+            // Not a URL (a misconfiguration): the metadata under the web URL, where it is served.
+            _ => format!("{}{WELL_KNOWN_RESOURCE}{}", self.web_url, crate::MCP_PATH),
         }
     }
 
@@ -193,13 +220,31 @@ pub struct McpArgs {
     /// (non-browser clients) are always served; any other origin gets 403.
     #[arg(long = "allowed-origins", env = "CANVAS_MCP_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+
+    /// Public URL of the MCP endpoint, the OAuth resource its access tokens are bound to and the
+    /// `resource` of its protected-resource metadata. Default: the web URL + `/mcp`; set it when
+    /// clients reach /mcp through another host or path.
+    #[arg(long = "resource-url", env = "CANVAS_MCP_RESOURCE_URL")]
+    pub resource_url: Option<String>,
+
+    /// Base URL of the OAuth authorization server (the account site) that MCP clients are sent
+    /// to for a token. Default: the web URL.
+    #[arg(long = "authorization-server", env = "CANVAS_MCP_AUTHORIZATION_SERVER")]
+    pub authorization_server: Option<String>,
 }
 
 impl McpArgs {
     /// The settings; item links point at `default_web_url` unless `--web-url` says otherwise.
     pub fn settings(&self, default_web_url: &str) -> McpSettings {
         let web_url = self.web_url.clone().unwrap_or_else(|| default_web_url.to_owned());
+        let defaults = McpSettings::new(&web_url);
+        let given = |value: &Option<String>| {
+            value.as_deref().map(|v| v.trim().trim_end_matches('/').to_owned()).filter(|v| !v.is_empty())
+        };
         McpSettings {
+            resource_url: given(&self.resource_url).unwrap_or_else(|| defaults.resource_url.clone()),
+            authorization_server: given(&self.authorization_server)
+                .unwrap_or_else(|| defaults.authorization_server.clone()),
             allowed_hosts: self.allowed_hosts.iter().map(|h| h.trim().to_owned()).filter(|h| !h.is_empty()).collect(),
             realm: self.realm.clone(),
             max_body_bytes: self.max_body_bytes,
@@ -209,7 +254,7 @@ impl McpArgs {
                 .map(|o| o.trim().to_owned())
                 .filter(|o| !o.is_empty())
                 .collect(),
-            ..McpSettings::new(&web_url)
+            ..defaults
         }
     }
 }
@@ -224,6 +269,21 @@ mod tests {
         assert_eq!(split_host_port("example.com:8080"), ("example.com", Some(8080)));
         assert_eq!(split_host_port("[::1]:80"), ("::1", Some(80)));
         assert_eq!(split_host_port("::1"), ("::1", None));
+    }
+
+    #[test]
+    fn resource_defaults_follow_the_web_url() {
+        let settings = McpSettings::new("https://canvas.example/");
+        assert_eq!(settings.resource_url, "https://canvas.example/mcp");
+        assert_eq!(settings.authorization_server, "https://canvas.example");
+        assert_eq!(settings.resource_metadata_url(), "https://canvas.example/.well-known/oauth-protected-resource/mcp");
+        let moved = McpSettings { resource_url: "https://API.example:8443/tools/mcp/".into(), ..settings.clone() };
+        assert_eq!(
+            moved.resource_metadata_url(),
+            "https://api.example:8443/.well-known/oauth-protected-resource/tools/mcp"
+        );
+        let root = McpSettings { resource_url: "https://mcp.example".into(), ..settings };
+        assert_eq!(root.resource_metadata_url(), "https://mcp.example/.well-known/oauth-protected-resource");
     }
 
     #[test]

@@ -53,21 +53,17 @@ impl Rejection {
     }
 
     /// The spec's 401: `-32001`, `id` null, a Bearer challenge naming the
-    /// realm, and `error="invalid_token"` when a token was sent.
-    pub fn unauthorized(realm: &str, token_sent: bool) -> Self {
-        let realm = realm.replace(['"', '\\'], "");
-        let challenge = if token_sent {
-            format!("Bearer realm=\"{realm}\", error=\"invalid_token\"")
-        } else {
-            format!("Bearer realm=\"{realm}\"")
-        };
+    /// realm, `error="invalid_token"` when a token was sent, and where the protected-resource
+    /// metadata is (`resource_metadata`, RFC 9728 §5.1), from which an MCP client finds the
+    /// authorization server.
+    pub fn unauthorized(realm: &str, token_sent: bool, resource_metadata: &str) -> Self {
         let message = if token_sent {
             "A valid API token is required: the token sent is unknown, revoked or of another environment"
         } else {
             "A valid API token is required: send 'Authorization: Bearer <API_TOKEN>' (or 'ServiceApiKey <API_TOKEN>')"
         };
         let mut rejection = Self::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED_CODE, message);
-        if let Ok(value) = HeaderValue::from_str(&challenge) {
+        if let Ok(value) = HeaderValue::from_str(&challenge(realm, token_sent, resource_metadata)) {
             rejection.headers.push((WWW_AUTHENTICATE, value));
         }
         rejection
@@ -187,6 +183,14 @@ impl Rejection {
     pub fn body(&self) -> Value {
         json!({"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}})
     }
+}
+
+/// The `WWW-Authenticate` value of a 401. Quotes and backslashes are dropped from the configured
+/// values, which a quoted-string could only carry escaped.
+pub fn challenge(realm: &str, token_sent: bool, resource_metadata: &str) -> String {
+    let quoted = |value: &str| value.replace(['"', '\\'], "");
+    let error = if token_sent { ", error=\"invalid_token\"" } else { "" };
+    format!("Bearer realm=\"{}\"{error}, resource_metadata=\"{}\"", quoted(realm), quoted(resource_metadata))
 }
 
 impl IntoResponse for Rejection {
@@ -406,6 +410,22 @@ mod tests {
 
     fn violation(field: &str, rule: &str, reason: ViolationReason) -> Violation {
         Violation { field: field.into(), description: rule.into(), reason }
+    }
+
+    #[test]
+    fn the_challenge_names_the_resource_metadata() {
+        let metadata = "https://canvas.example/.well-known/oauth-protected-resource/mcp";
+        assert_eq!(
+            challenge("canvas", false, metadata),
+            "Bearer realm=\"canvas\", resource_metadata=\"https://canvas.example/.well-known/oauth-protected-resource/mcp\""
+        );
+        assert_eq!(
+            challenge("ca\"nv\\as", true, metadata),
+            "Bearer realm=\"canvas\", error=\"invalid_token\", \
+             resource_metadata=\"https://canvas.example/.well-known/oauth-protected-resource/mcp\""
+        );
+        let rejection = Rejection::unauthorized("canvas", true, metadata);
+        assert_eq!((rejection.status, rejection.code), (StatusCode::UNAUTHORIZED, UNAUTHORIZED_CODE));
     }
 
     #[test]

@@ -2,12 +2,16 @@
 //! `POST /mcp`), translated into core-service gRPC calls. It holds no canvas
 //! rule: it authenticates through core-service, speaks MCP with the official
 //! Rust SDK (rmcp, stateless), and turns tool calls into item, project and
-//! knowledge calls made with the caller's own token.
+//! knowledge calls made with the caller's own token (an API token, or an
+//! OAuth access token minted for this endpoint: every call names the resource
+//! it came through).
 //!
 //! # Layout
 //! - [`transport`]: the `/mcp` route: host check, 405, auth, media types,
-//!   body limit and JSON-RPC checks in front of rmcp.
-//! - [`auth`]: the per-request token check (`WhoAmI`) and the 401.
+//!   body limit and JSON-RPC checks in front of rmcp; and the routes of its
+//!   OAuth protected-resource metadata.
+//! - [`auth`]: the per-request token check (`WhoAmI`), the 401 and its
+//!   challenge, and the protected-resource metadata (RFC 9728).
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
 //!   `tools/call`.
 //! - [`tools`]: one type per tool, their schemas and outputs.

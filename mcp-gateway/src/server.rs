@@ -71,7 +71,7 @@ impl ServerHandler for CanvasMcp {
             .get::<http::request::Parts>()
             .and_then(|parts| parts.extensions.get::<Caller>())
             .cloned()
-            .unwrap_or(Caller { authorization: None });
+            .unwrap_or_else(|| self.state.caller(None));
         let ctx = ToolContext { state: self.state.clone(), caller };
         tools::call(&request.name, &ctx, request.arguments.unwrap_or_default()).await.map(CallToolResponse::from)
     }

@@ -59,11 +59,20 @@ impl McpState {
         format!("{}/map/{project_id}?node={item_id}", self.settings.web_url)
     }
 
+    /// The caller of one request, with its `Authorization` header as sent.
+    pub fn caller(&self, authorization: Option<String>) -> Caller {
+        Caller { authorization, resource: self.settings.resource_url.clone() }
+    }
+
     /// `{web_url}/map/{projectId}`: the project's map.
     pub fn project_link(&self, project_id: &str) -> String {
         format!("{}/map/{project_id}", self.settings.web_url)
     }
 }
+
+/// The metadata that tells core-service which resource a call came through, so that an OAuth
+/// access token is accepted only at the resource it was minted for.
+pub const RESOURCE_METADATA: &str = "x-canvas-resource";
 
 /// The caller's `Authorization` header exactly as sent; core-service does
 /// all authentication with it.
@@ -71,6 +80,8 @@ impl McpState {
 pub struct Caller {
     /// Header value, forwarded unchanged as gRPC metadata `authorization`.
     pub authorization: Option<String>,
+    /// This endpoint's public URL (`McpSettings::resource_url`), sent as `x-canvas-resource`.
+    pub resource: String,
 }
 
 impl Caller {
@@ -82,10 +93,28 @@ impl Caller {
         if let Some(value) = self.authorization.as_deref().and_then(|v| MetadataValue::try_from(v).ok()) {
             request.metadata_mut().insert("authorization", value);
         }
+        if let Ok(resource) = MetadataValue::try_from(self.resource.as_str()) {
+            request.metadata_mut().insert(RESOURCE_METADATA, resource);
+        }
         if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
             request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
         }
         canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
         request
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_call_names_the_resource() {
+        let caller =
+            Caller { authorization: Some("Bearer svc_at_x".into()), resource: "https://canvas.example/mcp".into() };
+        let request = caller.request(());
+        let metadata = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        assert_eq!(metadata(RESOURCE_METADATA).as_deref(), Some("https://canvas.example/mcp"));
+        assert_eq!(metadata("authorization").as_deref(), Some("Bearer svc_at_x"));
     }
 }

@@ -12,6 +12,10 @@
 //! 4 MiB, 408 when slower than `--body-timeout-secs`), JSON syntax (-32700) and JSON-RPC shape (-32600/-32602). Then
 //! rmcp's stateless `StreamableHttpService` runs the protocol: one instance
 //! answering JSON, one answering SSE, chosen by the client's `Accept`.
+//!
+//! The router also serves the endpoint's OAuth protected-resource metadata at
+//! `/.well-known/oauth-protected-resource/mcp` and `/.well-known/oauth-protected-resource`
+//! (see [`crate::auth::resource_metadata`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +26,7 @@ use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::any;
+use axum::routing::{any, get};
 use axum::Router;
 use bytes::{Bytes, BytesMut};
 use futures::StreamExt;
@@ -33,7 +37,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::auth::authenticate;
-use crate::config::split_host_port;
+use crate::config::{split_host_port, WELL_KNOWN_RESOURCE};
 use crate::error::Rejection;
 use crate::server::CanvasMcp;
 use crate::state::McpState;
@@ -55,9 +59,23 @@ enum Answer {
     Sse,
 }
 
-/// The `/mcp` route, ready to merge into any router on the same base URL.
+/// The `/mcp` route and its OAuth protected-resource metadata, ready to merge into any router on
+/// the same base URL.
 pub fn router(state: McpState) -> Router {
-    Router::new()
+    let mut metadata_paths = vec![format!("{WELL_KNOWN_RESOURCE}{MCP_PATH}"), WELL_KNOWN_RESOURCE.to_owned()];
+    // Also where `--resource-url` says the metadata is, when a proxy keeps that path.
+    let configured = state.settings.resource_metadata_url();
+    if let Some(path) = url::Url::parse(&configured).ok().map(|u| u.path().to_owned()) {
+        let routable = path.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b));
+        if routable && !metadata_paths.contains(&path) {
+            metadata_paths.push(path);
+        }
+    }
+    let mut router = Router::new();
+    for path in metadata_paths {
+        router = router.route(&path, get(resource_metadata).options(|| async { crate::auth::metadata_preflight() }));
+    }
+    router
         .route(MCP_PATH, any(handle))
         .layer(axum::middleware::from_fn(|request, next| {
             canvas_runtime::metrics::track_http("mcp-gateway", request, next)
@@ -207,6 +225,11 @@ impl Transport {
     }
 }
 
+/// `GET /.well-known/oauth-protected-resource[/mcp]`
+async fn resource_metadata(State(transport): State<Arc<Transport>>) -> Response {
+    crate::auth::resource_metadata(&transport.state.settings)
+}
+
 async fn handle(State(transport): State<Arc<Transport>>, request: Request) -> Response {
     transport.serve(request).await.unwrap_or_else(IntoResponse::into_response)
 }
@@ -326,6 +349,27 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(ACCEPT, HeaderValue::from_str(value).unwrap_or(HeaderValue::from_static("")));
         headers
+    }
+
+    #[tokio::test]
+    async fn serves_the_resource_metadata_where_the_challenge_points() {
+        use tower::ServiceExt;
+        let settings = crate::McpSettings {
+            resource_url: "http://127.0.0.1:8081/tools/mcp".into(),
+            ..crate::McpSettings::new("http://127.0.0.1:8081")
+        };
+        let app = router(McpState::connect("http://127.0.0.1:9", settings).unwrap());
+        for path in [
+            "/.well-known/oauth-protected-resource/mcp",
+            "/.well-known/oauth-protected-resource",
+            "/.well-known/oauth-protected-resource/tools/mcp",
+        ] {
+            let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+            let response = app.clone().oneshot(request).await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{path}");
+            let request = Request::builder().method(Method::OPTIONS).uri(path).body(Body::empty()).unwrap();
+            assert_eq!(app.clone().oneshot(request).await.unwrap().status(), StatusCode::NO_CONTENT, "{path}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! rest-gateway: the REST interface of the canvas service, translated into
 //! core-service gRPC calls. It holds no business rule: it parses HTTP,
-//! forwards the caller's `Authorization` header, and renders the answer in the
-//! requested casing or MessagePack.
+//! forwards the caller's `Authorization` header (or, on GET and HEAD only, the account site's
+//! session cookie), and renders the answer in the requested casing or MessagePack.
 //!
 //! # Layout
 //! - [`routes`]: the router and one module per resource.
@@ -10,9 +10,12 @@
 //! - [`error`]: gRPC status → HTTP problem+json, in one place.
 //! - [`limits`]: the request-body limit, answered readably.
 //! - [`state`]: the gRPC clients.
+//! - [`account`]: the account site (sign-in, the person's tokens and projects) and the OAuth 2.1
+//!   authorization server's HTTP, as docs/ACCOUNTS.md describes.
 //! - [`map`]: the rendered map (SVG, PNG), the live web map page and its change stream.
 //! - [`openapi`]: the OpenAPI 3.1 document (`/api/openapi.json`) and its reference page (`/api/docs`).
 
+pub mod account;
 pub mod casing;
 pub mod config;
 pub mod error;

@@ -6,7 +6,10 @@ use rest_gateway::config::RestCli;
 async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = canvas_runtime::settings::parse::<RestCli>("rest-gateway");
     let _telemetry = canvas_runtime::init(&cli.process, "rest-gateway");
-    let state = rest_gateway::AppState::connect(&cli.core_url, &cli.gateway)?;
+    let mut state = rest_gateway::AppState::connect(&cli.core_url, &cli.gateway)?;
+    if let Some(url) = &cli.account_url {
+        state = state.with_account_url(url);
+    }
     let listener = tokio::net::TcpListener::bind(cli.http_addr).await?;
     rest_gateway::serve(
         listener,

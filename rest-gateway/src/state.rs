@@ -1,9 +1,14 @@
-//! What every handler shares: gRPC clients of core-service.
+//! What every handler shares: gRPC clients of core-service, and how a call to it carries the
+//! caller's credentials.
 
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use canvas_proto::channel::CoreChannel;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
+use canvas_proto::v1::o_auth_service_client::OAuthServiceClient;
+use canvas_proto::v1::session_service_client::SessionServiceClient;
 use canvas_runtime::GatewayArgs;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
@@ -14,6 +19,10 @@ use crate::error::ApiError;
 /// framing), matching core-service.
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 
+/// The gRPC metadata that carries an account-site session to core-service (never `authorization`:
+/// core-service tells the two kinds of credential apart by where they arrive).
+pub const SESSION_METADATA: &str = "x-canvas-session";
+
 /// Shared by all handlers; cheap to clone (clients share one channel).
 #[derive(Clone)]
 pub struct AppState {
@@ -21,8 +30,15 @@ pub struct AppState {
     pub channel: CoreChannel,
     /// Item calls.
     pub items: ItemServiceClient<CoreChannel>,
+    /// The account site's calls: sign-in, sessions, the user's own tokens and audit records.
+    pub sessions: SessionServiceClient<CoreChannel>,
+    /// The OAuth authorization server's calls (metadata, clients, consent, tokens).
+    pub oauth: OAuthServiceClient<CoreChannel>,
     /// How long a client may take to send a request body.
     pub body_timeout: Duration,
+    /// The account site's public base URL (`--account-url`), no trailing slash. `None`: each
+    /// request's own origin, with the plain-HTTP cookie names.
+    pub account_url: Option<Arc<str>>,
 }
 
 impl AppState {
@@ -38,25 +54,73 @@ impl AppState {
         let items = ItemServiceClient::new(channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
             .max_encoding_message_size(MAX_MESSAGE_BYTES);
-        Self { channel, items, body_timeout: limits.body_timeout() }
+        Self {
+            sessions: SessionServiceClient::new(channel.clone()),
+            oauth: OAuthServiceClient::new(channel.clone()),
+            channel,
+            items,
+            body_timeout: limits.body_timeout(),
+            account_url: None,
+        }
+    }
+
+    /// The account site's public base URL (`https://canvas.example`): the OAuth issuer, and
+    /// whether cookies are `__Host-` and `Secure` (an `https://` URL) or plain (development).
+    pub fn with_account_url(mut self, url: &str) -> Self {
+        let url = url.trim().trim_end_matches('/');
+        self.account_url = (!url.is_empty()).then(|| Arc::from(url));
+        self
     }
 }
 
-/// Wraps a message in a gRPC request carrying the client's `Authorization`
-/// header unchanged; core-service does all authentication.
-pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T>, ApiError> {
+tokio::task_local! {
+    /// The session cookie of a GET or HEAD request that sent no `Authorization` header, set by
+    /// `account::session::forward_on_reads` around the handler; [`with_auth`] forwards it.
+    static READ_SESSION: String;
+}
+
+/// Runs `work` (a GET or HEAD handler) with `session` forwarded by every [`with_auth`] request it
+/// makes. A task-local rather than a parameter, so the REST handlers keep one signature and no
+/// write path can ever be handed the session.
+pub async fn with_read_session<F: Future>(session: String, work: F) -> F::Output {
+    READ_SESSION.scope(session, work).await
+}
+
+/// A gRPC request with the request id and trace context every call carries.
+fn traced<T>(message: T) -> Request<T> {
     let mut request = Request::new(message);
+    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
+        request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
+    }
+    canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
+    request
+}
+
+/// Wraps a message in a gRPC request carrying the client's `Authorization`
+/// header unchanged; core-service does all authentication. Without the header, a GET or HEAD
+/// request's session cookie (see [`with_read_session`]) goes as `x-canvas-session` instead.
+pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T>, ApiError> {
+    let mut request = traced(message);
     if let Some(value) = authorization {
         let value = MetadataValue::try_from(value).map_err(|_| {
             ApiError::new(axum::http::StatusCode::UNAUTHORIZED, "the Authorization header is not valid text")
         })?;
         request.metadata_mut().insert("authorization", value);
+    } else if let Some(session) = READ_SESSION.try_with(|s| MetadataValue::try_from(s.as_str()).ok()).ok().flatten() {
+        request.metadata_mut().insert(SESSION_METADATA, session);
     }
-    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
-        request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
-    }
-    canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
     Ok(request)
+}
+
+/// Wraps a message of the account site in a gRPC request carrying the session cookie's value
+/// (when there is one) as `x-canvas-session`. A value that cannot travel as metadata is left out,
+/// so core-service answers UNAUTHENTICATED as for a missing cookie.
+pub fn with_session<T>(message: T, session: Option<&str>) -> Request<T> {
+    let mut request = traced(message);
+    if let Some(value) = session.and_then(|s| MetadataValue::try_from(s).ok()) {
+        request.metadata_mut().insert(SESSION_METADATA, value);
+    }
+    request
 }
 
 /// Runs an idempotent (read-only) call, once more if the first attempt failed in transport (the

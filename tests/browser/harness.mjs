@@ -11,6 +11,12 @@ import { join } from "node:path";
 export const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
 );
+/** Every value of a flag given more than once (`--url A --url B`); `args` keeps only the last. */
+export function argValues(name) {
+  const all = process.argv.slice(2);
+  return all.flatMap((arg, i) => (arg === `--${name}` && i + 1 < all.length ? [all[i + 1]] : []));
+}
+
 const packages = process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser");
 const { chromium } = createRequire(join(packages, "package.json"))("playwright-core");
 

@@ -15,7 +15,9 @@ import { args, assert, check, inBrowser } from "./harness.mjs";
 await inBrowser(async (context) => {
   const page = context.pages()[0] || (await context.newPage());
   page.on("pageerror", (err) => console.log(`page error: ${err}`));
-  const link = `${args.base}/map/${args.project}?node=${args.node}`;
+  // `auth=token`: the page for people who paste an API token instead of signing in (signed out,
+  // the plain link goes to the account site's sign-in: tests/browser/account_test.mjs).
+  const link = `${args.base}/map/${args.project}?node=${args.node}&auth=token`;
   const node = `#item-${args.node}`;
 
   await check("the map asks for a token, then shows the node item centred and highlighted", async () => {

@@ -102,6 +102,9 @@ impl TestApp {
         wrap: Option<ModelWrapper>,
     ) -> TestApp {
         let db = TestDb::new(backend).await;
+        // The HTTP address first: OAuth access tokens are minted for `{base_url}/mcp`.
+        let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
+        let base_url = format!("http://{}", http_listener.local_addr().unwrap());
         let config = CoreConfig {
             data_dir: db.data_dir(),
             database_url: db.database_url.clone(),
@@ -111,6 +114,7 @@ impl TestApp {
             blob_store: None,
             knowledge,
             webhooks,
+            accounts: test_accounts(&base_url),
         };
         let mut core = core_service::build(&config).await.expect("core-service starts");
         if let Some(wrap) = wrap {
@@ -125,10 +129,9 @@ impl TestApp {
         let grpc_url = format!("http://{}", grpc_listener.local_addr().unwrap());
         let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), core_stop.clone()));
 
-        let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
-        let base_url = format!("http://{}", http_listener.local_addr().unwrap());
-        let state =
-            rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).expect("gateway state");
+        let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default())
+            .expect("gateway state")
+            .with_account_url(&base_url);
         // MCP on the same base URL, as `canvasctl up` serves it.
         let mcp = mcp_gateway::McpState::connect(&grpc_url, mcp_gateway::McpSettings::new(&base_url))
             .expect("MCP gateway state");
@@ -164,6 +167,7 @@ impl TestApp {
             blob_store: None,
             knowledge,
             webhooks: crate::webhooks::test_webhooks(),
+            accounts: Default::default(),
         }
     }
 
@@ -198,6 +202,20 @@ impl TestApp {
         TestUser { id: user.id.to_string(), token: token.secret, token_id: token.row.id.to_string() }
     }
 
+    /// A new user with an API token who signs in to the account site as `login` with `password`.
+    pub async fn account_user(&self, name: &str, login: &str, password: &str) -> TestUser {
+        let user = self.user(name).await;
+        self.core.set_user_login(&self.admin, UserId::parse(&user.id).unwrap(), login, password).await.unwrap();
+        user
+    }
+
+    /// A full one-time sign-in link for `user` (who must have a login), valid for a day.
+    pub async fn sign_in_link(&self, user: &TestUser) -> String {
+        let id = UserId::parse(&user.id).unwrap();
+        let (link, _) = self.core.create_sign_in_link(&self.admin, id, None).await.unwrap();
+        format!("{}/account/link?code={link}", self.base_url)
+    }
+
     /// A new project owned (Admin) by `owner`.
     pub async fn project(&self, owner: &TestUser) -> String {
         let owner = UserId::parse(&owner.id).unwrap();
@@ -230,6 +248,22 @@ impl Drop for TestApp {
         self.shutdown.cancel();
     }
 }
+
+/// Account settings of the test stack: OAuth tokens for its own `/mcp`, and a short code life
+/// and sign-in delay cap, so expiry and throttling can be waited out in a test.
+pub fn test_accounts(base_url: &str) -> core_service::service::account_config::AccountConfig {
+    core_service::service::account_config::AccountConfig {
+        oauth_resources: vec![format!("{base_url}/mcp")],
+        oauth_code_secs: TEST_OAUTH_CODE_SECS,
+        sign_in_max_delay_secs: TEST_SIGN_IN_MAX_DELAY_SECS,
+        ..Default::default()
+    }
+}
+
+/// How long an OAuth code lives in the test stack.
+pub const TEST_OAUTH_CODE_SECS: u64 = 3;
+/// The longest sign-in wait in the test stack.
+pub const TEST_SIGN_IN_MAX_DELAY_SECS: u64 = 4;
 
 /// Knowledge settings of most tests: no embedding model to load, keyword retrieval only.
 pub fn keyword_only() -> KnowledgeConfig {

@@ -19,7 +19,9 @@ pub mod processes;
 pub mod webhook_checks;
 pub mod webhooks;
 
-pub use app::{keyword_only, with_local_model, TestApp, TestUser};
+pub use app::{
+    keyword_only, test_accounts, with_local_model, TestApp, TestUser, TEST_OAUTH_CODE_SECS, TEST_SIGN_IN_MAX_DELAY_SECS,
+};
 pub use db::{Backend, TestDb};
 
 /// Declares a test module running `$body(Backend)` once per backend:

@@ -33,6 +33,8 @@ pub const ITEMS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1
 pub const PROJECTS_PAGE: PageSize = PageSize { field: "amount", default: 50, max: 1000 };
 /// `GET .../webhooks/{webhookId}/deliveries?limit=`.
 pub const DELIVERIES_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 100 };
+/// The account site's activity page (gRPC `ListMyAuditRecords`).
+pub const AUDIT_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 500 };
 /// `GET /api/v1/memory/index?limit=`.
 pub const INDEX_STATUS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 
@@ -130,7 +132,7 @@ mod tests {
 
     #[test]
     fn defaults_lie_within_their_pages() {
-        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE] {
+        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE, AUDIT_PAGE] {
             assert!((PageSize::MIN..=page.max).contains(&page.default), "{page:?}");
         }
     }

@@ -68,6 +68,7 @@ async fn main() -> anyhow::Result<()> {
         blob_store: None,
         knowledge: KnowledgeConfig { embedding_provider: EmbeddingProvider::Local, ..KnowledgeConfig::default() },
         webhooks: core_service::webhooks::WebhookConfig::default(),
+        accounts: Default::default(),
     };
     let core = core_service::build(&config).await?;
     let stop = CancellationToken::new();

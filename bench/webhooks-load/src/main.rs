@@ -67,6 +67,7 @@ async fn main() -> anyhow::Result<()> {
             ..Default::default()
         },
         webhooks: WebhookConfig { client: client.clone(), ..WebhookConfig::default() },
+        accounts: Default::default(),
     };
     let core = core_service::build(&config).await.context("core-service")?;
     let shutdown = CancellationToken::new();

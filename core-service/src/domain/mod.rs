@@ -2,6 +2,7 @@
 //! secrets.
 
 pub mod ids;
+pub mod passwords;
 pub mod roles;
 pub mod tokens;
 

@@ -8,7 +8,7 @@ use canvas_proto::v1::admin_service_server::AdminService;
 use canvas_proto::v1::project_service_server::ProjectService;
 use tonic::{Request, Response, Status};
 
-use super::{authenticate, convert};
+use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ProjectId, TokenId, UserId};
 use crate::service::Core;
 
@@ -111,7 +111,7 @@ fn member_args(req: &pb::MemberRequest) -> Result<(ProjectId, UserId, i32), Stat
 #[tonic::async_trait]
 impl ProjectService for ProjectGrpc {
     async fn who_am_i(&self, request: Request<pb::WhoAmIRequest>) -> Reply<pb::User> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let user = self
             .core
             .storage()
@@ -122,13 +122,13 @@ impl ProjectService for ProjectGrpc {
     }
 
     async fn list_my_projects(&self, request: Request<pb::ListMyProjectsRequest>) -> Reply<pb::ListProjectsResponse> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let rows = self.core.list_user_projects(&who, who.user_id, request.get_ref().page_size).await?;
         Ok(Response::new(pb::ListProjectsResponse { projects: rows.into_iter().map(convert::user_project).collect() }))
     }
 
     async fn get_project(&self, request: Request<pb::GetProjectRequest>) -> Reply<pb::Project> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let project = ProjectId::parse(&request.get_ref().project_id)?;
         let (row, role) = self.core.get_project(&who, project).await?;
         Ok(Response::new(convert::project(row, Some(role))))

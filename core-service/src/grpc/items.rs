@@ -8,7 +8,7 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::item_service_server::ItemService;
 use tonic::{Request, Response, Status};
 
-use super::{authenticate, convert};
+use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::CoreError;
 use crate::service::bulk::BulkItem;
@@ -44,7 +44,7 @@ impl ItemService for ItemGrpc {
     }
 
     async fn get_item(&self, request: Request<pb::GetItemRequest>) -> Reply<pb::Item> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let row = self.core.get_item(&who, project, item).await?;
@@ -52,7 +52,7 @@ impl ItemService for ItemGrpc {
     }
 
     async fn get_item_property(&self, request: Request<pb::GetItemPropertyRequest>) -> Reply<pb::ItemPropertyValue> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let (name, value) = self.core.get_item_property(&who, project, item, &req.property).await?;
@@ -77,7 +77,7 @@ impl ItemService for ItemGrpc {
     }
 
     async fn list_items(&self, request: Request<pb::ListItemsRequest>) -> Reply<pb::ListItemsResponse> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id)?;
         let region = match req.region {
@@ -106,7 +106,7 @@ impl ItemService for ItemGrpc {
     }
 
     async fn get_item_content(&self, request: Request<pb::GetItemContentRequest>) -> Reply<pb::ItemContent> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let (mime_type, file_name, content) = self.core.get_item_content(&who, project, item).await?;
@@ -114,7 +114,7 @@ impl ItemService for ItemGrpc {
     }
 
     async fn find_item(&self, request: Request<pb::FindItemRequest>) -> Reply<pb::Item> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let item = ItemId::parse(&request.get_ref().item_id)?;
         let row = self.core.find_item(&who, item).await?;
         Ok(Response::new(convert::item(row)))

@@ -4,6 +4,7 @@
 //! Each handler does the same four steps: parse ids, authenticate, call the
 //! service layer, convert. Errors become statuses in [`status`] only.
 
+mod account_site;
 mod admin;
 pub mod convert;
 mod health;
@@ -16,27 +17,52 @@ pub mod webhooks;
 
 use std::sync::Arc;
 
+use canvas_proto::v1::account_admin_service_server::AccountAdminServiceServer;
 use canvas_proto::v1::admin_service_server::AdminServiceServer;
 use canvas_proto::v1::item_service_server::ItemServiceServer;
 use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
+use canvas_proto::v1::o_auth_service_server::OAuthServiceServer;
 use canvas_proto::v1::project_copy_service_server::ProjectCopyServiceServer;
 use canvas_proto::v1::project_service_server::ProjectServiceServer;
+use canvas_proto::v1::session_service_server::SessionServiceServer;
 use canvas_proto::v1::watch_service_server::WatchServiceServer;
 use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchServiceServer;
 use canvas_proto::v1::webhook_service_server::WebhookServiceServer;
 use tokio::net::TcpListener;
 use tonic::{Request, Status};
 
+use crate::service::auth::Credentials;
 use crate::service::{Core, Principal};
 
 /// Largest gRPC message accepted or sent: a 25 MB upload plus framing.
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 
-/// Authenticates a call by its `authorization` metadata, which gateways copy
-/// from the client's `Authorization` header.
+/// Metadata a gateway passes the account site's session cookie in (never `authorization`).
+pub const SESSION_METADATA: &str = "x-canvas-session";
+/// Metadata mcp-gateway names its protected resource in, for OAuth access tokens.
+pub const RESOURCE_METADATA: &str = "x-canvas-resource";
+
+/// The credentials a call carries: the `authorization` metadata, which gateways copy from the
+/// client's `Authorization` header, the session and the resource.
+pub fn credentials<T>(request: &Request<T>) -> Credentials<'_> {
+    let text = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok());
+    Credentials {
+        authorization: text("authorization"),
+        session: text(SESSION_METADATA),
+        resource: text(RESOURCE_METADATA),
+    }
+}
+
+/// Authenticates a call that may change something: an API token, or an OAuth access token at
+/// its resource; never a session (a cookie must not be ridden into a write).
 pub async fn authenticate<T>(core: &Core, request: &Request<T>) -> Result<Principal, Status> {
-    let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-    Ok(core.authenticate(header).await?)
+    Ok(core.authenticate_with(credentials(request), false).await?)
+}
+
+/// Authenticates a read: as [`authenticate`], or a signed-in session when no token was sent
+/// (the web map of a signed-in person).
+pub async fn authenticate_reader<T>(core: &Core, request: &Request<T>) -> Result<Principal, Status> {
+    Ok(core.authenticate_with(credentials(request), true).await?)
 }
 
 /// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
@@ -55,6 +81,9 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     health_reporter.set_serving::<WebhookDispatchServiceServer<webhooks::DispatchGrpc>>().await;
     health_reporter.set_serving::<ProjectCopyServiceServer<webhooks::CopyGrpc>>().await;
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
+    health_reporter.set_serving::<SessionServiceServer<account_site::SessionGrpc>>().await;
+    health_reporter.set_serving::<OAuthServiceServer<account_site::OAuthGrpc>>().await;
+    health_reporter.set_serving::<AccountAdminServiceServer<account_site::AccountAdminGrpc>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(canvas_proto::FILE_DESCRIPTOR_SET)
@@ -75,6 +104,9 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let dispatch = WebhookDispatchServiceServer::new(webhooks::DispatchGrpc { core: core.clone() });
     let copies = ProjectCopyServiceServer::new(webhooks::CopyGrpc { core: core.clone() });
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
+    let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
+    let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
+    let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
 
     tracing::info!(addr = %listener.local_addr()?, backend = core.storage().backend_name(), "core-service gRPC listening");
     let server = tonic::transport::Server::builder()
@@ -90,6 +122,9 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
         .add_service(dispatch)
         .add_service(copies)
         .add_service(watches)
+        .add_service(sessions)
+        .add_service(oauth)
+        .add_service(account_admin)
         // Nagle's algorithm plus delayed ACKs adds ~40 ms to answers written
         // in more than one segment; gRPC frames are latency-bound.
         .serve_with_incoming_shutdown(

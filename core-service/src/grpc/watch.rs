@@ -18,7 +18,7 @@ use tokio_stream::Stream;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
-use super::authenticate;
+use super::authenticate_reader;
 use crate::domain::ProjectId;
 use crate::service::watch::ProjectWatch;
 use crate::service::{Core, Principal};
@@ -45,7 +45,7 @@ impl WatchService for WatchGrpc {
     type WatchProjectStream = ChangeStream;
 
     async fn watch_project(&self, request: Request<pb::WatchProjectRequest>) -> Result<Response<ChangeStream>, Status> {
-        let who = authenticate(&self.core, &request).await?;
+        let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id)?;
         let watch = self.core.watch_project(&who, project, req.after).await?;

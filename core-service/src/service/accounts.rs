@@ -56,7 +56,12 @@ impl Core {
         self.issue_token(user_id, environment.unwrap_or(self.settings.environment), name).await
     }
 
-    async fn issue_token(&self, user_id: UserId, environment: Environment, name: &str) -> CoreResult<IssuedToken> {
+    pub(crate) async fn issue_token(
+        &self,
+        user_id: UserId,
+        environment: Environment,
+        name: &str,
+    ) -> CoreResult<IssuedToken> {
         let name = name.trim();
         if name.chars().count() > MAX_NAME {
             return Err(CoreError::invalid("name", format!("must be at most {MAX_NAME} characters")));
@@ -71,6 +76,7 @@ impl Core {
             created_at: Utc::now(),
             last_used_at: None,
             revoked_at: None,
+            prefix: fresh.secret.chars().take(tokens::SHOWN_CHARS).collect(),
         };
         self.storage.insert_token(&row).await?;
         Ok(IssuedToken { secret: fresh.secret, row })

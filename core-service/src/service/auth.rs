@@ -23,7 +23,35 @@ pub struct Principal {
 pub const TOKEN_REQUIRED: &str = "a valid API token is required (Authorization: Bearer <token>)";
 pub const TOKEN_INVALID: &str = "the API token is not valid: it is unknown, revoked, or belongs to another environment";
 
+/// What a call carries to say who is calling, as its gateway passed it on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Credentials<'a> {
+    /// The client's `Authorization` header.
+    pub authorization: Option<&'a str>,
+    /// The account site's session cookie (rest-gateway passes it on reads only).
+    pub session: Option<&'a str>,
+    /// The protected resource the call came through (mcp-gateway's MCP URL), which an OAuth
+    /// access token must have been minted for.
+    pub resource: Option<&'a str>,
+}
+
 impl Core {
+    /// Authenticates a call: an API token; or an OAuth access token at its own resource; or,
+    /// when `allow_session` (reads) and no `Authorization` header was sent, a session.
+    pub async fn authenticate_with(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
+        let header = credentials.authorization.map(str::trim).filter(|h| !h.is_empty());
+        if header.is_none() && allow_session && credentials.session.is_some() {
+            return Ok(self.session(credentials.session).await?.principal);
+        }
+        if let Some((scheme, secret)) = header.and_then(|h| h.split_once(' ')) {
+            let secret = secret.trim();
+            if scheme.eq_ignore_ascii_case("bearer") && tokens::looks_like(tokens::ACCESS_PREFIX, secret) {
+                return self.authenticate_access_token(secret, credentials.resource).await;
+            }
+        }
+        self.authenticate(header).await
+    }
+
     /// Authenticates the value of an `Authorization` header:
     /// `Bearer <token>` or `ServiceApiKey <token>` (scheme case-insensitive).
     pub async fn authenticate(&self, authorization: Option<&str>) -> CoreResult<Principal> {

@@ -5,6 +5,9 @@
 //! # Layout
 //! - [`auth`]: token authentication and project access checks.
 //! - [`accounts`]: users, tokens, projects, memberships.
+//! - [`sessions`], [`sign_in_throttle`], [`my_tokens`]: the account site: sign-in, sessions,
+//!   one-time links, throttling, a person's own tokens and audit records ([`account_config`]).
+//! - [`oauth`], [`oauth_clients`]: the OAuth 2.1 authorization server for MCP clients.
 //! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
 //! - [`items`]: item create, read, update, delete, list.
 //! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
@@ -16,6 +19,7 @@
 //!   `crate::webhooks::dispatch`).
 //! - [`knowledge`]: hybrid retrieval and the index status (the indexer is `crate::knowledge`).
 
+pub mod account_config;
 pub mod accounts;
 pub mod arrange;
 pub mod auth;
@@ -26,6 +30,11 @@ pub mod item_locks;
 pub mod item_views;
 pub mod items;
 pub mod knowledge;
+pub mod my_tokens;
+pub mod oauth;
+pub mod oauth_clients;
+pub mod sessions;
+pub mod sign_in_throttle;
 pub mod watch;
 pub mod webhooks;
 
@@ -52,11 +61,17 @@ pub struct ServiceSettings {
     pub environment: Environment,
     /// How stale a token's `last_used_at` may get before a use rewrites it.
     pub token_touch_interval: Duration,
+    /// Sessions, sign-in throttling and OAuth lifetimes.
+    pub accounts: account_config::AccountConfig,
 }
 
 impl Default for ServiceSettings {
     fn default() -> Self {
-        Self { environment: Environment::Production, token_touch_interval: Duration::from_secs(60) }
+        Self {
+            environment: Environment::Production,
+            token_touch_interval: Duration::from_secs(60),
+            accounts: account_config::AccountConfig::default(),
+        }
     }
 }
 

@@ -68,8 +68,8 @@ impl Storage {
     pub async fn insert_token(&self, token: &TokenRow) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO api_tokens (id, user_id, token_hash, environment, name, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO api_tokens (id, user_id, token_hash, environment, name, created_at, prefix) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(token.id)
             .bind(token.user_id)
@@ -77,6 +77,7 @@ impl Storage {
             .bind(token.environment)
             .bind(&token.name)
             .bind(token.created_at)
+            .bind(&token.prefix)
             .execute(pool)
             .await
             .map_err(db_error)?;
@@ -88,7 +89,7 @@ impl Storage {
     pub async fn find_token(&self, token_hash: &[u8]) -> Result<Option<(TokenRow, UserRow)>> {
         let token = with_read_pool!(self, pool => {
             sqlx::query_as::<_, TokenRow>(
-                "SELECT id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at \
+                "SELECT id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at, prefix \
                  FROM api_tokens WHERE token_hash = $1",
             )
             .bind(token_hash)
@@ -119,7 +120,7 @@ impl Storage {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, TokenRow>(
                 "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 \
-                 RETURNING id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at",
+                 RETURNING id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at, prefix",
             )
             .bind(id)
             .bind(at)
@@ -132,7 +133,7 @@ impl Storage {
     pub async fn list_tokens(&self, user_id: Uuid) -> Result<Vec<TokenRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, TokenRow>(
-                "SELECT id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at \
+                "SELECT id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at, prefix \
                  FROM api_tokens WHERE user_id = $1 ORDER BY id",
             )
             .bind(user_id)

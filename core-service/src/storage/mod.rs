@@ -63,8 +63,10 @@ mod accounts;
 mod index_batch;
 mod items;
 mod knowledge;
+mod oauth;
 mod rows;
 mod search;
+mod sessions;
 mod webhook_dispatch;
 mod webhooks;
 
@@ -79,8 +81,10 @@ use sqlx::ConnectOptions;
 pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::ItemFilter;
 pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
+pub use oauth::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
 pub use rows::*;
 pub use search::{ChunkChange, ChunkChanges, ChunkRecord};
+pub use sessions::{AuditRow, LoginRow, SessionRow, SignInLinkRow, ThrottleRow};
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 

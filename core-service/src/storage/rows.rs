@@ -26,6 +26,9 @@ pub struct TokenRow {
     pub created_at: DateTime<Utc>,
     pub last_used_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
+    /// The secret's first characters (`tokens::SHOWN_CHARS`), for recognising it in a list;
+    /// empty for tokens made before it was kept.
+    pub prefix: String,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

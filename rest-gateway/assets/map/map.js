@@ -5,7 +5,9 @@
 // centres and highlights the `node` item, and follows changes through the
 // server-sent event stream at /api/v2/projects/{projectId}/changes, read with
 // fetch() so the Authorization header can be sent (EventSource cannot).
-// The API token lives in sessionStorage only.
+// Signed in to the account site, the reads go without a token: the session
+// cookie rides along. Otherwise (or with ?auth=token) it asks for an API token,
+// which lives in sessionStorage only.
 "use strict";
 
 (() => {
@@ -24,7 +26,8 @@
   let reloadTimer = null;
 
   const token = () => sessionStorage.getItem(TOKEN_KEY);
-  const authHeaders = () => ({ Authorization: `Bearer ${token()}` });
+  // No token: no header, so the account site's session cookie authenticates the reads.
+  const authHeaders = () => (token() ? { Authorization: `Bearer ${token()}` } : {});
   const mapLink = (id) => `${location.origin}/map/${encodeURIComponent(projectId)}?node=${encodeURIComponent(id)}`;
 
   function setStatus(text, live) {
@@ -73,8 +76,10 @@
     if (response.ok) return false;
     const detail = await problemDetail(response);
     if (response.status === 401) {
+      // Without a token this was the session cookie (or nothing): just ask for a token.
+      const sent = token();
       sessionStorage.removeItem(TOKEN_KEY);
-      showSignIn(`The token was not accepted: ${detail}`);
+      showSignIn(sent ? `The token was not accepted: ${detail}` : "");
     } else {
       showProblem(response.status, detail);
     }
@@ -393,6 +398,5 @@
 
   installGestures();
   if (!projectId) showProblem(404, "the link names no project");
-  else if (token()) start();
-  else showSignIn();
+  else start(); // with the stored token, else with the session cookie; a 401 asks for a token
 })();

@@ -4,9 +4,12 @@
 //!
 //! The page and its script and style are plain files compiled into the
 //! binary (`include_str!`), so a fresh `cargo run` serves the map with no
-//! front-end build step. The page itself needs no `Authorization` header: it
+//! front-end build step. The page itself needs no `Authorization` header. A
+//! person signed in to the account site gets the page and its reads go with the
+//! session cookie; with `?auth=token` (or when the cookie is not accepted) it
 //! asks for an API token, keeps it in `sessionStorage` (gone when the browser
-//! session ends), and sends it on every API call it makes.
+//! session ends), and sends it on every API call it makes. Anyone else is sent
+//! to the account site's sign-in, which comes back to the map.
 
 pub(crate) mod changes;
 pub(crate) mod page;

@@ -6,10 +6,15 @@
 //! page comes from our own renderer, whose text is escaped and whose
 //! uploaded SVGs are pictures, so the policy is a second line of defence.
 
-use axum::extract::Path;
+use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+
+use crate::account::failure::Failure;
+use crate::account::site::{self, Visitor};
+use crate::respond::query_value;
+use crate::state::AppState;
 
 const INDEX: &str = include_str!("../../assets/map/index.html");
 const SCRIPT: &str = include_str!("../../assets/map/map.js");
@@ -30,18 +35,38 @@ fn asset_response(content_type: &'static str, body: &'static str) -> Response {
     (StatusCode::OK, headers, body).into_response()
 }
 
-/// `GET /map/{projectId}`: the page; it reads the project and `node` from its own URL.
+/// `GET /map/{projectId}`: the page; it reads the project and `node` from its own URL. A person
+/// signed in to the account site gets it at once (its reads go with the session cookie); with
+/// `auth=token` it asks for an API token instead; anyone else is sent to sign in and back.
 #[utoipa::path(
     get,
     path = "/map/{projectId}",
     tag = "map",
     operation_id = "getMapPage",
-    summary = "The live web map (HTML; it asks for a token itself)",
-    params(("projectId" = String, Path), ("node" = Option<String>, Query, description = "An item to select.")),
-    responses((status = 200, description = "The page.", content_type = "text/html", body = String))
+    summary = "The live web map (HTML; signed in to the account site, or it asks for a token itself)",
+    params(
+        ("projectId" = String, Path),
+        ("node" = Option<String>, Query, description = "An item to select."),
+        ("auth" = Option<String>, Query, description = "`token`: ask for an API token instead of signing in."),
+    ),
+    responses(
+        (status = 200, description = "The page.", content_type = "text/html", body = String),
+        (status = 303, description = "Not signed in: to the account site's sign-in, which comes back here."),
+    )
 )]
-pub async fn index(Path(_project_id): Path<String>) -> Response {
-    asset_response("text/html; charset=utf-8", INDEX)
+pub async fn index(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(_project_id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    if query_value(query.as_deref().unwrap_or(""), "auth").as_deref() == Some("token") {
+        return asset_response("text/html; charset=utf-8", INDEX);
+    }
+    match site::session(&state, &visitor).await {
+        Ok(_) => asset_response("text/html; charset=utf-8", INDEX),
+        Err(failure) => Failure::respond(failure, &visitor, &visitor.here, false),
+    }
 }
 
 /// `GET /map/assets/{file}`

@@ -1,4 +1,4 @@
-//! The REST routes, one module per resource.
+//! The REST routes, one module per resource, with the account site and the map merged in.
 
 pub mod bulk;
 pub mod files;
@@ -22,6 +22,7 @@ pub use crate::limits::MAX_BODY_BYTES;
 /// Every REST route. `canvasctl up` merges this with the MCP and map routes.
 pub fn router(state: AppState) -> Router {
     let body_timeout = state.body_timeout;
+    let session_reads = state.clone();
     let item = "/api/v2/projects/{project_id}/item";
     Router::new()
         .route(&format!("{item}/{{a}}/{{b}}"), post(items::create).get(items::get_property).patch(items::update))
@@ -36,11 +37,15 @@ pub fn router(state: AppState) -> Router {
         .merge(webhook_routes())
         .merge(crate::map::routes())
         .merge(crate::openapi::routes())
+        .merge(crate::account::routes(state.clone()))
         .route("/healthz", get(health::live))
         .route("/readyz", get(health::ready))
         .route("/metrics", get(canvas_runtime::metrics::handler))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        // A session cookie authenticates GET and HEAD requests that carry no Authorization header
+        // (what the web map reads); no other method ever forwards it.
+        .layer(axum::middleware::from_fn_with_state(session_reads, crate::account::forward_on_reads))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::limits::reject_oversized))
         .layer(axum::middleware::from_fn(move |request, next| {

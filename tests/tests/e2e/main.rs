@@ -1,6 +1,8 @@
 //! End-to-end tests: the real core-service and rest-gateway on loopback, on
 //! SQLite and on PostgreSQL, driven over HTTP and gRPC as a client would.
 
+mod account_browser;
+mod account_site;
 mod arrange;
 mod auth;
 mod bulk;
@@ -26,12 +28,14 @@ mod map_browser;
 mod mcp;
 mod mcp_clients;
 mod metrics;
+mod oauth;
 mod openapi;
 mod render;
 mod replicas;
 mod schemas;
 mod shapes;
 mod shutdown;
+mod site_client;
 mod support;
 mod uploads;
 mod webhooks;

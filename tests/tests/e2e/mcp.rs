@@ -100,7 +100,9 @@ async fn unauthenticated_calls_get_the_spec_401(backend: Backend) {
     let message = assert_json_rpc_error(&missing, StatusCode::UNAUTHORIZED, -32001);
     assert!(message.contains("valid API token is required"), "{message}");
     assert_eq!(missing.json()["id"], Value::Null);
-    assert_eq!(missing.header("www-authenticate"), r#"Bearer realm="canvas""#);
+    // The spec's challenge, and (MCP authorization, RFC 9728) where the resource's metadata is.
+    let metadata = format!("{}/.well-known/oauth-protected-resource/mcp", app.base_url);
+    assert_eq!(missing.header("www-authenticate"), format!(r#"Bearer realm="canvas", resource_metadata="{metadata}""#));
 
     let user = UserId::parse(&owner.id).unwrap();
     let staging = app.core.create_token(&app.admin, user, Some(Environment::Staging), "other env").await.unwrap();
@@ -110,7 +112,11 @@ async fn unauthenticated_calls_get_the_spec_401(backend: Backend) {
         let message = assert_json_rpc_error(&raw, StatusCode::UNAUTHORIZED, -32001);
         assert!(message.contains("valid API token is required"), "{message}");
         assert_eq!(raw.json()["id"], Value::Null, "{bad}");
-        assert_eq!(raw.header("www-authenticate"), r#"Bearer realm="canvas", error="invalid_token""#, "{bad}");
+        assert_eq!(
+            raw.header("www-authenticate"),
+            format!(r#"Bearer realm="canvas", error="invalid_token", resource_metadata="{metadata}""#),
+            "{bad}"
+        );
     }
 
     // Both schemes of the spec work with a valid token.
@@ -121,7 +127,10 @@ async fn unauthenticated_calls_get_the_spec_401(backend: Backend) {
     app.revoke(&owner).await;
     let revoked = post(&app, Some(&owner.bearer()), BOTH, initialize("2025-03-26")).await;
     assert_json_rpc_error(&revoked, StatusCode::UNAUTHORIZED, -32001);
-    assert_eq!(revoked.header("www-authenticate"), r#"Bearer realm="canvas", error="invalid_token""#);
+    assert_eq!(
+        revoked.header("www-authenticate"),
+        format!(r#"Bearer realm="canvas", error="invalid_token", resource_metadata="{metadata}""#)
+    );
 }
 
 async fn get_and_delete_answer_405(backend: Backend) {

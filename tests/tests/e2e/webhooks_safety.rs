@@ -101,6 +101,7 @@ async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings)
         blob_store: None,
         knowledge: keyword_only(),
         webhooks: core_service::webhooks::WebhookConfig { client, ..canvas_tests::webhooks::test_webhooks() },
+        accounts: Default::default(),
     };
     core_service::build(&config).await.expect("second core starts")
 }

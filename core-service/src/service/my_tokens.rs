@@ -1,0 +1,49 @@
+//! A signed-in person's own API tokens and audit records, for the account
+//! site's `/account/api-tokens` and `/account/activity`. Tokens made here
+//! belong to the server's environment, as the spec's account site makes them.
+
+use chrono::Utc;
+
+use super::accounts::IssuedToken;
+use super::sessions::SignedIn;
+use super::{page_size, Core};
+use crate::domain::TokenId;
+use crate::error::{CoreError, CoreResult};
+use crate::storage::{AuditRow, TokenRow};
+use canvas_vocabulary::limits::AUDIT_PAGE;
+
+impl Core {
+    pub async fn list_my_tokens(&self, who: &SignedIn) -> CoreResult<Vec<TokenRow>> {
+        self.storage.list_tokens(who.principal.user_id.0).await
+    }
+
+    pub async fn create_my_token(&self, who: &SignedIn, csrf: &str, name: &str) -> CoreResult<IssuedToken> {
+        self.check_csrf(who, csrf)?;
+        if name.trim().is_empty() {
+            return Err(CoreError::invalid("name", "is required: name the token after where it will be used"));
+        }
+        let issued = self.issue_token(who.principal.user_id, self.settings.environment, name).await?;
+        self.audit(who.principal.user_id, "token_created", &who.session.client_address, &issued.row.name).await;
+        Ok(issued)
+    }
+
+    /// Revokes one of the caller's tokens; another user's token is "not found", as it is not theirs to see.
+    pub async fn revoke_my_token(&self, who: &SignedIn, csrf: &str, token: TokenId) -> CoreResult<TokenRow> {
+        self.check_csrf(who, csrf)?;
+        let mine = self.storage.list_tokens(who.principal.user_id.0).await?.into_iter().any(|row| row.id == token.0);
+        if !mine {
+            return Err(CoreError::not_found("token", token));
+        }
+        let row = self
+            .storage
+            .revoke_token(token.0, Utc::now())
+            .await?
+            .ok_or_else(|| CoreError::not_found("token", token))?;
+        self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;
+        Ok(row)
+    }
+
+    pub async fn list_my_audit(&self, who: &SignedIn, requested: Option<u32>) -> CoreResult<Vec<AuditRow>> {
+        self.storage.list_audit(who.principal.user_id.0, page_size(requested, AUDIT_PAGE)?).await
+    }
+}

@@ -1,0 +1,322 @@
+//! Sign-in: logins and password hashes, sessions, one-time sign-in links, the
+//! sign-in throttle and the audit records a user can see. Every secret is
+//! stored as its SHA-256 only.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::{db_error, Storage, UserRow};
+use crate::error::CoreError;
+
+type Result<T> = std::result::Result<T, CoreError>;
+
+/// How a user signs in.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LoginRow {
+    pub user_id: Uuid,
+    /// Lower-cased.
+    pub login: String,
+    /// Argon2id PHC string; None until a password is set.
+    pub password_hash: Option<String>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionRow {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub secret_hash: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    /// The absolute end.
+    pub expires_at: DateTime<Utc>,
+    pub client_address: String,
+    pub user_agent: String,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SignInLinkRow {
+    pub secret_hash: Vec<u8>,
+    pub user_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub used_at: Option<DateTime<Utc>>,
+}
+
+/// Failed sign-ins under one key (an account or a client address).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ThrottleRow {
+    pub key: String,
+    pub failures: i32,
+    pub window_started_at: DateTime<Utc>,
+    pub last_failure_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AuditRow {
+    /// UUIDv7: the order of ids is the order of time.
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub kind: String,
+    pub at: DateTime<Utc>,
+    pub client_address: String,
+    pub detail: String,
+}
+
+const SESSION_COLUMNS: &str =
+    "id, user_id, secret_hash, created_at, last_seen_at, expires_at, client_address, user_agent";
+
+impl Storage {
+    /// Sets a user's login, and the password hash when given (None keeps the current one).
+    /// A login another user has is a conflict.
+    pub async fn set_login(
+        &self,
+        user_id: Uuid,
+        login: &str,
+        password_hash: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO user_logins (user_id, login, password_hash, password_set_at) \
+                 VALUES ($1, $2, $3, CASE WHEN $3 IS NULL THEN NULL ELSE $4 END) \
+                 ON CONFLICT (user_id) DO UPDATE SET login = excluded.login, \
+                 password_hash = COALESCE(excluded.password_hash, user_logins.password_hash), \
+                 password_set_at = COALESCE(excluded.password_set_at, user_logins.password_set_at)",
+            )
+            .bind(user_id)
+            .bind(login)
+            .bind(password_hash)
+            .bind(at)
+            .execute(pool)
+            .await
+            .map_err(|err| match db_error(err) {
+                CoreError::Conflict(_) => CoreError::Conflict(format!("the login '{login}' is taken")),
+                other => other,
+            })?;
+        });
+        Ok(())
+    }
+
+    /// Replaces the password hash of a user who has a login; false when the user has none.
+    pub async fn set_password(&self, user_id: Uuid, password_hash: &str, at: DateTime<Utc>) -> Result<bool> {
+        let done = with_write_pool!(self, pool => {
+            sqlx::query("UPDATE user_logins SET password_hash = $2, password_set_at = $3 WHERE user_id = $1")
+                .bind(user_id)
+                .bind(password_hash)
+                .bind(at)
+                .execute(pool)
+                .await
+                .map_err(db_error)?
+                .rows_affected()
+        });
+        Ok(done == 1)
+    }
+
+    pub async fn find_login(&self, login: &str) -> Result<Option<LoginRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, LoginRow>("SELECT user_id, login, password_hash FROM user_logins WHERE login = $1")
+                .bind(login)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
+    pub async fn login_of(&self, user_id: Uuid) -> Result<Option<LoginRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, LoginRow>("SELECT user_id, login, password_hash FROM user_logins WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
+    /// Stores a new session, and drops the user's sessions that have ended (absolute expiry), so
+    /// they do not pile up.
+    pub async fn insert_session(&self, session: &SessionRow) -> Result<()> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND expires_at < $2")
+                .bind(session.user_id)
+                .bind(session.created_at)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            sqlx::query(&format!("INSERT INTO sessions ({SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"))
+                .bind(session.id)
+                .bind(session.user_id)
+                .bind(&session.secret_hash)
+                .bind(session.created_at)
+                .bind(session.last_seen_at)
+                .bind(session.expires_at)
+                .bind(&session.client_address)
+                .bind(&session.user_agent)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    /// The session with this digest and its user.
+    pub async fn find_session(&self, secret_hash: &[u8]) -> Result<Option<(SessionRow, UserRow)>> {
+        let session = with_read_pool!(self, pool => {
+            sqlx::query_as::<_, SessionRow>(&format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE secret_hash = $1"))
+                .bind(secret_hash)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)?
+        });
+        let Some(session) = session else { return Ok(None) };
+        Ok(self.get_user(session.user_id).await?.map(|user| (session, user)))
+    }
+
+    pub async fn touch_session(&self, id: Uuid, at: DateTime<Utc>) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2")
+                .bind(id)
+                .bind(at)
+                .execute(pool)
+                .await
+                .map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    pub async fn delete_session(&self, id: Uuid) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id).execute(pool).await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    pub async fn insert_sign_in_link(&self, link: &SignInLinkRow) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sign_in_links (secret_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&link.secret_hash)
+            .bind(link.user_id)
+            .bind(link.created_at)
+            .bind(link.expires_at)
+            .execute(pool)
+            .await
+            .map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    pub async fn find_sign_in_link(&self, secret_hash: &[u8]) -> Result<Option<SignInLinkRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, SignInLinkRow>(
+                "SELECT secret_hash, user_id, created_at, expires_at, used_at FROM sign_in_links WHERE secret_hash = $1",
+            )
+            .bind(secret_hash)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+
+    /// Uses a link up: the user it signs in, or None when it is unknown, used or expired. One
+    /// statement, so two concurrent uses cannot both succeed.
+    pub async fn use_sign_in_link(&self, secret_hash: &[u8], at: DateTime<Utc>) -> Result<Option<Uuid>> {
+        with_write_pool!(self, pool => {
+            sqlx::query_scalar::<_, Uuid>(
+                "UPDATE sign_in_links SET used_at = $2 \
+                 WHERE secret_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING user_id",
+            )
+            .bind(secret_hash)
+            .bind(at)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+
+    pub async fn throttle_rows(&self, keys: &[String]) -> Result<Vec<ThrottleRow>> {
+        let mut rows = Vec::with_capacity(keys.len());
+        for key in keys {
+            let row = with_read_pool!(self, pool => {
+                sqlx::query_as::<_, ThrottleRow>(
+                    "SELECT key, failures, window_started_at, last_failure_at FROM sign_in_throttle WHERE key = $1",
+                )
+                .bind(key)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)?
+            });
+            rows.extend(row);
+        }
+        Ok(rows)
+    }
+
+    /// Counts a failure under `key`; a count whose window began before `window_start` starts over.
+    /// One statement, so concurrent failures on several replicas all count.
+    pub async fn record_sign_in_failure(
+        &self,
+        key: &str,
+        at: DateTime<Utc>,
+        window_start: DateTime<Utc>,
+    ) -> Result<ThrottleRow> {
+        with_write_pool!(self, pool => {
+            sqlx::query_as::<_, ThrottleRow>(
+                "INSERT INTO sign_in_throttle (key, failures, window_started_at, last_failure_at) VALUES ($1, 1, $2, $2) \
+                 ON CONFLICT (key) DO UPDATE SET \
+                 failures = CASE WHEN sign_in_throttle.window_started_at < $3 THEN 1 ELSE sign_in_throttle.failures + 1 END, \
+                 window_started_at = CASE WHEN sign_in_throttle.window_started_at < $3 THEN $2 \
+                                     ELSE sign_in_throttle.window_started_at END, \
+                 last_failure_at = $2 \
+                 RETURNING key, failures, window_started_at, last_failure_at",
+            )
+            .bind(key)
+            .bind(at)
+            .bind(window_start)
+            .fetch_one(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+
+    pub async fn clear_sign_in_failures(&self, key: &str) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query("DELETE FROM sign_in_throttle WHERE key = $1").bind(key).execute(pool).await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    pub async fn insert_audit(&self, record: &AuditRow) -> Result<()> {
+        with_write_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO audit_records (id, user_id, kind, at, client_address, detail) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(record.id)
+            .bind(record.user_id)
+            .bind(&record.kind)
+            .bind(record.at)
+            .bind(&record.client_address)
+            .bind(&record.detail)
+            .execute(pool)
+            .await
+            .map_err(db_error)?;
+        });
+        Ok(())
+    }
+
+    /// A user's newest audit records first.
+    pub async fn list_audit(&self, user_id: Uuid, limit: u32) -> Result<Vec<AuditRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, AuditRow>(
+                "SELECT id, user_id, kind, at, client_address, detail FROM audit_records \
+                 WHERE user_id = $1 ORDER BY id DESC LIMIT $2",
+            )
+            .bind(user_id)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)
+        })
+    }
+}

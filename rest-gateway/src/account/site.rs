@@ -1,0 +1,134 @@
+//! Who is asking: the [`Visitor`] every account handler extracts (cookies, client address, user
+//! agent, the site's base URL), the session look-up, and the middleware that lets a session
+//! cookie authenticate the REST API's reads.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::header::{AUTHORIZATION, HOST, USER_AGENT};
+use axum::http::request::Parts;
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::Response;
+use canvas_proto::v1 as pb;
+use tonic::Status;
+
+use super::cookies::{self, Cookies};
+use super::failure::Failure;
+use super::html::Nav;
+use crate::state::{with_read_session, with_session, AppState};
+
+/// Longest user agent passed on: enough to recognise a browser in the activity list.
+const MAX_USER_AGENT: usize = 256;
+
+/// The browser behind an account request.
+#[derive(Debug, Clone)]
+pub(crate) struct Visitor {
+    /// The site's cookie names and attributes.
+    pub cookies: Cookies,
+    /// The session cookie's value, when one was sent.
+    pub session: Option<String>,
+    /// The pre-session double-submit cookie's value, when one was sent.
+    pub csrf_cookie: Option<String>,
+    /// The peer address as the server saw it (empty when unknown), for throttling and the audit.
+    pub client_address: String,
+    pub user_agent: String,
+    /// The account site's public base URL: `--account-url`, else this request's own origin.
+    pub base_url: String,
+    /// The request's path and query, to come back to after signing in.
+    pub here: String,
+}
+
+impl FromRequestParts<AppState> for Visitor {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let cookies = Cookies::for_account_url(state.account_url.as_deref());
+        let client_address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer.ip().to_string())
+            .unwrap_or_default();
+        let user_agent: String = parts
+            .headers
+            .get(USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .chars()
+            .take(MAX_USER_AGENT)
+            .collect();
+        let base_url = match state.account_url.as_deref() {
+            Some(url) => url.to_owned(),
+            // Unset is the plain-HTTP development setup (see `--account-url`).
+            None => {
+                let host = parts.headers.get(HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+                format!("http://{}", host.trim())
+            }
+        };
+        let here = parts.uri.path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "/".to_owned());
+        Ok(Self {
+            session: cookies::read(&parts.headers, cookies.session_name()),
+            csrf_cookie: cookies::read(&parts.headers, cookies.csrf_name()),
+            cookies,
+            client_address,
+            user_agent,
+            base_url,
+            here,
+        })
+    }
+}
+
+/// Runs a read-only call once more if its first attempt got no answer (see
+/// [`crate::state::idempotent`]), with the visitor's session.
+pub(crate) async fn read<T, R, F, Fut>(message: T, session: Option<&str>, call: F) -> Result<R, Failure>
+where
+    T: Clone,
+    F: Fn(tonic::Request<T>) -> Fut,
+    Fut: Future<Output = Result<tonic::Response<R>, Status>>,
+{
+    let answer = match call(with_session(message.clone(), session)).await {
+        Err(status) if canvas_proto::channel::retryable(&status) => {
+            tracing::warn!(code = ?status.code(), "core-service call failed in transport; retrying once");
+            call(with_session(message, session)).await
+        }
+        answer => answer,
+    };
+    answer.map(tonic::Response::into_inner).map_err(Failure::from)
+}
+
+/// The visitor's session as core-service knows it (`GetSession`); no cookie is UNAUTHENTICATED
+/// without a call.
+pub(crate) async fn session(state: &AppState, visitor: &Visitor) -> Result<pb::SessionInfo, Failure> {
+    let Some(session) = visitor.session.as_deref() else { return Err(Failure::signed_out()) };
+    read(pb::GetSessionRequest {}, Some(session), |request| {
+        let mut client = state.sessions.clone();
+        async move { client.get_session(request).await }
+    })
+    .await
+}
+
+/// The navigation of a signed-in page at `current`.
+pub(crate) fn nav(info: &pb::SessionInfo, current: &'static str) -> Nav {
+    Nav {
+        name: info.user.as_ref().map(|u| u.name.clone()).unwrap_or_default(),
+        login: info.login.clone(),
+        csrf: info.csrf_token.clone(),
+        current,
+    }
+}
+
+/// axum middleware of the REST routes: a GET or HEAD request without `Authorization` that
+/// carries the session cookie has it forwarded as `x-canvas-session` (what the web map reads with).
+/// Every other method never forwards it, so a cookie can never be ridden into a write.
+pub(crate) async fn forward_on_reads(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let read = matches!(*request.method(), Method::GET | Method::HEAD);
+    if read && !request.headers().contains_key(AUTHORIZATION) {
+        let name = Cookies::for_account_url(state.account_url.as_deref()).session_name();
+        if let Some(session) = cookies::read(request.headers(), name) {
+            return with_read_session(session, next.run(request)).await;
+        }
+    }
+    next.run(request).await
+}

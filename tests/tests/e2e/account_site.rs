@@ -1,0 +1,245 @@
+//! The account site over HTTP, as a browser without JavaScript uses it:
+//! sign-in answering alike for unknown logins and wrong passwords, the
+//! throttle's cap, the session cookie's attributes, sessions that read the
+//! REST API but never write through it, tokens made and revoked on the site,
+//! CSRF and cross-site posts, sign-out and one-time sign-in links.
+
+use canvas_tests::{backend_tests, Backend, TestApp, TEST_SIGN_IN_MAX_DELAY_SECS};
+use reqwest::{Method, StatusCode};
+
+use crate::site_client::SiteClient;
+use crate::support::send;
+
+backend_tests!(
+    sign_in_answers_alike_for_unknown_logins_and_wrong_passwords,
+    wrong_passwords_slow_an_account_down_but_never_past_the_cap,
+    a_session_reads_the_api_and_opens_the_map_but_never_writes,
+    tokens_made_on_the_site_work_until_revoked_and_forms_need_their_csrf,
+    a_sign_in_link_signs_in_once_and_sets_the_password,
+);
+
+const PASSWORD: &str = "correct horse battery";
+const REFUSED: &str = "The login or password is not correct.";
+
+async fn sign_in_answers_alike_for_unknown_logins_and_wrong_passwords(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.account_user("Ada", "Ada.L", PASSWORD).await;
+    let mut site = SiteClient::new(&app);
+
+    let wrong = site.sign_in("ada.l", "wrong horse battery").await;
+    let unknown = site.sign_in("nobody", "wrong horse battery").await;
+    for page in [&wrong, &unknown] {
+        assert_eq!(page.status, StatusCode::UNAUTHORIZED, "{}", page.body);
+        assert!(page.body.contains(REFUSED), "{}", page.body);
+        assert!(site.session().is_none(), "no session after a failure");
+    }
+    let strip = |body: &str| body.replace("ada.l", "").replace("nobody", "");
+    assert_eq!(
+        strip(&wrong.body).len(),
+        strip(&unknown.body).len(),
+        "the two refusals differ only in the echoed login"
+    );
+
+    // The login is matched whatever its case; the session cookie is strict.
+    let signed_in = site.sign_in("ADA.L", PASSWORD).await;
+    assert_eq!(signed_in.status, StatusCode::SEE_OTHER, "{}", signed_in.body);
+    assert_eq!(signed_in.location(), "/account/projects");
+    let cookie =
+        signed_in.set_cookies().into_iter().find(|c| c.starts_with("canvas_session=")).expect("a session cookie");
+    let lower = cookie.to_ascii_lowercase();
+    for attribute in ["httponly", "samesite=lax", "path=/"] {
+        assert!(lower.contains(attribute), "{cookie} lacks {attribute}");
+    }
+    assert!(!lower.contains("domain="), "{cookie}: host-only");
+    assert!(site.session().is_some_and(|s| s.starts_with("svc_ss_")));
+    let projects = site.get("/account/projects").await;
+    assert_eq!(projects.status, StatusCode::OK);
+    let policy = projects.headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert_eq!(projects.headers["cache-control"], "no-store");
+}
+
+async fn wrong_passwords_slow_an_account_down_but_never_past_the_cap(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.account_user("Bo", "bo", PASSWORD).await;
+    let mut site = SiteClient::new(&app);
+
+    for login in ["bo", "no-such-user"] {
+        let mut statuses = Vec::new();
+        let mut longest_wait = 0;
+        for _ in 0..20 {
+            let page = site.sign_in(login, "not the password").await;
+            if page.status == StatusCode::TOO_MANY_REQUESTS {
+                let wait: u64 = page.headers["retry-after"].to_str().unwrap().parse().unwrap();
+                assert!((1..=TEST_SIGN_IN_MAX_DELAY_SECS).contains(&wait), "Retry-After {wait}");
+                longest_wait = longest_wait.max(wait);
+            }
+            statuses.push(page.status.as_u16());
+        }
+        assert_eq!(&statuses[..5], &[401; 5], "{login}: the first five are free: {statuses:?}");
+        assert!(statuses[5..].contains(&429), "{login}: later ones are slowed down: {statuses:?}");
+        assert!(statuses.iter().all(|s| *s == 401 || *s == 429), "{statuses:?}");
+        assert!(longest_wait >= 1, "{login}");
+    }
+
+    // Waiting out the documented cap lets the right password in.
+    let early = site.sign_in("bo", PASSWORD).await;
+    if early.status == StatusCode::TOO_MANY_REQUESTS {
+        let wait: u64 = early.headers["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!(wait <= TEST_SIGN_IN_MAX_DELAY_SECS);
+        tokio::time::sleep(std::time::Duration::from_secs(wait)).await;
+        let late = site.sign_in("bo", PASSWORD).await;
+        assert_eq!(late.status, StatusCode::SEE_OTHER, "{}", late.body);
+    } else {
+        assert_eq!(early.status, StatusCode::SEE_OTHER, "{}", early.body);
+    }
+    // Success clears the count: the next wrong password is an ordinary 401.
+    let mut other = SiteClient::new(&app);
+    assert_eq!(other.sign_in("bo", "not the password").await.status, StatusCode::UNAUTHORIZED);
+}
+
+async fn a_session_reads_the_api_and_opens_the_map_but_never_writes(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let ada = app.account_user("Ada", "ada", PASSWORD).await;
+    let project = app.project(&ada).await;
+    let items = format!("/api/v2/projects/{project}/items");
+    let map = format!("/map/{project}?node=abc");
+
+    let mut site = SiteClient::new(&app);
+    let signed_out = site.get(&map).await;
+    assert_eq!(signed_out.status, StatusCode::SEE_OTHER);
+    assert_eq!(signed_out.location(), format!("/account/sign-in?next={}", urlencoding_path(&map)));
+    assert_eq!(site.api(Method::GET, &items).await.status, StatusCode::UNAUTHORIZED);
+
+    assert_eq!(site.sign_in("ada", PASSWORD).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(site.get(&map).await.status, StatusCode::OK, "the map opens for a signed-in member");
+    let read = site.api(Method::GET, &items).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.body);
+
+    // A cookie never carries a write: a cross-site page could otherwise make one.
+    let label = serde_json::json!({"text": "written with a cookie"});
+    let write = site.api_json(Method::POST, &format!("/api/v2/projects/{project}/item/panel/label"), label).await;
+    assert_eq!(write.status, StatusCode::UNAUTHORIZED, "{}", write.body);
+    let delete = site
+        .api(Method::DELETE, &format!("/api/v2/projects/{project}/item/00000000-0000-0000-0000-000000000000"))
+        .await;
+    assert_eq!(delete.status, StatusCode::UNAUTHORIZED, "{}", delete.body);
+    let listed = send(&app, Method::GET, &format!("{}{items}", app.base_url), Some(&ada.bearer()), None).await;
+    assert_eq!(listed.body["Items"].as_array().map(Vec::len), Some(0), "nothing was written: {}", listed.body);
+
+    // Signing out ends it, for the pages and the API alike.
+    let session = site.session().cloned().unwrap();
+    let page = site.get("/account/api-tokens").await;
+    let out = site.post("/account/sign-out", &[("csrf", &page.hidden("csrf"))]).await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER);
+    assert!(site.session().is_none(), "the cookie is cleared");
+    site.cookies.insert("canvas_session".into(), session);
+    assert_eq!(site.get("/account/api-tokens").await.status, StatusCode::SEE_OTHER, "the old session is gone");
+    assert_eq!(site.api(Method::GET, &items).await.status, StatusCode::UNAUTHORIZED);
+}
+
+/// `path` as the sign-in redirect carries it in `next`.
+fn urlencoding_path(path: &str) -> String {
+    url::form_urlencoded::byte_serialize(path.as_bytes()).collect()
+}
+
+async fn tokens_made_on_the_site_work_until_revoked_and_forms_need_their_csrf(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let ada = app.account_user("Ada", "ada", PASSWORD).await;
+    let project = app.project(&ada).await;
+    let items = format!("{}/api/v2/projects/{project}/items", app.base_url);
+    let mut site = SiteClient::new(&app);
+    assert_eq!(site.sign_in("ada", PASSWORD).await.status, StatusCode::SEE_OTHER);
+
+    let page = site.get("/account/api-tokens").await;
+    assert_eq!(page.status, StatusCode::OK);
+    let csrf = page.hidden("csrf");
+
+    // Refused: another site's form, and this site's form without or with a wrong CSRF value.
+    let forged =
+        site.post_from("https://evil.example", "/account/api-tokens", &[("name", "evil"), ("csrf", &csrf)]).await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN, "{}", forged.body);
+    let missing = site.post("/account/api-tokens", &[("name", "evil")]).await;
+    assert_eq!(missing.status, StatusCode::FORBIDDEN, "{}", missing.body);
+    let wrong = site.post("/account/api-tokens", &[("name", "evil"), ("csrf", "x")]).await;
+    assert_eq!(wrong.status, StatusCode::FORBIDDEN, "{}", wrong.body);
+    assert!(!site.get("/account/api-tokens").await.body.contains("evil"), "no token was made");
+
+    let created = site.post("/account/api-tokens", &[("name", "laptop <b>"), ("csrf", &csrf)]).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+    assert!(created.body.contains("laptop &lt;b&gt;"), "names are escaped");
+    let token = created
+        .body
+        .split("id=\"new-token\"")
+        .nth(1)
+        .and_then(|rest| rest.split("value=\"").nth(1))
+        .map(|v| v[..v.find('"').unwrap()].to_owned())
+        .expect("the new token is shown");
+    assert!(token.starts_with("svc_tk_") && token.len() == 50, "{token}");
+    let listing = site.get("/account/api-tokens").await;
+    assert!(!listing.body.contains(&token), "the secret is shown once only");
+    assert!(listing.body.contains(&token[..11]), "the list shows its prefix");
+
+    let bearer = format!("Bearer {token}");
+    assert_eq!(send(&app, Method::GET, &items, Some(&bearer), None).await.status, StatusCode::OK);
+    // The rows are the test's own token and the site's; the site's is the other one.
+    let mut ids: Vec<String> =
+        listing.body.split("data-token-id=\"").skip(1).map(|v| v[..v.find('"').unwrap()].to_owned()).collect();
+    ids.retain(|id| *id != ada.token_id);
+    assert_eq!(ids.len(), 1, "{}", listing.body);
+    let token_id = ids.remove(0);
+    let revoked = site.post(&format!("/account/api-tokens/{token_id}/revoke"), &[("csrf", &csrf)]).await;
+    assert_eq!(revoked.status, StatusCode::SEE_OTHER, "{}", revoked.body);
+    assert_eq!(send(&app, Method::GET, &items, Some(&bearer), None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        send(&app, Method::GET, &items, Some(&ada.bearer()), None).await.status,
+        StatusCode::OK,
+        "only that one"
+    );
+
+    // Another user's token cannot be revoked from this account.
+    let bo = app.user("Bo").await;
+    let foreign = site.post(&format!("/account/api-tokens/{}/revoke", bo.token_id), &[("csrf", &csrf)]).await;
+    assert_eq!(foreign.status, StatusCode::NOT_FOUND, "{}", foreign.body);
+    assert_eq!(
+        send(&app, Method::GET, &items.replace(&project, &app.project(&bo).await), Some(&bo.bearer()), None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+
+    let activity = site.get("/account/activity").await;
+    for kind in ["sign_in", "token_created", "token_revoked"] {
+        assert!(activity.body.contains(kind), "{kind} in {}", activity.body);
+    }
+}
+
+async fn a_sign_in_link_signs_in_once_and_sets_the_password(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let cy = app.account_user("Cy", "cy", "").await;
+    let link = app.sign_in_link(&cy).await;
+    let path = link.strip_prefix(&app.base_url).unwrap().to_owned();
+    let code = path.split("code=").nth(1).unwrap().to_owned();
+
+    let mut site = SiteClient::new(&app);
+    // Opening the page (as a mail scanner would) does not use the link up.
+    for _ in 0..2 {
+        let page = site.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        assert!(page.body.contains("Cy"), "{}", page.body);
+    }
+    let page = site.get(&path).await;
+    let csrf = page.hidden("csrf");
+    let short = site.post("/account/link", &[("code", &code), ("new_password", "short"), ("csrf", &csrf)]).await;
+    assert_eq!(short.status, StatusCode::BAD_REQUEST, "{}", short.body);
+    assert!(short.body.contains("at least 8"), "{}", short.body);
+    assert!(site.session().is_none());
+
+    let used = site.post("/account/link", &[("code", &code), ("new_password", PASSWORD), ("csrf", &csrf)]).await;
+    assert_eq!(used.status, StatusCode::SEE_OTHER, "{}", used.body);
+    assert!(site.session().is_some());
+    let mut again = SiteClient::new(&app);
+    let page = again.get(&path).await;
+    assert!(page.status.is_client_error(), "a used link is refused: {}", page.status);
+    assert_eq!(again.sign_in("cy", PASSWORD).await.status, StatusCode::SEE_OTHER, "the password it set works");
+}
