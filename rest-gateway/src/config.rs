@@ -22,6 +22,14 @@ pub struct RestCli {
     #[arg(long = "account-url", env = "CANVAS_ACCOUNT_URL", value_parser = parse_account_url)]
     pub account_url: Option<String>,
 
+    /// The header a trusted reverse proxy puts the client's address in (`X-Forwarded-For`,
+    /// `X-Real-IP`); its last value is the address sign-in throttling and audit records use.
+    /// Unset: the connection's peer address, which behind a proxy is the proxy's, so every
+    /// client would share one address's sign-in limit. Set it only behind a proxy that writes
+    /// the header: otherwise clients could choose their own address.
+    #[arg(long = "client-ip-header", env = "CANVAS_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<String>,
+
     /// Deadline of core-service calls and time limit of request bodies.
     #[command(flatten)]
     pub gateway: canvas_runtime::GatewayArgs,

@@ -7,6 +7,9 @@ async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = canvas_runtime::settings::parse::<RestCli>("rest-gateway");
     let _telemetry = canvas_runtime::init(&cli.process, "rest-gateway");
     let mut state = rest_gateway::AppState::connect(&cli.core_url, &cli.gateway)?;
+    if let Some(header) = &cli.client_ip_header {
+        state = state.with_client_ip_header(header)?;
+    }
     if let Some(url) = &cli.account_url {
         state = state.with_account_url(url);
     }

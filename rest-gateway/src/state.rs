@@ -39,6 +39,9 @@ pub struct AppState {
     /// The account site's public base URL (`--account-url`), no trailing slash. `None`: each
     /// request's own origin, with the plain-HTTP cookie names.
     pub account_url: Option<Arc<str>>,
+    /// The header a trusted proxy writes the client's address in (`--client-ip-header`); `None`:
+    /// the peer address.
+    pub client_ip_header: Option<axum::http::HeaderName>,
 }
 
 impl AppState {
@@ -61,7 +64,16 @@ impl AppState {
             items,
             body_timeout: limits.body_timeout(),
             account_url: None,
+            client_ip_header: None,
         }
+    }
+
+    /// Reads clients' addresses from `header`, written by a trusted reverse proxy.
+    pub fn with_client_ip_header(mut self, header: &str) -> anyhow::Result<Self> {
+        let name = axum::http::HeaderName::try_from(header.trim())
+            .map_err(|_| anyhow::anyhow!("--client-ip-header '{header}' is not a header name"))?;
+        self.client_ip_header = Some(name);
+        Ok(self)
     }
 
     /// The account site's public base URL (`https://canvas.example`): the OAuth issuer, and

@@ -225,6 +225,24 @@ mod tests {
         assert!(!redirect_matches("http://127.0.0.1/callback", "https://127.0.0.1:51234/callback"));
     }
 
+    proptest::proptest! {
+        /// A presented redirect URI built from the pieces of real mix-ups (case, ports, paths,
+        /// user info, encodings) matches an https registration only when it is the same text, and
+        /// a loopback one only when everything but the port is the same.
+        #[test]
+        fn redirect_matching_is_exact_but_for_a_loopback_port(pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "https://", "http://", "app.example", "APP.example", "127.0.0.1", "localhost", "evil.example", "@",
+            ":443", ":8080", ":1", "/cb", "/cb/", "/CB", "?x=1", "#f", "%2F", "..", "/",
+        ]), 1..8)) {
+            let presented = pieces.concat();
+            proptest::prop_assert_eq!(redirect_matches("https://app.example/cb", &presented), presented == "https://app.example/cb");
+            if redirect_matches("http://127.0.0.1/cb", &presented) {
+                let url = url::Url::parse(&presented).unwrap();
+                proptest::prop_assert_eq!((url.scheme(), url.host_str(), url.path(), url.query(), url.username()), ("http", Some("127.0.0.1"), "/cb", None, ""));
+            }
+        }
+    }
+
     #[test]
     fn registration_documents() {
         let checked =

@@ -68,14 +68,25 @@ fn checked_password(field: &str, password: &str) -> CoreResult<()> {
     }
 }
 
-/// Hashes off the async workers: Argon2id takes tens of milliseconds of one core by design.
+/// At most this many Argon2id computations run at once per replica; the rest wait their turn.
+/// Each takes 19 MiB and tens of milliseconds of a core by design, so a burst of sign-ins (or an
+/// attacker's) must queue rather than take the replica's memory: 4 per core bounds it to about
+/// 76 MiB per core.
+static HASHING: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    tokio::sync::Semaphore::new(4 * cores)
+});
+
+/// Hashes off the async workers, within the [`HASHING`] bound.
 async fn hash_password(password: &str) -> CoreResult<String> {
+    let _turn = HASHING.acquire().await.map_err(|e| anyhow::anyhow!("password hashing stopped: {e}"))?;
     let password = password.to_owned();
     let hashed = tokio::task::spawn_blocking(move || passwords::hash(&password)).await;
     Ok(hashed.map_err(|e| anyhow::anyhow!("password hashing stopped: {e}"))??)
 }
 
 pub(crate) async fn verify_password(stored: Option<String>, password: &str) -> bool {
+    let Ok(_turn) = HASHING.acquire().await else { return false };
     let password = password.to_owned();
     tokio::task::spawn_blocking(move || passwords::verify(stored.as_deref(), &password)).await.unwrap_or(false)
 }

@@ -153,6 +153,23 @@ mod tests {
         assert_eq!(safe_next(None), DEFAULT_NEXT);
     }
 
+    proptest::proptest! {
+        /// Whatever `next` holds (pieces of the tricks open redirects use, in any order), the
+        /// path kept sends a browser nowhere but this site.
+        #[test]
+        fn next_never_leaves_the_site(pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "/", "//", "\\", "\\\\", "%2F", "%5C", "evil.example", "@", ":", "https:", "javascript:", "..",
+            "?", "#", "\t", "\n", " ", "%0a", "map", "\u{3000}", "\u{ff0f}", ".",
+        ]), 0..10)) {
+            let next = pieces.concat();
+            let kept = safe_next(Some(&next));
+            proptest::prop_assert!(kept.starts_with('/') && !kept.starts_with("//") && !kept.contains('\\'), "{next:?} kept as {kept:?}");
+            let base = Url::parse("https://canvas.example/account/sign-in").unwrap();
+            let landed = base.join(&kept).unwrap();
+            proptest::prop_assert_eq!(landed.origin(), base.origin(), "{:?} kept as {:?}", next, kept);
+        }
+    }
+
     #[test]
     fn sign_in_and_token_links_carry_next() {
         assert_eq!(sign_in_url("/map/p1?node=n2"), "/account/sign-in?next=%2Fmap%2Fp1%3Fnode%3Dn2");

@@ -41,16 +41,33 @@ pub(crate) struct Visitor {
     pub here: String,
 }
 
+/// The client's address: the last value of the trusted proxy's header when one is configured
+/// (the proxy appends the address it saw; earlier values are the client's own claims), else the
+/// connection's peer. Limited to 64 characters (an IPv6 address with a zone fits).
+fn client_address(parts: &Parts, header: Option<&axum::http::HeaderName>) -> String {
+    let from_proxy = header
+        .and_then(|name| parts.headers.get_all(name).iter().last())
+        .and_then(|value| value.to_str().ok())
+        .and_then(|list| list.rsplit(',').next())
+        .map(str::trim)
+        .filter(|value| !value.is_empty());
+    let address = match from_proxy {
+        Some(address) => address.to_owned(),
+        None => parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer.ip().to_string())
+            .unwrap_or_default(),
+    };
+    address.chars().take(64).collect()
+}
+
 impl FromRequestParts<AppState> for Visitor {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let cookies = Cookies::for_account_url(state.account_url.as_deref());
-        let client_address = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(peer)| peer.ip().to_string())
-            .unwrap_or_default();
+        let client_address = client_address(parts, state.client_ip_header.as_ref());
         let user_agent: String = parts
             .headers
             .get(USER_AGENT)
@@ -131,4 +148,34 @@ pub(crate) async fn forward_on_reads(State(state): State<AppState>, request: Req
         }
     }
     next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(headers: &[(&str, &str)], peer: Option<&str>) -> Parts {
+        let mut request = axum::http::Request::builder().uri("/account/sign-in");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let (mut parts, ()) = request.body(()).unwrap().into_parts();
+        if let Some(peer) = peer {
+            parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+        }
+        parts
+    }
+
+    #[test]
+    fn the_client_address_is_the_peer_unless_a_trusted_proxy_header_is_configured() {
+        let forwarded = [("x-forwarded-for", "6.6.6.6, 203.0.113.9")];
+        let header = axum::http::HeaderName::from_static("x-forwarded-for");
+        // Without the setting a client's own header is ignored: it could name any address.
+        assert_eq!(client_address(&parts(&forwarded, Some("10.0.0.5:4000")), None), "10.0.0.5");
+        // With it, the value the proxy appended (the last), not the client's claim before it.
+        assert_eq!(client_address(&parts(&forwarded, Some("10.0.0.5:4000")), Some(&header)), "203.0.113.9");
+        assert_eq!(client_address(&parts(&[], Some("[::1]:9")), Some(&header)), "::1", "no header: the peer");
+        let long = "x".repeat(500);
+        assert_eq!(client_address(&parts(&[("x-forwarded-for", long.as_str())], None), Some(&header)).len(), 64);
+    }
 }
