@@ -263,6 +263,14 @@ impl Storage {
             .await
             .map_err(db_error)?;
             let Some(grant) = grant else { return Ok(RefreshUse::Invalid) };
+            // Rows that can no longer matter: expired tokens of this grant (a retired refresh token
+            // is kept until it would have expired, so a replay of it is still recognised).
+            sqlx::query("DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < $2")
+                .bind(grant.id)
+                .bind(at)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
             for token in successors(&grant) {
                 insert_token!(&mut *tx, &token);
             }

@@ -16,6 +16,7 @@ backend_tests!(
     a_session_reads_the_api_and_opens_the_map_but_never_writes,
     tokens_made_on_the_site_work_until_revoked_and_forms_need_their_csrf,
     a_sign_in_link_signs_in_once_and_sets_the_password,
+    concurrent_sign_ins_are_all_served_and_a_link_races_to_one_session,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -242,4 +243,47 @@ async fn a_sign_in_link_signs_in_once_and_sets_the_password(backend: Backend) {
     let page = again.get(&path).await;
     assert!(page.status.is_client_error(), "a used link is refused: {}", page.status);
     assert_eq!(again.sign_in("cy", PASSWORD).await.status, StatusCode::SEE_OTHER, "the password it set works");
+}
+
+async fn concurrent_sign_ins_are_all_served_and_a_link_races_to_one_session(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let dee = app.account_user("Dee", "dee", PASSWORD).await;
+
+    // 24 people (or tabs) signing in at once: each password check waits its turn, none is refused.
+    let sign_ins = futures::future::join_all((0..24).map(|_| {
+        let mut site = SiteClient::new(&app);
+        async move { (site.sign_in("dee", PASSWORD).await.status, site.session().cloned()) }
+    }))
+    .await;
+    assert!(
+        sign_ins.iter().all(|(status, _)| *status == StatusCode::SEE_OTHER),
+        "{:?}",
+        sign_ins.iter().map(|s| s.0).collect::<Vec<_>>()
+    );
+    let sessions: std::collections::BTreeSet<_> = sign_ins.into_iter().filter_map(|(_, s)| s).collect();
+    assert_eq!(sessions.len(), 24, "every sign-in has its own session");
+
+    // One link used from eight tabs at once signs in exactly once.
+    let link = app.sign_in_link(&dee).await;
+    let path = link.strip_prefix(&app.base_url).unwrap().to_owned();
+    let code = path.split("code=").nth(1).unwrap().to_owned();
+    // Every tab opens the page first (which does not use the link), then all continue at once.
+    let mut tabs = Vec::new();
+    for _ in 0..8 {
+        let mut site = SiteClient::new(&app);
+        let csrf = site.get(&path).await.hidden("csrf");
+        tabs.push((site, csrf));
+    }
+    let uses =
+        futures::future::join_all(
+            tabs.iter_mut().map(|(site, csrf)| {
+                let code = code.clone();
+                async move {
+                    site.post("/account/link", &[("code", &code), ("new_password", ""), ("csrf", csrf)]).await.status
+                }
+            }),
+        )
+        .await;
+    assert_eq!(uses.iter().filter(|s| **s == StatusCode::SEE_OTHER).count(), 1, "{uses:?}");
+    assert!(uses.iter().all(|s| *s == StatusCode::SEE_OTHER || s.is_client_error()), "{uses:?}");
 }

@@ -20,6 +20,7 @@ backend_tests!(
     codes_are_single_use_short_lived_and_bound_to_their_verifier_and_redirect,
     refresh_tokens_rotate_and_a_replayed_one_ends_the_grant,
     authorization_requests_the_server_cannot_trust_are_shown_not_redirected,
+    racing_uses_of_one_code_or_one_refresh_token_let_exactly_one_through,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -360,4 +361,40 @@ async fn authorization_requests_the_server_cannot_trust_are_shown_not_redirected
         "{}",
         denied.location()
     );
+}
+
+async fn racing_uses_of_one_code_or_one_refresh_token_let_exactly_one_through(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (mut site, _) = signed_in_site(&app).await;
+    let client_id = register(&app).await;
+
+    // Eight exchanges of one code at once: one gets tokens, the rest invalid_grant, never a 5xx.
+    let code = consent(&app, &mut site, &client_id, REDIRECT).await;
+    let answers =
+        futures::future::join_all((0..8).map(|_| exchange(&app, &client_id, &code, REDIRECT, VERIFIER))).await;
+    let winners: Vec<&Value> =
+        answers.iter().filter(|(status, _)| *status == StatusCode::OK).map(|(_, body)| body).collect();
+    assert_eq!(winners.len(), 1, "{answers:?}");
+    assert!(
+        answers.iter().all(|(status, body)| *status == StatusCode::OK || body["error"] == "invalid_grant"),
+        "{answers:?}"
+    );
+
+    // Eight refreshes with one refresh token at once: one rotation wins; the others present a
+    // retired token, which (OAuth 2.1 reuse detection) ends the grant, the winner's tokens too.
+    let code = consent(&app, &mut site, &client_id, REDIRECT).await;
+    let (_, first) = exchange(&app, &client_id, &code, REDIRECT, VERIFIER).await;
+    let refresh = first["refresh_token"].as_str().unwrap().to_owned();
+    let form =
+        [("grant_type", "refresh_token"), ("client_id", client_id.as_str()), ("refresh_token", refresh.as_str())];
+    let answers = futures::future::join_all((0..8).map(|_| token(&app, &form))).await;
+    let rotated: Vec<&Value> =
+        answers.iter().filter(|(status, _)| *status == StatusCode::OK).map(|(_, body)| body).collect();
+    assert_eq!(rotated.len(), 1, "{answers:?}");
+    assert!(
+        answers.iter().all(|(status, body)| *status == StatusCode::OK || body["error"] == "invalid_grant"),
+        "{answers:?}"
+    );
+    let access = rotated[0]["access_token"].as_str().unwrap();
+    assert_eq!(mcp_status(&app, access).await.0, StatusCode::UNAUTHORIZED, "the replays ended the grant");
 }
