@@ -24,6 +24,11 @@ use crate::respond::{query_value, Format};
 /// multipart framing.
 pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
 
+/// Largest body of an account-site form or OAuth request: 64 KiB holds every form (a password is
+/// at most 256 characters, an OAuth registration 16 KiB) many times over, and a sign-in form of
+/// megabytes is never read whole just to be refused.
+pub const MAX_FORM_BYTES: usize = 64 * 1024;
+
 /// Whether reading a body failed because the client took longer than `--body-timeout-secs`.
 pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
     canvas_runtime::http::is_body_deadline(error)

@@ -98,8 +98,12 @@ impl Core {
         let login = normalise_login(login).unwrap_or_default();
         self.check_sign_in_throttle(&login, &client.address).await?;
         let found = if login.is_empty() { None } else { self.storage.find_login(&login).await? };
-        let stored = found.as_ref().and_then(|row| row.password_hash.clone());
-        if !verify_password(stored, password).await {
+        // A password longer than any that can be set cannot match: checked against the decoy,
+        // so the answer and its cost stay those of a wrong password.
+        let possible = password.chars().count() <= passwords::MAX_CHARS;
+        let stored = found.as_ref().and_then(|row| row.password_hash.clone()).filter(|_| possible);
+        let attempt = if possible { password } else { "" };
+        if !verify_password(stored, attempt).await || !possible {
             self.record_sign_in_failure(&login, &client.address).await?;
             if let Some(row) = &found {
                 self.audit(UserId(row.user_id), "sign_in_failed", &client.address, "wrong password").await;

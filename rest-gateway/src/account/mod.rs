@@ -38,11 +38,13 @@ pub(crate) mod sign_in;
 pub(crate) mod site;
 pub(crate) mod tokens;
 
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
 pub(crate) use site::forward_on_reads;
 
+use crate::limits::MAX_FORM_BYTES;
 use crate::state::AppState;
 
 /// The account pages, the consent page and the OAuth endpoints, merged into the REST router.
@@ -59,12 +61,14 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/account/password", get(pages::password).post(pages::change_password))
         .route("/account/activity", get(pages::activity))
         .route("/oauth/authorize", get(consent::page).post(consent::decide))
-        .route_layer(axum::middleware::from_fn_with_state(state, security::refuse_cross_site));
+        .route_layer(axum::middleware::from_fn_with_state(state, security::refuse_cross_site))
+        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES));
     // Called by MCP clients, also from browser pages of their own origin: CORS, no cookies.
     let machine = Router::new()
         .route("/.well-known/oauth-authorization-server", get(oauth::metadata).options(oauth::preflight))
         .route("/oauth/register", post(oauth::register).options(oauth::preflight))
         .route("/oauth/token", post(oauth::token).options(oauth::preflight))
-        .route("/oauth/revoke", post(oauth::revoke).options(oauth::preflight));
+        .route("/oauth/revoke", post(oauth::revoke).options(oauth::preflight))
+        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES));
     Router::new().merge(pages).merge(machine).route("/account/assets/{file}", get(html::asset))
 }

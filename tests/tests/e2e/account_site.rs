@@ -34,6 +34,13 @@ async fn sign_in_answers_alike_for_unknown_logins_and_wrong_passwords(backend: B
         assert!(page.body.contains(REFUSED), "{}", page.body);
         assert!(site.session().is_none(), "no session after a failure");
     }
+    // Longer than any password can be: the same refusal; a form of megabytes is not read at all.
+    let long = site.sign_in("ada.l", &"x".repeat(300)).await;
+    assert_eq!(long.status, StatusCode::UNAUTHORIZED, "{}", long.body);
+    let csrf = site.get("/account/sign-in").await.hidden("csrf");
+    let huge = "x".repeat(2 * 1024 * 1024);
+    let oversized = site.post("/account/sign-in", &[("login", "ada.l"), ("password", &huge), ("csrf", &csrf)]).await;
+    assert!(matches!(oversized.status.as_u16(), 400 | 413), "{}: {}", oversized.status, oversized.body);
     let strip = |body: &str| body.replace("ada.l", "").replace("nobody", "");
     assert_eq!(
         strip(&wrong.body).len(),
