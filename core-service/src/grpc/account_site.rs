@@ -18,7 +18,7 @@ use crate::service::oauth::{AuthorizationProblem, AuthorizationRequest};
 use crate::service::oauth_clients::OAuthRefusal;
 use crate::service::sessions::{ClientInfo, OpenedSession, SignedIn};
 use crate::service::Core;
-use crate::storage::{AuditRow, TokenRow};
+use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
 
 pub struct SessionGrpc {
     pub core: Arc<Core>,
@@ -147,6 +147,41 @@ impl SessionService for SessionGrpc {
         let who = signed_in(&self.core, &request).await?;
         let rows = self.core.list_my_audit(&who, request.get_ref().page_size).await?;
         Ok(Response::new(pb::ListMyAuditRecordsResponse { records: rows.into_iter().map(audit_record).collect() }))
+    }
+
+    async fn list_my_apps(&self, request: Request<pb::ListMyAppsRequest>) -> Reply<pb::ListMyAppsResponse> {
+        let who = signed_in(&self.core, &request).await?;
+        let apps = self.core.list_my_apps(&who).await?;
+        Ok(Response::new(pb::ListMyAppsResponse { apps: apps.into_iter().map(|(g, c)| connected_app(g, c)).collect() }))
+    }
+
+    async fn revoke_my_app(&self, request: Request<pb::RevokeMyAppRequest>) -> Reply<pb::RevokeMyAppResponse> {
+        let who = signed_in(&self.core, &request).await?;
+        let req = request.into_inner();
+        let grant = uuid::Uuid::parse_str(req.grant_id.trim())
+            .map_err(|_| crate::error::CoreError::invalid("grantId", "must be a UUID"))?;
+        self.core.revoke_my_app(&who, &req.csrf_token, grant).await?;
+        Ok(Response::new(pb::RevokeMyAppResponse {}))
+    }
+}
+
+fn connected_app(grant: OAuthGrantRow, client: OAuthClientRow) -> pb::ConnectedApp {
+    // The first registered redirect URI's host and port: what tells two apps of one name apart.
+    let redirect_host = crate::service::oauth_clients::redirect_uris(&client)
+        .first()
+        .and_then(|uri| url::Url::parse(uri).ok())
+        .map(|url| match (url.host_str(), url.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            (None, _) => url.scheme().to_owned(),
+        })
+        .unwrap_or_default();
+    pb::ConnectedApp {
+        grant_id: grant.id.to_string(),
+        client_name: client.name,
+        redirect_host,
+        scope: grant.scope,
+        created_at: Some(convert::timestamp(grant.created_at)),
     }
 }
 

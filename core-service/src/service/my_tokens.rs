@@ -1,6 +1,7 @@
-//! A signed-in person's own API tokens and audit records, for the account
-//! site's `/account/api-tokens` and `/account/activity`. Tokens made here
-//! belong to the server's environment, as the spec's account site makes them.
+//! A signed-in person's own API tokens, connected MCP clients and audit
+//! records, for the account site's `/account/api-tokens`, `/account/apps` and
+//! `/account/activity`. Tokens made here belong to the server's environment,
+//! as the spec's account site makes them.
 
 use chrono::Utc;
 
@@ -9,7 +10,7 @@ use super::sessions::SignedIn;
 use super::{page_size, Core};
 use crate::domain::TokenId;
 use crate::error::{CoreError, CoreResult};
-use crate::storage::{AuditRow, TokenRow};
+use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
 use canvas_vocabulary::limits::AUDIT_PAGE;
 
 impl Core {
@@ -41,6 +42,26 @@ impl Core {
             .ok_or_else(|| CoreError::not_found("token", token))?;
         self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;
         Ok(row)
+    }
+
+    /// The MCP clients the caller let act for them that still can (a live grant).
+    pub async fn list_my_apps(&self, who: &SignedIn) -> CoreResult<Vec<(OAuthGrantRow, OAuthClientRow)>> {
+        self.storage.list_user_grants(who.principal.user_id.0, Utc::now()).await
+    }
+
+    /// Ends one of the caller's grants: its access and refresh tokens stop working at once.
+    /// Another user's grant is "not found", as it is not theirs to see.
+    pub async fn revoke_my_app(&self, who: &SignedIn, csrf: &str, grant_id: uuid::Uuid) -> CoreResult<()> {
+        self.check_csrf(who, csrf)?;
+        let grant = self.storage.get_oauth_grant(grant_id).await?;
+        let Some(grant) = grant.filter(|g| g.user_id == who.principal.user_id.0) else {
+            return Err(CoreError::not_found("app", grant_id));
+        };
+        self.storage.revoke_oauth_grant(grant.id, Utc::now()).await?;
+        let client = self.storage.get_oauth_client(&grant.client_id).await?.map(|c| c.name).unwrap_or_default();
+        self.audit(who.principal.user_id, "oauth_revoked", &who.session.client_address, &format!("access of {client}"))
+            .await;
+        Ok(())
     }
 
     pub async fn list_my_audit(&self, who: &SignedIn, requested: Option<u32>) -> CoreResult<Vec<AuditRow>> {

@@ -187,8 +187,10 @@ impl Core {
             return Err(CoreError::invalid("currentPassword", "is not your current password"));
         }
         self.storage.set_password(who.principal.user_id.0, &hash_password(new).await?, Utc::now()).await?;
-        self.audit(who.principal.user_id, "password_set", &who.session.client_address, "changed on the account site")
-            .await;
+        // Whoever knew the old password is signed out everywhere but here.
+        let ended = self.storage.delete_other_sessions(who.principal.user_id.0, Some(who.session.id)).await?;
+        let detail = format!("changed on the account site; {ended} other session(s) signed out");
+        self.audit(who.principal.user_id, "password_set", &who.session.client_address, &detail).await;
         Ok(())
     }
 
@@ -230,7 +232,10 @@ impl Core {
             .ok_or_else(|| CoreError::Unauthenticated(LINK_INVALID.into()))?;
         if let Some(hash) = new_hash {
             self.storage.set_password(user_id, &hash, Utc::now()).await?;
-            self.audit(UserId(user_id), "password_set", &client.address, "set with a sign-in link").await;
+            // A reset must shut out whoever had the old password: every session ends.
+            let ended = self.storage.delete_other_sessions(user_id, None).await?;
+            let detail = format!("set with a sign-in link; {ended} session(s) signed out");
+            self.audit(UserId(user_id), "password_set", &client.address, &detail).await;
         }
         self.clear_sign_in_failures(&login.login).await?;
         self.open_session(login, client, "with a one-time link").await

@@ -300,6 +300,45 @@ impl Storage {
         Ok(self.get_user(grant.user_id).await?.map(|user| (token, grant, user)))
     }
 
+    /// A user's live grants (not revoked, with a refresh token still usable), newest first, each
+    /// with its client.
+    pub async fn list_user_grants(
+        &self,
+        user_id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(OAuthGrantRow, OAuthClientRow)>> {
+        let grants = with_read_pool!(self, pool => {
+            sqlx::query_as::<_, OAuthGrantRow>(&format!(
+                "SELECT {GRANT_COLUMNS} FROM oauth_grants g WHERE user_id = $1 AND revoked_at IS NULL \
+                 AND EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id AND t.kind = 'refresh' \
+                             AND t.used_at IS NULL AND t.expires_at > $2) \
+                 ORDER BY id DESC LIMIT 500"
+            ))
+            .bind(user_id)
+            .bind(now)
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)?
+        });
+        let mut listed = Vec::with_capacity(grants.len());
+        for grant in grants {
+            if let Some(client) = self.get_oauth_client(&grant.client_id).await? {
+                listed.push((grant, client));
+            }
+        }
+        Ok(listed)
+    }
+
+    pub async fn get_oauth_grant(&self, id: Uuid) -> Result<Option<OAuthGrantRow>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_as::<_, OAuthGrantRow>(&format!("SELECT {GRANT_COLUMNS} FROM oauth_grants WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
     /// Ends a grant: every token issued under it stops working.
     pub async fn revoke_oauth_grant(&self, grant_id: Uuid, at: DateTime<Utc>) -> Result<()> {
         with_write_pool!(self, pool => {

@@ -192,6 +192,19 @@ impl Storage {
         Ok(())
     }
 
+    /// Ends every session of a user but `keep` (a password change signs the other devices out).
+    pub async fn delete_other_sessions(&self, user_id: Uuid, keep: Option<Uuid>) -> Result<u64> {
+        with_write_pool!(self, pool => {
+            Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND ($2 IS NULL OR id <> $2)")
+                .bind(user_id)
+                .bind(keep)
+                .execute(pool)
+                .await
+                .map_err(db_error)?
+                .rows_affected())
+        })
+    }
+
     pub async fn insert_sign_in_link(&self, link: &SignInLinkRow) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query(

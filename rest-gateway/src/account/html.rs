@@ -49,9 +49,10 @@ pub(crate) struct Nav {
     pub current: &'static str,
 }
 
-const NAV_LINKS: [(&str, &str); 4] = [
+const NAV_LINKS: [(&str, &str); 5] = [
     ("/account/projects", "Projects"),
     ("/account/api-tokens", "API tokens"),
+    ("/account/apps", "Connected apps"),
     ("/account/password", "Password"),
     ("/account/activity", "Activity"),
 ];

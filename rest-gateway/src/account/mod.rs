@@ -18,6 +18,7 @@
 //! - [`sign_in`]: sign-in, sign-in links, sign-out.
 //! - [`pages`]: the account's start, projects, activity, password.
 //! - [`tokens`]: the person's API tokens.
+//! - [`apps`]: the MCP clients the person connected with OAuth, and disconnecting one.
 //! - [`consent`]: `/oauth/authorize`, the consent page.
 //! - [`oauth`]: metadata, registration, token and revocation endpoints (JSON, CORS).
 //! - `tests`, `flow_tests` (tests only): a fake core-service, and the routes driven against it.
@@ -27,6 +28,7 @@ mod flow_tests;
 #[cfg(test)]
 mod tests;
 
+pub(crate) mod apps;
 pub(crate) mod consent;
 pub(crate) mod cookies;
 pub(crate) mod failure;
@@ -58,6 +60,8 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/account/projects", get(pages::projects))
         .route("/account/api-tokens", get(tokens::page).post(tokens::create))
         .route("/account/api-tokens/{token_id}/revoke", post(tokens::revoke))
+        .route("/account/apps", get(apps::page))
+        .route("/account/apps/{grant_id}/revoke", post(apps::revoke))
         .route("/account/password", get(pages::password).post(pages::change_password))
         .route("/account/activity", get(pages::activity))
         .route("/oauth/authorize", get(consent::page).post(consent::decide))

@@ -107,6 +107,12 @@ impl SessionService for Fake {
     ) -> Answer<pb::ListMyAuditRecordsResponse> {
         Err(Status::unimplemented(""))
     }
+    async fn list_my_apps(&self, _: tonic::Request<pb::ListMyAppsRequest>) -> Answer<pb::ListMyAppsResponse> {
+        Err(Status::unimplemented(""))
+    }
+    async fn revoke_my_app(&self, _: tonic::Request<pb::RevokeMyAppRequest>) -> Answer<pb::RevokeMyAppResponse> {
+        Err(Status::unimplemented(""))
+    }
 }
 
 #[tonic::async_trait]

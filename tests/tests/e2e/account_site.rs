@@ -17,6 +17,7 @@ backend_tests!(
     tokens_made_on_the_site_work_until_revoked_and_forms_need_their_csrf,
     a_sign_in_link_signs_in_once_and_sets_the_password,
     concurrent_sign_ins_are_all_served_and_a_link_races_to_one_session,
+    a_password_change_signs_every_other_session_out,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -293,4 +294,38 @@ async fn concurrent_sign_ins_are_all_served_and_a_link_races_to_one_session(back
         .await;
     assert_eq!(uses.iter().filter(|s| **s == StatusCode::SEE_OTHER).count(), 1, "{uses:?}");
     assert!(uses.iter().all(|s| *s == StatusCode::SEE_OTHER || s.is_client_error()), "{uses:?}");
+}
+
+async fn a_password_change_signs_every_other_session_out(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.account_user("Eve", "eve", PASSWORD).await;
+    let (mut here, mut elsewhere) = (SiteClient::new(&app), SiteClient::new(&app));
+    assert_eq!(here.sign_in("eve", PASSWORD).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(elsewhere.sign_in("eve", PASSWORD).await.status, StatusCode::SEE_OTHER);
+
+    let form = here.get("/account/password").await;
+    let csrf = form.hidden("csrf");
+    let wrong = here
+        .post(
+            "/account/password",
+            &[("current_password", "not it at all"), ("new_password", "a new passphrase"), ("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST, "{}", wrong.body);
+    assert_eq!(elsewhere.get("/account/api-tokens").await.status, StatusCode::OK, "a refused change ends nothing");
+
+    let changed = here
+        .post(
+            "/account/password",
+            &[("current_password", PASSWORD), ("new_password", "a new passphrase"), ("csrf", &csrf)],
+        )
+        .await;
+    assert!(changed.status.is_success() || changed.status.is_redirection(), "{}: {}", changed.status, changed.body);
+    assert_eq!(here.get("/account/api-tokens").await.status, StatusCode::OK, "this session stays");
+    assert_eq!(elsewhere.get("/account/api-tokens").await.status, StatusCode::SEE_OTHER, "the other one is signed out");
+    let mut later = SiteClient::new(&app);
+    assert_eq!(later.sign_in("eve", PASSWORD).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(later.sign_in("eve", "a new passphrase").await.status, StatusCode::SEE_OTHER);
+    let activity = here.get("/account/activity").await;
+    assert!(activity.body.contains("1 other session(s) signed out"), "{}", activity.body);
 }

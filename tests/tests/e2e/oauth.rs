@@ -198,6 +198,32 @@ async fn a_consented_client_gets_tokens_that_work_at_mcp_only(backend: Backend) 
 
     let activity = site.get("/account/activity").await;
     assert!(activity.body.contains("oauth_authorized") && activity.body.contains("Test Agent"), "{}", activity.body);
+
+    // The person sees the connected app and can disconnect it: its tokens stop at once.
+    let code = consent(&app, &mut site, &client_id, REDIRECT).await;
+    let (_, tokens) = exchange(&app, &client_id, &code, REDIRECT, VERIFIER).await;
+    let access = tokens["access_token"].as_str().unwrap();
+    let apps = site.get("/account/apps").await;
+    assert_eq!(apps.status, StatusCode::OK);
+    let grants: Vec<String> =
+        apps.body.split("data-grant-id=\"").skip(1).map(|v| v[..v.find('"').unwrap()].to_owned()).collect();
+    // Both consents are live: revoking the first one's access token left its refresh token. The
+    // newest is listed first.
+    assert_eq!(grants.len(), 2, "{}", apps.body);
+    assert!(apps.body.contains("Test Agent") && apps.body.contains("127.0.0.1"), "{}", apps.body);
+    app.account_user("Bo", "bo", PASSWORD).await;
+    let mut other = SiteClient::new(&app);
+    assert_eq!(other.sign_in("bo", PASSWORD).await.status, StatusCode::SEE_OTHER);
+    let csrf = other.get("/account/apps").await.hidden_or_default("csrf");
+    let foreign = other.post(&format!("/account/apps/{}/revoke", grants[0]), &[("csrf", &csrf)]).await;
+    assert_eq!(foreign.status, StatusCode::NOT_FOUND, "not Bo's to end: {}", foreign.body);
+    assert_eq!(mcp_status(&app, access).await.0, StatusCode::OK);
+    let csrf = apps.hidden("csrf");
+    let ended = site.post(&format!("/account/apps/{}/revoke", grants[0]), &[("csrf", &csrf)]).await;
+    assert_eq!(ended.status, StatusCode::SEE_OTHER, "{}", ended.body);
+    assert_eq!(mcp_status(&app, access).await.0, StatusCode::UNAUTHORIZED);
+    let left = site.get("/account/apps").await.body;
+    assert!(!left.contains(&grants[0]) && left.contains(&grants[1]), "{left}");
 }
 
 async fn codes_are_single_use_short_lived_and_bound_to_their_verifier_and_redirect(backend: Backend) {

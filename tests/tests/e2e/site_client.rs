@@ -31,6 +31,16 @@ impl Page {
         html_unescape(&value[..value.find('"').unwrap()])
     }
 
+    /// The value of the first hidden input named `name`, or empty when the page has none (a
+    /// page without forms still carries the sign-out form's).
+    pub fn hidden_or_default(&self, name: &str) -> String {
+        if self.body.contains(&format!("name=\"{name}\"")) {
+            self.hidden(name)
+        } else {
+            String::new()
+        }
+    }
+
     /// Every `Set-Cookie` line of the answer.
     pub fn set_cookies(&self) -> Vec<String> {
         self.headers.get_all(SET_COOKIE).iter().filter_map(|v| v.to_str().ok()).map(str::to_owned).collect()
