@@ -46,7 +46,7 @@ pub(crate) struct Visitor {
 /// connection's peer. Limited to 64 characters (an IPv6 address with a zone fits).
 fn client_address(parts: &Parts, header: Option<&axum::http::HeaderName>) -> String {
     let from_proxy = header
-        .and_then(|name| parts.headers.get_all(name).iter().last())
+        .and_then(|name| parts.headers.get_all(name).iter().next_back())
         .and_then(|value| value.to_str().ok())
         .and_then(|list| list.rsplit(',').next())
         .map(str::trim)
