@@ -15,59 +15,11 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_canvasctl");
-
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-    }
-}
-
-fn start(data_dir: &Path) -> Running {
-    let child = Command::new(BIN)
-        .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--data-dir"])
-        .arg(data_dir)
-        .env_remove("CANVAS_DATABASE_URL")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("canvasctl starts");
-    Running(child)
-}
-
-/// Waits for the credentials file and for `/readyz` to answer 200.
-fn wait_ready(data_dir: &Path) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(Instant::now() < deadline, "canvasctl up did not become healthy");
-        std::thread::sleep(Duration::from_millis(100));
-        let Ok(text) = std::fs::read_to_string(data_dir.join("dev-credentials.json")) else { continue };
-        let Ok(creds) = serde_json::from_str::<Value>(&text) else { continue };
-        let Some(base) = creds["baseUrl"].as_str() else { continue };
-        let health = Command::new("curl")
-            .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &format!("{base}/readyz")])
-            .output()
-            .unwrap();
-        if String::from_utf8_lossy(&health.stdout) == "200" {
-            return creds;
-        }
-    }
-}
+mod common;
+use common::{start, wait_ready};
 
 fn home() -> PathBuf {
     std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"))
@@ -144,7 +96,7 @@ fn the_mcp_sdk_connects_with_oauth_after_consent_in_the_browser() {
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().join("canvas-data");
     let _running = start(&data_dir);
-    let creds = wait_ready(&data_dir);
+    let creds = wait_ready(&data_dir, None);
     let field = |key: &str| {
         creds[key]
             .as_str()

@@ -2,64 +2,12 @@
 //! directory, the README's curl example, the admin commands, and a restart
 //! that reuses the data.
 
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_canvasctl");
-
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-    }
-}
-
-fn start(data_dir: &Path) -> Running {
-    let child = Command::new(BIN)
-        .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--data-dir"])
-        .arg(data_dir)
-        .env_remove("CANVAS_DATABASE_URL")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("canvasctl starts");
-    Running(child)
-}
-
-/// Waits for the credentials file to name this run's addresses and for
-/// `/readyz` to answer 200.
-fn wait_ready(data_dir: &Path, previous_base: Option<&str>) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(Instant::now() < deadline, "canvasctl up did not become healthy");
-        std::thread::sleep(Duration::from_millis(100));
-        let Ok(text) = std::fs::read_to_string(data_dir.join("dev-credentials.json")) else { continue };
-        let Ok(creds) = serde_json::from_str::<Value>(&text) else { continue };
-        let base = creds["baseUrl"].as_str().unwrap().to_owned();
-        if previous_base == Some(base.as_str()) && !text.contains("never-matches") {
-            continue;
-        }
-        let health = Command::new("curl")
-            .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &format!("{base}/readyz")])
-            .output()
-            .unwrap();
-        if String::from_utf8_lossy(&health.stdout) == "200" {
-            return creds;
-        }
-    }
-}
+mod common;
+use common::{start, wait_ready, Running, BIN};
 
 fn canvasctl(creds: &Value, args: &[&str]) -> Value {
     let output = Command::new(BIN)

@@ -4,31 +4,15 @@
 //! items and webhooks over.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use webhook_client::receiver::{serve_tls, LocalCa};
 
-const BIN: &str = env!("CARGO_BIN_EXE_canvasctl");
-
-/// Stops `canvasctl up` with SIGTERM when the test ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-    }
-}
+mod common;
+use common::{Running, BIN};
 
 async fn wait_ready(data_dir: &Path, http: &reqwest::Client) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);

@@ -29,6 +29,7 @@ use reqwest::{Method, StatusCode, Url};
 use serde_json::{json, Value};
 use tokio::process::Command;
 
+use crate::browser::{artifacts_dir, browser_dir, require_browser};
 use crate::support::send;
 
 backend_tests!(
@@ -45,38 +46,6 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 /// no hashing of its own and the pair is known to be right.
 const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
-
-fn browser_dir() -> PathBuf {
-    std::env::var_os("CANVAS_BROWSER_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-browser")
-    })
-}
-
-/// Where test artefacts go: `CANVAS_TEST_ARTIFACTS`, else `test-artifacts` beside the build
-/// output (`CARGO_TARGET_DIR`, else the workspace `target`), as in `map_browser`.
-fn artifacts_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CANVAS_TEST_ARTIFACTS") {
-        return PathBuf::from(dir);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("test-artifacts")
-}
-
-/// Fails with the command that installs what is missing, rather than skipping.
-fn require_browser() {
-    let dir = browser_dir();
-    assert!(
-        dir.join("node_modules/playwright-core/package.json").exists(),
-        "playwright-core is not installed in {}: run tests/run.sh",
-        dir.display()
-    );
-    assert!(
-        Path::new("/usr/bin/chromium").exists(),
-        "Chromium is missing: run tests/run.sh (apt-get install chromium)"
-    );
-}
 
 /// Runs `tests/browser/<script>` with `args`, prints its output, and returns its stdout after
 /// asserting it exited 0 with `summary` ("N passed, 0 failed").

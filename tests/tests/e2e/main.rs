@@ -5,6 +5,7 @@ mod account_browser;
 mod account_site;
 mod arrange;
 mod auth;
+mod browser;
 mod bulk;
 mod casing;
 mod concurrency;

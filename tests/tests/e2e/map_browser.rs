@@ -6,7 +6,7 @@
 //! fixes it. The screenshot is kept under `target/test-artifacts/` (of
 //! `CARGO_TARGET_DIR`), or `CANVAS_TEST_ARTIFACTS`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use canvas_tests::{backend_tests, Backend, TestApp};
@@ -14,39 +14,14 @@ use reqwest::Method;
 use serde_json::json;
 use tokio::process::Command;
 
+use crate::browser::{artifacts_dir, browser_dir, require_browser};
 use crate::support::{owner_with_project, send};
 
 backend_tests!(map_link_shows_the_item_and_follows_changes, change_stream_delivers_each_change_once);
 
-fn browser_dir() -> PathBuf {
-    std::env::var_os("CANVAS_BROWSER_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-browser")
-    })
-}
-
-/// Where test artefacts go: `CANVAS_TEST_ARTIFACTS`, else `test-artifacts`
-/// beside the build output (`CARGO_TARGET_DIR`, else the workspace `target`).
-fn artifacts_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CANVAS_TEST_ARTIFACTS") {
-        return PathBuf::from(dir);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("test-artifacts")
-}
-
 async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
+    require_browser();
     let dir = browser_dir();
-    assert!(
-        dir.join("node_modules/playwright-core/package.json").exists(),
-        "playwright-core is not installed in {}: run tests/run.sh",
-        dir.display()
-    );
-    assert!(
-        Path::new("/usr/bin/chromium").exists(),
-        "Chromium is missing: run tests/run.sh (apt-get install chromium)"
-    );
 
     let app = TestApp::spawn(backend).await;
     let (owner, project) = owner_with_project(&app).await;

@@ -59,12 +59,8 @@ fn authorize_query(client_id: &str, redirect: &str, method: &str, resource: &str
     url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish()
 }
 
-/// Signs `login` in, shows the consent page and approves it: the code the redirect carries.
-async fn consent(app: &TestApp, site: &mut SiteClient, client_id: &str, redirect: &str) -> String {
-    let query = authorize_query(client_id, redirect, "S256", &app.mcp_url());
-    let page = site.get(&format!("/oauth/authorize?{query}")).await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    assert!(page.body.contains("Test Agent"), "the consent page names the client: {}", page.body);
+/// The consent page's form fields with the person's `decision` (`approve` or `deny`).
+fn consent_form(page: &crate::site_client::Page, decision: &str) -> Vec<(String, String)> {
     let mut form: Vec<(String, String)> = [
         "response_type",
         "client_id",
@@ -79,7 +75,17 @@ async fn consent(app: &TestApp, site: &mut SiteClient, client_id: &str, redirect
     .iter()
     .map(|name| (name.to_string(), page.hidden(name)))
     .collect();
-    form.push(("decision".into(), "approve".into()));
+    form.push(("decision".into(), decision.into()));
+    form
+}
+
+/// Signs `login` in, shows the consent page and approves it: the code the redirect carries.
+async fn consent(app: &TestApp, site: &mut SiteClient, client_id: &str, redirect: &str) -> String {
+    let query = authorize_query(client_id, redirect, "S256", &app.mcp_url());
+    let page = site.get(&format!("/oauth/authorize?{query}")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("Test Agent"), "the consent page names the client: {}", page.body);
+    let form = consent_form(&page, "approve");
     let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let answer = site.post("/oauth/authorize", &fields).await;
     assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
@@ -364,21 +370,7 @@ async fn authorization_requests_the_server_cannot_trust_are_shown_not_redirected
     // Denying consent sends access_denied back.
     let query = authorize_query(&client_id, REDIRECT, "S256", &app.mcp_url());
     let page = site.get(&format!("/oauth/authorize?{query}")).await;
-    let mut form: Vec<(String, String)> = [
-        "response_type",
-        "client_id",
-        "redirect_uri",
-        "code_challenge",
-        "code_challenge_method",
-        "state",
-        "scope",
-        "resource",
-        "csrf",
-    ]
-    .iter()
-    .map(|name| (name.to_string(), page.hidden(name)))
-    .collect();
-    form.push(("decision".into(), "deny".into()));
+    let form = consent_form(&page, "deny");
     let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let denied = site.post("/oauth/authorize", &fields).await;
     assert_eq!(denied.status, StatusCode::SEE_OTHER);
