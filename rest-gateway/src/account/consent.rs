@@ -138,7 +138,7 @@ fn consent_body(check: &pb::CheckAuthorizationResponse, parameters: &Parameters,
          <form method=\"post\" action=\"/oauth/authorize\">{hidden}{csrf}<div class=\"actions\">\
          <button type=\"submit\" id=\"approve\" name=\"decision\" value=\"approve\" class=\"primary\">Allow</button> \
          <button type=\"submit\" id=\"deny\" name=\"decision\" value=\"deny\">Deny</button></div></form>\
-         <p class=\"hint\">Only allow apps you trust. You can see what you allowed under Activity.</p>",
+         <p class=\"hint\">Only allow apps you trust. You can disconnect it at any time under <a href=\"/account/apps\">Connected apps</a>.</p>",
         client = escape(&check.client_name),
         host = escape(&host),
         csrf = html::csrf_field(csrf),

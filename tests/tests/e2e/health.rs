@@ -42,6 +42,9 @@ async fn dispatcher_health_port_reports_core_and_metrics() {
     let core = tonic::transport::Endpoint::from_shared(app.grpc_url.clone()).unwrap().connect_lazy();
     let stop = tokio_util::sync::CancellationToken::new();
     tokio::spawn(webhook_dispatcher::health::serve(listener, core.into(), stop.clone(), Default::default()));
+    // `serve` installs the process's recorder when its task first runs, which may be after the
+    // next lines: attempts recorded before it would go nowhere (a race CI once lost).
+    canvas_runtime::metrics::install();
     webhook_dispatcher::health::record_attempt(Some(204), 1, Duration::from_millis(3));
     webhook_dispatcher::health::record_attempt(None, 2, Duration::from_millis(3));
 

@@ -2,6 +2,7 @@
 //! SQLite and on PostgreSQL, driven over HTTP and gRPC as a client would.
 
 mod account_browser;
+mod account_hostile;
 mod account_site;
 mod arrange;
 mod auth;
