@@ -314,6 +314,10 @@
     reloadTimer = setTimeout(async () => {
       if (await render()) {
         applyView();
+        // The fresh drawing has no highlight yet: put it back at once rather than after the
+        // item list's fetch, so the selected item never flickers (and a change that lands
+        // while the list loads does not show the map without it).
+        highlight();
         await loadItems();
       }
     }, 150);
