@@ -39,8 +39,11 @@ export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Runs `body(context)` in a fresh browser, then prints the summary and exits (1 on a failure). */
-export async function inBrowser(body) {
+/**
+ * Runs `body(context)` in a fresh browser, then prints the summary and exits (1 on a failure).
+ * `options` are added to the browser context's (`ignoreHTTPSErrors` for a local CA's certificate).
+ */
+export async function inBrowser(body, options = {}) {
   const profile = mkdtempSync(join(tmpdir(), "canvas-chromium-"));
   // The fresh profile goes in as Chromium's --user-data-dir (Playwright passes it).
   const context = await chromium.launchPersistentContext(profile, {
@@ -49,6 +52,7 @@ export async function inBrowser(body) {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
            "--disable-component-update", "--disable-sync"],
     viewport: { width: 1280, height: 800 },
+    ...options,
   });
   try {
     await body(context);

@@ -3,6 +3,7 @@
 
 mod account_browser;
 mod account_hostile;
+mod account_https;
 mod account_site;
 mod arrange;
 mod auth;
