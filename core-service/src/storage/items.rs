@@ -350,6 +350,92 @@ impl Storage {
 impl Storage {
     /// Outbox records of a project after `after_seq`, oldest first: what
     /// consumers (webhooks, the knowledge index) read.
+    /// Where a follower starting now begins: every record at or above this position is one it
+    /// must still be shown. SQLite: past the last seq (its single writer commits in seq order).
+    /// PostgreSQL: the `xmin` of a snapshot taken now (migration 0009): a transaction still
+    /// running has an id at or above it.
+    pub async fn event_horizon(&self) -> Result<i64> {
+        let sql = match self {
+            Storage::Sqlite(_) => "SELECT COALESCE(MAX(seq), 0) + 1 FROM events",
+            Storage::Postgres(_) => "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
+        };
+        with_read_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>(sql).fetch_one(pool).await.map_err(db_error)
+        })
+    }
+
+    /// A project's records at or above `floor` (seq on SQLite, writing transaction on
+    /// PostgreSQL), oldest seq first, each with its position, and the floor the next read starts
+    /// from. The horizon is read before the rows: every transaction below it had ended then, so
+    /// its records are in this read or never will be, and only the records of transactions still
+    /// in flight are read again.
+    pub async fn project_event_changes(&self, project_id: Uuid, floor: i64) -> Result<EventChanges> {
+        let horizon = match self {
+            Storage::Sqlite(_) => None,
+            Storage::Postgres(_) => Some(self.event_horizon().await?),
+        };
+        let position = self.event_position_column();
+        let rows = with_read_pool!(self, pool => {
+            sqlx::query_as::<_, PositionedEvent>(&format!(
+                "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload, \
+                 {position} AS position FROM events WHERE project_id = $1 AND {position} >= $2 ORDER BY seq"
+            ))
+            .bind(project_id)
+            .bind(floor)
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)?
+        });
+        let next_floor = match horizon {
+            Some(horizon) => horizon.max(floor),
+            None => rows.last().map_or(floor, |row| row.position + 1),
+        };
+        Ok(EventChanges { records: rows.into_iter().map(|row| (row.event, row.position)).collect(), next_floor })
+    }
+
+    /// Up to `limit` records of a project with a seq above `after_seq`, oldest first, each with its
+    /// position (as in [`Self::project_event_changes`]): a follower resuming from a seq.
+    pub async fn project_events_after(
+        &self,
+        project_id: Uuid,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<Vec<(super::EventRow, i64)>> {
+        let position = self.event_position_column();
+        let rows = with_read_pool!(self, pool => {
+            sqlx::query_as::<_, PositionedEvent>(&format!(
+                "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload, \
+                 {position} AS position FROM events WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+            ))
+            .bind(project_id)
+            .bind(after_seq)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+            .map_err(db_error)?
+        });
+        Ok(rows.into_iter().map(|row| (row.event, row.position)).collect())
+    }
+
+    /// The highest seq of a project's records (0 for none): where a client resumes from.
+    pub async fn project_last_seq(&self, project_id: Uuid) -> Result<i64> {
+        with_read_pool!(self, pool => {
+            sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(seq), 0) FROM events WHERE project_id = $1")
+                .bind(project_id)
+                .fetch_one(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
+    /// The column that orders a follower's reads: `seq` on SQLite, `txid` on PostgreSQL.
+    fn event_position_column(&self) -> &'static str {
+        match self {
+            Storage::Sqlite(_) => "seq",
+            Storage::Postgres(_) => "txid",
+        }
+    }
+
     pub async fn project_events(&self, project_id: Uuid, after_seq: i64, limit: u32) -> Result<Vec<super::EventRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, super::EventRow>(
@@ -364,4 +450,21 @@ impl Storage {
             .map_err(db_error)
         })
     }
+}
+
+/// An event with its position in the follower's order (seq, or writing transaction).
+#[derive(sqlx::FromRow)]
+struct PositionedEvent {
+    #[sqlx(flatten)]
+    event: super::EventRow,
+    position: i64,
+}
+
+/// What [`Storage::project_event_changes`] read.
+#[derive(Debug)]
+pub struct EventChanges {
+    /// Each record with its position, oldest seq first.
+    pub records: Vec<(super::EventRow, i64)>,
+    /// Where the next read starts.
+    pub next_floor: i64,
 }

@@ -79,7 +79,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::ConnectOptions;
 
 pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
-pub use items::ItemFilter;
+pub use items::{EventChanges, ItemFilter};
 pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 pub use oauth::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
 pub use rows::*;

@@ -7,7 +7,11 @@ use serde_json::{json, Value};
 
 use crate::support::{create_label, owner_with_project, send};
 
-backend_tests!(writes_record_change_events, rejected_writes_record_nothing);
+backend_tests!(
+    writes_record_change_events,
+    rejected_writes_record_nothing,
+    a_follower_gets_a_record_whose_transaction_commits_late_once,
+);
 
 async fn writes_record_change_events(backend: Backend) {
     let app = TestApp::spawn(backend).await;
@@ -63,4 +67,68 @@ async fn rejected_writes_record_nothing(backend: Backend) {
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     let events = app.core.storage().project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
     assert_eq!(events.len(), 1);
+}
+
+/// The live change stream's follower (`WatchService`, the web map's SSE) against a record whose
+/// transaction took its seq early and committed late: longer than the five seconds the follower
+/// used to wait before moving past a seq, after a record with a larger seq had been delivered.
+/// It must still be delivered, once, and a client resuming from a seq gets what came after it.
+async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let first = create_label(&app, &owner, &project, json!({"text": "before the watch"})).await;
+    let who = app.core.authenticate(Some(&owner.bearer())).await.unwrap();
+    let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
+    let mut watch = app.core.watch_project(&who, project_id, 0).await.unwrap();
+    let start = watch.resume_point();
+    assert!(start > 0, "the resume point is the project's last record");
+    assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty(), "history is not replayed");
+
+    let subjects =
+        |rows: &[core_service::storage::EventRow]| rows.iter().map(|r| r.subject_id.to_string()).collect::<Vec<_>>();
+    let mut held = None;
+    if backend == Backend::Postgres {
+        // A transaction takes a seq for a change of the first label and stays open.
+        use sqlx::Connection;
+        let mut connection = sqlx::PgConnection::connect(app.db.database_url.as_deref().unwrap()).await.unwrap();
+        sqlx::Executor::execute(&mut connection, "BEGIN").await.unwrap();
+        sqlx::query(
+            "INSERT INTO events (id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload) \
+             VALUES ($1, $2, 'item.updated', $3, 'label', $4, now(), '{}'::jsonb)",
+        )
+        .bind(uuid::Uuid::now_v7())
+        .bind(project_id.0)
+        .bind(uuid::Uuid::parse_str(&first).unwrap())
+        .bind(uuid::Uuid::parse_str(&owner.id).unwrap())
+        .execute(&mut connection)
+        .await
+        .unwrap();
+        held = Some(connection);
+    }
+    let second = create_label(&app, &owner, &project, json!({"text": "during the watch"})).await;
+    let seen = app.core.poll_watch(&mut watch).await.unwrap();
+    assert_eq!(subjects(&seen), std::slice::from_ref(&second), "the committed record, not the open one");
+    let second_seq = seen[0].seq;
+
+    if let Some(mut connection) = held {
+        // Longer than the old five-second grace window, polling all the while.
+        for _ in 0..7 {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty());
+        }
+        sqlx::Executor::execute(&mut connection, "COMMIT").await.unwrap();
+        let late = app.core.poll_watch(&mut watch).await.unwrap();
+        assert_eq!(subjects(&late), std::slice::from_ref(&first), "the late commit is delivered");
+        assert!(late[0].seq < second_seq, "with a seq below one already delivered");
+    }
+    assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty(), "each record once");
+
+    // Resuming from the seq before the watch began: everything committed since, in seq order.
+    let mut resumed = app.core.watch_project(&who, project_id, start).await.unwrap();
+    let replay = app.core.poll_watch(&mut resumed).await.unwrap();
+    let expected: Vec<String> =
+        if backend == Backend::Postgres { vec![first.clone(), second.clone()] } else { vec![second.clone()] };
+    assert_eq!(subjects(&replay), expected);
+    assert!(replay.windows(2).all(|pair| pair[0].seq < pair[1].seq));
+    assert!(app.core.poll_watch(&mut resumed).await.unwrap().is_empty(), "and nothing twice");
 }
