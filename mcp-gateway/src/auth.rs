@@ -61,7 +61,7 @@ pub fn resource_metadata(settings: &McpSettings) -> Response {
     let body = serde_json::json!({
         "resource": settings.resource_url,
         "authorization_servers": [settings.authorization_server],
-        "scopes_supported": ["mcp"],
+        "scopes_supported": [canvas_vocabulary::limits::oauth::SCOPE],
         "bearer_methods_supported": ["header"],
         "resource_name": "Canvas MCP",
     });

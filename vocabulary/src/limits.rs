@@ -38,6 +38,22 @@ pub const AUDIT_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 5
 /// `GET /api/v1/memory/index?limit=`.
 pub const INDEX_STATUS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 
+/// The OAuth 2.1 authorization server for MCP clients (docs/ACCOUNTS.md): what core-service
+/// accepts, stated once, and what the metadata documents (RFC 8414 from rest-gateway, RFC 9728
+/// from mcp-gateway) advertise from here.
+pub mod oauth {
+    /// The one scope: use the MCP tools as the person.
+    pub const SCOPE: &str = "mcp";
+    /// Authorization responses: the code flow only (OAuth 2.1 drops the implicit one).
+    pub const RESPONSE_TYPES: &[&str] = &["code"];
+    /// Grants the token endpoint serves.
+    pub const GRANT_TYPES: &[&str] = &["authorization_code", "refresh_token"];
+    /// PKCE methods (RFC 7636): S256 only, `plain` is refused.
+    pub const CODE_CHALLENGE_METHODS: &[&str] = &["S256"];
+    /// Client authentication at the token and revocation endpoints: public clients only.
+    pub const CLIENT_AUTH_METHODS: &[&str] = &["none"];
+}
+
 /// Bulk create (`POST .../items/bulk`, gRPC `CreateItems`, MCP `create_items`): beyond the spec.
 pub mod bulk {
     /// Most items in one call (Miro's bulk create takes 20; a diagram needs more).

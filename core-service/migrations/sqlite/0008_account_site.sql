@@ -41,6 +41,9 @@ CREATE TABLE sign_in_throttle (
     window_started_at  TEXT NOT NULL,
     last_failure_at    TEXT NOT NULL
 );
+-- Counts idle for longer than the longest window are dropped as failures come in (a guesser
+-- trying many logins must not grow this table without bound).
+CREATE INDEX sign_in_throttle_last ON sign_in_throttle (last_failure_at);
 
 -- What happened to an account, for its owner (ids are UUIDv7: their order is the time order).
 CREATE TABLE audit_records (

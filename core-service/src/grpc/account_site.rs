@@ -79,7 +79,7 @@ fn audit_record(row: AuditRow) -> pb::AuditRecord {
 impl SessionService for SessionGrpc {
     async fn sign_in(&self, request: Request<pb::SignInRequest>) -> Reply<pb::SignInResponse> {
         let req = request.into_inner();
-        let client = ClientInfo { address: req.client_address, user_agent: req.user_agent };
+        let client = ClientInfo::new(&req.client_address, &req.user_agent);
         let session = self.core.sign_in(&req.login, &req.password, &client).await?;
         Ok(Response::new(opened(&self.core, session)))
     }
@@ -96,7 +96,7 @@ impl SessionService for SessionGrpc {
 
     async fn redeem_sign_in_link(&self, request: Request<pb::RedeemSignInLinkRequest>) -> Reply<pb::SignInResponse> {
         let req = request.into_inner();
-        let client = ClientInfo { address: req.client_address, user_agent: req.user_agent };
+        let client = ClientInfo::new(&req.client_address, &req.user_agent);
         let session = self.core.redeem_sign_in_link(&req.link, &req.new_password, &client).await?;
         Ok(Response::new(opened(&self.core, session)))
     }

@@ -18,8 +18,8 @@ use crate::domain::{tokens, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
 
-/// The one scope: use the MCP tools as the user.
-pub const SCOPE: &str = "mcp";
+pub use canvas_vocabulary::limits::oauth::SCOPE;
+use canvas_vocabulary::limits::oauth::{CODE_CHALLENGE_METHODS, RESPONSE_TYPES};
 const MAX_STATE_CHARS: usize = 1024;
 const ACCESS_REFUSED: &str =
     "the access token is not valid here: it is unknown, expired, revoked, or minted for another resource";
@@ -138,13 +138,13 @@ impl Core {
         if request.state.chars().count() > MAX_STATE_CHARS {
             return redirect("invalid_request", "state must be at most 1024 characters");
         }
-        if request.response_type != "code" {
+        if !RESPONSE_TYPES.contains(&request.response_type.as_str()) {
             return redirect("unsupported_response_type", "only response_type=code is supported");
         }
         if request.code_challenge.is_empty() {
             return redirect("invalid_request", "code_challenge is required (PKCE, S256)");
         }
-        if request.code_challenge_method != "S256" {
+        if !CODE_CHALLENGE_METHODS.contains(&request.code_challenge_method.as_str()) {
             return redirect("invalid_request", "code_challenge_method must be S256");
         }
         if !is_pkce_text(&request.code_challenge) {

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 use super::Core;
 use crate::error::CoreResult;
 use crate::storage::OAuthClientRow;
+use canvas_vocabulary::limits::oauth::{CLIENT_AUTH_METHODS, GRANT_TYPES, RESPONSE_TYPES};
 
 /// Largest registration document accepted.
 pub const MAX_METADATA_BYTES: usize = 16 * 1024;
@@ -129,7 +130,8 @@ fn checked_registration(metadata_json: &str) -> Result<Registration, OAuthRefusa
         }
     }
     match metadata.get("token_endpoint_auth_method").and_then(Value::as_str) {
-        None | Some("none") => {}
+        None => {}
+        Some(method) if CLIENT_AUTH_METHODS.contains(&method) => {}
         Some(other) => {
             return Err(bad(format!(
                 "token_endpoint_auth_method '{other}' is not supported: only public clients ('none') register here"
@@ -137,19 +139,19 @@ fn checked_registration(metadata_json: &str) -> Result<Registration, OAuthRefusa
         }
     }
     let grants = string_list(&metadata, "grant_types")?.unwrap_or_else(|| vec!["authorization_code".into()]);
-    if let Some(grant) = grants.iter().find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token")) {
-        return Err(bad(format!("grant type '{grant}' is not supported (authorization_code, refresh_token)")));
+    if let Some(grant) = grants.iter().find(|g| !GRANT_TYPES.contains(&g.as_str())) {
+        return Err(bad(format!("grant type '{grant}' is not supported ({})", GRANT_TYPES.join(", "))));
     }
     let responses = string_list(&metadata, "response_types")?.unwrap_or_else(|| vec!["code".into()]);
-    if responses.iter().any(|r| r != "code") {
-        return Err(bad("only the response type 'code' is supported".into()));
+    if responses.iter().any(|r| !RESPONSE_TYPES.contains(&r.as_str())) {
+        return Err(bad(format!("the response types supported are: {}", RESPONSE_TYPES.join(", "))));
     }
     let name = match metadata.get("client_name") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(name)) if name.trim().chars().count() <= MAX_CLIENT_NAME => name.trim().to_owned(),
         Some(_) => return Err(bad(format!("client_name must be a string of at most {MAX_CLIENT_NAME} characters"))),
     };
-    metadata.insert("token_endpoint_auth_method".into(), json!("none"));
+    metadata.insert("token_endpoint_auth_method".into(), json!(CLIENT_AUTH_METHODS[0]));
     metadata.insert("grant_types".into(), json!(grants));
     metadata.insert("response_types".into(), json!(responses));
     metadata.remove("client_secret");

@@ -9,6 +9,8 @@ use super::{Core, Principal};
 use crate::domain::{passwords, tokens, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{AuditRow, LoginRow, SessionRow, SignInLinkRow, UserRow};
+// A user keeps as many audit records as the activity page can show.
+use canvas_vocabulary::limits::AUDIT_PAGE;
 
 /// The 401 of every failed sign-in: the same words for an unknown login and a wrong password.
 pub const SIGN_IN_REFUSED: &str = "the login or password is not correct";
@@ -27,6 +29,18 @@ const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
 pub struct ClientInfo {
     pub address: String,
     pub user_agent: String,
+}
+
+/// Longest client address kept (an IPv6 address with a zone fits many times over) and user agent.
+const MAX_ADDRESS: usize = 128;
+const MAX_USER_AGENT: usize = 256;
+
+impl ClientInfo {
+    /// As the gateway reported them, bounded: a throttling key or an audit record never grows
+    /// with what a client (or a proxy header) chose to send.
+    pub fn new(address: &str, user_agent: &str) -> Self {
+        Self { address: clipped(address.trim(), MAX_ADDRESS), user_agent: clipped(user_agent, MAX_USER_AGENT) }
+    }
 }
 
 /// A signed-in session: the user, and what the site needs to keep it.
@@ -110,7 +124,8 @@ impl Core {
             }
             return Err(CoreError::Unauthenticated(SIGN_IN_REFUSED.into()));
         }
-        let row = found.expect("a password verified against a stored hash");
+        // A password can only verify against a stored hash, so the login was found.
+        let Some(row) = found else { return Err(CoreError::Unauthenticated(SIGN_IN_REFUSED.into())) };
         self.clear_sign_in_failures(&login).await?;
         self.open_session(row, client, "with a password").await
     }
@@ -127,8 +142,8 @@ impl Core {
             created_at: now,
             last_seen_at: now,
             expires_at: now + secs(self.settings.accounts.session_max_secs),
-            client_address: clipped(&client.address, 128),
-            user_agent: clipped(&client.user_agent, 256),
+            client_address: client.address.clone(),
+            user_agent: client.user_agent.clone(),
         };
         self.storage.insert_session(&session).await?;
         self.audit(UserId(user.id), "sign_in", &client.address, how).await;
@@ -142,7 +157,7 @@ impl Core {
         let secret =
             secret.map(str::trim).filter(|s| tokens::looks_like(tokens::SESSION_PREFIX, s)).ok_or_else(ended)?;
         let digest = tokens::hash(secret);
-        let (session, user) = self.storage.find_session(&digest).await?.ok_or_else(ended)?;
+        let (session, user, login) = self.storage.find_session(&digest).await?.ok_or_else(ended)?;
         let now = Utc::now();
         let idle_end = session.last_seen_at + secs(self.settings.accounts.session_idle_secs);
         if !tokens::digests_match(&session.secret_hash, &digest) || now >= session.expires_at || now >= idle_end {
@@ -157,7 +172,6 @@ impl Core {
                 }
             });
         }
-        let login = self.storage.login_of(user.id).await?.map(|row| row.login).unwrap_or_default();
         Ok(signed_in(user, login, session, secret))
     }
 
@@ -315,10 +329,10 @@ impl Core {
             user_id: user.0,
             kind: kind.to_owned(),
             at: Utc::now(),
-            client_address: clipped(address, 128),
+            client_address: clipped(address, MAX_ADDRESS),
             detail: clipped(detail, 256),
         };
-        if let Err(err) = self.storage.insert_audit(&record).await {
+        if let Err(err) = self.storage.insert_audit(&record, AUDIT_PAGE.max).await {
             tracing::warn!(error = %err, kind, "could not write an audit record");
         }
     }

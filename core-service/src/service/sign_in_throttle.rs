@@ -88,9 +88,11 @@ impl Core {
 
     pub(crate) async fn record_sign_in_failure(&self, login: &str, address: &str) -> CoreResult<()> {
         let now = Utc::now();
-        self.storage.record_sign_in_failure(&account_key(login), now, now - ACCOUNT_WINDOW).await?;
+        // The account window is the longest: a count idle for longer can no longer slow anyone.
+        let forget = now - ACCOUNT_WINDOW;
+        self.storage.record_sign_in_failure(&account_key(login), now, now - ACCOUNT_WINDOW, forget).await?;
         if !address.is_empty() {
-            self.storage.record_sign_in_failure(&address_key(address), now, now - ADDRESS_WINDOW).await?;
+            self.storage.record_sign_in_failure(&address_key(address), now, now - ADDRESS_WINDOW, forget).await?;
         }
         Ok(())
     }

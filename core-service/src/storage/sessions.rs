@@ -160,17 +160,39 @@ impl Storage {
         Ok(())
     }
 
-    /// The session with this digest and its user.
-    pub async fn find_session(&self, secret_hash: &[u8]) -> Result<Option<(SessionRow, UserRow)>> {
-        let session = with_read_pool!(self, pool => {
-            sqlx::query_as::<_, SessionRow>(&format!("SELECT {SESSION_COLUMNS} FROM sessions WHERE secret_hash = $1"))
-                .bind(secret_hash)
-                .fetch_optional(pool)
-                .await
-                .map_err(db_error)?
+    /// The session with this digest, its user and the user's login, in one read: every request
+    /// a signed-in person makes (the web map's reads too) starts here.
+    pub async fn find_session(&self, secret_hash: &[u8]) -> Result<Option<(SessionRow, UserRow, String)>> {
+        #[derive(sqlx::FromRow)]
+        struct Joined {
+            #[sqlx(flatten)]
+            session: SessionRow,
+            name: String,
+            system_admin: bool,
+            user_created_at: DateTime<Utc>,
+            login: Option<String>,
+        }
+        let row = with_read_pool!(self, pool => {
+            sqlx::query_as::<_, Joined>(
+                "SELECT s.id, s.user_id, s.secret_hash, s.created_at, s.last_seen_at, s.expires_at, s.client_address, \
+                 s.user_agent, u.name, u.system_admin, u.created_at AS user_created_at, l.login \
+                 FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_logins l ON l.user_id = s.user_id \
+                 WHERE s.secret_hash = $1",
+            )
+            .bind(secret_hash)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_error)?
         });
-        let Some(session) = session else { return Ok(None) };
-        Ok(self.get_user(session.user_id).await?.map(|user| (session, user)))
+        Ok(row.map(|row| {
+            let user = UserRow {
+                id: row.session.user_id,
+                name: row.name,
+                system_admin: row.system_admin,
+                created_at: row.user_created_at,
+            };
+            (row.session, user, row.login.unwrap_or_default())
+        }))
     }
 
     pub async fn touch_session(&self, id: Uuid, at: DateTime<Utc>) -> Result<()> {
@@ -267,14 +289,22 @@ impl Storage {
     }
 
     /// Counts a failure under `key`; a count whose window began before `window_start` starts over.
-    /// One statement, so concurrent failures on several replicas all count.
+    /// One statement, so concurrent failures on several replicas all count. Counts idle since
+    /// before `forget_before` (the longest window) are dropped first, so a guesser trying many
+    /// logins leaves no lasting rows.
     pub async fn record_sign_in_failure(
         &self,
         key: &str,
         at: DateTime<Utc>,
         window_start: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
     ) -> Result<ThrottleRow> {
         with_write_pool!(self, pool => {
+            sqlx::query("DELETE FROM sign_in_throttle WHERE last_failure_at < $1")
+                .bind(forget_before)
+                .execute(pool)
+                .await
+                .map_err(db_error)?;
             sqlx::query_as::<_, ThrottleRow>(
                 "INSERT INTO sign_in_throttle (key, failures, window_started_at, last_failure_at) VALUES ($1, 1, $2, $2) \
                  ON CONFLICT (key) DO UPDATE SET \
@@ -300,8 +330,11 @@ impl Storage {
         Ok(())
     }
 
-    pub async fn insert_audit(&self, record: &AuditRow) -> Result<()> {
+    /// Writes an audit record, keeping the user's newest `keep` (older ones are dropped in the
+    /// same transaction, so the history is bounded however often someone tries a password).
+    pub async fn insert_audit(&self, record: &AuditRow, keep: u32) -> Result<()> {
         with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
             sqlx::query(
                 "INSERT INTO audit_records (id, user_id, kind, at, client_address, detail) VALUES ($1, $2, $3, $4, $5, $6)",
             )
@@ -311,9 +344,19 @@ impl Storage {
             .bind(record.at)
             .bind(&record.client_address)
             .bind(&record.detail)
-            .execute(pool)
+            .execute(&mut *tx)
             .await
             .map_err(db_error)?;
+            sqlx::query(
+                "DELETE FROM audit_records WHERE user_id = $1 AND id < (SELECT id FROM audit_records \
+                 WHERE user_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+            )
+            .bind(record.user_id)
+            .bind(i64::from(keep) - 1)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
         });
         Ok(())
     }

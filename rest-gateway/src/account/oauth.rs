@@ -12,6 +12,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::ErrorReason;
+use canvas_vocabulary::limits::oauth;
 use serde_json::{json, Map, Value};
 
 use super::failure::Failure;
@@ -102,11 +103,11 @@ pub(crate) async fn metadata(State(state): State<AppState>, visitor: Visitor) ->
         "token_endpoint": format!("{issuer}/oauth/token"),
         "registration_endpoint": format!("{issuer}/oauth/register"),
         "revocation_endpoint": format!("{issuer}/oauth/revoke"),
-        "response_types_supported": ["code"],
-        "grant_types_supported": ["authorization_code", "refresh_token"],
-        "code_challenge_methods_supported": ["S256"],
-        "token_endpoint_auth_methods_supported": ["none"],
-        "revocation_endpoint_auth_methods_supported": ["none"],
+        "response_types_supported": oauth::RESPONSE_TYPES,
+        "grant_types_supported": oauth::GRANT_TYPES,
+        "code_challenge_methods_supported": oauth::CODE_CHALLENGE_METHODS,
+        "token_endpoint_auth_methods_supported": oauth::CLIENT_AUTH_METHODS,
+        "revocation_endpoint_auth_methods_supported": oauth::CLIENT_AUTH_METHODS,
         "scopes_supported": info.scopes,
     });
     json_answer(StatusCode::OK, &body)

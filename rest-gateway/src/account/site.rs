@@ -20,9 +20,6 @@ use super::failure::Failure;
 use super::html::Nav;
 use crate::state::{with_read_session, with_session, AppState};
 
-/// Longest user agent passed on: enough to recognise a browser in the activity list.
-const MAX_USER_AGENT: usize = 256;
-
 /// The browser behind an account request.
 #[derive(Debug, Clone)]
 pub(crate) struct Visitor {
@@ -43,7 +40,7 @@ pub(crate) struct Visitor {
 
 /// The client's address: the last value of the trusted proxy's header when one is configured
 /// (the proxy appends the address it saw; earlier values are the client's own claims), else the
-/// connection's peer. Limited to 64 characters (an IPv6 address with a zone fits).
+/// connection's peer. core-service bounds its length, as it does the user agent's.
 fn client_address(parts: &Parts, header: Option<&axum::http::HeaderName>) -> String {
     let from_proxy = header
         .and_then(|name| parts.headers.get_all(name).iter().next_back())
@@ -51,15 +48,14 @@ fn client_address(parts: &Parts, header: Option<&axum::http::HeaderName>) -> Str
         .and_then(|list| list.rsplit(',').next())
         .map(str::trim)
         .filter(|value| !value.is_empty());
-    let address = match from_proxy {
+    match from_proxy {
         Some(address) => address.to_owned(),
         None => parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| peer.ip().to_string())
             .unwrap_or_default(),
-    };
-    address.chars().take(64).collect()
+    }
 }
 
 impl FromRequestParts<AppState> for Visitor {
@@ -68,14 +64,7 @@ impl FromRequestParts<AppState> for Visitor {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let cookies = Cookies::for_account_url(state.account_url.as_deref());
         let client_address = client_address(parts, state.client_ip_header.as_ref());
-        let user_agent: String = parts
-            .headers
-            .get(USER_AGENT)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .chars()
-            .take(MAX_USER_AGENT)
-            .collect();
+        let user_agent: String = parts.headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
         let base_url = match state.account_url.as_deref() {
             Some(url) => url.to_owned(),
             // Unset is the plain-HTTP development setup (see `--account-url`).
@@ -175,7 +164,5 @@ mod tests {
         // With it, the value the proxy appended (the last), not the client's claim before it.
         assert_eq!(client_address(&parts(&forwarded, Some("10.0.0.5:4000")), Some(&header)), "203.0.113.9");
         assert_eq!(client_address(&parts(&[], Some("[::1]:9")), Some(&header)), "::1", "no header: the peer");
-        let long = "x".repeat(500);
-        assert_eq!(client_address(&parts(&[("x-forwarded-for", long.as_str())], None), Some(&header)).len(), 64);
     }
 }

@@ -18,6 +18,7 @@ backend_tests!(
     a_sign_in_link_signs_in_once_and_sets_the_password,
     concurrent_sign_ins_are_all_served_and_a_link_races_to_one_session,
     a_password_change_signs_every_other_session_out,
+    audit_history_and_throttle_counts_stay_bounded,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -328,4 +329,37 @@ async fn a_password_change_signs_every_other_session_out(backend: Backend) {
     assert_eq!(later.sign_in("eve", "a new passphrase").await.status, StatusCode::SEE_OTHER);
     let activity = here.get("/account/activity").await;
     assert!(activity.body.contains("1 other session(s) signed out"), "{}", activity.body);
+}
+
+/// A user's audit history keeps only its newest records, and failed sign-ins for logins nobody
+/// has leave no lasting rows: neither grows without bound however long someone keeps trying.
+async fn audit_history_and_throttle_counts_stay_bounded(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let user = app.account_user("Fay", "fay", PASSWORD).await;
+    let user_id = uuid::Uuid::parse_str(&user.id).unwrap();
+    let storage = app.core.storage();
+    for n in 0..6 {
+        let record = core_service::storage::AuditRow {
+            id: uuid::Uuid::now_v7(),
+            user_id,
+            kind: "sign_in_failed".into(),
+            at: chrono::Utc::now(),
+            client_address: String::new(),
+            detail: format!("attempt {n}"),
+        };
+        storage.insert_audit(&record, 3).await.unwrap();
+    }
+    let kept: Vec<String> = storage.list_audit(user_id, 100).await.unwrap().into_iter().map(|r| r.detail).collect();
+    assert_eq!(kept, ["attempt 5", "attempt 4", "attempt 3"], "the newest three, newest first");
+
+    // A count idle for longer than an hour is dropped when the next failure comes in.
+    let now = chrono::Utc::now();
+    let long_ago = now - chrono::Duration::hours(2);
+    storage.record_sign_in_failure("login:stale", long_ago, long_ago, long_ago).await.unwrap();
+    let fresh =
+        storage.record_sign_in_failure("login:fresh", now, now, now - chrono::Duration::hours(1)).await.unwrap();
+    assert_eq!(fresh.failures, 1);
+    let keys = ["login:stale".to_owned(), "login:fresh".to_owned()];
+    let rows: Vec<String> = storage.throttle_rows(&keys).await.unwrap().into_iter().map(|r| r.key).collect();
+    assert_eq!(rows, ["login:fresh"]);
 }
