@@ -203,7 +203,7 @@ fn config_show_prints_the_effective_configuration_without_secrets() {
 
 /// An empty environment variable means unset for every setting (`CANVAS_WEBHOOK_CA_CERTS=""` used
 /// to stop start-up with "a value is required"), and a development start that works as
-/// documented logs no ERROR line.
+/// documented logs no ERROR line, nor a warning that dispatcher calls will be refused.
 #[test]
 fn empty_variables_are_unset_and_a_working_start_logs_no_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -241,5 +241,8 @@ fn empty_variables_are_unset_and_a_working_start_logs_no_error() {
     assert!(stderr.trim().is_empty(), "nothing on standard error: {stderr}");
     let errors: Vec<&str> = text.lines().filter(|line| line.contains("\"level\":\"ERROR\"")).collect();
     assert!(errors.is_empty(), "ERROR lines in a working development start: {errors:#?}");
+    // The in-process dispatcher is served without a secret in development: nothing to warn about.
+    let refused: Vec<&str> = text.lines().filter(|line| line.contains("CANVAS_DISPATCHER_SECRET")).collect();
+    assert!(refused.is_empty(), "a development start warns about the dispatcher secret: {refused:#?}");
     assert!(text.contains("\"level\":\"INFO\""), "the log is JSON lines: {text}");
 }

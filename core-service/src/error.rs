@@ -87,8 +87,8 @@ pub enum CoreError {
     Conflict(String),
     /// The caller asked to change version `expected` but the resource is at `current`; nothing
     /// was changed (optimistic concurrency on request: HTTP `If-Match`).
-    #[error("{kind} is at version {current}, not the expected version {expected}; nothing was changed")]
-    PreconditionFailed { kind: &'static str, expected: i64, current: i64 },
+    #[error("{kind} is at version {current}, not {}; nothing was changed", expected_words(.expected))]
+    PreconditionFailed { kind: &'static str, expected: Vec<i64>, current: i64 },
     /// The database gave this transaction up to let a concurrent one through (a deadlock victim, a
     /// serialisation failure): nothing was written, and running it again will succeed. Writers
     /// of items repeat it themselves; elsewhere it reaches the caller as a conflict to retry.
@@ -97,9 +97,26 @@ pub enum CoreError {
     /// A quota was used up; try again after the given number of seconds.
     #[error("{message}")]
     RateLimited { message: String, retry_after_secs: u64 },
+    /// The caller's request rate limit is used up (`service/rate_limits.rs`); nothing was done.
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after_secs: u64,
+        /// The `RateLimit-Policy` field value of the budget (`"credential";q=3000;w=60`).
+        policy: String,
+        /// The `RateLimit` field value (`"credential";r=0;t=12`).
+        state: String,
+    },
     /// A body or file over the size limit.
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// The caller's `Idempotency-Key` was already used for another request (another body,
+    /// method or project) within its lifetime; nothing was done.
+    #[error("{0}")]
+    IdempotencyKeyReused(String),
+    /// An earlier request with the caller's `Idempotency-Key` is still running; nothing was done.
+    #[error("{0}")]
+    IdempotencyKeyInUse(String),
     /// A dependency cannot answer right now. `retry_after_secs` is set when trying again later
     /// can help (a busy pool, an endpoint down), and absent when it cannot until an operator acts
     /// (no language model configured is not this: that is a validation error).
@@ -109,6 +126,19 @@ pub enum CoreError {
     /// "internal error".
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+/// The versions a refused conditional write expected, in words.
+fn expected_words(expected: &[i64]) -> String {
+    match expected {
+        [] => "a version the request named (it named none that can match: If-Match compares strong tags only)".into(),
+        [one] => format!("the expected version {one}"),
+        many => {
+            let list: Vec<String> = many.iter().take(20).map(ToString::to_string).collect();
+            let more = if many.len() > 20 { ", …" } else { "" };
+            format!("any of the expected versions {}{more}", list.join(", "))
+        }
+    }
 }
 
 impl CoreError {
@@ -133,7 +163,8 @@ impl CoreError {
 
 fn summarize(violations: &[FieldViolation]) -> String {
     match violations {
-        [] => "validation failed".to_owned(),
+        // No field known: the database refused a value (`storage::db_error`).
+        [] => "the request holds a value that cannot be stored".to_owned(),
         [one] => one.to_string(),
         many => format!("{} (and {} more)", many[0], many.len() - 1),
     }

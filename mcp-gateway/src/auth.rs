@@ -37,6 +37,9 @@ pub async fn authenticate(state: &McpState, headers: &HeaderMap) -> Result<Calle
             CallFailure::Refused(refusal) if refusal.reason == ErrorReason::Unauthenticated => {
                 Rejection::unauthorized(&state.settings.realm, token_sent, &state.settings.resource_metadata_url())
             }
+            CallFailure::Refused(refusal) if refusal.reason == ErrorReason::TooManyRequests => {
+                Rejection::rate_limited(&refusal)
+            }
             CallFailure::Refused(refusal) if refusal.reason == ErrorReason::DependencyUnavailable => {
                 tracing::warn!(message = %refusal.message, "core-service could not check the token");
                 Rejection::dependency_unavailable(&refusal)

@@ -31,6 +31,10 @@ const INVALID_REQUEST: i64 = -32600;
 const INTERNAL_ERROR: i64 = -32603;
 /// Implementation-defined server error (JSON-RPC reserves -32000..-32099).
 const SERVER_ERROR: i64 = -32000;
+/// The caller's request rate limit is used up (a server error of JSON-RPC's reserved range); the
+/// error's `data` holds `retryAfter` (seconds), `rateLimitPolicy` and `rateLimit`, the HTTP answer
+/// the same as `Retry-After`, `RateLimit-Policy` and `RateLimit` fields.
+pub const RATE_LIMITED_CODE: i64 = -32029;
 
 /// An HTTP request refused before it reached an MCP method.
 #[derive(Debug)]
@@ -45,11 +49,32 @@ pub struct Rejection {
     pub id: Value,
     /// Extra headers (`WWW-Authenticate`, `Allow`).
     pub headers: Vec<(http::HeaderName, HeaderValue)>,
+    /// The JSON-RPC error's `data`, when it has any (boxed: a rejection travels in `Result`s).
+    pub data: Option<Box<Value>>,
 }
 
 impl Rejection {
     fn new(status: StatusCode, code: i64, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), id: Value::Null, headers: Vec::new() }
+        Self { status, code, message: message.into(), id: Value::Null, headers: Vec::new(), data: None }
+    }
+
+    /// The caller's rate limit is used up: 429 with `Retry-After`, `RateLimit-Policy` and
+    /// `RateLimit`, and the same in the JSON-RPC error's `data`.
+    pub fn rate_limited(refusal: &Refusal) -> Self {
+        let mut rejection = Self::new(StatusCode::TOO_MANY_REQUESTS, RATE_LIMITED_CODE, refusal.message.clone());
+        let data = rate_limit_data(refusal);
+        if let Some(secs) = data["retryAfter"].as_u64() {
+            rejection.headers.push((RETRY_AFTER, HeaderValue::from(secs)));
+        }
+        if let Some((policy, state)) = refusal.rate_limit_fields() {
+            for (name, value) in [("ratelimit-policy", policy), ("ratelimit", state)] {
+                if let Ok(value) = HeaderValue::from_str(value) {
+                    rejection.headers.push((http::HeaderName::from_static(name), value));
+                }
+            }
+        }
+        rejection.data = Some(Box::new(data));
+        rejection
     }
 
     /// The spec's 401: `-32001`, `id` null, a Bearer challenge naming the
@@ -181,7 +206,11 @@ impl Rejection {
 
     /// The JSON-RPC error object alone, for answers that carry several.
     pub fn body(&self) -> Value {
-        json!({"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}})
+        let mut error = json!({"code": self.code, "message": self.message});
+        if let Some(data) = &self.data {
+            error["data"] = (**data).clone();
+        }
+        json!({"jsonrpc": "2.0", "id": self.id, "error": error})
     }
 }
 
@@ -203,6 +232,30 @@ impl IntoResponse for Rejection {
         }
         response
     }
+}
+
+/// The JSON-RPC error `data` of a rate-limit refusal: the reason, the seconds to wait and the
+/// draft-ietf-httpapi-ratelimit-headers field values.
+pub fn rate_limit_data(refusal: &Refusal) -> Value {
+    let mut data = json!({
+        "reason": refusal.reason.as_str_name(),
+        "retryAfter": refusal.retry_after.map_or(1, |delay| delay.as_secs().max(1)),
+    });
+    if let Some((policy, state)) = refusal.rate_limit_fields() {
+        data["rateLimitPolicy"] = Value::from(policy);
+        data["rateLimit"] = Value::from(state);
+    }
+    data
+}
+
+/// A tool call refused by the caller's rate limit: a JSON-RPC error rather than a tool result, so
+/// that clients back off as they do for any server error.
+pub fn rate_limited_call(refusal: &Refusal) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode(RATE_LIMITED_CODE as i32),
+        refusal.message.clone(),
+        Some(rate_limit_data(refusal)),
+    )
 }
 
 /// `tools/call` named a tool this server does not have.
@@ -255,6 +308,8 @@ pub enum ToolFailure {
     /// No answer from core-service (connection refused or broken). Read-only tools are run once
     /// more when they meet it.
     Unreachable,
+    /// core-service's transport refused this one call (its stream was reset) while serving others.
+    Rejected,
     /// core-service did not answer within the gateway's deadline.
     TimedOut,
     /// core-service answered without a typed reason (logged).
@@ -285,6 +340,7 @@ impl ToolFailure {
         match self {
             Self::Refused(refusal) => refusal.reason.as_str_name(),
             Self::Unreachable => "CORE_UNREACHABLE",
+            Self::Rejected => "CORE_REJECTED_CALL",
             Self::TimedOut => ErrorReason::DeadlineExceeded.as_str_name(),
             Self::Internal => ErrorReason::Internal.as_str_name(),
         }
@@ -303,6 +359,9 @@ impl ToolFailure {
         let text = match self {
             Self::Refused(refusal) => refusal_text(*refusal, argument_for, arguments),
             Self::Unreachable => "core-service is unreachable; try again shortly".to_owned(),
+            Self::Rejected => "core-service refused this call at the transport level (its stream was reset); \
+                nothing was applied if it was a refusal of a new call; try again, with smaller arguments if they are large"
+                .to_owned(),
             Self::TimedOut => "core-service did not answer in time; a change may still have been applied, so \
                 read the item before you try again"
                 .to_owned(),
@@ -358,11 +417,20 @@ fn refusal_text(
             refusal.message
         ),
         ErrorReason::Conflict => format!("conflict: {}", refusal.message),
-        ErrorReason::RateLimited => format!("rate limited: {}{retry}", refusal.message),
+        ErrorReason::RateLimited | ErrorReason::TooManyRequests => format!("rate limited: {}{retry}", refusal.message),
         ErrorReason::PayloadTooLarge => format!("too large: {}", refusal.message),
         ErrorReason::DependencyUnavailable => format!("{}{retry}", refusal.message),
         ErrorReason::DeadlineExceeded => "core-service did not answer in time; try again".to_owned(),
         ErrorReason::Unimplemented => "this operation is not available on this server yet".to_owned(),
+        ErrorReason::IdempotencyKeyReused => format!(
+            "idempotencyKey reused (argument 'idempotencyKey'): {}. Use a new key for a new request.",
+            refusal.message
+        ),
+        ErrorReason::IdempotencyKeyInUse => format!(
+            "in progress (argument 'idempotencyKey'): {}. Call the tool again with the same arguments and key \
+             to get its result.",
+            refusal.message
+        ),
         ErrorReason::Internal | ErrorReason::Unspecified => "internal error in core-service; try again later".to_owned(),
     }
 }
@@ -390,6 +458,10 @@ impl From<tonic::Status> for ToolFailure {
             CallFailure::Unreachable { cause } => {
                 tracing::warn!(%cause, "core-service call failed in transport");
                 Self::Unreachable
+            }
+            CallFailure::Rejected { cause } => {
+                tracing::warn!(%cause, "core-service reset the call's stream");
+                Self::Rejected
             }
             CallFailure::TimedOut => Self::TimedOut,
             CallFailure::Untyped { cause } => {

@@ -70,11 +70,13 @@ async fn ready(State(state): State<McpState>) -> (StatusCode, Json<Value>) {
     }
 }
 
-/// Serves `router` on `listener` until shutdown; requests in flight get the grace period.
-pub async fn serve(
+/// Serves `router` on `listener` until shutdown, within the edge limits of `limits`; requests in
+/// flight get the grace period.
+pub fn serve(
     listener: TcpListener,
     router: Router,
+    limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
-) -> anyhow::Result<()> {
-    canvas_runtime::http::serve(listener, router, shutdown).await
+) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
+    canvas_runtime::http::serve(listener, router, limits, shutdown)
 }

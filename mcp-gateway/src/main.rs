@@ -19,5 +19,5 @@ async fn main() -> anyhow::Result<()> {
         .merge(mcp_gateway::health_router(state))
         .merge(canvas_runtime::settings::route(config_report));
     let listener = tokio::net::TcpListener::bind(cli.http_addr).await?;
-    mcp_gateway::serve(listener, router, canvas_runtime::on_signal(cli.process.shutdown_grace())).await
+    mcp_gateway::serve(listener, router, &cli.gateway, canvas_runtime::on_signal(cli.process.shutdown_grace())).await
 }

@@ -15,7 +15,7 @@ use crate::config::McpSettings;
 
 /// Largest gRPC message sent or accepted: a 25 MiB upload plus framing,
 /// matching core-service.
-pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
 /// Shared by every request; cheap to clone (the clients share one channel).
 #[derive(Clone)]
@@ -100,6 +100,7 @@ impl Caller {
             request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
         }
         canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
+        canvas_runtime::client_address::inject_grpc(request.metadata_mut());
         request
     }
 }

@@ -80,6 +80,7 @@ pub fn router(state: McpState) -> Router {
         .layer(axum::middleware::from_fn(|request, next| {
             canvas_runtime::metrics::track_http("mcp-gateway", request, next)
         }))
+        .layer(axum::middleware::from_fn(canvas_runtime::client_address::record))
         .layer(axum::middleware::from_fn(canvas_runtime::request_id::propagate))
         .with_state(Arc::new(Transport::new(state)))
 }

@@ -162,7 +162,11 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
                 match send(&this.replicas[index].channel, attempt).await {
                     Ok(response) => return Ok(response),
                     Err(error) => {
-                        this.mark_down(index);
+                        // A reset of this call's stream says nothing about the replica: only a
+                        // connection that is really gone marks it down.
+                        if !crate::failure::stream_reset(&error) {
+                            this.mark_down(index);
+                        }
                         if !never_connected(&error) {
                             return Err(error);
                         }

@@ -16,6 +16,11 @@ use tonic_types::StatusExt;
 
 use crate::v1::{ErrorReason, ViolationReason};
 
+/// ErrorInfo metadata of a `TOO_MANY_REQUESTS` refusal: the `RateLimit-Policy` field value.
+pub const RATE_LIMIT_POLICY_METADATA: &str = "rateLimitPolicy";
+/// ErrorInfo metadata of a `TOO_MANY_REQUESTS` refusal: the `RateLimit` field value.
+pub const RATE_LIMIT_METADATA: &str = "rateLimit";
+
 /// The `google.rpc.ErrorInfo` domain of core-service's errors.
 pub const ERROR_DOMAIN: &str = "canvas.v1";
 
@@ -28,6 +33,13 @@ pub enum CallFailure {
     /// idempotent call may be repeated (see [`crate::channel::retryable`]).
     Unreachable {
         /// The client-side error, for logs (never shown to callers).
+        cause: String,
+    },
+    /// core-service's transport refused this one call (its HTTP/2 stream was reset) while the
+    /// connection, and every other call on it, went on: the call is the problem (too large, or
+    /// refused under load), not the replica. Never marks a replica down.
+    Rejected {
+        /// The client-side error, for logs.
         cause: String,
     },
     /// The caller's deadline passed before core-service answered.
@@ -72,6 +84,11 @@ impl Refusal {
         self.metadata.get("dependency").map(String::as_str)
     }
 
+    /// The `RateLimit-Policy` and `RateLimit` field values of a `TOO_MANY_REQUESTS` refusal.
+    pub fn rate_limit_fields(&self) -> Option<(&str, &str)> {
+        Some((self.metadata.get(RATE_LIMIT_POLICY_METADATA)?, self.metadata.get(RATE_LIMIT_METADATA)?))
+    }
+
     /// The resource's current version named by a `PRECONDITION_FAILED` refusal.
     pub fn current_version(&self) -> Option<i64> {
         self.metadata.get("currentVersion").and_then(|v| v.parse().ok())
@@ -83,6 +100,8 @@ pub fn classify(status: &Status) -> CallFailure {
     if let Some(source) = status.source() {
         return if caused_by_deadline(source) {
             CallFailure::TimedOut
+        } else if stream_reset(source) {
+            CallFailure::Rejected { cause: format!("{:?}: {}", status.code(), status.message()) }
         } else {
             CallFailure::Unreachable { cause: format!("{:?}: {}", status.code(), status.message()) }
         };
@@ -120,6 +139,20 @@ pub fn classify(status: &Status) -> CallFailure {
         retry_after: details.retry_info().and_then(|info| info.retry_delay),
         metadata: details.error_info().map(|info| info.metadata.clone()).unwrap_or_default(),
     })
+}
+
+/// Whether the client-side error is the peer resetting this call's stream alone (`RST_STREAM`),
+/// not the connection going away (`GOAWAY`, an I/O error), which fails every call on it.
+pub fn stream_reset(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(e) = current {
+        if let Some(h2) = e.downcast_ref::<h2::Error>() {
+            // A reason without `GOAWAY`: `RST_STREAM` from either side, or a stream-level error.
+            return h2.reason().is_some() && !h2.is_go_away();
+        }
+        current = e.source();
+    }
+    false
 }
 
 /// Whether the client-side error is tonic's deadline (`grpc-timeout`) expiring.
@@ -177,6 +210,16 @@ mod tests {
         assert!(matches!(classify(&refused), CallFailure::Unreachable { .. }));
         let timed_out = Status::from_error(Box::new(tonic::TimeoutExpired(())));
         assert_eq!(classify(&timed_out), CallFailure::TimedOut);
+    }
+
+    #[test]
+    fn a_reset_stream_is_this_call_rejected_and_a_goaway_is_unreachable() {
+        let mut reset = Status::unknown("h2 protocol error: stream error received: refused");
+        reset.set_source(Arc::new(h2::Error::from(h2::Reason::REFUSED_STREAM)));
+        assert!(matches!(classify(&reset), CallFailure::Rejected { .. }), "{:?}", classify(&reset));
+        let mut io = Status::unknown("connection reset");
+        io.set_source(Arc::new(std::io::Error::from(std::io::ErrorKind::ConnectionReset)));
+        assert!(matches!(classify(&io), CallFailure::Unreachable { .. }), "{:?}", classify(&io));
     }
 
     #[test]

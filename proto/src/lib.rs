@@ -11,6 +11,7 @@
 pub mod channel;
 pub mod failure;
 pub mod json;
+pub mod limits;
 
 /// Generated code for package `canvas.v1`.
 pub mod v1 {

@@ -10,7 +10,7 @@
 
 use axum::extract::rejection::BytesRejection;
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::failure::{classify, CallFailure, Refusal};
 use canvas_proto::v1::{ErrorReason, ViolationReason};
@@ -22,6 +22,8 @@ use crate::casing::Casing;
 pub mod gateway_reason {
     /// No answer from core-service: connection refused or broken.
     pub const CORE_UNREACHABLE: &str = "CORE_UNREACHABLE";
+    /// core-service's transport reset this one call's stream (the connection went on).
+    pub const CORE_REJECTED_CALL: &str = "CORE_REJECTED_CALL";
     /// The request did not reach the gateway's router (unknown path).
     pub const ROUTE_NOT_FOUND: &str = "ROUTE_NOT_FOUND";
     /// The path exists, the method does not.
@@ -30,8 +32,25 @@ pub mod gateway_reason {
     pub const BODY_TIMEOUT: &str = "BODY_TIMEOUT";
     /// The drawing cannot be rasterised (render.png).
     pub const NOT_RENDERABLE: &str = "NOT_RENDERABLE";
+    /// The request body's `Content-Type` is not what the endpoint reads (415).
+    pub const UNSUPPORTED_MEDIA_TYPE: &str = "UNSUPPORTED_MEDIA_TYPE";
     /// All of them, for the OpenAPI document.
-    pub const ALL: [&str; 5] = [CORE_UNREACHABLE, ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, BODY_TIMEOUT, NOT_RENDERABLE];
+    /// The request's URI or header fields are over the edge limits (414, 431), answered by the
+    /// gateways' server (`canvas_runtime::server`) before any route.
+    pub const URI_TOO_LONG: &str = canvas_runtime::server::URI_TOO_LONG;
+    pub const HEADERS_TOO_LARGE: &str = canvas_runtime::server::HEADERS_TOO_LARGE;
+    /// All of them, for the OpenAPI document.
+    pub const ALL: [&str; 9] = [
+        CORE_UNREACHABLE,
+        CORE_REJECTED_CALL,
+        ROUTE_NOT_FOUND,
+        METHOD_NOT_ALLOWED,
+        BODY_TIMEOUT,
+        NOT_RENDERABLE,
+        URI_TOO_LONG,
+        HEADERS_TOO_LARGE,
+        UNSUPPORTED_MEDIA_TYPE,
+    ];
 }
 
 /// The HTTP status of each reason core-service gives: the README's error table.
@@ -45,10 +64,16 @@ pub fn http_status(reason: ErrorReason) -> StatusCode {
         ErrorReason::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
         // The spec's one rate limit (webhook test calls) answers 503 with Retry-After.
         ErrorReason::RateLimited => StatusCode::SERVICE_UNAVAILABLE,
+        // A caller's request rate limit: 429 with Retry-After, RateLimit-Policy and RateLimit.
+        ErrorReason::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
         ErrorReason::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorReason::DependencyUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorReason::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
         ErrorReason::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        // draft-ietf-httpapi-idempotency-key-header: a key reused for another request is 422, a
+        // key whose first request is still running 409.
+        ErrorReason::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorReason::IdempotencyKeyInUse => StatusCode::CONFLICT,
         ErrorReason::Internal | ErrorReason::Unspecified => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -77,6 +102,9 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
     /// Extension members (`dependency`, `currentVersion`).
     pub extra: Vec<(&'static str, Value)>,
+    /// Header fields of the answer besides `Content-Type` and `Retry-After` (`Accept-Post`,
+    /// `RateLimit`); boxed, as most errors have none (and a `Result` carries it on every call).
+    pub headers: Option<Box<HeaderMap>>,
 }
 
 impl ApiError {
@@ -90,9 +118,23 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE => ErrorReason::PayloadTooLarge.as_str_name(),
             StatusCode::REQUEST_TIMEOUT => gateway_reason::BODY_TIMEOUT,
             StatusCode::UNPROCESSABLE_ENTITY => gateway_reason::NOT_RENDERABLE,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => gateway_reason::UNSUPPORTED_MEDIA_TYPE,
             _ => ErrorReason::Internal.as_str_name(),
         };
-        Self { status, detail: detail.into(), reason, fields: Vec::new(), retry_after: None, extra: Vec::new() }
+        Self {
+            status,
+            detail: detail.into(),
+            reason,
+            fields: Vec::new(),
+            retry_after: None,
+            extra: Vec::new(),
+            headers: None,
+        }
+    }
+
+    /// A 415 for a request body of a type the endpoint does not read (`crate::content_type`).
+    pub fn unsupported_media_type(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, detail)
     }
 
     /// A 400 naming one field and its rule (request framing the gateway decodes: JSON syntax,
@@ -139,6 +181,17 @@ impl ApiError {
         if let Some(version) = refusal.current_version() {
             extra.push(("currentVersion", Value::from(version)));
         }
+        // draft-ietf-httpapi-ratelimit-headers: the policy and the state of the budget, as
+        // core-service wrote them (structured field values).
+        let headers = refusal
+            .rate_limit_fields()
+            .and_then(|(policy, state)| {
+                Some(vec![
+                    (HeaderName::from_static("ratelimit-policy"), HeaderValue::from_str(policy).ok()?),
+                    (HeaderName::from_static("ratelimit"), HeaderValue::from_str(state).ok()?),
+                ])
+            })
+            .unwrap_or_default();
         let detail =
             if status == StatusCode::INTERNAL_SERVER_ERROR { "internal error".to_owned() } else { refusal.message };
         Self {
@@ -152,6 +205,7 @@ impl ApiError {
                 .collect(),
             retry_after: refusal.retry_after.map(|delay| delay.as_secs().max(1)),
             extra,
+            headers: header_map(headers),
         }
     }
 
@@ -180,8 +234,16 @@ impl ApiError {
         if let Some(secs) = self.retry_after {
             response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(secs.max(1)));
         }
+        if let Some(headers) = self.headers {
+            response.headers_mut().extend(*headers);
+        }
         response
     }
+}
+
+/// Extra header fields of an answer; None when there are none.
+fn header_map(fields: Vec<(HeaderName, HeaderValue)>) -> Option<Box<HeaderMap>> {
+    (!fields.is_empty()).then(|| Box::new(fields.into_iter().collect()))
 }
 
 impl From<tonic::Status> for ApiError {
@@ -200,6 +262,19 @@ impl From<tonic::Status> for ApiError {
                     retry_after: Some(1),
                     reason: gateway_reason::CORE_UNREACHABLE,
                     ..Self::new(StatusCode::SERVICE_UNAVAILABLE, "core-service is unreachable; try again")
+                }
+            }
+            CallFailure::Rejected { cause } => {
+                // One call refused by core-service's transport (its stream reset), the connection
+                // and every other call on it unharmed.
+                tracing::warn!(%cause, "core-service reset the call's stream");
+                Self {
+                    retry_after: Some(1),
+                    reason: gateway_reason::CORE_REJECTED_CALL,
+                    ..Self::new(
+                        StatusCode::BAD_GATEWAY,
+                        "core-service refused this call at the transport level (its stream was reset); try again",
+                    )
                 }
             }
             CallFailure::TimedOut => Self {

@@ -6,6 +6,8 @@
 //! # Layout
 //! - [`routes`]: the router and one module per resource.
 //! - [`respond`]: response negotiation (`jsonCasing`, MessagePack).
+//! - [`conditional`]: entity tags, `If-Match` lists and `If-None-Match` (304), RFC 9110 §13.
+//! - [`content_type`]: request bodies by `Content-Type` (JSON or 415), in one extractor.
 //! - [`casing`]: property-name casing, the only place that knows about it.
 //! - [`error`]: gRPC status → HTTP problem+json, in one place.
 //! - [`limits`]: the request-body limit, answered readably.
@@ -17,7 +19,9 @@
 
 pub mod account;
 pub mod casing;
+pub mod conditional;
 pub mod config;
+pub mod content_type;
 pub mod error;
 pub mod limits;
 pub mod map;
@@ -31,11 +35,13 @@ use tokio::net::TcpListener;
 pub use routes::router;
 pub use state::AppState;
 
-/// Serves `router` on `listener` until shutdown; requests in flight get the grace period.
-pub async fn serve(
+/// Serves `router` on `listener` until shutdown, within the edge limits of `limits`; requests in
+/// flight get the grace period.
+pub fn serve(
     listener: TcpListener,
     router: axum::Router,
+    limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
-) -> anyhow::Result<()> {
-    canvas_runtime::http::serve(listener, router, shutdown).await
+) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
+    canvas_runtime::http::serve(listener, router, limits, shutdown)
 }

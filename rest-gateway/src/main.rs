@@ -17,6 +17,7 @@ async fn main() -> anyhow::Result<()> {
     rest_gateway::serve(
         listener,
         rest_gateway::router(state).merge(canvas_runtime::settings::route(config_report)),
+        &cli.gateway,
         canvas_runtime::on_signal(cli.process.shutdown_grace()),
     )
     .await

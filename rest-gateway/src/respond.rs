@@ -58,16 +58,36 @@ pub fn url_pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
 impl Format {
     /// A success body in the negotiated format.
     pub fn ok(self, status: StatusCode, body: Value) -> Response {
+        match self.render(body) {
+            Ok((content_type, bytes)) => {
+                (status, [(CONTENT_TYPE, HeaderValue::from_static(content_type))], bytes).into_response()
+            }
+            Err(err) => self.error(err),
+        }
+    }
+
+    /// The bytes of a success body in the negotiated format, with their content type.
+    fn render(self, body: Value) -> Result<(&'static str, Vec<u8>), ApiError> {
         if let Some(content_type) = self.msgpack {
-            return match rmp_serde::to_vec_named(&body) {
-                Ok(bytes) => (status, [(CONTENT_TYPE, HeaderValue::from_static(content_type))], bytes).into_response(),
-                Err(err) => self.error(ApiError::internal(err)),
-            };
+            return rmp_serde::to_vec_named(&body).map(|bytes| (content_type, bytes)).map_err(ApiError::internal);
         }
         // User data keeps its names: webhook `customData`, and a diagram's `nodes` (Mermaid ids).
         let body = self.casing.apply(body, &["customData", "nodes"]);
-        let bytes = serde_json::to_vec(&body).unwrap_or_default();
-        (status, [(CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
+        Ok(("application/json", serde_json::to_vec(&body).unwrap_or_default()))
+    }
+
+    /// Renders a read's result with a weak `ETag` of the rendered bytes
+    /// ([`crate::conditional::content_tag`]), so every casing and format has its own.
+    pub fn reply_tagged(self, result: Result<Value, ApiError>) -> Response {
+        match result.and_then(|body| self.render(body)) {
+            Ok((content_type, bytes)) => {
+                let tag = crate::conditional::content_tag(&bytes);
+                let response =
+                    (StatusCode::OK, [(CONTENT_TYPE, HeaderValue::from_static(content_type))], bytes).into_response();
+                crate::conditional::tagged(response, Some(tag))
+            }
+            Err(err) => self.error(err),
+        }
     }
 
     /// An RFC 9457 problem body, always JSON, in the requested casing.

@@ -17,7 +17,7 @@ use crate::error::ApiError;
 
 /// Largest gRPC message the gateway sends or accepts (a 25 MiB upload plus
 /// framing), matching core-service.
-pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
 /// The gRPC metadata that carries an account-site session to core-service (never `authorization`:
 /// core-service tells the two kinds of credential apart by where they arrive).
@@ -72,6 +72,7 @@ impl AppState {
     pub fn with_client_ip_header(mut self, header: &str) -> anyhow::Result<Self> {
         let name = axum::http::HeaderName::try_from(header.trim())
             .map_err(|_| anyhow::anyhow!("--client-ip-header '{header}' is not a header name"))?;
+        canvas_runtime::client_address::trust_header(name.clone());
         self.client_ip_header = Some(name);
         Ok(self)
     }
@@ -105,6 +106,7 @@ fn traced<T>(message: T) -> Request<T> {
         request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
     }
     canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
+    canvas_runtime::client_address::inject_grpc(request.metadata_mut());
     request
 }
 
@@ -152,4 +154,38 @@ where
         }
         result => Ok(result?),
     }
+}
+
+/// The request header of idempotent retries (draft-ietf-httpapi-idempotency-key-header).
+pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
+/// The answer header that says an answer is the replay of an earlier request's (as Stripe names it).
+pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
+
+/// Forwards the client's `Idempotency-Key` header on a creating call, as the gRPC metadata
+/// `idempotency-key`; core-service checks the key and runs the call once per caller and key. A
+/// value that cannot travel as metadata is a 400 naming the header.
+pub fn with_idempotency_key<T>(
+    mut request: Request<T>,
+    headers: &axum::http::HeaderMap,
+) -> Result<Request<T>, ApiError> {
+    if let Some(value) = headers.get(IDEMPOTENCY_KEY) {
+        let value = value.to_str().ok().and_then(|v| MetadataValue::try_from(v).ok()).ok_or_else(|| {
+            ApiError::invalid(IDEMPOTENCY_KEY, "must be 1 to 255 printable ASCII characters (a UUID, say)")
+        })?;
+        request.metadata_mut().insert("idempotency-key", value);
+    }
+    Ok(request)
+}
+
+/// Whether core-service answered a creating call with the stored answer of an earlier one.
+pub fn replayed<T>(reply: &Response<T>) -> bool {
+    reply.metadata().get("idempotent-replayed").is_some_and(|v| v.as_bytes() == b"true")
+}
+
+/// Adds `Idempotent-Replayed: true` to the answer of a replayed call.
+pub fn mark_replayed(mut response: axum::response::Response, replayed: bool) -> axum::response::Response {
+    if replayed {
+        response.headers_mut().insert(IDEMPOTENT_REPLAYED, axum::http::HeaderValue::from_static("true"));
+    }
+    response
 }

@@ -1,8 +1,7 @@
 //! The HTTP server loop both gateways use, with the graceful shutdown of [`Shutdown`].
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::Shutdown;
@@ -24,6 +23,73 @@ pub struct GatewayArgs {
     #[arg(long = "body-timeout-secs", env = "CANVAS_BODY_TIMEOUT_SECS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub body_timeout_secs: u64,
+
+    /// What one request and one client may occupy at the edge.
+    #[command(flatten)]
+    pub edge: EdgeLimits,
+}
+
+/// The edge limits of both gateways: request head size, URI length, header count, connections,
+/// streams per HTTP/2 connection, and the time to send a request head. Their defaults hold every
+/// request a client of the API makes (a token is 50 bytes, the longest URI a listing with every
+/// filter, about 1 KiB) many times over; the README's limits table states them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EdgeLimits {
+    /// Largest total size of a request's header fields (names and values), in bytes; a larger one
+    /// is answered 431. What the gateway forwards to core-service stays within this, and
+    /// core-service accepts at least twice the highest setting (`canvas_proto::limits`), so no
+    /// request can break the connection other callers share.
+    #[arg(long = "max-header-bytes", env = "CANVAS_MAX_HEADER_BYTES", default_value_t = 16 * 1024,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1024..=canvas_proto::limits::MAX_FORWARDED_HEADER_BYTES as u64))]
+    pub max_header_bytes: usize,
+
+    /// Most header fields in one request; more are answered 431.
+    #[arg(long = "max-headers", env = "CANVAS_MAX_HEADERS", default_value_t = 100,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(8..=1000))]
+    pub max_headers: usize,
+
+    /// Longest request URI (path and query), in bytes; a longer one is answered 414.
+    #[arg(long = "max-uri-bytes", env = "CANVAS_MAX_URI_BYTES", default_value_t = 8 * 1024,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(256..=64 * 1024))]
+    pub max_uri_bytes: usize,
+
+    /// Most client connections one gateway process holds open; further connections wait in the
+    /// kernel's accept queue until one closes (served late, not refused).
+    #[arg(long = "max-connections", env = "CANVAS_MAX_CONNECTIONS", default_value_t = 4096,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub max_connections: usize,
+
+    /// Most concurrent requests (streams) on one HTTP/2 connection.
+    #[arg(long = "max-streams", env = "CANVAS_MAX_STREAMS", default_value_t = 128,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_streams: u32,
+
+    /// Seconds a client may take to send a request's head (request line and headers), and to start
+    /// its next request on a kept-alive HTTP/1 connection; then the connection is closed, so a
+    /// client trickling header bytes cannot hold it.
+    #[arg(long = "header-read-timeout-secs", env = "CANVAS_HEADER_READ_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_read_timeout_secs: u64,
+}
+
+impl EdgeLimits {
+    /// The time limit of a request head.
+    pub fn header_read_timeout(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs(self.header_read_timeout_secs))
+    }
+}
+
+impl Default for EdgeLimits {
+    fn default() -> Self {
+        Self {
+            max_header_bytes: 16 * 1024,
+            max_headers: 100,
+            max_uri_bytes: 8 * 1024,
+            max_connections: 4096,
+            max_streams: 128,
+            header_read_timeout_secs: 10,
+        }
+    }
 }
 
 impl GatewayArgs {
@@ -40,7 +106,7 @@ impl GatewayArgs {
 
 impl Default for GatewayArgs {
     fn default() -> Self {
-        Self { core_timeout_secs: 30, body_timeout_secs: 60 }
+        Self { core_timeout_secs: 30, body_timeout_secs: 60, edge: EdgeLimits::default() }
     }
 }
 
@@ -120,28 +186,15 @@ impl http_body::Body for DeadlineBody {
     }
 }
 
-/// Serves `router` on `listener` until shutdown is requested; then stops accepting, lets requests
-/// in flight finish within the grace period, and drops whatever is still open after it (a
-/// long-lived stream, a stuck client).
-pub async fn serve(listener: TcpListener, router: axum::Router, shutdown: impl Into<Shutdown>) -> anyhow::Result<()> {
-    let shutdown: Shutdown = shutdown.into();
-    tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
-    // Answers go out at once rather than waiting on Nagle's algorithm.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %err, "could not set TCP_NODELAY");
-        }
-    });
-    // `/webhooks/` is `/webhooks`: the trailing slash is trimmed before routing (the spec writes
-    // collections as `/`, clients add one or not). The peer address lets `GET /config` answer
-    // loopback only.
-    let app = tower::Layer::layer(&tower_http::normalize_path::NormalizePathLayer::trim_trailing_slash(), router);
-    let app =
-        axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<std::net::SocketAddr>(app);
-    let server = axum::serve(listener, app).with_graceful_shutdown(shutdown.token.clone().cancelled_owned());
-    if let Some(served) = shutdown.finish_within("HTTP requests", server.into_future()).await {
-        served?;
-    }
-    tracing::info!("HTTP server stopped");
-    Ok(())
+/// Serves `router` on `listener` until shutdown is requested, within the edge limits of `limits`
+/// (see [`crate::server`]).
+/// The limits are copied, so the server does not borrow them.
+pub fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: &GatewayArgs,
+    shutdown: impl Into<Shutdown>,
+) -> impl Future<Output = anyhow::Result<()>> + Send + 'static {
+    let (edge, shutdown) = (limits.edge.clone(), shutdown.into());
+    async move { crate::server::serve(listener, router, &edge, shutdown).await }
 }

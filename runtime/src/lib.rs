@@ -6,15 +6,19 @@
 //! - [`shutdown`]: SIGTERM handling and the grace period ([`Shutdown`]).
 //! - [`telemetry`]: OpenTelemetry trace export.
 //! - [`trace_context`]: W3C `traceparent` across the HTTP and gRPC hops.
-//! - [`http`]: the gateways' HTTP server loop with graceful shutdown.
+//! - [`http`]: the gateways' limits ([`GatewayArgs`], [`http::EdgeLimits`]) and the body deadline.
+//! - [`server`]: the gateways' HTTP server loop: edge limits, HTTP/1 and HTTP/2, graceful shutdown.
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
 //! - [`settings`]: the effective configuration (`GET /config`) and the README's settings table.
+//! - [`client_address`]: the client's address, passed to core-service for its per-address limits.
 //! - [`request_id`]: the `X-Request-Id` that crosses from the gateways into core-service.
 
+pub mod client_address;
 pub mod http;
 pub mod metrics;
 pub mod process;
 pub mod request_id;
+pub mod server;
 pub mod settings;
 pub mod shutdown;
 pub mod telemetry;

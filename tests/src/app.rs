@@ -80,6 +80,7 @@ impl TestApp {
             with_local_model(),
             crate::webhooks::test_webhooks(),
             Some(Box::new(wrap)),
+            None,
         )
         .await
     }
@@ -91,7 +92,16 @@ impl TestApp {
         knowledge: KnowledgeConfig,
         webhooks: core_service::webhooks::WebhookConfig,
     ) -> TestApp {
-        Self::spawn_full(backend, environment, knowledge, webhooks, None).await
+        Self::spawn_full(backend, environment, knowledge, webhooks, None, None).await
+    }
+
+    /// Starts everything with the given request rate limits (`--rate-limit-*`).
+    pub async fn spawn_rate_limited(
+        backend: Backend,
+        rate_limits: core_service::service::rate_limits::RateLimitConfig,
+    ) -> TestApp {
+        let webhooks = crate::webhooks::test_webhooks();
+        Self::spawn_full(backend, "development", keyword_only(), webhooks, None, Some(rate_limits)).await
     }
 
     async fn spawn_full(
@@ -100,6 +110,7 @@ impl TestApp {
         knowledge: KnowledgeConfig,
         webhooks: core_service::webhooks::WebhookConfig,
         wrap: Option<ModelWrapper>,
+        rate_limits: Option<core_service::service::rate_limits::RateLimitConfig>,
     ) -> TestApp {
         let db = TestDb::new(backend).await;
         // The HTTP address first: OAuth access tokens are minted for `{base_url}/mcp`.
@@ -114,7 +125,10 @@ impl TestApp {
             blob_store: None,
             knowledge,
             webhooks,
-            accounts: test_accounts(&base_url),
+            accounts: core_service::service::account_config::AccountConfig {
+                rate_limits: rate_limits.unwrap_or_default(),
+                ..test_accounts(&base_url)
+            },
         };
         let mut core = core_service::build(&config).await.expect("core-service starts");
         if let Some(wrap) = wrap {
@@ -136,7 +150,8 @@ impl TestApp {
         let mcp = mcp_gateway::McpState::connect(&grpc_url, mcp_gateway::McpSettings::new(&base_url))
             .expect("MCP gateway state");
         let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
-        tokio::spawn(rest_gateway::serve(http_listener, router, shutdown.clone()));
+        let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), shutdown.clone());
+        tokio::spawn(async move { rest_gateway::serve(http_listener, router, &limits, http_stop).await });
 
         let (_, admin_token) = core.bootstrap_admin("admin").await.unwrap().expect("fresh database");
         let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();
@@ -182,7 +197,8 @@ impl TestApp {
         let base_url = format!("http://{}", http.local_addr().unwrap());
         let state =
             rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default()).expect("gateway state");
-        tokio::spawn(rest_gateway::serve(http, rest_gateway::router(state), stop.clone()));
+        let (limits, stop) = (canvas_runtime::GatewayArgs::default(), stop.clone());
+        tokio::spawn(async move { rest_gateway::serve(http, rest_gateway::router(state), &limits, stop).await });
         (grpc_url, base_url)
     }
 

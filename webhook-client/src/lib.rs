@@ -36,7 +36,7 @@ use clap::Args;
 use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 use reqwest::{redirect, StatusCode, Url};
 
-pub use policy::DestinationPolicy;
+pub use policy::{DestinationPolicy, Refusal};
 
 /// Longest error text kept about one attempt; receivers' bodies are never read.
 pub const MAX_ERROR_CHARS: usize = 200;
@@ -97,6 +97,9 @@ pub struct Outcome {
     pub error: Option<String>,
     /// The receiver's `Retry-After` (seconds form) on 429 and 503.
     pub retry_after: Option<Duration>,
+    /// Set when the destination rules refused the address (nothing was sent); `error` holds its
+    /// words.
+    pub refused: Option<Refusal>,
 }
 
 impl Outcome {
@@ -153,18 +156,19 @@ impl WebhookClient {
     /// Sends one call and sorts the answer. Never returns the receiver's body.
     pub async fn send(&self, call: &Call) -> Outcome {
         let started = Instant::now();
-        let failed = |error: String| Outcome {
+        let failed = |error: String, refused: Option<Refusal>| Outcome {
             status_code: None,
             duration: started.elapsed(),
             error: Some(shorten(&error)),
             retry_after: None,
+            refused,
         };
         let url = match Url::parse(&call.url) {
             Ok(url) if url.scheme() == "https" => url,
-            _ => return failed("the url is not an absolute https URL".into()),
+            _ => return failed("the url is not an absolute https URL".into(), None),
         };
         if let Some(refusal) = literal_ip_refusal(&self.policy, &url) {
-            return failed(refusal);
+            return failed(refusal.to_string(), Some(refusal));
         }
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -173,13 +177,20 @@ impl WebhookClient {
                 (Ok(name), Ok(value)) => {
                     headers.insert(name, value);
                 }
-                _ => return failed(format!("header {name} is not valid")),
+                _ => return failed(format!("header {name} is not valid"), None),
             }
         }
         let response = self.http.post(url).headers(headers).body(call.body.clone()).send().await;
         let response = match response {
             Ok(response) => response,
-            Err(err) => return failed(describe(&err, self.timeout)),
+            Err(err) => {
+                let refused = refusal_in(&err);
+                let text = match &refused {
+                    Some(refusal) => refusal.to_string(),
+                    None => describe(&err, self.timeout),
+                };
+                return failed(text, refused);
+            }
         };
         let status = response.status();
         let retry_after = retry_after(status, response.headers());
@@ -192,19 +203,54 @@ impl WebhookClient {
         } else {
             Some(format!("HTTP {}", status.as_u16()))
         };
-        Outcome { status_code: Some(status.as_u16()), duration: started.elapsed(), error, retry_after }
+        Outcome { status_code: Some(status.as_u16()), duration: started.elapsed(), error, retry_after, refused: None }
+    }
+
+    /// Applies the destination rules to a URL as a call would, before any call: a literal address,
+    /// or every address its host name resolves to now. `Err` when the call would be refused; a name
+    /// that does not resolve (or not within [`CHECK_RESOLVE_TIMEOUT`]) is not refused here, the call
+    /// itself reports it. Calls are still checked at connect time (a name may resolve differently
+    /// then).
+    pub async fn check_destination(&self, url: &str) -> Result<(), Refusal> {
+        let Ok(url) = Url::parse(url) else { return Ok(()) };
+        if let Some(refusal) = literal_ip_refusal(&self.policy, &url) {
+            return Err(refusal);
+        }
+        let Some(url::Host::Domain(host)) = url.host() else { return Ok(()) };
+        match tokio::time::timeout(CHECK_RESOLVE_TIMEOUT, resolver::resolve(&self.policy, host)).await {
+            Ok(Err(error)) => match error.downcast::<Refusal>() {
+                Ok(refusal) => Err(*refusal),
+                Err(_) => Ok(()),
+            },
+            _ => Ok(()),
+        }
     }
 }
 
+/// How long [`WebhookClient::check_destination`] waits for DNS.
+pub const CHECK_RESOLVE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// A URL whose host is a literal IP never reaches the resolver, so it is
 /// checked here.
-fn literal_ip_refusal(policy: &DestinationPolicy, url: &Url) -> Option<String> {
+fn literal_ip_refusal(policy: &DestinationPolicy, url: &Url) -> Option<Refusal> {
     let ip: IpAddr = match url.host()? {
         url::Host::Ipv4(v4) => v4.into(),
         url::Host::Ipv6(v6) => v6.into(),
         url::Host::Domain(_) => return None,
     };
-    policy.refusal(ip).map(|kind| format!("destination refused: {ip} is {kind}"))
+    policy.refuse_literal(ip)
+}
+
+/// The destination refusal a failed call carries (from the policing resolver), if any.
+fn refusal_in(err: &reqwest::Error) -> Option<Refusal> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
+    while let Some(cause) = source {
+        if let Some(refusal) = cause.downcast_ref::<Refusal>() {
+            return Some(refusal.clone());
+        }
+        source = cause.source();
+    }
+    None
 }
 
 fn retry_after(status: StatusCode, headers: &HeaderMap) -> Option<Duration> {

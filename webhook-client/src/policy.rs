@@ -8,8 +8,12 @@
 //! receiver). The same rule runs on literal IPs in URLs (at validation and
 //! before sending) and on every address DNS returns (in the resolver), so the
 //! address actually connected to is always the one checked.
+//!
+//! A refusal reads the same wherever it is made ([`Refusal`]): at validation, at a test call and
+//! in a delivery's `lastError`, for a literal address and for a name that resolves to one, and it
+//! names the setting that allows the range.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use ipnet::IpNet;
 
@@ -47,7 +51,60 @@ impl DestinationPolicy {
         }
         forbidden_kind(ip)
     }
+
+    /// The refusal of a URL's literal address, or None when it may be called.
+    pub fn refuse_literal(&self, ip: IpAddr) -> Option<Refusal> {
+        self.refusal(ip).map(|kind| Refusal { host: None, ip, kind })
+    }
+
+    /// The addresses `host` resolved to that may be called; when there were some and every one
+    /// is refused, the refusal of the first.
+    pub fn screen(&self, host: &str, resolved: Vec<SocketAddr>) -> Result<Vec<SocketAddr>, Refusal> {
+        let mut allowed = Vec::with_capacity(resolved.len());
+        let mut first_refusal = None;
+        for addr in resolved {
+            match self.refusal(addr.ip()) {
+                None => allowed.push(addr),
+                Some(kind) => {
+                    first_refusal.get_or_insert(Refusal { host: Some(host.to_owned()), ip: addr.ip(), kind });
+                }
+            }
+        }
+        match first_refusal {
+            Some(refusal) if allowed.is_empty() => Err(refusal),
+            _ => Ok(allowed),
+        }
+    }
 }
+
+/// The setting (environment variable of core-service and webhook-dispatcher, and of `canvasctl
+/// up`) that lists ranges the rules otherwise refuse.
+pub const ALLOW_SETTING: &str = "CANVAS_WEBHOOK_ALLOW_DESTINATIONS";
+
+/// A destination the rules refuse: the same words for a literal address and for a host name that
+/// resolves to one (`localhost (127.0.0.1)`), naming [`ALLOW_SETTING`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The host name the URL gave; None for a literal address.
+    pub host: Option<String>,
+    /// The refused address (of a name, the first it resolved to; all were refused).
+    pub ip: IpAddr,
+    /// What kind of address it is, e.g. "a loopback address".
+    pub kind: &'static str,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Refusal { host, ip, kind } = self;
+        match host {
+            Some(host) => write!(f, "destination refused: {host} ({ip}) is {kind}")?,
+            None => write!(f, "destination refused: {ip} is {kind}")?,
+        }
+        write!(f, "; allow it with {ALLOW_SETTING}={ip} (e.g. for a local receiver in development)")
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 /// IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4
 /// address they carry, else they would slip past the IPv4 rules.
@@ -144,6 +201,21 @@ mod tests {
         for ip in ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111"] {
             assert!(!refused(&policy, ip), "{ip} must be allowed");
         }
+    }
+
+    #[test]
+    fn a_name_and_its_address_are_refused_in_the_same_words() {
+        let policy = DestinationPolicy::default();
+        let literal = policy.refuse_literal("127.0.0.1".parse().unwrap()).unwrap().to_string();
+        let resolved = vec!["127.0.0.1:0".parse().unwrap()];
+        let named = policy.screen("localhost", resolved).unwrap_err().to_string();
+        assert_eq!(named.replace("localhost (127.0.0.1)", "127.0.0.1"), literal);
+        assert!(literal.contains("a loopback address") && literal.contains(ALLOW_SETTING), "{literal}");
+        assert!(literal.chars().count() <= crate::MAX_ERROR_CHARS, "{} chars: {literal}", literal.chars().count());
+        // A name with one address that may be called is not refused; the refused ones are dropped.
+        let mixed = vec!["127.0.0.1:443".parse().unwrap(), "93.184.215.14:443".parse().unwrap()];
+        assert_eq!(policy.screen("mixed.example", mixed).unwrap(), vec!["93.184.215.14:443".parse().unwrap()]);
+        assert_eq!(policy.screen("none.example", Vec::new()).unwrap(), Vec::<SocketAddr>::new());
     }
 
     #[test]

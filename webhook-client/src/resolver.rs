@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
-use crate::policy::DestinationPolicy;
+use crate::policy::{DestinationPolicy, Refusal};
 
 /// Resolves with the system resolver, then applies the policy.
 #[derive(Debug, Clone)]
@@ -25,40 +25,24 @@ impl PolicingResolver {
     }
 }
 
-/// The error a call fails with when every address of a name is refused.
-#[derive(Debug)]
-pub struct Refused(pub String);
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// Resolves `host` with the system resolver, then applies the policy: the addresses that may be
+/// called, or the [`Refusal`] (as the error) when every address is refused.
+pub async fn resolve(
+    policy: &DestinationPolicy,
+    host: &str,
+) -> Result<Vec<SocketAddr>, Box<dyn std::error::Error + Send + Sync>> {
+    let resolved: Vec<SocketAddr> = tokio::net::lookup_host((host, 0)).await?.collect();
+    if resolved.is_empty() {
+        return Err(format!("{host} has no address").into());
     }
+    policy.screen(host, resolved).map_err(|refusal: Refusal| Box::new(refusal) as _)
 }
-
-impl std::error::Error for Refused {}
 
 impl Resolve for PolicingResolver {
     fn resolve(&self, name: Name) -> Resolving {
         let policy = self.policy.clone();
         Box::pin(async move {
-            let host = name.as_str().to_owned();
-            let resolved: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            let mut allowed = Vec::with_capacity(resolved.len());
-            let mut first_refusal = None;
-            for addr in resolved {
-                match policy.refusal(addr.ip()) {
-                    None => allowed.push(addr),
-                    Some(kind) => {
-                        first_refusal.get_or_insert_with(|| {
-                            format!("destination refused: {host} resolves to {} ({kind})", addr.ip())
-                        });
-                    }
-                }
-            }
-            if allowed.is_empty() {
-                let message = first_refusal.unwrap_or_else(|| format!("{host} has no address"));
-                return Err(Box::new(Refused(message)) as Box<dyn std::error::Error + Send + Sync>);
-            }
+            let allowed = resolve(&policy, name.as_str()).await?;
             Ok(Box::new(allowed.into_iter()) as Addrs)
         })
     }

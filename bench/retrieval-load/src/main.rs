@@ -78,7 +78,8 @@ async fn main() -> anyhow::Result<()> {
     let http = TcpListener::bind("127.0.0.1:0").await?;
     let base_url = format!("http://{}", http.local_addr()?);
     let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default())?;
-    tokio::spawn(rest_gateway::serve(http, rest_gateway::router(state), stop.clone()));
+    let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), stop.clone());
+    tokio::spawn(async move { rest_gateway::serve(http, rest_gateway::router(state), &limits, http_stop).await });
 
     let accounts = accounts(&core).await?;
     let api = Api::new(&base_url, &accounts.token);

@@ -12,7 +12,7 @@ use canvas_proto::v1::o_auth_service_server::OAuthService;
 use canvas_proto::v1::session_service_server::SessionService;
 use tonic::{Request, Response, Status};
 
-use super::{authenticate, convert, SESSION_METADATA};
+use super::{authenticate, convert};
 use crate::domain::{TokenId, UserId};
 use crate::service::oauth::{AuthorizationProblem, AuthorizationRequest};
 use crate::service::oauth_clients::OAuthRefusal;
@@ -35,8 +35,8 @@ pub struct AccountAdminGrpc {
 type Reply<T> = Result<Response<T>, Status>;
 
 async fn signed_in<T>(core: &Core, request: &Request<T>) -> Result<SignedIn, Status> {
-    let session = request.metadata().get(SESSION_METADATA).and_then(|v| v.to_str().ok());
-    Ok(core.session(session).await?)
+    let credentials = super::credentials(request);
+    Ok(core.signed_in(credentials.session, credentials.client_address).await?)
 }
 
 fn session_info(who: &SignedIn, idle_secs: u64) -> pb::SessionInfo {

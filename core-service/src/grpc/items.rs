@@ -1,5 +1,5 @@
 //! `canvas.v1.ItemService`: validate ids, authenticate, call the service
-//! layer, convert.
+//! layer, convert. The creating calls run through [`Once`] (`idempotency-key`).
 
 use std::sync::Arc;
 
@@ -8,6 +8,7 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::item_service_server::ItemService;
 use tonic::{Request, Response, Status};
 
+use super::idempotency::Once;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::CoreError;
@@ -23,6 +24,17 @@ pub struct ItemGrpc {
 
 type Reply<T> = Result<Response<T>, Status>;
 
+/// The versions a conditional update or delete accepts: `expected_version`, the list of
+/// `expected_versions`, or (both given) the versions both allow; None when neither is set.
+fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> Option<Vec<i64>> {
+    match (one, list) {
+        (None, None) => None,
+        (Some(one), None) => Some(vec![one]),
+        (None, Some(list)) => Some(list.versions.clone()),
+        (Some(one), Some(list)) => Some(list.versions.iter().copied().filter(|v| *v == one).collect()),
+    }
+}
+
 fn item_ref(written: Written) -> Response<pb::ItemRef> {
     Response::new(pb::ItemRef { item_id: written.item.to_string(), version: written.version })
 }
@@ -31,16 +43,20 @@ fn item_ref(written: Written) -> Response<pb::ItemRef> {
 impl ItemService for ItemGrpc {
     async fn create_item(&self, request: Request<pb::CreateItemRequest>) -> Reply<pb::ItemRef> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
-        let properties = req.properties.map(from_proto_struct).unwrap_or_default();
-        let upload = req.file.map(|f| Upload {
-            file_name: f.file_name,
-            declared_mime_type: f.declared_mime_type,
-            content: f.content,
-        });
-        let id = self.core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
-        Ok(item_ref(Written { item: id, version: 1 }))
+        let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateItem", &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let project = ProjectId::parse(&req.project_id)?;
+            let properties = req.properties.map(from_proto_struct).unwrap_or_default();
+            let upload = req.file.map(|f| Upload {
+                file_name: f.file_name,
+                declared_mime_type: f.declared_mime_type,
+                content: f.content,
+            });
+            let id = core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
+            Ok(pb::ItemRef { item_id: id.to_string(), version: 1 })
+        })
+        .await
     }
 
     async fn get_item(&self, request: Request<pb::GetItemRequest>) -> Reply<pb::Item> {
@@ -64,7 +80,8 @@ impl ItemService for ItemGrpc {
         let req = request.into_inner();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
-        let written = self.core.update_item(&who, project, &req.item_type, item, patch, req.expected_version).await?;
+        let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
+        let written = self.core.update_item(&who, project, &req.item_type, item, patch, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -72,7 +89,8 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
-        let written = self.core.delete_item(&who, project, item, req.expected_version).await?;
+        let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
+        let written = self.core.delete_item(&who, project, item, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -122,55 +140,70 @@ impl ItemService for ItemGrpc {
 
     async fn create_items(&self, request: Request<pb::CreateItemsRequest>) -> Reply<pb::CreateItemsResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
-        let batch = req
-            .items
-            .into_iter()
-            .map(|item| BulkItem {
-                reference: item.reference,
-                item_type: item.item_type,
-                parent: Some(item.parent).filter(|p| !p.trim().is_empty()),
-                properties: item.properties.map(from_proto_struct).unwrap_or_default(),
-            })
-            .collect();
-        let created = self.core.create_items(&who, project, batch).await?;
-        Ok(Response::new(pb::CreateItemsResponse {
-            items: created
+        let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateItems", &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let project = ProjectId::parse(&req.project_id)?;
+            let batch = req
+                .items
                 .into_iter()
-                .map(|c| pb::CreatedItem { reference: c.reference, item_id: c.item.to_string() })
-                .collect(),
-        }))
+                .map(|item| BulkItem {
+                    reference: item.reference,
+                    item_type: item.item_type,
+                    parent: Some(item.parent).filter(|p| !p.trim().is_empty()),
+                    properties: item.properties.map(from_proto_struct).unwrap_or_default(),
+                })
+                .collect();
+            let created = core.create_items(&who, project, batch).await?;
+            Ok(pb::CreateItemsResponse {
+                items: created
+                    .into_iter()
+                    .map(|c| pb::CreatedItem { reference: c.reference, item_id: c.item.to_string() })
+                    .collect(),
+            })
+        })
+        .await
     }
 
     async fn arrange_items(&self, request: Request<pb::ArrangeItemsRequest>) -> Reply<pb::ArrangeItemsResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
-        let origin = match (req.x, req.y) {
-            (Some(x), Some(y)) => Some((x, y)),
-            (None, None) => None,
-            _ => return Err(CoreError::invalid("position", "give both x and y, or neither").into()),
-        };
-        let moved = self.core.arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
-        Ok(Response::new(pb::ArrangeItemsResponse {
-            items: moved.into_iter().map(|w| pb::ItemRef { item_id: w.item.to_string(), version: w.version }).collect(),
-        }))
+        let once = Once::of(&request, &who, "/canvas.v1.ItemService/ArrangeItems", &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let project = ProjectId::parse(&req.project_id)?;
+            let origin = match (req.x, req.y) {
+                (Some(x), Some(y)) => Some((x, y)),
+                (None, None) => None,
+                _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
+            };
+            let moved = core.arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
+            Ok(pb::ArrangeItemsResponse {
+                items: moved
+                    .into_iter()
+                    .map(|w| pb::ItemRef { item_id: w.item.to_string(), version: w.version })
+                    .collect(),
+            })
+        })
+        .await
     }
 
     async fn create_diagram(&self, request: Request<pb::CreateDiagramRequest>) -> Reply<pb::CreateDiagramResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
-        let position = match (req.x, req.y) {
-            (Some(x), Some(y)) => Some((x, y)),
-            (None, None) => None,
-            _ => return Err(CoreError::invalid("position", "give both x and y, or neither").into()),
-        };
-        let created = self.core.create_diagram(&who, project, &req.format, &req.source, position).await?;
-        Ok(Response::new(pb::CreateDiagramResponse {
-            item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
-            nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
-        }))
+        let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateDiagram", &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let project = ProjectId::parse(&req.project_id)?;
+            let position = match (req.x, req.y) {
+                (Some(x), Some(y)) => Some((x, y)),
+                (None, None) => None,
+                _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
+            };
+            let created = core.create_diagram(&who, project, &req.format, &req.source, position).await?;
+            Ok(pb::CreateDiagramResponse {
+                item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
+                nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
+            })
+        })
+        .await
     }
 }

@@ -8,6 +8,7 @@ mod account_site;
 mod admin;
 pub mod convert;
 mod health;
+pub mod idempotency;
 mod items;
 mod knowledge;
 pub mod metrics;
@@ -35,7 +36,7 @@ use crate::service::auth::Credentials;
 use crate::service::{Core, Principal};
 
 /// Largest gRPC message accepted or sent: a 25 MB upload plus framing.
-pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
 /// Metadata a gateway passes the account site's session cookie in (never `authorization`).
 pub const SESSION_METADATA: &str = "x-canvas-session";
@@ -50,6 +51,7 @@ pub fn credentials<T>(request: &Request<T>) -> Credentials<'_> {
         authorization: text("authorization"),
         session: text(SESSION_METADATA),
         resource: text(RESOURCE_METADATA),
+        client_address: text(canvas_runtime::client_address::METADATA).and_then(|a| a.parse().ok()),
     }
 }
 
@@ -65,6 +67,20 @@ pub async fn authenticate_reader<T>(core: &Core, request: &Request<T>) -> Result
     Ok(core.authenticate_with(credentials(request), true).await?)
 }
 
+/// Forgets idle clients' full rate budgets once a minute, so the limiters' memory follows the
+/// active clients.
+fn spawn_rate_limit_pruning(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            tokio::select! {
+                _ = every.tick() => core.rate_limits().prune(),
+                () = shutdown.cancelled() => return,
+            }
+        }
+    });
+}
+
 /// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
 /// period (change streams end at once) and drops those still running after it.
 pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime::Shutdown) -> anyhow::Result<()> {
@@ -73,6 +89,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
     canvas_runtime::metrics::install();
     metrics::spawn_gauges(core.clone(), shutdown.clone());
+    spawn_rate_limit_pruning(core.clone(), shutdown.clone());
     health_reporter.set_serving::<ItemServiceServer<items::ItemGrpc>>().await;
     health_reporter.set_serving::<KnowledgeServiceServer<knowledge::KnowledgeGrpc>>().await;
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;
@@ -109,7 +126,14 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
 
     tracing::info!(addr = %listener.local_addr()?, backend = core.storage().backend_name(), "core-service gRPC listening");
+    use canvas_proto::limits::{MAX_CONCURRENT_STREAMS, MAX_METADATA_BYTES};
     let server = tonic::transport::Server::builder()
+        // Explicit transport limits (`canvas_proto::limits`), which the gateways stay within, so a
+        // call's size never costs another call its connection.
+        .http2_max_header_list_size(MAX_METADATA_BYTES)
+        .max_concurrent_streams(MAX_CONCURRENT_STREAMS)
+        .http2_keepalive_interval(Some(std::time::Duration::from_secs(30)))
+        .http2_keepalive_timeout(Some(std::time::Duration::from_secs(20)))
         .layer(metrics::GrpcMetricsLayer)
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -43,7 +43,10 @@ pub fn reason_of(err: &CoreError) -> ErrorReason {
         CoreError::Conflict(_) | CoreError::Contention(_) => ErrorReason::Conflict,
         CoreError::PreconditionFailed { .. } => ErrorReason::PreconditionFailed,
         CoreError::RateLimited { .. } => ErrorReason::RateLimited,
+        CoreError::TooManyRequests { .. } => ErrorReason::TooManyRequests,
         CoreError::PayloadTooLarge(_) => ErrorReason::PayloadTooLarge,
+        CoreError::IdempotencyKeyReused(_) => ErrorReason::IdempotencyKeyReused,
+        CoreError::IdempotencyKeyInUse(_) => ErrorReason::IdempotencyKeyInUse,
         CoreError::Unavailable { .. } => ErrorReason::DependencyUnavailable,
         CoreError::Internal(_) => ErrorReason::Internal,
     }
@@ -59,11 +62,13 @@ pub fn code_of(reason: ErrorReason) -> Code {
         ErrorReason::PermissionDenied => Code::PermissionDenied,
         ErrorReason::Conflict => Code::AlreadyExists,
         ErrorReason::PreconditionFailed => Code::FailedPrecondition,
-        ErrorReason::RateLimited => Code::ResourceExhausted,
+        ErrorReason::RateLimited | ErrorReason::TooManyRequests => Code::ResourceExhausted,
         ErrorReason::PayloadTooLarge => Code::OutOfRange,
         ErrorReason::DependencyUnavailable => Code::Unavailable,
         ErrorReason::DeadlineExceeded => Code::DeadlineExceeded,
         ErrorReason::Unimplemented => Code::Unimplemented,
+        ErrorReason::IdempotencyKeyReused => Code::InvalidArgument,
+        ErrorReason::IdempotencyKeyInUse => Code::Aborted,
         ErrorReason::Internal | ErrorReason::Unspecified => Code::Internal,
     }
 }
@@ -106,6 +111,12 @@ impl From<CoreError> for Status {
             }
             CoreError::RateLimited { retry_after_secs, .. } => {
                 details.set_retry_info(Some(Duration::from_secs(retry_after_secs)));
+            }
+            CoreError::TooManyRequests { retry_after_secs, policy, state, .. } => {
+                use canvas_proto::failure::{RATE_LIMIT_METADATA, RATE_LIMIT_POLICY_METADATA};
+                details.set_retry_info(Some(Duration::from_secs(retry_after_secs)));
+                metadata.insert(RATE_LIMIT_POLICY_METADATA.to_owned(), policy);
+                metadata.insert(RATE_LIMIT_METADATA.to_owned(), state);
             }
             CoreError::Unavailable { dependency, retry_after_secs, .. } => {
                 metadata.insert("dependency".to_owned(), dependency.as_str().to_owned());
@@ -155,7 +166,7 @@ mod tests {
         let cases = [
             (CoreError::invalid("x", "bad"), "VALIDATION_FAILED"),
             (CoreError::not_found("item", "1"), "NOT_FOUND"),
-            (CoreError::PreconditionFailed { kind: "item", expected: 1, current: 2 }, "PRECONDITION_FAILED"),
+            (CoreError::PreconditionFailed { kind: "item", expected: vec![1], current: 2 }, "PRECONDITION_FAILED"),
             (CoreError::unavailable(crate::error::Dependency::Llm, "down", 5), "DEPENDENCY_UNAVAILABLE"),
             (CoreError::internal("secret cause"), "INTERNAL"),
         ];

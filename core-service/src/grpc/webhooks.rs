@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use super::authenticate;
 use super::convert::timestamp;
+use super::idempotency::Once;
 use crate::domain::ProjectId;
 use crate::error::CoreError;
 use crate::service::webhooks::webhook_id;
@@ -100,9 +101,13 @@ impl WebhookService for WebhookGrpc {
 
     async fn create_webhook(&self, request: Request<pb::CreateWebhookRequest>) -> Reply<pb::Webhook> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.get_ref();
-        let project = ProjectId::parse(&req.project_id)?;
-        Ok(Response::new(webhook(self.core.create_webhook(&who, project, &req.definition_json).await?)))
+        let once = Once::of(&request, &who, "/canvas.v1.WebhookService/CreateWebhook", &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let project = ProjectId::parse(&req.project_id)?;
+            Ok(webhook(core.create_webhook(&who, project, &req.definition_json).await?))
+        })
+        .await
     }
 
     async fn replace_webhook(&self, request: Request<pb::ReplaceWebhookRequest>) -> Reply<pb::Webhook> {
@@ -206,6 +211,7 @@ impl WebhookDispatchService for DispatchGrpc {
                 duration: Duration::from_millis(req.duration_ms),
                 error: req.error,
                 retry_after: req.retry_after_secs.map(Duration::from_secs),
+                refused: None,
             },
         };
         if !self.core.report_delivery(report).await? {

@@ -39,6 +39,10 @@ impl From<&str> for Rule {
 /// Parses one value by its kind. The error is the rule, for a violation of
 /// `field`.
 pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
+    // The one rule of stored text comes first, for every kind and every string inside a value.
+    if !crate::domain::text::check_json(field, value, errors) {
+        return None;
+    }
     if matches!(kind, Kind::Point | Kind::Size | Kind::AutoSize) && !value.is_object() {
         errors.push(FieldViolation::new(field, expected_shape(kind)));
         return None;

@@ -36,6 +36,10 @@ pub struct AccountConfig {
     /// How long an unused OAuth refresh token can be exchanged, in seconds.
     #[arg(long = "oauth-refresh-secs", env = "CANVAS_OAUTH_REFRESH_SECS", default_value_t = AccountConfig::OAUTH_REFRESH_SECS)]
     pub oauth_refresh_secs: u64,
+
+    /// Request rate limits per credential and per client address.
+    #[command(flatten)]
+    pub rate_limits: super::rate_limits::RateLimitConfig,
 }
 
 impl AccountConfig {
@@ -67,6 +71,7 @@ impl Default for AccountConfig {
             oauth_code_secs: Self::OAUTH_CODE_SECS,
             oauth_access_secs: Self::OAUTH_ACCESS_SECS,
             oauth_refresh_secs: Self::OAUTH_REFRESH_SECS,
+            rate_limits: Default::default(),
         }
     }
 }

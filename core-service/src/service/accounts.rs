@@ -14,6 +14,7 @@ const MAX_NAME: usize = 128;
 
 fn checked_name(field: &str, raw: &str) -> CoreResult<String> {
     let name = raw.trim();
+    crate::domain::text::check(field, name)?;
     if name.is_empty() {
         return Err(CoreError::invalid(field, "is required and must not be empty"));
     }
@@ -63,6 +64,7 @@ impl Core {
         name: &str,
     ) -> CoreResult<IssuedToken> {
         let name = name.trim();
+        crate::domain::text::check("name", name)?;
         if name.chars().count() > MAX_NAME {
             return Err(CoreError::invalid("name", format!("must be at most {MAX_NAME} characters")));
         }

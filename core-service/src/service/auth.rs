@@ -33,12 +33,54 @@ pub struct Credentials<'a> {
     /// The protected resource the call came through (mcp-gateway's MCP URL), which an OAuth
     /// access token must have been minted for.
     pub resource: Option<&'a str>,
+    /// The client's address as the gateway saw it, for the per-address limit of calls whose
+    /// credentials fail; `None` from callers that do not say (internal components).
+    pub client_address: Option<std::net::IpAddr>,
 }
 
 impl Core {
     /// Authenticates a call: an API token; or an OAuth access token at its own resource; or,
     /// when `allow_session` (reads) and no `Authorization` header was sent, a session.
+    ///
+    /// Every call spends one of its credential's rate budget; a call whose credentials fail spends
+    /// one of its client address's instead, and once that is used up is answered
+    /// `TooManyRequests` rather than 401 (`service/rate_limits.rs`).
     pub async fn authenticate_with(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
+        match self.identify(credentials, allow_session).await {
+            Ok(principal) => {
+                self.rate_limits.spend_credential(principal.token_id.0)?;
+                Ok(principal)
+            }
+            Err(CoreError::Unauthenticated(message)) => {
+                self.rate_limits.spend_anonymous(credentials.client_address)?;
+                Err(CoreError::Unauthenticated(message))
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// The account site's signed-in person, spending the session's rate budget (or, when the
+    /// session fails, the client address's), as [`Core::authenticate_with`] does for the API.
+    pub async fn signed_in(
+        &self,
+        session: Option<&str>,
+        client_address: Option<std::net::IpAddr>,
+    ) -> CoreResult<super::sessions::SignedIn> {
+        match self.session(session).await {
+            Ok(signed_in) => {
+                self.rate_limits.spend_credential(signed_in.principal.token_id.0)?;
+                Ok(signed_in)
+            }
+            Err(CoreError::Unauthenticated(message)) => {
+                self.rate_limits.spend_anonymous(client_address)?;
+                Err(CoreError::Unauthenticated(message))
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Who the credentials name, without spending any rate budget.
+    async fn identify(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
         let header = credentials.authorization.map(str::trim).filter(|h| !h.is_empty());
         if header.is_none() && allow_session && credentials.session.is_some() {
             return Ok(self.session(credentials.session).await?.principal);

@@ -46,6 +46,9 @@ impl Core {
             return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
         }
         check_origin(position)?;
+        // Before parsing: a label with U+0000 would otherwise reach the item rules as a layout
+        // defect.
+        crate::domain::text::check("source", source)?;
         let diagram = canvas_diagram::parse(source).map_err(|error| {
             CoreError::Validation(vec![FieldViolation::with_reason(
                 ViolationReason::InvalidValue,

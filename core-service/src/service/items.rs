@@ -124,8 +124,8 @@ impl Core {
 
     /// Applies `patch` to an item. Writers of one item take turns ([`ItemLocks`]), so concurrent
     /// updates are all applied, each with its own `item.updated` event, in the order they got the
-    /// lock. With `expected_version` the update applies only if the item is still at that
-    /// version (HTTP `If-Match`).
+    /// lock. With `expected` the update applies only if the item is still at one of those
+    /// versions (HTTP `If-Match`, a list of entity tags).
     pub async fn update_item(
         &self,
         who: &Principal,
@@ -133,7 +133,7 @@ impl Core {
         item_type: &str,
         item: ItemId,
         patch: Map<String, Value>,
-        expected_version: Option<i64>,
+        expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
         let named_type = ItemType::parse(item_type)?;
         self.require_role(who, project, ProjectRole::Editor).await?;
@@ -141,7 +141,7 @@ impl Core {
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
-            check_expected(expected_version, &current)?;
+            check_expected(expected.as_deref(), &current)?;
             let actual_type = ItemType::parse(&current.item_type)?;
             if actual_type != named_type {
                 return Err(CoreError::invalid(
@@ -177,14 +177,14 @@ impl Core {
         who: &Principal,
         project: ProjectId,
         item: ItemId,
-        expected_version: Option<i64>,
+        expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
         self.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
-            check_expected(expected_version, &current)?;
+            check_expected(expected.as_deref(), &current)?;
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties});
@@ -385,11 +385,11 @@ pub(super) fn item_event(
 /// Connector updates that go with a delete.
 pub(super) type Dependents = Vec<DependentUpdate>;
 
-/// `If-Match`: the caller's expected version must be the current one.
-fn check_expected(expected: Option<i64>, current: &ItemRow) -> CoreResult<()> {
+/// `If-Match`: the current version must be one the caller expects (None: any).
+fn check_expected(expected: Option<&[i64]>, current: &ItemRow) -> CoreResult<()> {
     match expected {
-        Some(expected) if expected != current.version => {
-            Err(CoreError::PreconditionFailed { kind: "item", expected, current: current.version })
+        Some(expected) if !expected.contains(&current.version) => {
+            Err(CoreError::PreconditionFailed { kind: "item", expected: expected.to_vec(), current: current.version })
         }
         _ => Ok(()),
     }

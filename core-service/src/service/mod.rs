@@ -12,6 +12,8 @@
 //! - [`items`]: item create, read, update, delete, list.
 //! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
 //! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
+//! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
+//! - [`rate_limits`]: calls per credential and per client address (429 at the gateways).
 //! - [`item_filters`]: the listing's region, text and changed-since filters.
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
@@ -25,6 +27,7 @@ pub mod arrange;
 pub mod auth;
 pub mod bulk;
 pub mod diagrams;
+pub mod idempotency;
 pub mod item_filters;
 pub mod item_locks;
 pub mod item_views;
@@ -33,6 +36,7 @@ pub mod knowledge;
 pub mod my_tokens;
 pub mod oauth;
 pub mod oauth_clients;
+pub mod rate_limits;
 pub mod sessions;
 pub mod sign_in_throttle;
 pub mod watch;
@@ -90,6 +94,8 @@ pub struct Core {
     pub(crate) webhooks: Arc<WebhookRuntime>,
     /// Serialises writers of one item within this replica.
     pub(crate) item_locks: Arc<item_locks::ItemLocks>,
+    /// This replica's share of every caller's request budget.
+    pub(crate) rate_limits: rate_limits::RateLimits,
 }
 
 impl Core {
@@ -98,11 +104,17 @@ impl Core {
         Self {
             storage,
             blobs,
-            settings,
             knowledge: Knowledge::keyword_only(),
             webhooks: Arc::new(WebhookRuntime::ephemeral()),
             item_locks: Arc::default(),
+            rate_limits: rate_limits::RateLimits::new(&settings.accounts.rate_limits),
+            settings,
         }
+    }
+
+    /// This replica's rate limiters (pruned periodically by the gRPC server).
+    pub fn rate_limits(&self) -> &rate_limits::RateLimits {
+        &self.rate_limits
     }
 
     /// Installs the configured webhook settings (`build` does this).

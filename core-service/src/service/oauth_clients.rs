@@ -51,6 +51,9 @@ fn is_loopback(host: Option<url::Host<&str>>) -> bool {
 
 /// Why a redirect URI cannot be registered; None when it can.
 pub fn redirect_uri_problem(uri: &str) -> Option<String> {
+    if !crate::domain::text::storable(uri) {
+        return Some(crate::domain::text::NUL_RULE.into());
+    }
     if uri.chars().count() > MAX_URI_CHARS {
         return Some(format!("must be at most {MAX_URI_CHARS} characters"));
     }
@@ -148,6 +151,9 @@ fn checked_registration(metadata_json: &str) -> Result<Registration, OAuthRefusa
     }
     let name = match metadata.get("client_name") {
         None | Some(Value::Null) => String::new(),
+        Some(Value::String(name)) if !crate::domain::text::storable(name) => {
+            return Err(bad(format!("client_name {}", crate::domain::text::NUL_RULE)))
+        }
         Some(Value::String(name)) if name.trim().chars().count() <= MAX_CLIENT_NAME => name.trim().to_owned(),
         Some(_) => return Err(bad(format!("client_name must be a string of at most {MAX_CLIENT_NAME} characters"))),
     };

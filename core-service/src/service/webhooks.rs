@@ -18,9 +18,20 @@ pub fn webhook_id(raw: &str) -> CoreResult<Uuid> {
     Uuid::parse_str(raw.trim()).map_err(|_| CoreError::not_found("webhook", raw))
 }
 
+/// A destination the rules refuse, as the 400 naming `url`: the same status and words for a
+/// literal address (refused by `Definition::parse`) and for a name resolving to one.
+fn refused_destination(refusal: webhook_client::Refusal) -> CoreError {
+    CoreError::invalid("url", refusal.to_string())
+}
+
 impl Core {
-    fn parse_definition(&self, json: &str) -> CoreResult<Definition> {
-        Definition::parse(json, self.webhooks.client.policy())
+    /// Parses a definition and applies the destination rules to its URL as a call would (a host
+    /// name is resolved now). Calls check again at connect time, so a name that resolves
+    /// elsewhere later is still refused then.
+    async fn parse_definition(&self, json: &str) -> CoreResult<Definition> {
+        let definition = Definition::parse(json, self.webhooks.client.policy())?;
+        self.webhooks.client.check_destination(&definition.url).await.map_err(refused_destination)?;
+        Ok(definition)
     }
 
     async fn require_manager(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
@@ -39,7 +50,7 @@ impl Core {
 
     pub async fn create_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        let definition = self.parse_definition(json)?;
+        let definition = self.parse_definition(json).await?;
         let now = Utc::now();
         let row = WebhookRow {
             id: Uuid::now_v7(),
@@ -75,7 +86,7 @@ impl Core {
         json: &str,
     ) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        let definition = self.parse_definition(json)?;
+        let definition = self.parse_definition(json).await?;
         let mut row =
             self.storage.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
         row.name = definition.name;
@@ -105,7 +116,7 @@ impl Core {
     /// seconds until the oldest call leaves the window.
     pub async fn test_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<Outcome> {
         self.require_manager(who, project).await?;
-        let definition = self.parse_definition(json)?;
+        let definition = self.parse_definition(json).await?;
         let now = Utc::now();
         let window = chrono::Duration::seconds(60);
         if let Some(oldest) =
@@ -117,7 +128,12 @@ impl Core {
                 retry_after_secs: wait.div_ceil(1000).max(1),
             });
         }
-        self.send_test_call(project.0, &definition).await
+        let outcome = self.send_test_call(project.0, &definition).await?;
+        // The name resolved to a refused address at the moment of the call: the same 400.
+        match outcome.refused {
+            Some(refusal) => Err(refused_destination(refusal)),
+            None => Ok(outcome),
+        }
     }
 
     /// The most recent attempts of a webhook, newest first.

@@ -60,6 +60,7 @@ macro_rules! with_tx {
 }
 
 mod accounts;
+mod idempotency;
 mod index_batch;
 mod items;
 mod knowledge;
@@ -78,6 +79,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::ConnectOptions;
 
+pub use idempotency::{IdempotencyClaim, IdempotencyRow};
 pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::{EventChanges, ItemFilter};
 pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
@@ -268,6 +270,18 @@ pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
         // and repeating it succeeds (SQLSTATE class 40).
         sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40P01" | "40001")) => {
             CoreError::Contention("a concurrent change to the same rows won; nothing was written, try again".into())
+        }
+        // A data exception (SQLSTATE class 22: a character PostgreSQL's `text` or `jsonb` cannot
+        // hold, a number out of a column's range, text that is not of the column's type): the
+        // value is the caller's, so it is a refusal, not an internal error. core-service refuses
+        // such values by name before storage (`domain::text`); this holds for any it missed.
+        sqlx::Error::Database(db)
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some_and(|pg| pg.code().starts_with("22")) =>
+        {
+            tracing::warn!(sqlstate = %db.code().unwrap_or_default(), error = %db.message(), "the database refused a value");
+            CoreError::Validation(Vec::new())
         }
         sqlx::Error::Database(db) => match db.kind() {
             sqlx::error::ErrorKind::UniqueViolation => CoreError::Conflict("the resource already exists".into()),

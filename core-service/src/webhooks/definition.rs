@@ -12,6 +12,7 @@ use serde_json::Value;
 use url::{Host, Url};
 
 use super::EVENT_KINDS;
+use crate::domain::text;
 use crate::error::{CoreError, FieldViolation, ViolationReason};
 use crate::items::schema::fold_name;
 
@@ -80,7 +81,10 @@ impl Definition {
                 violations.push(FieldViolation::new("name", format!("must be at most {MAX_NAME_CHARS} characters")));
                 None
             }
-            Some(Value::String(name)) => Some(name),
+            Some(Value::String(name)) => {
+                violations.extend(text::violation("name", &name));
+                Some(name)
+            }
             Some(_) => {
                 violations.push(FieldViolation::new("name", "must be a string"));
                 None
@@ -92,7 +96,9 @@ impl Definition {
                 String::new()
             }
             Some(Value::String(url)) => {
-                if let Err(rule) = check_url(&url, destination) {
+                if let Some(violation) = text::violation("url", &url) {
+                    violations.push(violation);
+                } else if let Err(rule) = check_url(&url, destination) {
                     violations.push(FieldViolation::new("url", rule));
                 }
                 url
@@ -120,7 +126,7 @@ impl Definition {
                 ));
                 None
             }
-            Some(text) => Some(text.to_owned()),
+            Some(json) => text::check_json_text("customData", json, &mut violations).then(|| json.to_owned()),
         };
         if violations.is_empty() {
             Ok(Self { name, url, enabled, events, custom_data })
@@ -192,8 +198,8 @@ fn check_url(raw: &str, destination: &webhook_client::DestinationPolicy) -> Resu
         Some(Host::Ipv4(v4)) => v4.into(),
         Some(Host::Ipv6(v6)) => v6.into(),
     };
-    match destination.refusal(ip) {
-        Some(kind) => Err(format!("must not point at {kind} ({ip}); such destinations are refused")),
+    match destination.refuse_literal(ip) {
+        Some(refusal) => Err(refusal.to_string()),
         None => Ok(()),
     }
 }

@@ -98,8 +98,19 @@ pub struct WebhookSettings {
 
 impl WebhookConfig {
     /// Checks and parses the configuration. Outside development a missing
-    /// signing secret or a rotation delay under 5 minutes stops start-up.
+    /// signing secret or a rotation delay under 5 minutes stops start-up, and a missing
+    /// dispatcher secret is logged: every webhook-dispatcher call will be refused until it is set.
     pub fn settings(&self, environment: Environment, data_dir: &Path) -> anyhow::Result<WebhookSettings> {
+        let settings = self.parse(environment, data_dir)?;
+        if !settings.dispatch_open && settings.dispatcher_secret.is_none() {
+            tracing::warn!("CANVAS_DISPATCHER_SECRET is not set: webhook-dispatcher calls will be refused until it is");
+        }
+        Ok(settings)
+    }
+
+    /// [`WebhookConfig::settings`] without the log line: for settings no server runs with (a
+    /// core built without configuration), whose dispatch rules nobody meets.
+    fn parse(&self, environment: Environment, data_dir: &Path) -> anyhow::Result<WebhookSettings> {
         let development = environment == Environment::Development;
         let secret = match self.signing_key_secret.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             Some(secret) => secret.to_owned(),
@@ -116,9 +127,6 @@ impl WebhookConfig {
             "CANVAS_WEBHOOK_KEY_ROTATION_DELAY_SECS must be at least 300 outside development"
         );
         let dispatcher_secret = self.dispatcher_secret.clone().filter(|s| !s.trim().is_empty());
-        if dispatcher_secret.is_none() && !development {
-            tracing::warn!("CANVAS_DISPATCHER_SECRET is not set: webhook-dispatcher calls will be refused until it is");
-        }
         self.client.policy().context("webhook destination allow-list")?;
         Ok(WebhookSettings {
             sealer: Sealer::from_secret(&secret)?,
@@ -171,15 +179,16 @@ fn dev_secret(data_dir: &Path) -> anyhow::Result<String> {
 }
 
 impl WebhookSettings {
-    /// Settings for code paths without configuration (unit tests): a random
-    /// secret and the documented defaults, dispatch open.
+    /// Settings for code paths without configuration (unit tests, and every `Core::new` until
+    /// `build` installs the configured ones): a random secret and the documented defaults,
+    /// dispatch open. Nothing is logged: no dispatcher is refused by these.
     pub fn ephemeral() -> Self {
         let mut bytes = [0u8; 32];
         let _ = getrandom::fill(&mut bytes);
         let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let config = WebhookConfig { signing_key_secret: Some(secret), ..WebhookConfig::default() };
         let mut settings =
-            config.settings(Environment::Production, Path::new(".")).expect("the defaults are valid settings");
+            config.parse(Environment::Production, Path::new(".")).expect("the defaults are valid settings");
         settings.dispatch_open = true;
         settings
     }

@@ -37,6 +37,11 @@ pub struct CreateItemsArgs {
     pub project_id: String,
     /// The items, in the order they are created.
     pub items: Vec<BulkItemArgs>,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 /// One created item.
@@ -89,7 +94,8 @@ impl CanvasTool for CreateItems {
             })
             .collect();
         let request = pb::CreateItemsRequest { project_id: args.project_id.clone(), items };
-        let created = ctx.state.items.clone().create_items(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let created = ctx.state.items.clone().create_items(request).await?.into_inner();
         Ok(CreateItemsOut {
             items: created
                 .items
@@ -116,6 +122,11 @@ pub struct CreateDiagramArgs {
     /// See x.
     #[serde(default)]
     pub y: Option<f64>,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -153,7 +164,8 @@ impl CanvasTool for CreateDiagram {
             x: args.x,
             y: args.y,
         };
-        let created = ctx.state.items.clone().create_diagram(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let created = ctx.state.items.clone().create_diagram(request).await?.into_inner();
         Ok(CreateDiagramOut {
             item_ids: created.item_ids,
             nodes: created.nodes.into_iter().collect(),
@@ -178,6 +190,11 @@ pub struct ArrangeItemsArgs {
     /// See x.
     #[serde(default)]
     pub y: Option<f64>,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 /// One moved item.
@@ -225,7 +242,8 @@ impl CanvasTool for ArrangeItems {
             x: args.x,
             y: args.y,
         };
-        let moved = ctx.state.items.clone().arrange_items(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let moved = ctx.state.items.clone().arrange_items(request).await?.into_inner();
         Ok(ArrangeItemsOut {
             items: moved.items.into_iter().map(|r| ArrangedOut { item_id: r.item_id, version: r.version }).collect(),
         })

@@ -36,6 +36,11 @@ pub struct CreateItemArgs {
     /// container item of the project; omitted: on the canvas.
     #[serde(default)]
     pub parent: String,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 pub struct CreateItem;
@@ -109,7 +114,8 @@ impl CanvasTool for CreateItem {
             properties: Some(to_proto_struct(args.properties)),
             file: None,
         };
-        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let created = ctx.state.items.clone().create_item(request).await?.into_inner();
         Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, &args.item_type))
     }
 }
@@ -336,6 +342,7 @@ pub async fn update_item(
         item_id,
         properties: Some(to_proto_struct(patch.clone())),
         expected_version,
+        expected_versions: None,
     };
     let updated = ctx.state.items.clone().update_item(ctx.request(request)).await?.into_inner();
     Ok(UpdatedOut {
@@ -375,6 +382,7 @@ impl CanvasTool for DeleteItem {
             project_id: args.project_id.clone(),
             item_id: args.item_id,
             expected_version: args.expected_version,
+            expected_versions: None,
         };
         let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
         Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })

@@ -214,6 +214,11 @@ pub struct ConnectItemsArgs {
     pub start_decorator: Option<String>,
     /// Tip at the end (Arrow is filled, ArrowLine an outline).
     pub end_decorator: Option<String>,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 pub struct ConnectItems;
@@ -286,7 +291,8 @@ impl CanvasTool for ConnectItems {
             properties: Some(to_proto_struct(properties)),
             file: None,
         };
-        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let created = ctx.state.items.clone().create_item(request).await?.into_inner();
         Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, "connector"))
     }
 }

@@ -39,6 +39,11 @@ pub struct UploadImageArgs {
     /// "panel" (on the canvas), "inbox" or a container item's id; omitted: on the canvas.
     #[serde(default)]
     pub parent: String,
+    /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
+    /// say). Calling again with the same key and the same arguments within 24 hours returns the first
+    /// call's result and creates nothing more; the same key with other arguments is an error.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 pub struct UploadImage;
@@ -89,7 +94,8 @@ impl CanvasTool for UploadImage {
             properties: Some(to_proto_struct(properties)),
             file: Some(pb::FileUpload { file_name: args.file_name, declared_mime_type, content }),
         };
-        let created = ctx.state.items.clone().create_item(ctx.request(request)).await?.into_inner();
+        let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
+        let created = ctx.state.items.clone().create_item(request).await?.into_inner();
         Ok(CreatedOut::new(&ctx.state, &args.project_id, created.item_id, "image"))
     }
 }

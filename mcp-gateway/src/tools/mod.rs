@@ -45,6 +45,32 @@ impl ToolContext {
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         self.caller.request(message)
     }
+
+    /// A creating call's request, carrying the `idempotencyKey` argument (when given) as the
+    /// `idempotency-key` metadata; core-service checks it and runs the call once per caller and key.
+    pub fn request_once<T>(&self, message: T, key: Option<&str>) -> Result<tonic::Request<T>, ToolFailure> {
+        let mut request = self.request(message);
+        if let Some(key) = key {
+            let value = tonic::metadata::MetadataValue::try_from(key).map_err(|_| {
+                ToolFailure::invalid(IDEMPOTENCY_ARGUMENT, "must be 1 to 255 printable ASCII characters")
+            })?;
+            request.metadata_mut().insert("idempotency-key", value);
+        }
+        Ok(request)
+    }
+}
+
+/// The argument of the creating tools that carries an `Idempotency-Key`.
+pub const IDEMPOTENCY_ARGUMENT: &str = "idempotencyKey";
+
+/// The argument that carried the field core-service names: `Idempotency-Key` is the creating
+/// tools' `idempotencyKey`; any other field is the tool's to map.
+fn argument_of<T: CanvasTool>(violation: &Violation) -> String {
+    if violation.field == "Idempotency-Key" {
+        IDEMPOTENCY_ARGUMENT.to_owned()
+    } else {
+        T::argument_for(violation)
+    }
 }
 
 /// How a tool behaves, for the `readOnlyHint`, `destructiveHint` and
@@ -145,9 +171,13 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
             result.content.extend(T::attachments(&output));
             Ok(result)
         }
+        Err(ToolFailure::Refused(refusal)) if refusal.reason == canvas_proto::v1::ErrorReason::TooManyRequests => {
+            tracing::info!(tool = T::NAME, "tool call refused by the caller's rate limit");
+            Err(crate::error::rate_limited_call(&refusal))
+        }
         Err(failure) => {
             tracing::info!(tool = T::NAME, failure = ?failure, "tool call failed");
-            Ok(failure.into_result(&T::argument_for, &arguments))
+            Ok(failure.into_result(&argument_of::<T>, &arguments))
         }
     }
 }

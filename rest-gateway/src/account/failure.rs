@@ -46,7 +46,7 @@ impl Failure {
     /// The page's status: the REST mapping's, except that a slowed-down sign-in is 429 on the
     /// account site (docs/ACCOUNTS.md) where the REST API's one rate limit answers 503.
     pub(crate) fn status(&self) -> StatusCode {
-        if self.is(ErrorReason::RateLimited) {
+        if self.is(ErrorReason::RateLimited) || self.is(ErrorReason::TooManyRequests) {
             StatusCode::TOO_MANY_REQUESTS
         } else {
             self.error.status
@@ -72,10 +72,12 @@ impl Failure {
         match self.reason {
             Some(ErrorReason::Unauthenticated) => sign_in_again(visitor, back),
             Some(ErrorReason::PermissionDenied) if form => html::form_expired(),
-            Some(ErrorReason::RateLimited) => Page::new("Please wait", html::problems(&self.messages()))
-                .status(StatusCode::TOO_MANY_REQUESTS)
-                .retry_after(self.retry_after())
-                .into_response(),
+            Some(ErrorReason::RateLimited | ErrorReason::TooManyRequests) => {
+                Page::new("Please wait", html::problems(&self.messages()))
+                    .status(StatusCode::TOO_MANY_REQUESTS)
+                    .retry_after(self.retry_after())
+                    .into_response()
+            }
             _ => {
                 let status = self.status();
                 let title = match status {

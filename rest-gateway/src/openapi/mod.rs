@@ -10,11 +10,12 @@
 //!   names (any casing is accepted); responses the default PascalCase.
 //! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
-//!   answers (400/401/403/404/408/412/413/503/504) and the `jsonCasing` parameter.
+//!   answers (400/401/403/404/408/412/413/415/429/503/504) and the `jsonCasing` parameter.
 //!
 //! tests/schemathesis/run.sh checks the running service against this document.
 
 pub mod bulk_schemas;
+pub mod idempotency;
 pub mod item_schemas;
 pub mod items;
 pub mod parameters;
@@ -131,6 +132,7 @@ pub fn document() -> OpenApi {
     parameters::document(&mut doc);
     doc.paths.add_path_operation("/metrics", vec![utoipa::openapi::HttpMethod::Get], metrics_operation());
     add_shared(&mut doc);
+    idempotency::document(&mut doc);
     add_webhook_links(&mut doc);
     doc
 }
@@ -212,9 +214,11 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("403", "Forbidden", "No access to the project, or too weak a role."),
     ("404", "NotFound", "Unknown project, item or webhook."),
     ("408", "RequestTimeout", "The request body did not arrive within the gateway's body timeout (`--body-timeout-secs`, 60 s by default)."),
-    ("412", "PreconditionFailed", "`If-Match` names a version the item no longer has; `currentVersion` holds the one it has now."),
+    ("412", "PreconditionFailed", "`If-Match` names no version the item has now (or only weak tags, which never match); `currentVersion` holds the one it has."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
+    ("415", "UnsupportedMediaType", "The request body's `Content-Type` is not what the operation reads: `application/json` (a `charset=utf-8` parameter and any `+json` type accepted), or `multipart/form-data` for uploads. A missing `Content-Type` is refused too; `Accept-Post` / `Accept-Patch` name the type."),
     ("422", "Unrasterisable", "The map has geometry too far outside the image for the PNG rasteriser; draw a smaller region or use `render.svg`."),
+    ("429", "TooManyRequests", "The caller's rate limit is used up (per API token, OAuth grant or session; per client address for failing credentials): wait `Retry-After` seconds. `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers) name the budget and its state."),
     ("503", "ServiceUnavailable", "A dependency is unavailable (named in `dependency`), or a rate limit applies; see `Retry-After`."),
     ("504", "GatewayTimeout", "core-service did not answer within the gateway's deadline (`--core-timeout-secs`, 30 s by default)."),
 ];
@@ -244,12 +248,24 @@ fn add_shared(doc: &mut OpenApi) {
             "application/problem+json",
             ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build(),
         );
-        if *status == "503" {
+        if *status == "503" || *status == "429" {
             let header = HeaderBuilder::new()
                 .schema(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::Integer))
                 .description(Some("Seconds to wait before trying again."))
                 .build();
             response = response.header("Retry-After", header);
+        }
+        if *status == "429" {
+            for (field, meaning) in [
+                ("RateLimit-Policy", "The budget: `\"credential\";q=<calls>;w=<seconds>` (or `\"anonymous\"`)."),
+                ("RateLimit", "Its state: `\"credential\";r=<remaining>;t=<seconds until more>`."),
+            ] {
+                let header = HeaderBuilder::new()
+                    .schema(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String))
+                    .description(Some(meaning))
+                    .build();
+                response = response.header(field, header);
+            }
         }
         components.responses.insert((*name).into(), response.build().into());
     }
@@ -273,7 +289,7 @@ fn add_shared(doc: &mut OpenApi) {
                     SecurityRequirement::new("bearer", [""; 0]),
                     SecurityRequirement::new("serviceApiKey", [""; 0]),
                 ]);
-                statuses.extend(["400", "401", "403", "404", "503", "504"]);
+                statuses.extend(["400", "401", "403", "404", "429", "503", "504"]);
                 if writes {
                     statuses.push("409");
                 }
@@ -283,7 +299,7 @@ fn add_shared(doc: &mut OpenApi) {
                 operation.parameters.get_or_insert_with(Vec::new).push(json_casing());
             }
             if operation.request_body.is_some() {
-                statuses.extend(["408", "413"]);
+                statuses.extend(["408", "413", "415"]);
             }
             let parameters = operation.parameters.iter().flatten();
             if parameters.into_iter().any(|parameter| parameter.name == IF_MATCH) {
@@ -312,9 +328,10 @@ pub fn if_match() -> utoipa::openapi::path::Parameter {
         .required(Required::False)
         .schema(Some(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String)))
         .description(Some(
-            "Apply only if the item still has this version: its `ETag` as GET answers it (`\"7\"`), or `*` \
-             for any. On a mismatch the answer is 412 with `currentVersion`; without the header writers take \
-             turns and the last one wins.",
+            "Apply only if the item still has one of these versions: its `ETag` as GET answers it (`\"7\"`), \
+             a list of them (`\"6\", \"7\"`), or `*` for any. Compared strongly (RFC 9110): a weak tag \
+             (`W/\"7\"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the \
+             header writers take turns and the last one wins.",
         ))
         .build()
 }

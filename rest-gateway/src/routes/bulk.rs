@@ -3,8 +3,6 @@
 //! holds what, named in the error when it is the wrong kind of value); every item rule, the batch
 //! size and the `ref` rule are core-service's.
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -15,9 +13,10 @@ use serde_json::{json, Map, Value};
 
 use super::items::authorization;
 use super::knowledge::fold;
+use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{with_auth, AppState};
+use crate::state::{mark_replayed, with_auth, with_idempotency_key, AppState};
 
 /// The body as a JSON object whose member names are folded (case, `_` and `-` ignored); a member
 /// not in `known` is refused, naming it (`{at}{name}`).
@@ -37,12 +36,8 @@ fn folded_object(value: Value, known: &[&str], at: &str, what: &str) -> Result<M
     Ok(folded)
 }
 
-fn body_object(
-    body: Result<Bytes, BytesRejection>,
-    known: &[&str],
-    what: &str,
-) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body?;
+fn body_object(body: Result<JsonBody, Rejected>, known: &[&str], what: &str) -> Result<Map<String, Value>, ApiError> {
+    let bytes = body?.0;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid("body", &format!("a JSON object is required: {what}")));
     }
@@ -101,8 +96,9 @@ pub async fn create_items(
     format: Format,
     Path(project_id): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
         let body = body_object(body, &["items"], "a bulk create ({\"items\": [...]})")?;
         let items = match body.get("items") {
@@ -112,13 +108,15 @@ pub async fn create_items(
         };
         let items = items.into_iter().enumerate().map(|(i, item)| bulk_item(i, item)).collect::<Result<_, _>>()?;
         let request = pb::CreateItemsRequest { project_id, items };
-        let reply = state.items.clone().create_items(with_auth(request, authorization(&headers))?).await?;
+        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let reply = state.items.clone().create_items(request).await?;
+        replayed = crate::state::replayed(&reply);
         let created: Vec<Value> =
             reply.into_inner().items.into_iter().map(|c| json!({"ref": c.reference, "itemId": c.item_id})).collect();
         Ok(json!({"items": created}))
     }
     .await;
-    format.reply(result)
+    mark_replayed(format.reply(result), replayed)
 }
 
 /// `POST /api/v2/projects/{projectId}/items/arrange`
@@ -142,8 +140,9 @@ pub async fn arrange_items(
     format: Format,
     Path(project_id): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
         let body = body_object(body, &["itemids", "style", "position"], "an arrangement ({itemIds, style, position})")?;
         let item_ids = match body.get("itemids") {
@@ -167,13 +166,15 @@ pub async fn arrange_items(
             x,
             y,
         };
-        let reply = state.items.clone().arrange_items(with_auth(request, authorization(&headers))?).await?;
+        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let reply = state.items.clone().arrange_items(request).await?;
+        replayed = crate::state::replayed(&reply);
         let moved: Vec<Value> =
             reply.into_inner().items.into_iter().map(|r| json!({"itemId": r.item_id, "version": r.version})).collect();
         Ok(json!({"items": moved}))
     }
     .await;
-    format.reply(result)
+    mark_replayed(format.reply(result), replayed)
 }
 
 /// An optional `position: {x, y}` member.
@@ -215,8 +216,9 @@ pub async fn create_diagram(
     format: Format,
     Path(project_id): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
         let body = body_object(body, &["format", "source", "position"], "a diagram ({format, source, position})")?;
         let source = text(&body, "source", "source")?.ok_or_else(|| ApiError::invalid("source", "is required"))?;
@@ -228,11 +230,13 @@ pub async fn create_diagram(
             x,
             y,
         };
-        let reply = state.items.clone().create_diagram(with_auth(request, authorization(&headers))?).await?;
+        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let reply = state.items.clone().create_diagram(request).await?;
+        replayed = crate::state::replayed(&reply);
         let reply = reply.into_inner();
         let nodes: Map<String, Value> = reply.nodes.into_iter().map(|(node, id)| (node, Value::String(id))).collect();
         Ok(json!({"itemIds": reply.item_ids, "nodes": nodes}))
     }
     .await;
-    format.reply(result)
+    mark_replayed(format.reply(result), replayed)
 }

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::items::authorization;
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{idempotent, with_auth, AppState};
+use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
 
 /// `POST /{parent}/{itemType}/file` with parts `dataobject` (a JSON string of
 /// properties, optional) and `binary` (the file).
@@ -26,7 +26,9 @@ pub async fn upload(
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
+        crate::content_type::require_multipart(&axum::http::Method::POST, &headers)?;
         let mut multipart = multipart
             .map_err(|r| ApiError::invalid("body", &format!("must be multipart/form-data: {}", r.body_text())))?;
         let (properties, file) = read_parts(&mut multipart).await?;
@@ -37,11 +39,13 @@ pub async fn upload(
             properties: Some(to_proto_struct(properties)),
             file: Some(file),
         };
-        let reply = state.items.clone().create_item(with_auth(request, authorization(&headers))?).await?;
+        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let reply = state.items.clone().create_item(request).await?;
+        replayed = crate::state::replayed(&reply);
         Ok(json!({"itemId": reply.into_inner().item_id}))
     }
     .await;
-    format.reply(result)
+    mark_replayed(format.reply(result), replayed)
 }
 
 async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb::FileUpload), ApiError> {

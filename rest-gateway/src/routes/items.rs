@@ -2,19 +2,19 @@
 //! call into one ItemService call. No item rule lives here: names are passed
 //! as sent and core-service validates them.
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::header::{AUTHORIZATION, ETAG, IF_MATCH};
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::header::AUTHORIZATION;
+use axum::http::HeaderMap;
 use axum::response::Response;
 use canvas_proto::json::{from_proto_struct, from_proto_value, to_proto_struct};
 use canvas_proto::v1 as pb;
 use serde_json::{json, Map, Value};
 
+use crate::conditional::{if_match, item_tag, not_modified, tagged};
+use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::state::{idempotent, with_auth, AppState};
+use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
 
 /// A count query parameter (`limit`) as sent: None when absent. Only what cannot be a count at all
 /// (`abc`, `-1`, `2.5`) is refused here; the range, default and ceiling are core-service's.
@@ -31,8 +31,8 @@ pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Parses a JSON object body; the error says what is wrong with it.
-fn json_object(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body?;
+fn json_object(body: Result<JsonBody, Rejected>) -> Result<Map<String, Value>, ApiError> {
+    let bytes = body?.0;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid("body", "a JSON object with the item properties is required"));
     }
@@ -49,33 +49,15 @@ fn item_ref(reply: tonic::Response<pb::ItemRef>) -> (Value, i64) {
     (json!({"itemId": reply.item_id}), reply.version)
 }
 
-/// The version an `If-Match` header asks for: `None` without the header or with `*` (any
-/// current version). ETags are the item's version as a strong entity tag, `"7"`.
-fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
-    let Some(raw) = headers.get(IF_MATCH) else { return Ok(None) };
-    let text = raw.to_str().map(str::trim).unwrap_or("");
-    if text == "*" {
-        return Ok(None);
-    }
-    let rule = "must be one ETag of the item as GET answers it (a quoted version such as \"7\"), or *";
-    let version = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).and_then(|v| v.parse::<i64>().ok());
-    version.map(Some).ok_or_else(|| ApiError::invalid("If-Match", rule))
+/// The versions an `If-Match` list accepts, for core-service to compare (`crate::conditional`).
+fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::ExpectedVersions>, ApiError> {
+    Ok(if_match(headers)?.map(|versions| pb::ExpectedVersions { versions }))
 }
 
-/// Adds `ETag: "version"` to a successful answer.
-fn with_etag(mut response: Response, version: Option<i64>) -> Response {
-    if let Some(version) = version.filter(|_| response.status().is_success()) {
-        if let Ok(value) = HeaderValue::from_str(&format!("\"{version}\"")) {
-            response.headers_mut().insert(ETAG, value);
-        }
-    }
-    response
-}
-
-/// Renders a write's answer with its ETag.
+/// Renders an answer with the item's ETag (its version, `crate::conditional::item_tag`).
 fn reply_with_etag(format: Format, result: Result<(Value, i64), ApiError>) -> Response {
-    let version = result.as_ref().ok().map(|(_, version)| *version);
-    with_etag(format.reply(result.map(|(body, _)| body)), version)
+    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format));
+    tagged(format.reply(result.map(|(body, _)| body)), tag)
 }
 
 /// The REST shape of an item: its identity, then every property.
@@ -105,8 +87,9 @@ pub async fn create(
     format: Format,
     Path((project_id, parent, item_type)): Path<(String, String, String)>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
         let properties = json_object(body)?;
         let request = pb::CreateItemRequest {
@@ -116,11 +99,13 @@ pub async fn create(
             properties: Some(to_proto_struct(properties)),
             file: None,
         };
-        let reply = state.items.clone().create_item(with_auth(request, authorization(&headers))?).await?;
+        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let reply = state.items.clone().create_item(request).await?;
+        replayed = crate::state::replayed(&reply);
         Ok(item_ref(reply))
     }
     .await;
-    reply_with_etag(format, result)
+    mark_replayed(reply_with_etag(format, result), replayed)
 }
 
 /// `GET /{itemId}`
@@ -130,10 +115,20 @@ pub async fn create(
     tag = "items",
     operation_id = "getItem",
     summary = "Read an item with all its properties",
-    params(("projectId" = String, Path, format = "uuid"), ("itemId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The item. `ETag` holds its version, for `If-Match` on PATCH and DELETE.",
-        body = ref("#/components/schemas/Item"),
-        headers(("ETag" = String, description = "The item's version as a strong entity tag, e.g. `\"7\"`."))))
+    params(
+        ("projectId" = String, Path, format = "uuid"),
+        ("itemId" = String, Path, format = "uuid"),
+        ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
+            a 304 without a body while the item still has one of them."),
+    ),
+    responses(
+        (status = 200, description = "The item. `ETag` holds its version, for `If-Match` on PATCH and DELETE.",
+            body = ref("#/components/schemas/Item"),
+            headers(("ETag" = String, description = "The item's version as a strong entity tag, e.g. `\"7\"` \
+                (`\"7-msgpack\"` for the MessagePack representation)."))),
+        (status = 304, description = "Not modified: `If-None-Match` named the current ETag. No body.",
+            headers(("ETag" = String, description = "The current ETag."))),
+    )
 )]
 pub async fn get(
     State(state): State<AppState>,
@@ -153,7 +148,7 @@ pub async fn get(
         Ok((item_json(item), version))
     }
     .await;
-    reply_with_etag(format, result)
+    not_modified(&headers, reply_with_etag(format, result))
 }
 
 /// `GET /{itemId}/{property}`: the bare value (`content` is the file).
@@ -170,8 +165,15 @@ pub async fn get(
         ("projectId" = String, Path, format = "uuid"),
         ("itemId" = String, Path, format = "uuid"),
         ("property" = String, Path, description = "A property name, case-insensitive."),
+        ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
+            a 304 without a body while the value is unchanged."),
     ),
-    responses((status = 200, description = "The value.", body = ref("#/components/schemas/PropertyValue")))
+    responses(
+        (status = 200, description = "The value.", body = ref("#/components/schemas/PropertyValue"),
+            headers(("ETag" = String, description = "A weak entity tag of this representation."))),
+        (status = 304, description = "Not modified: `If-None-Match` named the current ETag. No body.",
+            headers(("ETag" = String, description = "The current ETag."))),
+    )
 )]
 pub async fn get_property(
     State(state): State<AppState>,
@@ -192,7 +194,7 @@ pub async fn get_property(
         Ok(reply.into_inner().value.map(from_proto_value).unwrap_or(Value::Null))
     }
     .await;
-    format.reply(result)
+    not_modified(&headers, format.reply_tagged(result))
 }
 
 /// The item type whose PATCH body wraps the changes as `{"properties": {...}}` (REST framing).
@@ -206,7 +208,7 @@ pub async fn update(
     format: Format,
     Path((project_id, item_type, item_id)): Path<(String, String, String)>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let mut properties = json_object(body)?;
@@ -218,7 +220,8 @@ pub async fn update(
             item_type,
             item_id: item_id.clone(),
             properties: Some(to_proto_struct(properties)),
-            expected_version: if_match(&headers)?,
+            expected_version: None,
+            expected_versions: expected_versions(&headers)?,
         };
         let reply = state.items.clone().update_item(with_auth(request, authorization(&headers))?).await?;
         Ok(item_ref(reply))
@@ -260,7 +263,12 @@ pub async fn delete(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let request = pb::DeleteItemRequest { project_id, item_id, expected_version: if_match(&headers)? };
+        let request = pb::DeleteItemRequest {
+            project_id,
+            item_id,
+            expected_version: None,
+            expected_versions: expected_versions(&headers)?,
+        };
         let reply = state.items.clone().delete_item(with_auth(request, authorization(&headers))?).await?;
         Ok(item_ref(reply).0)
     }
@@ -305,8 +313,15 @@ fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
             sticky note's text (HTML reduced to text), a web item's url, a file's name."),
         ("changedSince" = Option<String>, Query, format = DateTime, description = "Only items created or changed at or \
             after this time (RFC 3339)."),
+        ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
+            a 304 without a body while the page is unchanged."),
     ),
-    responses((status = 200, description = "One page of items.", body = ref("#/components/schemas/ItemPage")))
+    responses(
+        (status = 200, description = "One page of items.", body = ref("#/components/schemas/ItemPage"),
+            headers(("ETag" = String, description = "A weak entity tag of this page as rendered."))),
+        (status = 304, description = "Not modified: `If-None-Match` named the current ETag. No body.",
+            headers(("ETag" = String, description = "The current ETag."))),
+    )
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -339,5 +354,5 @@ pub async fn list(
         Ok(json!({"items": items, "nextCursor": next}))
     }
     .await;
-    format.reply(result)
+    not_modified(&headers, format.reply_tagged(result))
 }

@@ -2,8 +2,6 @@
 //! KnowledgeService call. The body is read field by field so a wrong type is answered with the
 //! field's name; every retrieval rule (empty query, `maxResults` ceilings, agents) is core-service's.
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -12,6 +10,7 @@ use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use serde_json::{json, Map, Value};
 
 use super::items::authorization;
+use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
 use crate::state::{idempotent, AppState};
@@ -26,8 +25,8 @@ pub(crate) fn fold(name: &str) -> String {
 
 /// The body as a map from folded names to values; unknown fields are refused, so a typo such as
 /// `maxResult` is not silently ignored.
-fn fields(body: Result<Bytes, BytesRejection>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body?;
+fn fields(body: Result<JsonBody, Rejected>) -> Result<Map<String, Value>, ApiError> {
+    let bytes = body?.0;
     let object = match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => map,
         Ok(_) => return Err(ApiError::invalid("body", "must be a JSON object")),
@@ -122,7 +121,7 @@ pub async fn retrieve(
     State(state): State<AppState>,
     format: Format,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let request = request(&fields(body)?)?;

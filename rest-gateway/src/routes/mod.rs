@@ -54,6 +54,7 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(|request, next| {
             canvas_runtime::metrics::track_http("rest-gateway", request, next)
         }))
+        .layer(axum::middleware::from_fn(canvas_runtime::client_address::record))
         .layer(axum::middleware::from_fn(canvas_runtime::request_id::propagate))
         .with_state(state)
 }

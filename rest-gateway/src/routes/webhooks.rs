@@ -6,8 +6,6 @@
 //! byte. Records come back with `customData` re-parsed and exempt from
 //! `jsonCasing` (user data is returned as sent).
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -18,9 +16,10 @@ use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
 use serde_json::{json, Map, Value};
 
 use super::items::authorization;
+use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{idempotent, with_auth, AppState};
+use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
 
 /// Receivers may cache the key set this long (the spec's maximum).
 const KEYS_MAX_AGE_SECS: u32 = 300;
@@ -30,8 +29,8 @@ fn client(state: &AppState) -> WebhookServiceClient<CoreChannel> {
 }
 
 /// The body as text; an empty or non-UTF-8 body is a 400 naming `body`.
-fn definition_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
-    let bytes = body?;
+fn definition_text(body: Result<JsonBody, Rejected>) -> Result<String, ApiError> {
+    let bytes = body?.0;
     String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::invalid("body", "must be UTF-8 JSON"))
 }
 
@@ -120,15 +119,18 @@ pub async fn create(
     format: Format,
     Path(project_id): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result = async {
         let definition_json = definition_text(body)?;
         let request = with_auth(pb::CreateWebhookRequest { project_id, definition_json }, authorization(&headers))?;
-        Ok(record(client(&state).create_webhook(request).await?.into_inner()))
+        let reply = client(&state).create_webhook(with_idempotency_key(request, &headers)?).await?;
+        replayed = crate::state::replayed(&reply);
+        Ok(record(reply.into_inner()))
     }
     .await;
-    format.reply(result)
+    mark_replayed(format.reply(result), replayed)
 }
 
 /// `GET /webhooks/{webhookId}`
@@ -176,7 +178,7 @@ pub async fn replace(
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let definition_json = definition_text(body)?;
@@ -252,7 +254,7 @@ pub async fn test(
     format: Format,
     Path(project_id): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let definition_json = definition_text(body)?;

@@ -167,10 +167,13 @@ async fn if_match(backend: Backend) {
     assert_eq!(after.body["text"], "v2");
     assert_eq!(updates_of(&app, &project, &id).await.len(), 1, "the refused write recorded nothing");
 
-    // `*` matches any current version; a malformed If-Match is a 400 naming the header.
+    // `*` matches any current version; a weak tag never matches (If-Match compares strongly); a
+    // malformed If-Match is a 400 naming the header. Lists: `e2e::conditional`.
     let (status, version, _) = patch(&app, &owner, &url, json!({"text": "v3"}), Some("*")).await;
     assert_eq!((status, version), (StatusCode::OK, Some(3)));
     let (status, _, body) = patch(&app, &owner, &url, json!({"text": "x"}), Some("W/\"3\"")).await;
+    assert_eq!(status, StatusCode::PRECONDITION_FAILED, "{body}");
+    let (status, _, body) = patch(&app, &owner, &url, json!({"text": "x"}), Some("3")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["errors"][0]["field"], "If-Match");
 

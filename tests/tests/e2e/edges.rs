@@ -220,15 +220,17 @@ async fn a_database_that_is_down_is_named(backend: Backend) {
 
 /// A REST gateway (and MCP) with a 1 s deadline and a 1 s body limit, in front of `core_url`.
 async fn gateway(core_url: &str) -> String {
-    let limits = canvas_runtime::GatewayArgs { core_timeout_secs: 1, body_timeout_secs: 1 };
+    let limits = canvas_runtime::GatewayArgs { core_timeout_secs: 1, body_timeout_secs: 1, ..Default::default() };
     let state = rest_gateway::AppState::connect(core_url, &limits).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let mut settings = mcp_gateway::McpSettings::new(&base);
-    settings.limits = limits;
+    settings.limits = limits.clone();
     let mcp = mcp_gateway::McpState::connect(core_url, settings).unwrap();
     let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
-    tokio::spawn(rest_gateway::serve(listener, router, tokio_util::sync::CancellationToken::new()));
+    tokio::spawn(async move {
+        rest_gateway::serve(listener, router, &limits, tokio_util::sync::CancellationToken::new()).await
+    });
     base
 }
 

@@ -128,6 +128,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 item_id: created.item_id.clone(),
                 properties: Some(to_proto_struct(bad)),
                 expected_version: None,
+                expected_versions: None,
             },
             &owner.token,
         ))
@@ -155,6 +156,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 project_id: project.clone(),
                 item_id: created.item_id.clone(),
                 expected_version: Some(99),
+                expected_versions: None,
             },
             &owner.token,
         ))
@@ -171,6 +173,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 project_id: project.clone(),
                 item_id: created.item_id.clone(),
                 expected_version: Some(current.parse().unwrap()),
+                expected_versions: None,
             },
             &owner.token,
         ))

@@ -279,8 +279,22 @@ async fn retrieval_validation_names_the_field(backend: Backend) {
         let reply = retrieve(&app, &owner, body.clone()).await;
         assert_invalid(&reply, field);
     }
+    // No body and no Content-Type: the 415 naming the type (`e2e::content_types`); an empty JSON body: 400.
     let reply = send(&app, Method::POST, &retrieve_url(&app), Some(&owner.bearer()), None).await;
-    assert_invalid(&reply, "body");
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{}", reply.body);
+    let empty = app
+        .http
+        .post(retrieve_url(&app))
+        .header("Authorization", owner.bearer())
+        .header("Content-Type", "application/json")
+        .send()
+        .await
+        .unwrap();
+    let status = empty.status();
+    let content_type = empty.headers()["content-type"].to_str().unwrap().to_owned();
+    let bytes = empty.bytes().await.unwrap().to_vec();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    assert_invalid(&Reply { status, content_type, body, bytes }, "body");
     // 50 with postProcess is allowed by the count rule (and then refused only for the missing LLM).
     let reply =
         retrieve(&app, &owner, json!({"projectId": project, "query": "x", "maxResults": 50, "postProcess": true}))

@@ -33,7 +33,10 @@ async fn a_gateway_over_two_cores_survives_losing_one() {
     .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let gateway = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(rest_gateway::serve(listener, rest_gateway::router(state), CancellationToken::new()));
+    let limits = canvas_runtime::GatewayArgs::default();
+    tokio::spawn(async move {
+        rest_gateway::serve(listener, rest_gateway::router(state), &limits, CancellationToken::new()).await
+    });
     let get = || {
         let url = format!("{gateway}/api/v2/projects/{project}/item/{label}?jsonCasing=camel");
         let request = app.http.get(url).header("Authorization", owner.bearer());

@@ -15,6 +15,7 @@ use crate::webhooks_delivery::{create_hook, jwks, record};
 
 backend_tests!(
     test_calls_ping_once_and_are_rate_limited_in_the_database,
+    a_refused_destination_reads_the_same_as_an_address_or_a_name,
     internal_destinations_are_refused_at_connect_time,
     definitions_failing_todays_rules_are_inactive,
     key_rotation_keeps_every_call_verifiable
@@ -106,35 +107,73 @@ async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings)
     core_service::build(&config).await.expect("second core starts")
 }
 
-async fn internal_destinations_are_refused_at_connect_time(backend: Backend) {
-    // No allow-list: loopback is refused, even behind a host name.
+/// A destination the rules refuse answers alike however it is written: `127.0.0.1`, `[::1]` or
+/// `localhost` (a name that resolves to loopback), on create, replace and test, as the 400 naming
+/// `url`, in the same words, naming the setting that allows it. Nothing is sent or saved.
+async fn a_refused_destination_reads_the_same_as_an_address_or_a_name(backend: Backend) {
+    // No allow-list: loopback is refused.
     let env = WebhookEnv::spawn_with(backend, |c| c.client.allow_destinations.clear()).await;
     let (owner, project) = owner_with_project(&env.app).await;
+    let port = env.receiver.url.trim_start_matches("https://127.0.0.1:").trim_end_matches("/hook").to_owned();
+    // A definition whose name does not resolve (RFC 6761) is kept: nothing to judge before a call.
+    let kept = create_hook(
+        &env,
+        &owner,
+        &project,
+        json!({"url": "https://hooks.example.invalid/x", "events": ["item.created"]}),
+    )
+    .await;
+    let written = [
+        ("127.0.0.1".to_owned(), "127.0.0.1"),
+        ("[::1]".to_owned(), "::1"),
+        ("localhost".to_owned(), "localhost (127.0.0.1)"),
+    ];
+    let mut answers = Vec::new();
+    for (host, named) in &written {
+        let definition = json!({"url": format!("https://{host}:{port}/hook"), "events": ["item.created"]});
+        for (method, path) in [
+            (Method::POST, "?jsonCasing=camel".to_owned()),
+            (Method::POST, "/test?jsonCasing=camel".to_owned()),
+            (Method::PUT, format!("/{kept}?jsonCasing=camel")),
+        ] {
+            let what = format!("{method} {path} to {host}");
+            let reply =
+                send(&env.app, method, &env.url(&project, &path), Some(&owner.bearer()), Some(definition.clone()))
+                    .await;
+            assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{what}: {}", reply.body);
+            assert_eq!(reply.content_type, "application/problem+json", "{what}");
+            assert_eq!(reply.body["reason"], "VALIDATION_FAILED", "{what}: {}", reply.body);
+            assert_eq!(reply.body["errors"][0]["field"], "url", "{what}: {}", reply.body);
+            let message = reply.body["errors"][0]["message"].as_str().unwrap().to_owned();
+            assert!(message.contains(&format!("{named} is a loopback address")), "{what}: {message}");
+            assert!(message.contains("CANVAS_WEBHOOK_ALLOW_DESTINATIONS"), "{what}: the setting is named: {message}");
+            // The same words, but for how the destination was written.
+            let address = if *host == "[::1]" { "::1" } else { "127.0.0.1" };
+            let message = message.replace(&format!("refused: {named} is"), "refused: X is");
+            answers.push(message.replace(&format!("={address} "), "=A "));
+        }
+    }
+    assert!(answers.windows(2).all(|pair| pair[0] == pair[1]), "{answers:#?}");
+    assert!(env.receiver.calls().is_empty(), "nothing was sent");
+    let listed =
+        send(&env.app, Method::GET, &env.url(&project, "?jsonCasing=camel"), Some(&owner.bearer()), None).await;
+    let elements = listed.body["elements"].as_array().unwrap();
+    assert_eq!(elements.len(), 1, "nothing was saved: {}", listed.body);
+    assert_eq!(elements[0]["url"], "https://hooks.example.invalid/x", "the refused PUT changed nothing");
+}
+
+async fn internal_destinations_are_refused_at_connect_time(backend: Backend) {
+    // core-service allows 127.0.0.1 (so a name resolving to it is saved), the dispatcher does not:
+    // its resolver refuses the address actually connected to, as when a name resolves elsewhere
+    // by the time of the call (DNS rebinding).
+    let env = WebhookEnv::spawn_parts(backend, |_| {}, false).await;
+    let mut strict = canvas_tests::webhooks::client_settings(&env.ca_file());
+    strict.allow_destinations.clear();
+    let mut settings = webhook_dispatcher::DispatcherConfig::new(env.app.grpc_url.clone(), strict);
+    settings.poll_interval_ms = 50;
+    tokio::spawn(webhook_dispatcher::run(settings, env.dispatcher.clone()));
+    let (owner, project) = owner_with_project(&env.app).await;
     let by_name = env.receiver.url.replace("127.0.0.1", "localhost");
-    let literal = send(
-        &env.app,
-        Method::POST,
-        &env.url(&project, ""),
-        Some(&owner.bearer()),
-        Some(json!({"url": env.receiver.url, "events": ["item.created"]})),
-    )
-    .await;
-    assert_eq!(literal.status, StatusCode::BAD_REQUEST, "a literal loopback URL fails validation");
-
-    let tested = send(
-        &env.app,
-        Method::POST,
-        &env.url(&project, "/test?jsonCasing=camel"),
-        Some(&owner.bearer()),
-        Some(json!({"url": by_name, "events": ["item.created"]})),
-    )
-    .await;
-    assert_eq!(tested.status, StatusCode::OK);
-    assert_eq!(tested.body["statusCode"], Value::Null);
-    let error = tested.body["error"].as_str().unwrap();
-    assert!(error.contains("destination refused") && error.contains("loopback"), "{error}");
-
-    // A saved webhook whose name resolves to loopback: the same check at connect time.
     let hook = create_hook(&env, &owner, &project, json!({"url": by_name, "events": ["item.created"]})).await;
     create_label(&env.app, &owner, &project, json!({"text": "x"})).await;
     let mut status = Value::Null;
@@ -145,7 +184,9 @@ async fn internal_destinations_are_refused_at_connect_time(backend: Backend) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(status["lastError"].as_str().unwrap().contains("destination refused"), "{status}");
+    let error = status["lastError"].as_str().unwrap_or_else(|| panic!("no attempt recorded: {status}"));
+    assert!(error.starts_with("destination refused: localhost (127.0.0.1) is a loopback address"), "{error}");
+    assert!(error.contains("CANVAS_WEBHOOK_ALLOW_DESTINATIONS"), "{error}");
     assert_eq!(status["lastStatusCode"], Value::Null);
     assert!(env.receiver.calls().is_empty(), "nothing ever reached the receiver");
 }

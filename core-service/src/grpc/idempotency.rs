@@ -1,0 +1,98 @@
+//! The gRPC face of idempotent retries (`service::idempotency`): the `idempotency-key` metadata of
+//! a creating call, its deadline (`grpc-timeout`), the request message's bytes for the
+//! fingerprint, and the answer encoded for storage and decoded on a replay, which is marked with
+//! the `idempotent-replayed: true` response metadata (rest-gateway: `Idempotent-Replayed`).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use prost::Message;
+use tonic::metadata::MetadataValue;
+use tonic::{Request, Response, Status};
+
+use crate::error::{CoreError, CoreResult};
+use crate::service::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
+use crate::service::{Core, Principal};
+
+/// The metadata a gateway forwards the client's `Idempotency-Key` header in.
+pub const KEY_METADATA: &str = "idempotency-key";
+/// The response metadata of a replayed answer.
+pub const REPLAYED_METADATA: &str = "idempotent-replayed";
+
+/// How a creating call runs: once per key when it carries one, else simply.
+pub struct Once {
+    retry: Option<(Retry, Principal, Duration)>,
+}
+
+impl Once {
+    /// Reads the key of an authenticated call (`who`) to `method` on `project`. A key that is not
+    /// 1 to 255 printable ASCII characters is a validation error naming `Idempotency-Key`.
+    pub fn of<T: Message>(request: &Request<T>, who: &Principal, method: &str, project: &str) -> Result<Self, Status> {
+        let Some(raw) = request.metadata().get(KEY_METADATA) else { return Ok(Self { retry: None }) };
+        let raw = raw.to_str().map_err(|_| CoreError::invalid(HEADER, "must be printable ASCII characters"))?;
+        let retry = Retry::new(raw, method, project, &request.get_ref().encode_to_vec())?;
+        Ok(Self { retry: Some((retry, who.clone(), deadline_of(request))) })
+    }
+
+    /// Runs `work`, or replays the answer of its first run under the same key.
+    pub async fn run<R, F>(self, core: &Arc<Core>, work: F) -> Result<Response<R>, Status>
+    where
+        R: Message + Default + 'static,
+        F: Future<Output = CoreResult<R>> + Send + 'static,
+    {
+        let Some((retry, who, deadline)) = self.retry else { return Ok(Response::new(work.await?)) };
+        let encoded = async move { work.await.map(|answer| answer.encode_to_vec()) };
+        let (bytes, replayed) = core.once(&who, retry, deadline, encoded).await?;
+        let answer = R::decode(bytes.as_slice())
+            .map_err(|err| CoreError::internal(format!("a stored idempotent answer does not decode: {err}")))?;
+        let mut response = Response::new(answer);
+        if replayed {
+            response.metadata_mut().insert(REPLAYED_METADATA, MetadataValue::from_static("true"));
+        }
+        Ok(response)
+    }
+}
+
+/// The time the caller gives the call (`grpc-timeout`: an integer of at most 8 digits and a unit,
+/// `H`, `M`, `S`, `m`, `u` or `n`); [`DEFAULT_DEADLINE`] without one.
+fn deadline_of<T>(request: &Request<T>) -> Duration {
+    let text = request.metadata().get("grpc-timeout").and_then(|v| v.to_str().ok()).unwrap_or("");
+    parse_timeout(text).unwrap_or(DEFAULT_DEADLINE)
+}
+
+fn parse_timeout(text: &str) -> Option<Duration> {
+    let unit = text.chars().last()?;
+    let digits = &text[..text.len() - unit.len_utf8()];
+    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let value: u64 = digits.parse().ok()?;
+    Some(match unit {
+        'H' => Duration::from_secs(value * 3600),
+        'M' => Duration::from_secs(value * 60),
+        'S' => Duration::from_secs(value),
+        'm' => Duration::from_millis(value),
+        'u' => Duration::from_micros(value),
+        'n' => Duration::from_nanos(value),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_timeouts_parse_in_every_unit() {
+        assert_eq!(parse_timeout("30S"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_timeout("29999m"), Some(Duration::from_millis(29_999)));
+        assert_eq!(parse_timeout("2M"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_timeout("1H"), Some(Duration::from_secs(3600)));
+        assert_eq!(parse_timeout("5000u"), Some(Duration::from_millis(5)));
+        assert_eq!(parse_timeout("100n"), Some(Duration::from_nanos(100)));
+        for bad in ["", "S", "123456789S", "12x", "-1S", "1.5S"] {
+            assert_eq!(parse_timeout(bad), None, "{bad}");
+        }
+    }
+}
