@@ -245,6 +245,33 @@ mod tests {
         }
     }
 
+    /// Every `format` value anywhere in a schema.
+    fn formats(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| formats(v, found)),
+            Value::Object(map) => {
+                if let Some(Value::String(format)) = map.get("format") {
+                    found.push(format.clone());
+                }
+                map.values().for_each(|v| formats(v, found));
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn schemas_use_only_the_formats_json_schema_defines() {
+        for tool in definitions() {
+            let mut found = Vec::new();
+            formats(&Value::Object((*tool.input_schema).clone()), &mut found);
+            if let Some(output) = &tool.output_schema {
+                formats(&Value::Object((**output).clone()), &mut found);
+            }
+            found.retain(|f| !schema::STANDARD_FORMATS.contains(&f.as_str()));
+            assert!(found.is_empty(), "{} uses formats JSON Schema 2020-12 does not define: {found:?}", tool.name);
+        }
+    }
+
     #[test]
     fn every_tool_has_object_schemas_and_hints() {
         let tools = definitions();

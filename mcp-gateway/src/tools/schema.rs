@@ -10,6 +10,10 @@
 //!   which some model vendors reject. Result types therefore skip `None`
 //!   fields when serialising, so results never hold a `null` their schema
 //!   would not allow.
+//! - only the formats JSON Schema 2020-12 defines ([`STANDARD_FORMATS`]): schemars marks integers
+//!   `format: uint32`, `int64` and the like, which strict validators (the official TypeScript MCP
+//!   SDK's among them) warn about on every `tools/list`; the range they mean is already stated by
+//!   `minimum`/`maximum` where it is a rule;
 //! - descriptions are single paragraphs: doc comments wrap lines for Rust
 //!   readers, not for models; `writeOnly` (from fields a patch skips) means
 //!   nothing to a tool caller and is dropped.
@@ -152,13 +156,41 @@ fn into_object(schema: Value) -> Arc<JsonObject> {
 }
 
 /// At every depth: removes `null` from `type` lists and `enum`s, drops
-/// `{"type": "null"}` branches of `anyOf`/`oneOf`, `writeOnly` and a `null`
+/// The `format` values JSON Schema 2020-12 defines (Validation, section 7.3); any other is
+/// dropped by [`tidy`].
+pub const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// `{"type": "null"}` branches of `anyOf`/`oneOf`, `writeOnly`, formats JSON Schema does not define
+/// and a `null`
 /// `default` (what an omitted optional argument becomes says nothing), and
 /// unwraps the lines of descriptions.
 pub fn tidy(value: &mut Value) {
     match value {
         Value::Object(object) => {
             object.remove("writeOnly");
+            if object.get("format").and_then(Value::as_str).is_some_and(|f| !STANDARD_FORMATS.contains(&f)) {
+                object.remove("format");
+            }
             if object.get("default").is_some_and(Value::is_null) {
                 object.remove("default");
             }
@@ -216,7 +248,9 @@ mod tests {
                 "a": {"type": ["string", "null"]},
                 "b": {"anyOf": [{"type": "object", "properties": {"x": {"type": "number"}}}, {"type": "null"}]},
                 "c": {"enum": ["x", null]},
-                "d": {"type": "string", "writeOnly": true, "description": "one\ntwo\n\nthree"}
+                "d": {"type": "string", "writeOnly": true, "description": "one\ntwo\n\nthree"},
+                "e": {"type": "integer", "format": "uint32", "minimum": 0},
+                "f": {"type": "string", "format": "uuid"}
             }
         });
         tidy(&mut schema);
@@ -225,5 +259,7 @@ mod tests {
         assert!(schema["properties"]["b"].get("anyOf").is_none());
         assert_eq!(schema["properties"]["c"]["enum"], json!(["x"]));
         assert_eq!(schema["properties"]["d"], json!({"type": "string", "description": "one two\n\nthree"}));
+        assert_eq!(schema["properties"]["e"], json!({"type": "integer", "minimum": 0}));
+        assert_eq!(schema["properties"]["f"], json!({"type": "string", "format": "uuid"}));
     }
 }
