@@ -52,6 +52,15 @@ if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.
     echo "installing schemathesis $schemathesis_version into $mcp_venv"
     "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
 fi
+# Redocly CLI (pinned) lints the served OpenAPI document (tests/schemathesis/run.sh); in its own npm
+# prefix, installed only when missing.
+redocly_version=2.77.0
+redocly_dir="${CANVAS_REDOCLY_DIR:-$HOME/.cache/canvas-redocly}"
+if [ "$(node -p "require('$redocly_dir/node_modules/@redocly/cli/package.json').version" 2>/dev/null)" != "$redocly_version" ]; then
+    echo "installing @redocly/cli $redocly_version into $redocly_dir"
+    mkdir -p "$redocly_dir"
+    npm install --prefix "$redocly_dir" --no-audit --no-fund --silent "@redocly/cli@$redocly_version"
+fi
 mcp_npm_dir="${CANVAS_MCP_NPM_DIR:-$HOME/.cache/canvas-npm}"
 mcp_inspector_json="$mcp_npm_dir/node_modules/@modelcontextprotocol/inspector/package.json"
 if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_inspector_version" ]; then
@@ -111,4 +120,4 @@ cargo nextest run --workspace --profile "$profile" "$@"
 # schemathesis against `canvasctl up` (the binary built above) and its own /api/openapi.json: no
 # 5xx, and every status, content type and body as documented. A few minutes; see
 # tests/schemathesis/run.sh and schemathesis.toml (what is left out and why).
-CANVAS_MCP_VENV="$mcp_venv" bash tests/schemathesis/run.sh
+CANVAS_MCP_VENV="$mcp_venv" CANVAS_REDOCLY_DIR="$redocly_dir" bash tests/schemathesis/run.sh

@@ -14,6 +14,7 @@
 # service on exit. Called by tests/run.sh; runs alone too:
 #   CARGO_TARGET_DIR=... bash tests/schemathesis/run.sh [extra schemathesis run options]
 # Settings (examples per operation, excluded operations and why) are in schemathesis.toml.
+# Before the SQLite run, the served document is linted by Redocly CLI (recommended rules, no error).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,6 +24,8 @@ venv="${CANVAS_MCP_VENV:-$HOME/.cache/canvas-venv}"
 schemathesis="$venv/bin/schemathesis"
 [ -x "$canvasctl" ] || { echo "schemathesis: $canvasctl is missing; run cargo build --workspace --bins" >&2; exit 1; }
 [ -x "$schemathesis" ] || { echo "schemathesis: $schemathesis is missing (tests/run.sh installs it)" >&2; exit 1; }
+redocly="${CANVAS_REDOCLY_DIR:-$HOME/.cache/canvas-redocly}/node_modules/.bin/redocly"
+[ -x "$redocly" ] || { echo "redocly: $redocly is missing (tests/run.sh installs it)" >&2; exit 1; }
 
 admin_url="${CANVAS_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -82,6 +85,15 @@ check() {
     CANVAS_TOKEN="$(credential token)"
     CANVAS_PROJECT="$(credential projectId)"
     export CANVAS_TOKEN CANVAS_PROJECT
+
+    if [ "$backend" = sqlite ]; then
+        # The served document against Redocly's recommended rules (pinned @redocly/cli, installed by
+        # tests/run.sh): no error may remain; its warnings are printed for reading.
+        curl -fsS "$base_url/api/openapi.json" -o "$data_dir/openapi.json"
+        echo "redocly: linting $base_url/api/openapi.json"
+        (cd "$data_dir" && REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true "$redocly" lint openapi.json --format=summary) || {
+            echo "redocly: the OpenAPI document has errors" >&2; stop; return 1; }
+    fi
 
     echo "schemathesis ($backend): checking $base_url against $base_url/api/openapi.json"
     local started=$SECONDS code=0

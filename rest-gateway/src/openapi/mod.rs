@@ -10,7 +10,7 @@
 //!   names (any casing is accepted); responses the default PascalCase.
 //! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
-//!   answers (400/401/403/404/408/412/413/415/429/503/504) and the `jsonCasing` parameter.
+//!   answers (400/401/403/404/408/412/413/414/415/429/431/503/504) and the `jsonCasing` parameter.
 //!
 //! tests/schemathesis/run.sh checks the running service against this document.
 
@@ -132,6 +132,11 @@ pub fn document() -> OpenApi {
     parameters::document(&mut doc);
     doc.paths.add_path_operation("/metrics", vec![utoipa::openapi::HttpMethod::Get], metrics_operation());
     add_shared(&mut doc);
+    // Relative to where the document is served: every deployment is its own origin.
+    doc.servers = Some(vec![utoipa::openapi::server::ServerBuilder::new()
+        .url("/")
+        .description(Some("This service: the origin that served this document"))
+        .build()]);
     idempotency::document(&mut doc);
     add_webhook_links(&mut doc);
     doc
@@ -216,9 +221,11 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("408", "RequestTimeout", "The request body did not arrive within the gateway's body timeout (`--body-timeout-secs`, 60 s by default)."),
     ("412", "PreconditionFailed", "`If-Match` names no version the item has now (or only weak tags, which never match); `currentVersion` holds the one it has."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
+    ("414", "UriTooLong", "The request URI is over the gateway's limit (`--max-uri-bytes`, 8 KiB by default); answered at the edge, before any route."),
     ("415", "UnsupportedMediaType", "The request body's `Content-Type` is not what the operation reads: `application/json` (a `charset=utf-8` parameter and any `+json` type accepted), or `multipart/form-data` for uploads. A missing `Content-Type` is refused too; `Accept-Post` / `Accept-Patch` name the type."),
     ("422", "Unrasterisable", "The map has geometry too far outside the image for the PNG rasteriser; draw a smaller region or use `render.svg`."),
     ("429", "TooManyRequests", "The caller's rate limit is used up (per API token, OAuth grant or session; per client address for failing credentials): wait `Retry-After` seconds. `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers) name the budget and its state."),
+    ("431", "HeadersTooLarge", "The request's header fields are over the gateway's limits (`--max-header-bytes`, 16 KiB, and `--max-headers`, 100, by default); answered at the edge, before any route."),
     ("503", "ServiceUnavailable", "A dependency is unavailable (named in `dependency`), or a rate limit applies; see `Retry-After`."),
     ("504", "GatewayTimeout", "core-service did not answer within the gateway's deadline (`--core-timeout-secs`, 30 s by default)."),
 ];
@@ -281,7 +288,8 @@ fn add_shared(doc: &mut OpenApi) {
         ];
         for (operation, writes) in operations.into_iter().filter_map(|(op, writes)| op.as_mut().map(|op| (op, writes)))
         {
-            let mut statuses: Vec<&str> = Vec::new();
+            // The edge limits apply to every request, public ones included.
+            let mut statuses: Vec<&str> = vec!["414", "431"];
             if public {
                 operation.security = Some(vec![SecurityRequirement::default()]);
             } else {
