@@ -123,3 +123,29 @@ fn gateways_depend_on_no_core_crate() {
         }
     }
 }
+
+/// "One client never hurts another": core-service's gRPC server states its transport limits from
+/// `canvas_proto::limits`, the one place they are written, and no other source restates a message
+/// or metadata size, so a gateway's limits and core-service's cannot drift apart.
+#[test]
+fn transport_limits_are_stated_once() {
+    let restated = offences(
+        |line| {
+            let compact: String = line.split_whitespace().collect();
+            compact.contains("32*1024*1024") || (compact.contains("64*1024;") && compact.contains("METADATA"))
+        },
+        |path| path == "proto/src/limits.rs",
+    );
+    assert!(restated.is_empty(), "a transport limit restated outside proto/src/limits.rs:\n{}", restated.join("\n"));
+    let server = std::fs::read_to_string(root().join("core-service/src/grpc/mod.rs")).unwrap();
+    for setting in
+        [".http2_max_header_list_size(MAX_METADATA_BYTES)", ".max_concurrent_streams(MAX_CONCURRENT_STREAMS)"]
+    {
+        assert!(server.contains(setting), "core-service's gRPC server no longer sets {setting}");
+    }
+    let gateway_limit = std::fs::read_to_string(root().join("runtime/src/http.rs")).unwrap();
+    assert!(
+        gateway_limit.contains("canvas_proto::limits::MAX_FORWARDED_HEADER_BYTES"),
+        "the gateways' --max-header-bytes is no longer bounded by canvas_proto::limits"
+    );
+}
