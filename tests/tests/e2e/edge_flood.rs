@@ -279,3 +279,70 @@ async fn a_hostile_flood_leaves_legitimate_calls_served(backend: Backend) {
         2 * MCP_CALLS
     );
 }
+
+/// A gateway in front of `app`'s core-service with a 1 s head deadline and room for two
+/// connections.
+async fn tight_gateway(app: &TestApp) -> String {
+    let limits = canvas_runtime::GatewayArgs {
+        edge: canvas_runtime::http::EdgeLimits {
+            header_read_timeout_secs: 1,
+            max_connections: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let state = rest_gateway::AppState::connect(&app.grpc_url, &limits).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(rest_gateway::serve(
+        listener,
+        rest_gateway::router(state),
+        &limits,
+        tokio_util::sync::CancellationToken::new(),
+    ));
+    base
+}
+
+/// A client trickling its request head is disconnected at `--header-read-timeout-secs`, and a
+/// connection beyond `--max-connections` waits until one closes, then is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_heads_are_cut_off_and_connections_beyond_the_cap_wait() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let label = create_label(&app, &owner, &project, json!({"text": "waited for"})).await;
+    let base = tight_gateway(&app).await;
+    let address = base.trim_start_matches("http://").to_owned();
+
+    // Two connections that send half a head and stop: both closed by the gateway within the
+    // deadline (a read sees the end of the stream), without an answer.
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        let mut stream = TcpStream::connect(&address).await.unwrap();
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ").await.unwrap();
+        slow.push(stream);
+    }
+    // While both hold the two places, a legitimate request waits in the accept queue, and is served
+    // once the head deadline frees a place.
+    let started = tokio::time::Instant::now();
+    let url = format!("{base}/api/v2/projects/{project}/item/{label}?jsonCasing=camel");
+    // Within the deadline plus a margin: the place must come free by the head deadline.
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap();
+    let reply = client.get(&url).header("Authorization", owner.bearer()).send().await.expect("served within 5 s");
+    assert_eq!(reply.status(), StatusCode::OK);
+    assert_eq!(reply.json::<Value>().await.unwrap()["text"], "waited for");
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(500), "served after {waited:?}: the connection cap did not hold it");
+    for mut stream in slow {
+        let mut buffer = [0u8; 64];
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await;
+        match read {
+            Ok(Ok(0)) | Ok(Err(_)) => {}
+            Ok(Ok(n)) => {
+                // hyper may answer 408 before closing; either way the connection ends.
+                let text = String::from_utf8_lossy(&buffer[..n]).to_string();
+                assert!(text.starts_with("HTTP/1.1 408"), "a slow head got {text}");
+            }
+            Err(_) => panic!("a connection that never finished its head was still open after 5 s"),
+        }
+    }
+}
