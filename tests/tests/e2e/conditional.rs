@@ -114,14 +114,7 @@ async fn if_match_takes_a_list_of_tags_and_compares_strongly(backend: Backend) {
     assert_eq!(text_of(&app, &owner, &item_url).await, "v4");
 
     // The MessagePack answer's tag names the same version and is honoured as such.
-    let packed = app
-        .http
-        .get(&item_url)
-        .header("Authorization", owner.bearer())
-        .header("Accept", "application/msgpack")
-        .send()
-        .await
-        .unwrap();
+    let packed = msgpack_get(&app, &owner, &item_url, None).await;
     let packed_tag = packed.headers()["etag"].to_str().unwrap().to_owned();
     assert_ne!(packed_tag, "\"4\"", "another representation, another tag");
     let by_packed = patch(&format!("\"1\", {packed_tag}"), "v5").await;
@@ -183,36 +176,22 @@ async fn if_none_match_answers_304_on_an_item(backend: Backend) {
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 
     // MessagePack is another representation with its own tag.
-    let packed = app
-        .http
-        .get(&url)
-        .header("Authorization", owner.bearer())
-        .header("Accept", "application/msgpack")
-        .send()
-        .await
-        .unwrap();
+    let packed = msgpack_get(&app, &owner, &url, None).await;
     let packed_tag = packed.headers()["etag"].to_str().unwrap().to_owned();
     assert_ne!(packed_tag, "\"2\"");
-    let json_tag_on_packed = app
-        .http
-        .get(&url)
-        .header("Authorization", owner.bearer())
-        .header("Accept", "application/msgpack")
-        .header("If-None-Match", "\"2\"")
-        .send()
-        .await
-        .unwrap();
+    let json_tag_on_packed = msgpack_get(&app, &owner, &url, Some("\"2\"")).await;
     assert_eq!(json_tag_on_packed.status(), StatusCode::OK, "the JSON tag does not validate the MessagePack body");
-    let packed_again = app
-        .http
-        .get(&url)
-        .header("Authorization", owner.bearer())
-        .header("Accept", "application/msgpack")
-        .header("If-None-Match", &packed_tag)
-        .send()
-        .await
-        .unwrap();
+    let packed_again = msgpack_get(&app, &owner, &url, Some(&packed_tag)).await;
     assert_eq!(packed_again.status(), StatusCode::NOT_MODIFIED);
+}
+
+/// A GET of `url` asking for MessagePack, with `If-None-Match` when given.
+async fn msgpack_get(app: &TestApp, user: &TestUser, url: &str, if_none_match: Option<&str>) -> reqwest::Response {
+    let mut request = app.http.get(url).header("Authorization", user.bearer()).header("Accept", "application/msgpack");
+    if let Some(tags) = if_none_match {
+        request = request.header("If-None-Match", tags);
+    }
+    request.send().await.expect("the gateway answers")
 }
 
 /// The weak form of a tag, and its opaque part written as a strong tag.
