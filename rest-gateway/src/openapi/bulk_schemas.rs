@@ -1,6 +1,9 @@
-//! Bodies of the bulk create and of diagrams (beyond the spec). Limits and the `ref` rule come
-//! from `canvas_vocabulary::limits::bulk`, the values core-service enforces.
+//! Bodies of the bulk create, diagrams and arrangements (beyond the spec). The request types are
+//! also what `routes::bulk` deserialises the bodies with (`routes::body`), so the schema is the
+//! parser. Limits and the `ref` rule come from `canvas_vocabulary::limits`, the values core-service
+//! enforces (the gateway does not check them).
 
+use canvas_vocabulary::items::ITEM_TYPES;
 use canvas_vocabulary::limits::arrange::{MAX_ITEMS as MAX_ARRANGED, STYLES};
 use canvas_vocabulary::limits::bulk::{ref_rule, MAX_ITEMS, MAX_REF_CHARS};
 use canvas_vocabulary::limits::diagrams::FORMATS;
@@ -11,7 +14,7 @@ use utoipa::ToSchema;
 
 /// `POST .../items/bulk`.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a bulk create {\"items\": [...]}")]
 pub struct BulkRequest {
     /// The items, created in this order, all or none.
     #[schema(schema_with = bulk_items)]
@@ -20,20 +23,24 @@ pub struct BulkRequest {
 
 /// One item of a bulk create.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a bulk item {ref, type, parent, properties}")]
 pub struct BulkItem {
     /// The item's name within the batch.
-    #[serde(rename = "ref")]
+    #[serde(rename = "ref", default)]
     #[schema(schema_with = reference)]
     pub reference: Option<String>,
     /// label, sticky-note, shape, connector or web (image, document and svg items are created by
     /// upload; an image may also be created without bytes, as by its single create).
     #[serde(rename = "type")]
+    #[schema(schema_with = bulk_item_type)]
     pub item_type: String,
     /// `panel` (default), `inbox`, an item id, or `ref:<ref>` of an item of the batch.
+    #[serde(default)]
+    #[schema(default = "panel")]
     pub parent: Option<String>,
     /// Exactly the properties the single create of the type takes; a connector end's `itemId`
-    /// may be `ref:<ref>`.
+    /// may be `ref:<ref>`. core-service checks them.
+    #[serde(default)]
     pub properties: Option<Map<String, Value>>,
 }
 
@@ -77,20 +84,22 @@ pub struct BulkCreated {
 
 /// `POST .../diagrams`.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a diagram {format, source, position}")]
 pub struct DiagramRequest {
     /// `mermaid` (the default).
+    #[serde(default)]
     #[schema(schema_with = diagram_format)]
     pub format: Option<String>,
     /// The diagram's text: a flowchart (`flowchart`/`graph`), a `mindmap` or a `sequenceDiagram`.
     pub source: String,
     /// Top-left corner of the diagram on the map; absent: right of everything on the map.
+    #[serde(default)]
     pub position: Option<DiagramPosition>,
 }
 
 /// A point of the map.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a point {x, y}")]
 pub struct DiagramPosition {
     pub x: f64,
     pub y: f64,
@@ -100,6 +109,7 @@ fn diagram_format() -> Object {
     ObjectBuilder::new()
         .schema_type(Type::String)
         .enum_values(Some(FORMATS.to_vec()))
+        .default(Some(FORMATS[0].into()))
         .description(Some("The diagram language."))
         .build()
 }
@@ -109,6 +119,7 @@ fn diagram_format() -> Object {
 #[serde(rename_all = "PascalCase")]
 pub struct DiagramResponse {
     /// Every item created (shapes, labels, connectors, containers), in creation order.
+    #[schema(schema_with = created_ids)]
     pub item_ids: Vec<String>,
     /// Mermaid node or participant id → the id of its shape (the ids keep their spelling
     /// whatever `jsonCasing` says).
@@ -117,7 +128,7 @@ pub struct DiagramResponse {
 
 /// `POST .../items/arrange`.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "an arrangement {itemIds, style, position}")]
 pub struct ArrangeRequest {
     /// The items to move; connectors among them are skipped (they follow their ends).
     #[schema(schema_with = arranged_ids)]
@@ -126,16 +137,39 @@ pub struct ArrangeRequest {
     #[schema(schema_with = arrange_style)]
     pub style: String,
     /// Top-left corner of the arrangement; absent: where the items' box is now.
+    #[serde(default)]
     pub position: Option<DiagramPosition>,
+}
+
+fn uuid() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
+        .build()
+}
+
+fn created_ids() -> utoipa::openapi::schema::Array {
+    let description = "Every item created (shapes, labels, connectors, containers), in creation order.";
+    ArrayBuilder::new().items(uuid()).description(Some(description)).build()
+}
+
+/// The item types a bulk create makes: those with a JSON create (`canvas_vocabulary`'s table).
+fn bulk_item_type() -> Object {
+    let types = ITEM_TYPES.iter().filter(|t| t.creation.from_json()).map(|t| t.name);
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(types))
+        .description(Some(
+            "The item's type. Document and SVG items are created by upload only; an image may be created \
+             without bytes, as by its single create.",
+        ))
+        .build()
 }
 
 fn arranged_ids() -> utoipa::openapi::schema::Array {
     ArrayBuilder::new()
-        .items(
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into()))),
-        )
+        .items(uuid())
+        .description(Some("The items to move; connectors among them are skipped (they follow their ends)."))
         .min_items(Some(1))
         .max_items(Some(MAX_ARRANGED))
         .build()

@@ -7,13 +7,33 @@
 
 use canvas_vocabulary::items::{ItemTypeDef, ITEM_TYPES};
 use canvas_vocabulary::json_schema::{self, OPENAPI};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type};
 use utoipa::openapi::{Components, Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
 
 use super::items::operation_name;
 use crate::casing::Casing;
 use crate::routes::items::WRAPPED_UPDATE;
+
+/// The schema of the changes a connector PATCH wraps.
+const WRAPPED_CHANGES: &str = "ConnectorChanges";
+
+// The gateway unwraps the body with this type (`routes::items::update`); core-service checks the
+// changes.
+/// A connector PATCH wraps the changes: `{"properties": {...}}`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, expecting = "a connector update {\"properties\": {...}}")]
+pub struct WrappedChanges {
+    /// The properties to change.
+    #[schema(schema_with = wrapped_changes)]
+    pub properties: Map<String, Value>,
+}
+
+fn wrapped_changes() -> Ref {
+    Ref::from_schema_name(WRAPPED_CHANGES)
+}
 
 /// The name of a type's create body; None for types created by upload only.
 pub fn create_name(item_type: &ItemTypeDef) -> Option<String> {
@@ -36,18 +56,8 @@ pub fn add(components: &mut Components) {
         }
         let patch = ordered(json_schema::patch_body(item_type.properties, OPENAPI), &order);
         if item_type.name == WRAPPED_UPDATE {
-            let changes = format!("{}Changes", operation_name(item_type.name));
-            let wrapper = ObjectBuilder::new()
-                .schema_type(Type::Object)
-                .description(Some(format!(
-                    "A {} PATCH wraps the changes: `{{\"properties\": {{...}}}}`.",
-                    item_type.name
-                )))
-                .property("properties", Ref::from_schema_name(&changes))
-                .required("properties")
-                .additional_properties(Some(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)));
-            components.schemas.insert(changes, patch.into());
-            components.schemas.insert(patch_name(item_type), wrapper.into());
+            components.schemas.insert(WRAPPED_CHANGES.into(), patch.into());
+            components.schemas.insert(patch_name(item_type), WrappedChanges::schema());
         } else {
             components.schemas.insert(patch_name(item_type), patch.into());
         }
@@ -89,8 +99,8 @@ fn read_view(item_type: &ItemTypeDef) -> Schema {
 }
 
 /// The answers around items: the listing page, the id a write answers, a single property's value,
-/// and the upload form.
-fn framing() -> [(&'static str, Schema); 4] {
+/// the upload form, and the parent a create names.
+fn framing() -> [(&'static str, Schema); 5] {
     let page = ObjectBuilder::new()
         .schema_type(Type::Object)
         .description(Some("`GET .../items`: a page in creation order."))
@@ -108,9 +118,11 @@ fn framing() -> [(&'static str, Schema); 4] {
         .description(Some("The answer of create, update and delete."))
         .property("ItemId", uuid())
         .required("ItemId");
-    let value = ObjectBuilder::new().description(Some(
-        "A single property's bare value (string, number, boolean, array or object; object member names \
-         follow `jsonCasing`).",
+    // Any JSON value: no `type`, which generators read as "unknown" (a `type: object` without
+    // properties would be typed as an empty object, and a scalar answer would not fit it).
+    let value = ObjectBuilder::new().schema_type(utoipa::openapi::schema::SchemaType::AnyValue).description(Some(
+        "A single property's bare value: any JSON (string, number, boolean, array, object or null; object \
+         member names follow `jsonCasing`).",
     ));
     let upload = ObjectBuilder::new()
         .schema_type(Type::Object)
@@ -137,6 +149,7 @@ fn framing() -> [(&'static str, Schema); 4] {
         ("ItemRef", item_ref.build().into()),
         ("PropertyValue", value.build().into()),
         ("FileUpload", upload.build().into()),
+        (super::items::PARENT, super::items::parent_schema()),
     ]
 }
 

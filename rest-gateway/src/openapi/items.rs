@@ -38,25 +38,34 @@ fn project_param() -> utoipa::openapi::path::Parameter {
 }
 
 fn parent_param() -> utoipa::openapi::path::Parameter {
+    ParameterBuilder::new()
+        .name("parent")
+        .parameter_in(ParameterIn::Path)
+        .required(Required::True)
+        .description(Some("Where the item goes: `panel` (the canvas), `inbox`, or a container item's id."))
+        .schema(Some(Ref::from_schema_name(PARENT)))
+        .build()
+}
+
+/// The name of the schema of a parent: one type for clients, not one per create operation.
+pub const PARENT: &str = "Parent";
+
+/// `panel`, `inbox` or a container item's id.
+pub fn parent_schema() -> utoipa::openapi::Schema {
     let words = super::schemas::one_of(&[PANEL, INBOX]);
     let item = ObjectBuilder::new()
         .schema_type(Type::String)
         .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
         .description(Some("a container item of the same project"))
         .build();
-    let schema = utoipa::openapi::schema::OneOfBuilder::new()
+    // `anyOf`, not `oneOf`: the two alternatives are told apart by their form, not by a rule that
+    // only one of them may match (linters warn about a `oneOf` they cannot prove exclusive).
+    let schema = utoipa::openapi::schema::AnyOfBuilder::new()
         .item(words)
         .item(item)
         .description(Some("`panel` (the canvas), `inbox`, or the id of a container item of the same project"))
         .build();
-    let schema = utoipa::openapi::Schema::OneOf(schema);
-    ParameterBuilder::new()
-        .name("parent")
-        .parameter_in(ParameterIn::Path)
-        .required(Required::True)
-        .description(Some("Where the item goes: `panel` (the canvas), `inbox`, or a container item's id."))
-        .schema(Some(schema))
-        .build()
+    utoipa::openapi::Schema::AnyOf(schema)
 }
 
 fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {

@@ -6,18 +6,25 @@
 //! - [`items`] writes out the generic item routes (`.../item/{a}/{b}`) as concrete paths, one
 //!   create, upload and PATCH operation per item type with that type's body.
 //! - [`item_schemas`]: the item bodies and reads, generated from core-service's property table
-//!   (`canvas_vocabulary`); [`schemas`]: the other bodies. Requests use the canonical camelCase
-//!   names (any casing is accepted); responses the default PascalCase.
+//!   (`canvas_vocabulary`); [`knowledge_schemas`], [`bulk_schemas`] and [`schemas`]: the other
+//!   bodies, whose request types are also what the handlers deserialise the bodies with
+//!   (`routes::body`). Requests use the canonical camelCase names (any casing is accepted);
+//!   responses the default PascalCase.
 //! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
 //!   answers (400/401/403/404/408/412/413/414/415/429/431/503/504) and the `jsonCasing` parameter.
 //!
-//! tests/schemathesis/run.sh checks the running service against this document.
+//! - [`contract`] last rewrites the JSON so generated clients work (request bodies with defaults
+//!   inline, named word lists, binary answers); docs/REST-CONTRACT.md says why.
+//!
+//! tests/schemathesis/run.sh lints this document and checks the running service against it.
 
 pub mod bulk_schemas;
+pub mod contract;
 pub mod idempotency;
 pub mod item_schemas;
 pub mod items;
+pub mod knowledge_schemas;
 pub mod parameters;
 pub mod schemas;
 pub mod ui;
@@ -79,8 +86,9 @@ use crate::state::AppState;
     ),
     components(schemas(
         schemas::Problem, schemas::FieldError, schemas::Health,
-        schemas::RetrieveRequest, schemas::AnswerResponse, schemas::CitationReference,
-        schemas::IndexStatusPage, schemas::IndexStatus, schemas::IndexCounts,
+        knowledge_schemas::RetrieveRequest, knowledge_schemas::SearchMode, knowledge_schemas::AnswerResponse,
+        knowledge_schemas::CitationReference, knowledge_schemas::IndexStatusPage, knowledge_schemas::IndexStatus,
+        knowledge_schemas::IndexCounts,
         schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
         schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
         schemas::JwkSet, schemas::Jwk,
@@ -142,7 +150,8 @@ pub fn document() -> OpenApi {
     doc
 }
 
-/// The document as JSON text. utoipa 5 writes a link's `operationId`, `operationRef` and
+/// The document as JSON text, after the passes that make generated clients work
+/// ([`contract`]). utoipa 5 writes a link's `operationId`, `operationRef` and
 /// `requestBody` as `operation_id`, `operation_ref` and `request_body`; they are renamed here.
 pub fn to_json(doc: &OpenApi) -> String {
     let mut value = serde_json::to_value(doc).expect("the OpenAPI document serialises");
@@ -168,6 +177,7 @@ pub fn to_json(doc: &OpenApi) -> String {
             }
         }
     }
+    contract::apply(&mut value);
     serde_json::to_string_pretty(&value).expect("JSON values serialise")
 }
 
@@ -206,7 +216,12 @@ fn metrics_operation() -> Operation {
             "200",
             ResponseBuilder::new()
                 .description("The metrics.")
-                .content("text/plain", ContentBuilder::new().schema(Some(utoipa::openapi::Object::new())).build())
+                .content(
+                    "text/plain",
+                    ContentBuilder::new()
+                        .schema(Some(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String)))
+                        .build(),
+                )
                 .build(),
         )
         .build()
@@ -325,6 +340,9 @@ fn add_shared(doc: &mut OpenApi) {
     }
 }
 
+/// The values of `jsonCasing`.
+pub const JSON_CASINGS: &[&str] = &["default", "pascal", "camel", "snake", "kebab"];
+
 /// The conditional-request header of item PATCH and DELETE.
 pub const IF_MATCH: &str = "If-Match";
 
@@ -354,7 +372,7 @@ fn json_casing() -> utoipa::openapi::path::Parameter {
             "Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the \
              default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase.",
         ))
-        .schema(Some(schemas::one_of(&["default", "pascal", "camel", "snake", "kebab"])))
+        .schema(Some(schemas::one_of(JSON_CASINGS)))
         .build()
 }
 

@@ -51,7 +51,8 @@ pub fn document_json() -> &'static str {
     tag = "documentation",
     operation_id = "getOpenApiDocument",
     summary = "This OpenAPI 3.1 document",
-    responses((status = 200, description = "The document.", content_type = "application/json", body = Object))
+    responses((status = 200, description = "The document.", content_type = "application/json",
+        body = serde_json::Map<String, serde_json::Value>))
 )]
 pub async fn openapi_json() -> Response {
     answer("application/json", "no-cache", document_json())

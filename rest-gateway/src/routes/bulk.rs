@@ -1,7 +1,8 @@
-//! `POST /api/v2/projects/{projectId}/items/bulk` and `POST /api/v2/projects/{projectId}/diagrams`
-//! (beyond the spec): each is one ItemService call. Only the JSON shape is read here (which field
-//! holds what, named in the error when it is the wrong kind of value); every item rule, the batch
-//! size and the `ref` rule are core-service's.
+//! `POST /api/v2/projects/{projectId}/items/bulk`, `POST .../diagrams` and `POST .../items/arrange`
+//! (beyond the spec): each is one ItemService call. The bodies are read
+//! by the types that write their schemas (`crate::openapi::bulk_schemas`, through `super::body`),
+//! so a wrong kind of value is a 400 naming the field; every item rule, the batch size and the
+//! `ref` rule are core-service's.
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -11,66 +12,21 @@ use canvas_proto::v1 as pb;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 use serde_json::{json, Map, Value};
 
+use super::body::parse;
 use super::items::authorization;
-use super::knowledge::fold;
 use crate::content_type::{JsonBody, Rejected};
-use crate::error::ApiError;
+use crate::openapi::bulk_schemas::{ArrangeRequest, BulkItem, BulkRequest, DiagramRequest};
 use crate::respond::Format;
 use crate::state::{mark_replayed, with_auth, with_idempotency_key, AppState};
 
-/// The body as a JSON object whose member names are folded (case, `_` and `-` ignored); a member
-/// not in `known` is refused, naming it (`{at}{name}`).
-fn folded_object(value: Value, known: &[&str], at: &str, what: &str) -> Result<Map<String, Value>, ApiError> {
-    let Value::Object(object) = value else {
-        let field = if at.is_empty() { "body".to_owned() } else { at.trim_end_matches('.').to_owned() };
-        return Err(ApiError::invalid(&field, "must be a JSON object"));
-    };
-    let mut folded = Map::new();
-    for (name, value) in object {
-        let key = fold(&name);
-        if !known.contains(&key.as_str()) {
-            return Err(ApiError::invalid(&format!("{at}{name}"), &format!("is not a field of {what}")));
-        }
-        folded.insert(key, value);
+/// One item of a bulk body as the gRPC message; its properties are core-service's to check.
+fn bulk_item(item: BulkItem) -> pb::BulkItem {
+    pb::BulkItem {
+        reference: item.reference,
+        item_type: item.item_type,
+        parent: item.parent.unwrap_or_default(),
+        properties: Some(to_proto_struct(item.properties.unwrap_or_default())),
     }
-    Ok(folded)
-}
-
-fn body_object(body: Result<JsonBody, Rejected>, known: &[&str], what: &str) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body?.0;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::invalid("body", &format!("a JSON object is required: {what}")));
-    }
-    let value = serde_json::from_slice::<Value>(&bytes)
-        .map_err(|err| ApiError::invalid("body", &format!("is not valid JSON: {err}")))?;
-    folded_object(value, known, "", what)
-}
-
-/// An optional string member.
-fn text(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<String>, ApiError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(ApiError::invalid(field, "must be a string")),
-    }
-}
-
-/// One item of a bulk body as the gRPC message.
-fn bulk_item(i: usize, value: Value) -> Result<pb::BulkItem, ApiError> {
-    let at = format!("items[{i}].");
-    let item = folded_object(value, &["ref", "type", "parent", "properties"], &at, "a bulk item")?;
-    let properties = match item.get("properties") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(map)) => map.clone(),
-        Some(_) => return Err(ApiError::invalid(&format!("{at}properties"), "must be a JSON object")),
-    };
-    Ok(pb::BulkItem {
-        reference: text(&item, "ref", &format!("{at}ref"))?,
-        item_type: text(&item, "type", &format!("{at}type"))?
-            .ok_or_else(|| ApiError::invalid(&format!("{at}type"), "is required"))?,
-        parent: text(&item, "parent", &format!("{at}parent"))?.unwrap_or_default(),
-        properties: Some(to_proto_struct(properties)),
-    })
 }
 
 /// `POST /api/v2/projects/{projectId}/items/bulk`
@@ -100,13 +56,8 @@ pub async fn create_items(
 ) -> Response {
     let mut replayed = false;
     let result = async {
-        let body = body_object(body, &["items"], "a bulk create ({\"items\": [...]})")?;
-        let items = match body.get("items") {
-            Some(Value::Array(items)) => items.clone(),
-            None | Some(Value::Null) => return Err(ApiError::invalid("items", "is required")),
-            Some(_) => return Err(ApiError::invalid("items", "must be an array of items")),
-        };
-        let items = items.into_iter().enumerate().map(|(i, item)| bulk_item(i, item)).collect::<Result<_, _>>()?;
+        let body: BulkRequest = parse(body, "a bulk create ({\"items\": [...]})")?;
+        let items = body.items.into_iter().map(bulk_item).collect();
         let request = pb::CreateItemsRequest { project_id, items };
         let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
         let reply = state.items.clone().create_items(request).await?;
@@ -144,27 +95,13 @@ pub async fn arrange_items(
 ) -> Response {
     let mut replayed = false;
     let result = async {
-        let body = body_object(body, &["itemids", "style", "position"], "an arrangement ({itemIds, style, position})")?;
-        let item_ids = match body.get("itemids") {
-            Some(Value::Array(ids)) => ids
-                .iter()
-                .enumerate()
-                .map(|(i, id)| {
-                    id.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| ApiError::invalid(&format!("itemIds[{i}]"), "must be a string"))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            None | Some(Value::Null) => return Err(ApiError::invalid("itemIds", "is required")),
-            Some(_) => return Err(ApiError::invalid("itemIds", "must be an array of item ids")),
-        };
-        let (x, y) = position(&body)?;
+        let body: ArrangeRequest = parse(body, "an arrangement ({itemIds, style, position})")?;
         let request = pb::ArrangeItemsRequest {
             project_id,
-            item_ids,
-            style: text(&body, "style", "style")?.unwrap_or_default(),
-            x,
-            y,
+            item_ids: body.item_ids,
+            style: body.style,
+            x: body.position.as_ref().map(|p| p.x),
+            y: body.position.as_ref().map(|p| p.y),
         };
         let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
         let reply = state.items.clone().arrange_items(request).await?;
@@ -175,23 +112,6 @@ pub async fn arrange_items(
     }
     .await;
     mark_replayed(format.reply(result), replayed)
-}
-
-/// An optional `position: {x, y}` member.
-fn position(body: &Map<String, Value>) -> Result<(Option<f64>, Option<f64>), ApiError> {
-    match body.get("position") {
-        None | Some(Value::Null) => Ok((None, None)),
-        Some(position) => {
-            let point = folded_object(position.clone(), &["x", "y"], "position.", "a position")?;
-            let coordinate = |key: &str| {
-                point
-                    .get(key)
-                    .and_then(Value::as_f64)
-                    .ok_or_else(|| ApiError::invalid(&format!("position.{key}"), "must be a number"))
-            };
-            Ok((Some(coordinate("x")?), Some(coordinate("y")?)))
-        }
-    }
 }
 
 /// `POST /api/v2/projects/{projectId}/diagrams`
@@ -220,15 +140,13 @@ pub async fn create_diagram(
 ) -> Response {
     let mut replayed = false;
     let result = async {
-        let body = body_object(body, &["format", "source", "position"], "a diagram ({format, source, position})")?;
-        let source = text(&body, "source", "source")?.ok_or_else(|| ApiError::invalid("source", "is required"))?;
-        let (x, y) = position(&body)?;
+        let body: DiagramRequest = parse(body, "a diagram ({format, source, position})")?;
         let request = pb::CreateDiagramRequest {
             project_id,
-            format: text(&body, "format", "format")?.unwrap_or_else(|| FORMATS[0].to_owned()),
-            source,
-            x,
-            y,
+            format: body.format.unwrap_or_else(|| FORMATS[0].to_owned()),
+            source: body.source,
+            x: body.position.as_ref().map(|p| p.x),
+            y: body.position.as_ref().map(|p| p.y),
         };
         let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
         let reply = state.items.clone().create_diagram(request).await?;

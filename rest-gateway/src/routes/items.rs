@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value};
 use crate::conditional::{if_match, item_tag, not_modified, tagged};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
+use crate::openapi::item_schemas::WrappedChanges;
 use crate::respond::{query_value, Format};
 use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
 
@@ -230,20 +231,17 @@ pub async fn update(
     reply_with_etag(format, result)
 }
 
-fn unwrap_connector_body(mut body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
-    let key = body.keys().find(|k| k.eq_ignore_ascii_case("properties")).cloned();
-    match key.and_then(|k| body.remove(&k)) {
-        Some(Value::Object(inner)) if body.is_empty() => Ok(inner),
-        Some(Value::Object(_)) => Err(ApiError::invalid(
-            "properties",
-            "a connector update carries only the object 'properties'; move the other members into it",
-        )),
-        Some(_) => Err(ApiError::invalid("properties", "must be an object with the properties to change")),
-        None => Err(ApiError::invalid(
+/// The changes of a connector PATCH, read by the type that writes its schema (`ConnectorPatch`).
+fn unwrap_connector_body(body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
+    // Changes sent bare are the likely mistake: say so, rather than naming the first of them.
+    if !body.keys().any(|name| super::body::fold(name) == "properties") {
+        return Err(ApiError::invalid(
             "properties",
             "a connector update must wrap the changed properties: {\"properties\": {...}}",
-        )),
+        ));
     }
+    let wrapped: WrappedChanges = super::body::from_value(Value::Object(body))?;
+    Ok(wrapped.properties)
 }
 
 /// `DELETE /{itemId}`

@@ -1,110 +1,39 @@
 //! `POST /api/v1/memory/retrieve` and `GET /api/v1/memory/index`: translate each call into one
-//! KnowledgeService call. The body is read field by field so a wrong type is answered with the
-//! field's name; every retrieval rule (empty query, `maxResults` ceilings, agents) is core-service's.
+//! KnowledgeService call. The body is read by [`RetrieveRequest`], the type that writes its schema
+//! (`super::body`); every retrieval rule (empty query, `maxResults` ceilings, agents) is core-service's.
 
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::items::authorization;
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
+use crate::openapi::knowledge_schemas::{RetrieveRequest, SearchMode};
 use crate::respond::{query_value, Format};
 use crate::state::{idempotent, AppState};
 
-/// The request fields, by their folded names (case, `_` and `-` ignored).
-const FIELDS: &[&str] =
-    &["projectid", "query", "keywords", "maxresults", "postprocess", "itemids", "agentconfigid", "mode"];
-
-pub(crate) fn fold(name: &str) -> String {
-    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
-}
-
-/// The body as a map from folded names to values; unknown fields are refused, so a typo such as
-/// `maxResult` is not silently ignored.
-fn fields(body: Result<JsonBody, Rejected>) -> Result<Map<String, Value>, ApiError> {
-    let bytes = body?.0;
-    let object = match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(map)) => map,
-        Ok(_) => return Err(ApiError::invalid("body", "must be a JSON object")),
-        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => {
-            return Err(ApiError::invalid("body", "a JSON object with projectId and query is required"))
-        }
-        Err(err) => return Err(ApiError::invalid("body", &format!("is not valid JSON: {err}"))),
+/// The gRPC request of a retrieval body. Every retrieval rule (empty query, `maxResults`
+/// ceilings, agents, item ids) is core-service's; absent values are the proto's defaults.
+fn request(body: RetrieveRequest) -> pb::RetrieveRequest {
+    let mode = match body.mode.unwrap_or(SearchMode::Hybrid) {
+        SearchMode::Hybrid => pb::SearchMode::Hybrid,
+        SearchMode::Keyword => pb::SearchMode::Keyword,
+        SearchMode::Semantic => pb::SearchMode::Semantic,
     };
-    let mut folded = Map::new();
-    for (name, value) in object {
-        let key = fold(&name);
-        if !FIELDS.contains(&key.as_str()) {
-            return Err(ApiError::invalid(&name, "is not a field of a retrieval request"));
-        }
-        folded.insert(key, value);
-    }
-    Ok(folded)
-}
-
-fn string(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<String>, ApiError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(ApiError::invalid(field, "must be a string")),
-    }
-}
-
-fn strings(map: &Map<String, Value>, key: &str, field: &str) -> Result<Vec<String>, ApiError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(values)) => values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                v.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| ApiError::invalid(&format!("{field}[{i}]"), "must be a string"))
-            })
-            .collect(),
-        Some(_) => Err(ApiError::invalid(field, "must be an array of strings")),
-    }
-}
-
-fn request(map: &Map<String, Value>) -> Result<pb::RetrieveRequest, ApiError> {
-    let project_id = string(map, "projectid", "projectId")?
-        .filter(|p| !p.trim().is_empty())
-        .ok_or_else(|| ApiError::invalid("projectId", "is required"))?;
-    let query = string(map, "query", "query")?.unwrap_or_default();
-    let max_results = match map.get("maxresults") {
-        None | Some(Value::Null) => None,
-        // A whole number in any JSON spelling (20, 20.0); the default and ceilings are core-service's.
-        Some(Value::Number(n)) => match canvas_proto::json::count(n) {
-            Some(n) => Some(n),
-            None => return Err(ApiError::invalid("maxResults", "must be a whole number")),
-        },
-        Some(_) => return Err(ApiError::invalid("maxResults", "must be a number")),
-    };
-    let post_process = match map.get("postprocess") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ApiError::invalid("postProcess", "must be true or false")),
-    };
-    let mode = match string(map, "mode", "mode")?.map(|m| m.to_ascii_lowercase()).as_deref() {
-        None | Some("hybrid") => pb::SearchMode::Hybrid,
-        Some("keyword") => pb::SearchMode::Keyword,
-        Some("semantic") => pb::SearchMode::Semantic,
-        Some(_) => return Err(ApiError::invalid("mode", "must be hybrid, keyword or semantic")),
-    };
-    Ok(pb::RetrieveRequest {
-        project_id,
-        query,
-        keywords: strings(map, "keywords", "keywords")?,
-        max_results,
-        post_process,
-        item_ids: strings(map, "itemids", "itemIds")?,
-        agent_config_id: string(map, "agentconfigid", "agentConfigId")?.unwrap_or_default(),
+    pb::RetrieveRequest {
+        project_id: body.project_id,
+        query: body.query,
+        keywords: body.keywords.unwrap_or_default(),
+        max_results: body.max_results,
+        post_process: body.post_process.unwrap_or(false),
+        item_ids: body.item_ids.unwrap_or_default(),
+        agent_config_id: body.agent_config_id.unwrap_or_default(),
         mode: mode as i32,
-    })
+    }
 }
 
 /// `POST /api/v1/memory/retrieve` → `AnswerResponse {answer, citations}`.
@@ -114,8 +43,8 @@ fn request(map: &Map<String, Value>) -> Result<pb::RetrieveRequest, ApiError> {
     tag = "knowledge",
     operation_id = "retrieveKnowledge",
     summary = "Answer a question over a project (hybrid keyword and semantic search)",
-    request_body = crate::openapi::schemas::RetrieveRequest,
-    responses((status = 200, description = "The answer and its citations.", body = crate::openapi::schemas::AnswerResponse))
+    request_body = crate::openapi::knowledge_schemas::RetrieveRequest,
+    responses((status = 200, description = "The answer and its citations.", body = crate::openapi::knowledge_schemas::AnswerResponse))
 )]
 pub async fn retrieve(
     State(state): State<AppState>,
@@ -124,7 +53,7 @@ pub async fn retrieve(
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
-        let request = request(&fields(body)?)?;
+        let request = request(super::body::parse(body, "a retrieval request ({projectId, query, ...})")?);
         let client = KnowledgeServiceClient::new(state.channel.clone());
         let reply = idempotent(request, authorization(&headers), |r| {
             let mut client = client.clone();
@@ -155,7 +84,7 @@ pub async fn retrieve(
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
         ("limit" = Option<u32>, Query, description = "Page size."),
     ),
-    responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::openapi::schemas::IndexStatusPage))
+    responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::openapi::knowledge_schemas::IndexStatusPage))
 )]
 pub async fn index_status(
     State(state): State<AppState>,

@@ -1,5 +1,6 @@
 //! The REST routes, one module per resource, with the account site and the map merged in.
 
+pub mod body;
 pub mod bulk;
 pub mod files;
 pub mod health;

@@ -114,7 +114,9 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     }
     let casing = get_item["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "jsonCasing").unwrap();
     assert_eq!(casing["in"], "query");
-    assert_eq!(casing["schema"]["enum"], serde_json::json!(["default", "pascal", "camel", "snake", "kebab"]));
+    assert_eq!(casing["schema"]["$ref"], "#/components/schemas/JsonCasing", "one named list, not one per operation");
+    let casings = &doc["components"]["schemas"]["JsonCasing"]["enum"];
+    assert_eq!(*casings, serde_json::json!(["default", "pascal", "camel", "snake", "kebab"]));
     let upload = &doc["paths"]["/api/v2/projects/{projectId}/item/{parent}/image/file"]["post"];
     assert!(upload["requestBody"]["content"]["multipart/form-data"].is_object());
     assert!(upload["responses"]["413"].is_object());
@@ -173,6 +175,131 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     assert_eq!(script.status(), StatusCode::OK);
     assert!(script.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
     assert!(script.text().await.unwrap().contains("SwaggerUIBundle"));
+}
+
+/// The schema `reference` names (`#/components/schemas/…`).
+fn target<'a>(doc: &'a Value, reference: &str) -> &'a Value {
+    let name = reference.strip_prefix("#/components/schemas/").unwrap_or_else(|| panic!("{reference}"));
+    &doc["components"]["schemas"][name]
+}
+
+/// Calls `visit` with every schema object in `schema` (itself included), not following references.
+fn each_schema<'a>(schema: &'a Value, at: &str, visit: &mut dyn FnMut(&'a Value, &str)) {
+    let Some(object) = schema.as_object() else { return };
+    visit(schema, at);
+    for (key, value) in object {
+        match key.as_str() {
+            "properties" => value
+                .as_object()
+                .into_iter()
+                .flatten()
+                .for_each(|(name, member)| each_schema(member, &format!("{at}.{name}"), visit)),
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => value
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .for_each(|(i, member)| each_schema(member, &format!("{at}/{key}[{i}]"), visit)),
+            "items" | "additionalProperties" | "not" => each_schema(value, &format!("{at}[]"), visit),
+            _ => {}
+        }
+    }
+}
+
+/// Whether `schema` or anything it contains or references states a default.
+fn states_default(doc: &Value, schema: &Value, seen: &mut BTreeSet<String>) -> bool {
+    let mut found = false;
+    each_schema(schema, "", &mut |part, _| {
+        found |= part.get("default").is_some();
+        if let Some(reference) = part["$ref"].as_str() {
+            if seen.insert(reference.to_owned()) {
+                found |= states_default(doc, target(doc, reference), seen);
+            }
+        }
+    });
+    found
+}
+
+/// What the generators people use need from the document (issue 25): openapi-typescript reads a
+/// default in a shared schema as "always present", openapi-python-client cannot read an object
+/// default on a nullable object, a `type: object` without members becomes an empty object type,
+/// and an operation without its error answers gives clients nothing to decode them with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn document_is_one_client_generators_can_follow() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let doc: Value =
+        app.http.get(format!("{}/api/openapi.json", app.base_url)).send().await.unwrap().json().await.unwrap();
+    let mut problems = Vec::new();
+    let mut bodies = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let here = format!("{method} {path}");
+            let statuses: Vec<&String> = operation["responses"].as_object().unwrap().keys().collect();
+            if !statuses.iter().any(|status| status.starts_with('4')) {
+                problems.push(format!("{here}: no 4xx answer"));
+            }
+            let Some(schema) = operation.pointer("/requestBody/content/application~1json/schema") else { continue };
+            bodies += 1;
+            each_schema(schema, &here, &mut |part, at| {
+                // A default stated here is a request default: optional, and null is not another way
+                // of saying it.
+                if let Some(default) = part.get("default") {
+                    let nullable = part["type"].as_array().is_some_and(|t| t.contains(&Value::from("null")))
+                        || part["anyOf"].as_array().is_some_and(|a| a.contains(&serde_json::json!({"type": "null"})));
+                    if nullable {
+                        problems.push(format!("{at}: default {default} on a nullable schema"));
+                    }
+                }
+                let required = part["required"].as_array().into_iter().flatten().filter_map(Value::as_str);
+                for name in required {
+                    if part["properties"][name].get("default").is_some() {
+                        problems.push(format!("{at}.{name}: required, with a default"));
+                    }
+                }
+                if let Some(reference) = part["$ref"].as_str() {
+                    if states_default(&doc, target(&doc, reference), &mut BTreeSet::new()) {
+                        problems.push(format!("{at}: {reference} is shared and states a default"));
+                    }
+                }
+            });
+        }
+    }
+    assert!(bodies >= 15, "only {bodies} JSON request bodies found");
+    // Any JSON is written without a type; an object type always says what its members are.
+    let shared = doc["components"]["schemas"].as_object().unwrap().iter().map(|(name, s)| (name.clone(), s));
+    let answers = doc["paths"].as_object().unwrap().iter().flat_map(|(path, item)| {
+        let operations = item.as_object().unwrap().values();
+        let contents = operations.flat_map(|operation| {
+            let responses = operation["responses"].as_object().into_iter().flat_map(|r| r.values());
+            responses
+                .chain([&operation["requestBody"]])
+                .filter_map(|r| r["content"].as_object())
+                .flat_map(|c| c.values())
+        });
+        contents.map(move |media| (path.clone(), &media["schema"]))
+    });
+    for (name, schema) in shared.chain(answers) {
+        each_schema(schema, &name, &mut |part, at| {
+            let object =
+                part["type"] == "object" || part["type"].as_array().is_some_and(|t| t.contains(&Value::from("object")));
+            let members = ["properties", "additionalProperties", "patternProperties", "allOf", "anyOf", "oneOf"];
+            if object && !members.iter().any(|m| part.get(*m).is_some()) {
+                problems.push(format!("{at}: an object type with no members (any JSON has no type)"));
+            }
+        });
+    }
+    assert!(problems.is_empty(), "the document trips client generators:\n{}", problems.join("\n"));
+    let property = &doc["paths"]["/api/v2/projects/{projectId}/item/{itemId}/{property}"]["get"];
+    let value = &property["responses"]["200"]["content"]["application/json"]["schema"]["$ref"];
+    let value = target(&doc, value.as_str().unwrap());
+    assert!(value.get("type").is_none(), "a property's value is any JSON, a number included: {value}");
+    let custom = &doc["components"]["schemas"]["WebhookRecord"]["properties"]["CustomData"];
+    assert!(custom.get("type").is_none(), "customData is any JSON: {custom}");
+    // `panel`, `inbox` or an id: alternatives told apart by their form, so `anyOf`.
+    let create = &doc["paths"]["/api/v2/projects/{projectId}/item/{parent}/label"]["post"];
+    let parent = create["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "parent").unwrap();
+    let parent = target(&doc, parent["schema"]["$ref"].as_str().expect("one Parent type, not one per operation"));
+    assert_eq!(parent["anyOf"].as_array().map(Vec::len), Some(2), "{parent}");
 }
 
 /// The reference page in headless Chromium (`tests/browser/docs_test.mjs`, installed like the
