@@ -80,7 +80,9 @@ fn same_site_path(next: &str) -> Option<String> {
     }
     let base = Url::parse(PROBE_BASE).ok()?;
     let resolved = base.join(next).ok()?;
-    if resolved.origin() != base.origin() {
+    // Dot segments can bring empty segments to the front: `/..//evil.example` resolves to the path
+    // `//evil.example`, which a browser reads as another host (a protocol-relative reference).
+    if resolved.origin() != base.origin() || resolved.path().starts_with("//") {
         return None;
     }
     Some(match resolved.query() {
@@ -147,6 +149,9 @@ mod tests {
             "",
             "/a\nb",
             "javascript:alert(1)",
+            "/..//evil.example",
+            "/a/../..//evil.example/x",
+            "/.//evil.example",
         ] {
             assert_eq!(safe_next(Some(refused)), DEFAULT_NEXT, "{refused:?}");
         }
