@@ -472,6 +472,14 @@ impl From<tonic::Status> for ToolFailure {
     }
 }
 
+/// The shared retry rule read through a tool's failure: [`ToolFailure::Unreachable`] is exactly
+/// the status `canvas_proto::channel::retryable` accepts (both are `CallFailure::Unreachable`).
+impl canvas_proto::client::Retryable for ToolFailure {
+    fn retryable(&self) -> bool {
+        matches!(self, Self::Unreachable)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,18 +10,21 @@
 //! - [`transport`]: the `/mcp` route: host check, 405, auth, media types,
 //!   body limit and JSON-RPC checks in front of rmcp; and the routes of its
 //!   OAuth protected-resource metadata.
-//! - [`auth`]: the per-request token check (`WhoAmI`), the 401 and its
-//!   challenge, and the protected-resource metadata (RFC 9728).
+//! - [`request`]: media types, JSON-or-SSE negotiation and the body within its limits.
+//! - [`auth`]: the token check, once per request (a tool call's own core-service call, else
+//!   `WhoAmI`), the 401 and its challenge, and the protected-resource metadata (RFC 9728).
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
 //!   `tools/call`.
 //! - [`tools`]: one type per tool, their schemas and outputs.
 //! - [`error`]: every error the gateway shows, mapped in one place.
-//! - [`state`]: the gRPC clients, links and the caller's credentials.
+//! - [`state`]: the gRPC clients, links and the caller's credentials (on the client frame both
+//!   gateways share, `canvas_proto::client`).
 //! - [`config`]: settings and the binary's command line.
 
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod request;
 pub mod server;
 pub mod state;
 pub mod tools;

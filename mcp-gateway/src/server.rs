@@ -64,8 +64,8 @@ impl ServerHandler for CanvasMcp {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // The HTTP layer authenticated the request and left the caller in the
-        // request's extensions; rmcp hands those over as `http::request::Parts`.
+        // The HTTP layer left the caller (credentials, and the token check its core-service calls
+        // fill in) in the request's extensions; rmcp hands those over as `http::request::Parts`.
         let caller = context
             .extensions
             .get::<http::request::Parts>()

@@ -5,12 +5,14 @@
 use std::sync::Arc;
 
 use canvas_proto::channel::CoreChannel;
+use canvas_proto::client::{self, Credentials};
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
-use tonic::metadata::MetadataValue;
+use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::Request;
 
+use crate::auth::TokenCheck;
 use crate::config::McpSettings;
 
 /// Largest gRPC message sent or accepted: a 25 MiB upload plus framing,
@@ -22,7 +24,7 @@ pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 pub struct McpState {
     /// The channel to core-service, kept for the readiness check.
     pub channel: CoreChannel,
-    /// `WhoAmI` (the per-request token check) and the caller's projects.
+    /// `WhoAmI` (the token check of requests that run no tool) and the caller's projects.
     pub projects: ProjectServiceClient<CoreChannel>,
     /// Every item tool.
     pub items: ItemServiceClient<CoreChannel>,
@@ -42,6 +44,7 @@ impl McpState {
     }
 
     pub fn from_channel(channel: impl Into<CoreChannel>, settings: McpSettings) -> Self {
+        client::carry_context(served_context);
         let channel = channel.into();
         Self {
             projects: ProjectServiceClient::new(channel.clone()),
@@ -59,9 +62,10 @@ impl McpState {
         format!("{}/map/{project_id}?node={item_id}", self.settings.web_url)
     }
 
-    /// The caller of one request, with its `Authorization` header as sent.
+    /// The caller of one request, with its `Authorization` header as sent and its token not yet
+    /// checked.
     pub fn caller(&self, authorization: Option<String>) -> Caller {
-        Caller { authorization, resource: self.settings.resource_url.clone() }
+        Caller { authorization, resource: self.settings.resource_url.clone(), check: Arc::default() }
     }
 
     /// `{web_url}/map/{projectId}`: the project's map.
@@ -72,7 +76,17 @@ impl McpState {
 
 /// The metadata that tells core-service which resource a call came through, so that an OAuth
 /// access token is accepted only at the resource it was minted for.
-pub const RESOURCE_METADATA: &str = "x-canvas-resource";
+pub const RESOURCE_METADATA: &str = client::RESOURCE;
+
+/// The served request's context on every core-service call: its request id, trace context and
+/// client address (canvas-runtime's task-locals; see [`client::carry_context`]).
+fn served_context(metadata: &mut MetadataMap) {
+    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
+        metadata.insert(canvas_runtime::request_id::HEADER, id);
+    }
+    canvas_runtime::trace_context::inject_grpc(metadata);
+    canvas_runtime::client_address::inject_grpc(metadata);
+}
 
 /// The caller's `Authorization` header exactly as sent; core-service does
 /// all authentication with it.
@@ -82,26 +96,19 @@ pub struct Caller {
     pub authorization: Option<String>,
     /// This endpoint's public URL (`McpSettings::resource_url`), sent as `x-canvas-resource`.
     pub resource: String,
+    /// What this request's core-service calls said of the token (see [`crate::auth`]).
+    pub check: Arc<TokenCheck>,
 }
 
 impl Caller {
-    /// Wraps a message in a gRPC request carrying the caller's credentials.
-    /// A header that cannot travel as metadata (not visible ASCII) is left
-    /// out, so core-service answers UNAUTHENTICATED as for a missing one.
+    /// Wraps a message in a gRPC request carrying the caller's credentials (the shared client
+    /// frame: a header that cannot travel as metadata is left out, so core-service answers
+    /// UNAUTHENTICATED as for a missing one).
     pub fn request<T>(&self, message: T) -> Request<T> {
-        let mut request = Request::new(message);
-        if let Some(value) = self.authorization.as_deref().and_then(|v| MetadataValue::try_from(v).ok()) {
-            request.metadata_mut().insert("authorization", value);
-        }
-        if let Ok(resource) = MetadataValue::try_from(self.resource.as_str()) {
-            request.metadata_mut().insert(RESOURCE_METADATA, resource);
-        }
-        if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
-            request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
-        }
-        canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
-        canvas_runtime::client_address::inject_grpc(request.metadata_mut());
-        request
+        self.check.sent();
+        let credentials =
+            Credentials { authorization: self.authorization.as_deref(), session: None, resource: Some(&self.resource) };
+        client::request(message, &credentials)
     }
 }
 
@@ -111,8 +118,11 @@ mod tests {
 
     #[test]
     fn every_call_names_the_resource() {
-        let caller =
-            Caller { authorization: Some("Bearer svc_at_x".into()), resource: "https://canvas.example/mcp".into() };
+        let caller = Caller {
+            authorization: Some("Bearer svc_at_x".into()),
+            resource: "https://canvas.example/mcp".into(),
+            check: Arc::default(),
+        };
         let request = caller.request(());
         let metadata = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         assert_eq!(metadata(RESOURCE_METADATA).as_deref(), Some("https://canvas.example/mcp"));

@@ -6,58 +6,52 @@
 //! In order: the `Host` allow-list (DNS-rebinding guard, configurable unlike
 //! rmcp's loopback-only default), the `Origin` allow-list (403 for a browser
 //! page of another origin, as the transport requires), POST only (405 otherwise: the server is
-//! stateless, so there is no stream to GET and no session to DELETE), the
-//! token check with core-service (401), `Content-Type` (415), `Accept`
-//! (JSON or SSE answer, 406), the body limits (413 over 25 MiB instead of rmcp's
-//! 4 MiB, 408 when slower than `--body-timeout-secs`), JSON syntax (-32700) and JSON-RPC shape (-32600/-32602). Then
-//! rmcp's stateless `StreamableHttpService` runs the protocol: one instance
+//! stateless, so there is no stream to GET and no session to DELETE), `Content-Type` (415),
+//! `Accept` (JSON or SSE answer, 406), the body limits (413 over 25 MiB instead of rmcp's 4 MiB,
+//! 408 when slower than `--body-timeout-secs`), JSON syntax (-32700) and JSON-RPC shape
+//! (-32600/-32602). Then rmcp's stateless `StreamableHttpService` runs the protocol: one instance
 //! answering JSON, one answering SSE, chosen by the client's `Accept`.
+//!
+//! The token check with core-service (401) wins over every refusal after the method's: a request
+//! without `Authorization` is checked before its body is read; one with a token, once its body is
+//! read, by `WhoAmI` before anything runs, except a `tools/call`, whose own core-service calls are
+//! the check (one verification per call; see [`crate::auth`]). Like the REST gateway, the gateway
+//! reads a body within its limits before the token is judged.
+//!
+//! Reading the media types and the body is [`crate::request`]'s.
 //!
 //! The router also serves the endpoint's OAuth protected-resource metadata at
 //! `/.well-known/oauth-protected-resource/mcp` and `/.well-known/oauth-protected-resource`
 //! (see [`crate::auth::resource_metadata`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN};
+use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use axum::Router;
 use bytes::{Bytes, BytesMut};
-use futures::StreamExt;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::auth::authenticate;
+use crate::auth::{authenticate, Verdict};
 use crate::config::{split_host_port, WELL_KNOWN_RESOURCE};
 use crate::error::Rejection;
+use crate::request::{is_json, negotiate, read_body, Answer};
 use crate::server::CanvasMcp;
 use crate::state::McpState;
 
 /// The one MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
 
-/// After an oversized body, read (and drop) at most this much more before
-/// answering, so the client sees the 413 instead of a reset connection.
-const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
-const DRAIN_TIME: Duration = Duration::from_secs(30);
-
 type McpService = StreamableHttpService<CanvasMcp, NeverSessionManager>;
-
-/// How the client wants its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Answer {
-    Json,
-    Sse,
-}
 
 /// The `/mcp` route and its OAuth protected-resource metadata, ready to merge into any router on
 /// the same base URL.
@@ -121,17 +115,24 @@ impl Transport {
         if parts.method != Method::POST {
             return Err(Rejection::method_not_allowed());
         }
-        let caller = authenticate(&self.state, &parts.headers).await?;
-        if !is_json(&parts.headers) {
-            return Err(Rejection::unsupported_media_type());
+        // Without a token there is nothing a tool call could check: asked before reading the body.
+        let early = match parts.headers.contains_key(AUTHORIZATION) {
+            true => None,
+            false => Some(authenticate(&self.state, &parts.headers).await?),
+        };
+        let read = self.read(&parts.headers, body).await;
+        if let (None, Ok((answer, bytes, message))) = (&early, &read) {
+            if is_tool_call(message) {
+                return self.tool_call(parts, bytes.clone(), *answer).await;
+            }
         }
-        let answer = negotiate(&parts.headers).ok_or_else(Rejection::not_acceptable)?;
-        let limit = self.state.settings.max_body_bytes;
-        let bytes =
-            tokio::time::timeout(self.state.settings.limits.body_timeout(), read_body(body, &parts.headers, limit))
-                .await
-                .map_err(|_| Rejection::body_timeout())??;
-        let message: Value = serde_json::from_slice(&bytes).map_err(Rejection::parse_error)?;
+        // Anything else is checked with core-service before it runs, so a refused token is a 401
+        // whatever else is wrong with the request.
+        let caller = match early {
+            Some(caller) => caller,
+            None => authenticate(&self.state, &parts.headers).await?,
+        };
+        let (answer, bytes, message) = read?;
         // rmcp insists on both media types; the choice was made above.
         parts.headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
         parts.extensions.insert(caller);
@@ -144,6 +145,51 @@ impl Transport {
             Value::Array(batch) => self.batch(&parts, batch, answer).await,
             _ => Err(Rejection::invalid_request(Value::Null, "a JSON-RPC message must be a JSON object")),
         }
+    }
+
+    /// `Content-Type` (415), `Accept` (406), the body within its limits (413, 408) and JSON (-32700).
+    async fn read(&self, headers: &HeaderMap, body: Body) -> Result<(Answer, Bytes, Value), Rejection> {
+        if !is_json(headers) {
+            return Err(Rejection::unsupported_media_type());
+        }
+        let answer = negotiate(headers).ok_or_else(Rejection::not_acceptable)?;
+        let limit = self.state.settings.max_body_bytes;
+        let bytes = tokio::time::timeout(self.state.settings.limits.body_timeout(), read_body(body, headers, limit))
+            .await
+            .map_err(|_| Rejection::body_timeout())??;
+        let message: Value = serde_json::from_slice(&bytes).map_err(Rejection::parse_error)?;
+        Ok((answer, bytes, message))
+    }
+
+    /// One `tools/call`, whose own core-service calls check the token (see [`crate::auth`]): rmcp
+    /// answers in JSON, and the answer leaves only once the token is known to be good. An SSE
+    /// answer is that JSON as one event, so nothing is sent before the check either.
+    async fn tool_call(&self, mut parts: Parts, bytes: Bytes, answer: Answer) -> Result<Response, Rejection> {
+        let headers = parts.headers.clone();
+        let caller = self.state.caller(crate::auth::authorization(&headers));
+        let check = caller.check.clone();
+        parts.headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        parts.extensions.insert(caller);
+        let response = forward(&self.json, Request::from_parts(parts, Body::from(bytes))).await;
+        if let Some(refusal) = check.rate_limit() {
+            return Err(Rejection::rate_limited(&refusal));
+        }
+        match check.verdict() {
+            Verdict::Accepted => {}
+            Verdict::Refused => return Err(crate::auth::unauthorized(&self.state, &headers)),
+            // No core-service answer said anything of the token: ask once.
+            Verdict::Unknown => {
+                authenticate(&self.state, &headers).await?;
+            }
+        }
+        if answer == Answer::Json || response.status() != StatusCode::OK {
+            return Ok(response);
+        }
+        let body = to_bytes(response.into_body(), usize::MAX).await.unwrap_or_default();
+        let mut event = BytesMut::from(&b"data: "[..]);
+        event.extend_from_slice(&body);
+        event.extend_from_slice(b"\n\n");
+        Ok(([(CONTENT_TYPE, "text/event-stream")], event.freeze()).into_response())
     }
 
     fn check_host(&self, parts: &Parts) -> Result<(), Rejection> {
@@ -249,81 +295,12 @@ async fn forward(service: &McpService, request: Request) -> Response {
     Rejection::from_plain(status, String::from_utf8_lossy(&text).trim()).into_response()
 }
 
-/// `Content-Type: application/json`, parameters allowed.
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
-}
-
-/// Picks JSON or SSE from `Accept`: the media type with the higher quality
-/// wins, JSON on a tie (one body is simpler for every client); explicit
-/// types beat wildcards; no `Accept` at all means JSON.
-fn negotiate(headers: &HeaderMap) -> Option<Answer> {
-    let values: Vec<&str> = headers.get_all(ACCEPT).iter().filter_map(|v| v.to_str().ok()).collect();
-    if values.is_empty() {
-        return Some(Answer::Json);
-    }
-    let (mut json, mut sse, mut application, mut text, mut any) = (None, None, None, None, None);
-    for entry in values.iter().flat_map(|v| v.split(',')) {
-        let mut params = entry.split(';');
-        let media = params.next().unwrap_or("").trim().to_ascii_lowercase();
-        let quality = params
-            .find_map(|p| p.trim().strip_prefix("q=").map(|q| q.trim().parse::<f32>().unwrap_or(1.0)))
-            .unwrap_or(1.0);
-        let slot = match media.as_str() {
-            "application/json" => &mut json,
-            "text/event-stream" => &mut sse,
-            "application/*" => &mut application,
-            "text/*" => &mut text,
-            "*/*" => &mut any,
-            _ => continue,
-        };
-        *slot = Some(slot.map_or(quality, |q: f32| q.max(quality)));
-    }
-    let json = json.or(application).or(any).unwrap_or(0.0);
-    let sse = sse.or(text).or(any).unwrap_or(0.0);
-    match (json, sse) {
-        (j, s) if s > j => Some(Answer::Sse),
-        (j, _) if j > 0.0 => Some(Answer::Json),
-        _ => None,
-    }
-}
-
-/// The body, at most `limit` bytes. An oversized body is drained (within
-/// bounds) before the 413 so the client reads the answer.
-async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Bytes, Rejection> {
-    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
-    let mut stream = body.into_data_stream();
-    if declared.is_some_and(|length| length > limit) {
-        drain(stream).await;
-        return Err(Rejection::payload_too_large(limit));
-    }
-    let mut buffer = BytesMut::with_capacity(declared.unwrap_or(0));
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|err| Rejection::invalid_request(Value::Null, format!("unreadable body: {err}")))?;
-        if buffer.len() + chunk.len() > limit {
-            drain(stream).await;
-            return Err(Rejection::payload_too_large(limit));
-        }
-        buffer.extend_from_slice(&chunk);
-    }
-    Ok(buffer.freeze())
-}
-
-async fn drain(mut stream: axum::body::BodyDataStream) {
-    let discard = async {
-        let mut seen = 0usize;
-        while let Some(Ok(chunk)) = stream.next().await {
-            seen += chunk.len();
-            if seen > DRAIN_LIMIT {
-                break;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(DRAIN_TIME, discard).await;
+/// A single, well-formed `tools/call` request: the one kind of message whose token check is the
+/// tool's own core-service call.
+fn is_tool_call(message: &Value) -> bool {
+    message.get("method").and_then(Value::as_str) == Some("tools/call")
+        && message.get("id").is_some()
+        && check_message(message).is_ok()
 }
 
 /// Refuses what is JSON but not a JSON-RPC 2.0 message rmcp can take, with
@@ -345,12 +322,6 @@ fn check_message(message: &Value) -> Result<(), Rejection> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn accept(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(ACCEPT, HeaderValue::from_str(value).unwrap_or(HeaderValue::from_static("")));
-        headers
-    }
 
     #[tokio::test]
     async fn serves_the_resource_metadata_where_the_challenge_points() {
@@ -374,14 +345,18 @@ mod tests {
     }
 
     #[test]
-    fn negotiates_by_accept() {
-        assert_eq!(negotiate(&HeaderMap::new()), Some(Answer::Json));
-        assert_eq!(negotiate(&accept("application/json, text/event-stream")), Some(Answer::Json));
-        assert_eq!(negotiate(&accept("text/event-stream")), Some(Answer::Sse));
-        assert_eq!(negotiate(&accept("application/json;q=0.5, text/event-stream")), Some(Answer::Sse));
-        assert_eq!(negotiate(&accept("text/event-stream, */*;q=0.1")), Some(Answer::Sse));
-        assert_eq!(negotiate(&accept("*/*")), Some(Answer::Json));
-        assert_eq!(negotiate(&accept("text/html")), None);
+    fn only_a_well_formed_tool_call_is_checked_by_its_own_calls() {
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "get_item", "arguments": {}}});
+        assert!(is_tool_call(&call));
+        for other in [
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "get_item"}}),
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": 3}),
+            serde_json::json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}]),
+        ] {
+            assert!(!is_tool_call(&other), "{other}");
+        }
     }
 
     #[test]

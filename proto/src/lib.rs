@@ -4,11 +4,14 @@
 //! - [`v1`]: the generated messages, clients and servers.
 //! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for gRPC reflection.
 //! - [`channel`]: `CoreChannel`, the replica-aware channel every client uses.
+//! - [`client`]: the frame of a gateway's call: credentials and context, the retry rule of
+//!   idempotent calls, reading every page of a listing.
 //! - [`failure`]: how a failed call is read (`ErrorReason`, or no answer at all).
 //! - [`json`]: lossless conversion between `serde_json::Value` and the
 //!   protobuf `Struct`/`Value` types that carry item properties.
 
 pub mod channel;
+pub mod client;
 pub mod failure;
 pub mod json;
 pub mod limits;

@@ -1,16 +1,19 @@
 //! What every handler shares: gRPC clients of core-service, and how a call to it carries the
-//! caller's credentials.
+//! caller's credentials (the client frame both gateways share, `canvas_proto::client`, with this
+//! gateway's two additions: a GET's session cookie, and an `Authorization` header that is not
+//! text refused here with 401).
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use canvas_proto::channel::CoreChannel;
+use canvas_proto::client::{self, Credentials};
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::o_auth_service_client::OAuthServiceClient;
 use canvas_proto::v1::session_service_client::SessionServiceClient;
 use canvas_runtime::GatewayArgs;
-use tonic::metadata::MetadataValue;
+use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::{Request, Response, Status};
 
 use crate::error::ApiError;
@@ -21,7 +24,7 @@ pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
 /// The gRPC metadata that carries an account-site session to core-service (never `authorization`:
 /// core-service tells the two kinds of credential apart by where they arrive).
-pub const SESSION_METADATA: &str = "x-canvas-session";
+pub const SESSION_METADATA: &str = client::SESSION;
 
 /// Shared by all handlers; cheap to clone (clients share one channel).
 #[derive(Clone)]
@@ -53,6 +56,7 @@ impl AppState {
     }
 
     pub fn from_channel(channel: impl Into<CoreChannel>, limits: &GatewayArgs) -> Self {
+        client::carry_context(served_context);
         let channel = channel.into();
         let items = ItemServiceClient::new(channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -99,61 +103,60 @@ pub async fn with_read_session<F: Future>(session: String, work: F) -> F::Output
     READ_SESSION.scope(session, work).await
 }
 
-/// A gRPC request with the request id and trace context every call carries.
-fn traced<T>(message: T) -> Request<T> {
-    let mut request = Request::new(message);
+/// The served request's context on every core-service call: its request id, trace context and
+/// client address (canvas-runtime's task-locals; see [`client::carry_context`]).
+fn served_context(metadata: &mut MetadataMap) {
     if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
-        request.metadata_mut().insert(canvas_runtime::request_id::HEADER, id);
+        metadata.insert(canvas_runtime::request_id::HEADER, id);
     }
-    canvas_runtime::trace_context::inject_grpc(request.metadata_mut());
-    canvas_runtime::client_address::inject_grpc(request.metadata_mut());
-    request
+    canvas_runtime::trace_context::inject_grpc(metadata);
+    canvas_runtime::client_address::inject_grpc(metadata);
+}
+
+/// The request of [`with_auth`] once its header is known to travel.
+fn framed<T>(message: T, authorization: Option<&str>) -> Request<T> {
+    let session = match authorization {
+        Some(_) => None,
+        None => READ_SESSION.try_with(Clone::clone).ok(),
+    };
+    client::request(message, &Credentials { authorization, session: session.as_deref(), resource: None })
 }
 
 /// Wraps a message in a gRPC request carrying the client's `Authorization`
 /// header unchanged; core-service does all authentication. Without the header, a GET or HEAD
 /// request's session cookie (see [`with_read_session`]) goes as `x-canvas-session` instead.
 pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T>, ApiError> {
-    let mut request = traced(message);
-    if let Some(value) = authorization {
-        let value = MetadataValue::try_from(value).map_err(|_| {
-            ApiError::new(axum::http::StatusCode::UNAUTHORIZED, "the Authorization header is not valid text")
-        })?;
-        request.metadata_mut().insert("authorization", value);
-    } else if let Some(session) = READ_SESSION.try_with(|s| MetadataValue::try_from(s.as_str()).ok()).ok().flatten() {
-        request.metadata_mut().insert(SESSION_METADATA, session);
+    if authorization.is_some_and(|value| !client::sendable(value)) {
+        return Err(ApiError::new(axum::http::StatusCode::UNAUTHORIZED, "the Authorization header is not valid text"));
     }
-    Ok(request)
+    Ok(framed(message, authorization))
 }
 
 /// Wraps a message of the account site in a gRPC request carrying the session cookie's value
 /// (when there is one) as `x-canvas-session`. A value that cannot travel as metadata is left out,
 /// so core-service answers UNAUTHENTICATED as for a missing cookie.
 pub fn with_session<T>(message: T, session: Option<&str>) -> Request<T> {
-    let mut request = traced(message);
-    if let Some(value) = session.and_then(|s| MetadataValue::try_from(s).ok()) {
-        request.metadata_mut().insert(SESSION_METADATA, value);
-    }
-    request
+    client::request(message, &Credentials { session, ..Credentials::default() })
 }
 
-/// Runs an idempotent (read-only) call, once more if the first attempt failed in transport (the
-/// core-service replica it went to died or was restarted); with several `--core` addresses the
-/// second attempt goes to a live replica. Never used for writes: a write whose answer was lost
-/// may have been applied.
+/// Runs an idempotent (read-only) call under the shared retry rule ([`client::idempotent`]): once
+/// more if the first attempt got no answer. Never used for writes.
 pub async fn idempotent<T, R, F, Fut>(message: T, authorization: Option<&str>, call: F) -> Result<Response<R>, ApiError>
 where
     T: Clone,
     F: Fn(Request<T>) -> Fut,
     Fut: std::future::Future<Output = Result<Response<R>, Status>>,
 {
-    match call(with_auth(message.clone(), authorization)?).await {
-        Err(status) if canvas_proto::channel::retryable(&status) => {
-            tracing::warn!(code = ?status.code(), "core-service call failed in transport; retrying once");
-            Ok(call(with_auth(message, authorization)?).await?)
-        }
-        result => Ok(result?),
-    }
+    let mut first = Some(with_auth(message.clone(), authorization)?);
+    let reply = client::idempotent(|| {
+        let request = first.take().unwrap_or_else(|| {
+            tracing::warn!("core-service call failed in transport; retrying once");
+            framed(message.clone(), authorization)
+        });
+        call(request)
+    })
+    .await;
+    Ok(reply?)
 }
 
 /// The request header of idempotent retries (draft-ietf-httpapi-idempotency-key-header).
@@ -172,14 +175,14 @@ pub fn with_idempotency_key<T>(
         let value = value.to_str().ok().and_then(|v| MetadataValue::try_from(v).ok()).ok_or_else(|| {
             ApiError::invalid(IDEMPOTENCY_KEY, "must be 1 to 255 printable ASCII characters (a UUID, say)")
         })?;
-        request.metadata_mut().insert("idempotency-key", value);
+        request.metadata_mut().insert(client::IDEMPOTENCY_KEY, value);
     }
     Ok(request)
 }
 
 /// Whether core-service answered a creating call with the stored answer of an earlier one.
 pub fn replayed<T>(reply: &Response<T>) -> bool {
-    reply.metadata().get("idempotent-replayed").is_some_and(|v| v.as_bytes() == b"true")
+    reply.metadata().get(client::IDEMPOTENT_REPLAYED).is_some_and(|v| v.as_bytes() == b"true")
 }
 
 /// Adds `Idempotent-Replayed: true` to the answer of a replayed call.

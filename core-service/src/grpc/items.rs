@@ -12,6 +12,7 @@ use super::idempotency::Once;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::CoreError;
+use crate::items::ItemType;
 use crate::service::bulk::BulkItem;
 use crate::service::item_filters::{ItemMatch, Region};
 use crate::service::items::{ListQuery, Upload, Written};
@@ -36,7 +37,11 @@ fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> O
 }
 
 fn item_ref(written: Written) -> Response<pb::ItemRef> {
-    Response::new(pb::ItemRef { item_id: written.item.to_string(), version: written.version })
+    Response::new(written_ref(written))
+}
+
+fn written_ref(written: Written) -> pb::ItemRef {
+    pb::ItemRef { item_id: written.item.to_string(), version: written.version, item_type: written.item_type.to_string() }
 }
 
 #[tonic::async_trait]
@@ -54,7 +59,9 @@ impl ItemService for ItemGrpc {
                 content: f.content,
             });
             let id = core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
-            Ok(pb::ItemRef { item_id: id.to_string(), version: 1 })
+            // Created, so the type parsed: its canonical name.
+            let item_type = ItemType::parse(&req.item_type).map(|t| t.to_string()).unwrap_or_default();
+            Ok(pb::ItemRef { item_id: id.to_string(), version: 1, item_type })
         })
         .await
     }
@@ -81,7 +88,8 @@ impl ItemService for ItemGrpc {
         let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
         let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
-        let written = self.core.update_item(&who, project, &req.item_type, item, patch, expected).await?;
+        let named_type = Some(req.item_type.as_str()).filter(|named| !named.is_empty());
+        let written = self.core.update_item(&who, project, named_type, item, patch, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -180,7 +188,7 @@ impl ItemService for ItemGrpc {
             Ok(pb::ArrangeItemsResponse {
                 items: moved
                     .into_iter()
-                    .map(|w| pb::ItemRef { item_id: w.item.to_string(), version: w.version })
+                    .map(written_ref)
                     .collect(),
             })
         })

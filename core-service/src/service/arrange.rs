@@ -125,14 +125,14 @@ impl Core {
             let mut updated = stored.clone();
             updated.insert("position".into(), json!({"x": round(left + cx), "y": round(top + cy)}));
             let (new, old) = changed_properties(&stored, &updated);
+            let item_type = ItemType::parse(&current.item_type)?;
             if new.is_empty() {
-                answer.push(Written { item: *id, version: current.version });
+                answer.push(Written { item: *id, item_type, version: current.version });
                 continue;
             }
-            let item_type = ItemType::parse(&current.item_type)?;
             let row = next_version(&current, who, updated);
             events.push(item_event(who, project, *id, item_type, "item.updated", json!({"new": new, "old": old})));
-            answer.push(Written { item: *id, version: row.version });
+            answer.push(Written { item: *id, item_type, version: row.version });
             changes.push((row, current.version));
         }
         Ok((changes, events, answer))

@@ -22,6 +22,8 @@ const SCAN_PAGE: u32 = 1000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Written {
     pub item: ItemId,
+    /// The item's type, so an update by id alone tells its caller what it changed.
+    pub item_type: ItemType,
     /// The version written (for a delete: the version deleted), the new HTTP ETag.
     pub version: i64,
 }
@@ -130,12 +132,12 @@ impl Core {
         &self,
         who: &Principal,
         project: ProjectId,
-        item_type: &str,
+        item_type: Option<&str>,
         item: ItemId,
         patch: Map<String, Value>,
         expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
-        let named_type = ItemType::parse(item_type)?;
+        let named_type = item_type.map(ItemType::parse).transpose()?;
         self.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
@@ -143,7 +145,7 @@ impl Core {
             let current = self.load_item(project, item).await?;
             check_expected(expected.as_deref(), &current)?;
             let actual_type = ItemType::parse(&current.item_type)?;
-            if actual_type != named_type {
+            if let Some(named_type) = named_type.filter(|named| *named != actual_type) {
                 return Err(CoreError::invalid(
                     "itemType",
                     format!("item '{item}' is a {actual_type}, not a {named_type}"),
@@ -163,7 +165,7 @@ impl Core {
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
                 self.knowledge.wake();
-                return Ok(Written { item, version: row.version });
+                return Ok(Written { item, item_type: actual_type, version: row.version });
             }
             lost_race(deadline).await?;
         }
@@ -191,7 +193,7 @@ impl Core {
             let event = item_event(who, project, item, item_type, "item.deleted", payload);
             if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.knowledge.wake();
-                return Ok(Written { item, version: current.version });
+                return Ok(Written { item, item_type, version: current.version });
             }
             lost_race(deadline).await?;
         }

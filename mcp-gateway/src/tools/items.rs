@@ -325,8 +325,7 @@ impl CanvasTool for UpdateItemProperty {
     }
 }
 
-/// Applies `patch` to an item. Core-service wants the item's type with an
-/// update (a guard against changing the wrong item), so it is read first.
+/// Applies `patch` to an item: one core call, by id alone (core-service answers with the item's type).
 pub async fn update_item(
     ctx: &ToolContext,
     project_id: String,
@@ -334,11 +333,9 @@ pub async fn update_item(
     patch: Map<String, Value>,
     expected_version: Option<i64>,
 ) -> Result<UpdatedOut, ToolFailure> {
-    let get = pb::GetItemRequest { project_id: project_id.clone(), item_id: item_id.clone() };
-    let item = ctx.state.items.clone().get_item(ctx.request(get)).await?.into_inner();
     let request = pb::UpdateItemRequest {
         project_id: project_id.clone(),
-        item_type: item.item_type.clone(),
+        item_type: String::new(),
         item_id,
         properties: Some(to_proto_struct(patch.clone())),
         expected_version,
@@ -350,7 +347,7 @@ pub async fn update_item(
         version: updated.version,
         item_id: updated.item_id,
         project_id,
-        item_type: item.item_type,
+        item_type: updated.item_type,
         changed: patch,
     })
 }

@@ -264,23 +264,19 @@ impl CanvasTool for RenderMap {
 
     async fn run(ctx: &ToolContext, args: RenderMapArgs) -> Result<RenderMapOut, ToolFailure> {
         let region = area(ctx, &args.project_id, args.region, &args.item_ids).await?;
-        let mut items = Vec::new();
-        let mut page_token = String::new();
-        loop {
+        let project_id = &args.project_id;
+        let page = |page_token: String| async move {
             let request = pb::ListItemsRequest {
-                project_id: args.project_id.clone(),
+                project_id: project_id.clone(),
                 page_size: Some(ITEMS_PAGE.max),
                 page_token,
                 region,
                 ..Default::default()
             };
             let page = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
-            items.extend(page.items.into_iter().map(view));
-            if page.next_page_token.is_empty() || items.len() >= RENDER_MAX_ITEMS {
-                break;
-            }
-            page_token = page.next_page_token;
-        }
+            Ok::<_, ToolFailure>((page.items.into_iter().map(view).collect(), page.next_page_token))
+        };
+        let items: Vec<Value> = canvas_proto::client::all_pages(page, Some(RENDER_MAX_ITEMS)).await?;
         let drawn_region = region.map(|r| canvas_render::Rect { x: r.x, y: r.y, width: r.width, height: r.height });
         tokio::task::spawn_blocking(move || draw(&items, drawn_region))
             .await

@@ -28,7 +28,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use canvas_proto::failure::Violation;
+use canvas_proto::v1::ErrorReason;
 
+use crate::auth::Verdict;
 use crate::error::{invalid_arguments, unknown_tool, ToolFailure};
 use crate::state::{Caller, McpState};
 
@@ -54,7 +56,7 @@ impl ToolContext {
             let value = tonic::metadata::MetadataValue::try_from(key).map_err(|_| {
                 ToolFailure::invalid(IDEMPOTENCY_ARGUMENT, "must be 1 to 255 printable ASCII characters")
             })?;
-            request.metadata_mut().insert("idempotency-key", value);
+            request.metadata_mut().insert(canvas_proto::client::IDEMPOTENCY_KEY, value);
         }
         Ok(request)
     }
@@ -153,15 +155,36 @@ fn definition<T: CanvasTool>() -> Tool {
 /// as structured content and as the same JSON in a text block (for clients
 /// older than structured content), or the failure as an `isError` result.
 async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
-    let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
-        .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))?;
-    let mut outcome = T::run(ctx, args).await;
-    if T::HINTS.read_only && matches!(&outcome, Err(ToolFailure::Unreachable)) {
-        // A read whose core-service replica went away: once more, on another replica.
-        let args: T::Args = serde_path_to_error::deserialize(Value::Object(arguments.clone()))
-            .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))?;
-        outcome = T::run(ctx, args).await;
-    }
+    let parse = || {
+        serde_path_to_error::deserialize::<_, T::Args>(Value::Object(arguments.clone()))
+            .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))
+    };
+    let args = parse()?;
+    let outcome = if T::HINTS.read_only {
+        // The shared retry rule: a read whose core-service replica went away runs once more, on
+        // another replica. (Arguments that parsed once parse again.)
+        let mut first = Some(args);
+        canvas_proto::client::idempotent(|| {
+            let args = first.take().map_or_else(parse, Ok);
+            async move {
+                match args {
+                    Ok(args) => T::run(ctx, args).await,
+                    Err(_) => Err(ToolFailure::Internal),
+                }
+            }
+        })
+        .await
+    } else {
+        T::run(ctx, args).await
+    };
+    ctx.caller.check.settle(match &outcome {
+        Ok(_) => Verdict::Accepted,
+        Err(ToolFailure::Refused(refusal)) if refusal.reason == ErrorReason::Unauthenticated => Verdict::Refused,
+        // core-service authenticates before anything else, and the gateway's own argument checks
+        // count only after a call was sent (`TokenCheck::verdict`).
+        Err(ToolFailure::Refused(_)) => Verdict::Accepted,
+        Err(_) => Verdict::Unknown,
+    });
     match outcome {
         Ok(output) => {
             let value = serde_json::to_value(&output)
@@ -171,8 +194,10 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
             result.content.extend(T::attachments(&output));
             Ok(result)
         }
-        Err(ToolFailure::Refused(refusal)) if refusal.reason == canvas_proto::v1::ErrorReason::TooManyRequests => {
+        Err(ToolFailure::Refused(refusal)) if refusal.reason == ErrorReason::TooManyRequests => {
             tracing::info!(tool = T::NAME, "tool call refused by the caller's rate limit");
+            // The transport answers it with HTTP 429 and the rate-limit fields.
+            ctx.caller.check.rate_limited(&refusal);
             Err(crate::error::rate_limited_call(&refusal))
         }
         Err(failure) => {

@@ -155,7 +155,6 @@ fn into_object(schema: Value) -> Arc<JsonObject> {
     Arc::new(object)
 }
 
-/// At every depth: removes `null` from `type` lists and `enum`s, drops
 /// The `format` values JSON Schema 2020-12 defines (Validation, section 7.3); any other is
 /// dropped by [`tidy`].
 pub const STANDARD_FORMATS: &[&str] = &[
@@ -180,10 +179,10 @@ pub const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// `{"type": "null"}` branches of `anyOf`/`oneOf`, `writeOnly`, formats JSON Schema does not define
-/// and a `null`
-/// `default` (what an omitted optional argument becomes says nothing), and
-/// unwraps the lines of descriptions.
+/// At every depth: removes `null` from `type` lists and `enum`s, drops `{"type": "null"}` branches
+/// of `anyOf`/`oneOf`, `writeOnly`, formats JSON Schema does not define and a `null` `default`
+/// (what an omitted optional argument becomes says nothing), and unwraps the lines of
+/// descriptions.
 pub fn tidy(value: &mut Value) {
     match value {
         Value::Object(object) => {
