@@ -1,0 +1,273 @@
+from http import HTTPStatus
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.index_status_page import IndexStatusPage
+from ...models.json_casing import JsonCasing
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    project_id: UUID,
+    item_ids: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    json_casing: JsonCasing | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_project_id = str(project_id)
+    params["projectId"] = json_project_id
+
+    params["itemIds"] = item_ids
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    json_json_casing: str | Unset = UNSET
+    if not isinstance(json_casing, Unset):
+        json_json_casing = json_casing.value
+
+    params["jsonCasing"] = json_json_casing
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/memory/index",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> IndexStatusPage | Problem | None:
+    if response.status_code == 200:
+        response_200 = IndexStatusPage.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 414:
+        response_414 = Problem.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = Problem.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 504:
+        response_504 = Problem.from_dict(response.json())
+
+        return response_504
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[IndexStatusPage | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    project_id: UUID,
+    item_ids: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    json_casing: JsonCasing | Unset = UNSET,
+) -> Response[IndexStatusPage | Problem]:
+    """How far the project's items are indexed
+
+    Args:
+        project_id (UUID):
+        item_ids (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 100.
+        json_casing (JsonCasing | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[IndexStatusPage | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        item_ids=item_ids,
+        cursor=cursor,
+        limit=limit,
+        json_casing=json_casing,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    project_id: UUID,
+    item_ids: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    json_casing: JsonCasing | Unset = UNSET,
+) -> IndexStatusPage | Problem | None:
+    """How far the project's items are indexed
+
+    Args:
+        project_id (UUID):
+        item_ids (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 100.
+        json_casing (JsonCasing | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        IndexStatusPage | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        project_id=project_id,
+        item_ids=item_ids,
+        cursor=cursor,
+        limit=limit,
+        json_casing=json_casing,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    project_id: UUID,
+    item_ids: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    json_casing: JsonCasing | Unset = UNSET,
+) -> Response[IndexStatusPage | Problem]:
+    """How far the project's items are indexed
+
+    Args:
+        project_id (UUID):
+        item_ids (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 100.
+        json_casing (JsonCasing | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[IndexStatusPage | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        item_ids=item_ids,
+        cursor=cursor,
+        limit=limit,
+        json_casing=json_casing,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    project_id: UUID,
+    item_ids: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    json_casing: JsonCasing | Unset = UNSET,
+) -> IndexStatusPage | Problem | None:
+    """How far the project's items are indexed
+
+    Args:
+        project_id (UUID):
+        item_ids (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 100.
+        json_casing (JsonCasing | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        IndexStatusPage | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            project_id=project_id,
+            item_ids=item_ids,
+            cursor=cursor,
+            limit=limit,
+            json_casing=json_casing,
+        )
+    ).parsed

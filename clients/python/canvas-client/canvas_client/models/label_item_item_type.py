@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+
+class LabelItemItemType(StrEnum):
+    LABEL = "label"
+
+    def __str__(self) -> str:
+        return str(self.value)

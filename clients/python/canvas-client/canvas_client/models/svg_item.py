@@ -1,0 +1,207 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.svg_item_item_type import SvgItemItemType
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.svg_item_position import SvgItemPosition
+    from ..models.svg_item_size import SvgItemSize
+
+
+T = TypeVar("T", bound="SvgItem")
+
+
+@_attrs_define
+class SvgItem:
+    """A svg item, as read (default PascalCase).
+
+    Attributes:
+        angle (float):
+        created_at (datetime.datetime):
+        item_id (UUID):
+        item_type (SvgItemItemType):
+        parent (str): `panel`, `inbox` or a container item's id
+        position (SvgItemPosition):
+        project_id (UUID):
+        scale (float):
+        size (SvgItemSize):
+        updated_at (datetime.datetime):
+        file_name (None | str | Unset):
+        file_size (int | None | Unset):
+        mime_type (None | str | Unset):
+    """
+
+    angle: float
+    created_at: datetime.datetime
+    item_id: UUID
+    item_type: SvgItemItemType
+    parent: str
+    position: SvgItemPosition
+    project_id: UUID
+    scale: float
+    size: SvgItemSize
+    updated_at: datetime.datetime
+    file_name: None | str | Unset = UNSET
+    file_size: int | None | Unset = UNSET
+    mime_type: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        angle = self.angle
+
+        created_at = self.created_at.isoformat()
+
+        item_id = str(self.item_id)
+
+        item_type = self.item_type.value
+
+        parent = self.parent
+
+        position = self.position.to_dict()
+
+        project_id = str(self.project_id)
+
+        scale = self.scale
+
+        size = self.size.to_dict()
+
+        updated_at = self.updated_at.isoformat()
+
+        file_name: None | str | Unset
+        if isinstance(self.file_name, Unset):
+            file_name = UNSET
+        else:
+            file_name = self.file_name
+
+        file_size: int | None | Unset
+        if isinstance(self.file_size, Unset):
+            file_size = UNSET
+        else:
+            file_size = self.file_size
+
+        mime_type: None | str | Unset
+        if isinstance(self.mime_type, Unset):
+            mime_type = UNSET
+        else:
+            mime_type = self.mime_type
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "Angle": angle,
+                "CreatedAt": created_at,
+                "ItemId": item_id,
+                "ItemType": item_type,
+                "Parent": parent,
+                "Position": position,
+                "ProjectId": project_id,
+                "Scale": scale,
+                "Size": size,
+                "UpdatedAt": updated_at,
+            }
+        )
+        if file_name is not UNSET:
+            field_dict["FileName"] = file_name
+        if file_size is not UNSET:
+            field_dict["FileSize"] = file_size
+        if mime_type is not UNSET:
+            field_dict["MimeType"] = mime_type
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.svg_item_position import SvgItemPosition  # noqa: PLC0415
+        from ..models.svg_item_size import SvgItemSize  # noqa: PLC0415
+
+        d = dict(src_dict)
+        angle = d.pop("Angle")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("CreatedAt"))
+
+        item_id = UUID(d.pop("ItemId"))
+
+        item_type = SvgItemItemType(d.pop("ItemType"))
+
+        parent = d.pop("Parent")
+
+        position = SvgItemPosition.from_dict(d.pop("Position"))
+
+        project_id = UUID(d.pop("ProjectId"))
+
+        scale = d.pop("Scale")
+
+        size = SvgItemSize.from_dict(d.pop("Size"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("UpdatedAt"))
+
+        def _parse_file_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        file_name = _parse_file_name(d.pop("FileName", UNSET))
+
+        def _parse_file_size(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        file_size = _parse_file_size(d.pop("FileSize", UNSET))
+
+        def _parse_mime_type(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        mime_type = _parse_mime_type(d.pop("MimeType", UNSET))
+
+        svg_item = cls(
+            angle=angle,
+            created_at=created_at,
+            item_id=item_id,
+            item_type=item_type,
+            parent=parent,
+            position=position,
+            project_id=project_id,
+            scale=scale,
+            size=size,
+            updated_at=updated_at,
+            file_name=file_name,
+            file_size=file_size,
+            mime_type=mime_type,
+        )
+
+        svg_item.additional_properties = d
+        return svg_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.svg_patch_position_type_0 import SvgPatchPositionType0
+    from ..models.svg_patch_size_type_0 import SvgPatchSizeType0
+
+
+T = TypeVar("T", bound="SvgPatch")
+
+
+@_attrs_define
+class SvgPatch:
+    """
+    Attributes:
+        angle (float | None | Unset):
+        file_name (None | str | Unset):
+        position (None | SvgPatchPositionType0 | Unset):
+        scale (float | None | Unset):
+        size (None | SvgPatchSizeType0 | Unset):
+    """
+
+    angle: float | None | Unset = UNSET
+    file_name: None | str | Unset = UNSET
+    position: None | SvgPatchPositionType0 | Unset = UNSET
+    scale: float | None | Unset = UNSET
+    size: None | SvgPatchSizeType0 | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.svg_patch_position_type_0 import SvgPatchPositionType0  # noqa: PLC0415
+        from ..models.svg_patch_size_type_0 import SvgPatchSizeType0  # noqa: PLC0415
+
+        angle: float | None | Unset
+        if isinstance(self.angle, Unset):
+            angle = UNSET
+        else:
+            angle = self.angle
+
+        file_name: None | str | Unset
+        if isinstance(self.file_name, Unset):
+            file_name = UNSET
+        else:
+            file_name = self.file_name
+
+        position: dict[str, Any] | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, SvgPatchPositionType0):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        scale: float | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        else:
+            scale = self.scale
+
+        size: dict[str, Any] | None | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        elif isinstance(self.size, SvgPatchSizeType0):
+            size = self.size.to_dict()
+        else:
+            size = self.size
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if angle is not UNSET:
+            field_dict["angle"] = angle
+        if file_name is not UNSET:
+            field_dict["fileName"] = file_name
+        if position is not UNSET:
+            field_dict["position"] = position
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if size is not UNSET:
+            field_dict["size"] = size
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.svg_patch_position_type_0 import SvgPatchPositionType0  # noqa: PLC0415
+        from ..models.svg_patch_size_type_0 import SvgPatchSizeType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_angle(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        angle = _parse_angle(d.pop("angle", UNSET))
+
+        def _parse_file_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        file_name = _parse_file_name(d.pop("fileName", UNSET))
+
+        def _parse_position(data: object) -> None | SvgPatchPositionType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_type_0 = SvgPatchPositionType0.from_dict(data)
+
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SvgPatchPositionType0 | Unset, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_scale(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_size(data: object) -> None | SvgPatchSizeType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                size_type_0 = SvgPatchSizeType0.from_dict(data)
+
+                return size_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SvgPatchSizeType0 | Unset, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+        svg_patch = cls(
+            angle=angle,
+            file_name=file_name,
+            position=position,
+            scale=scale,
+            size=size,
+        )
+
+        return svg_patch

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.web_item_item_type import WebItemItemType
+
+if TYPE_CHECKING:
+    from ..models.web_item_position import WebItemPosition
+    from ..models.web_item_size import WebItemSize
+
+
+T = TypeVar("T", bound="WebItem")
+
+
+@_attrs_define
+class WebItem:
+    """A web item, as read (default PascalCase).
+
+    Attributes:
+        angle (float):
+        created_at (datetime.datetime):
+        item_id (UUID):
+        item_type (WebItemItemType):
+        parent (str): `panel`, `inbox` or a container item's id
+        position (WebItemPosition):
+        project_id (UUID):
+        scale (float):
+        size (WebItemSize):
+        updated_at (datetime.datetime):
+        url (str):
+    """
+
+    angle: float
+    created_at: datetime.datetime
+    item_id: UUID
+    item_type: WebItemItemType
+    parent: str
+    position: WebItemPosition
+    project_id: UUID
+    scale: float
+    size: WebItemSize
+    updated_at: datetime.datetime
+    url: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        angle = self.angle
+
+        created_at = self.created_at.isoformat()
+
+        item_id = str(self.item_id)
+
+        item_type = self.item_type.value
+
+        parent = self.parent
+
+        position = self.position.to_dict()
+
+        project_id = str(self.project_id)
+
+        scale = self.scale
+
+        size = self.size.to_dict()
+
+        updated_at = self.updated_at.isoformat()
+
+        url = self.url
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "Angle": angle,
+                "CreatedAt": created_at,
+                "ItemId": item_id,
+                "ItemType": item_type,
+                "Parent": parent,
+                "Position": position,
+                "ProjectId": project_id,
+                "Scale": scale,
+                "Size": size,
+                "UpdatedAt": updated_at,
+                "Url": url,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.web_item_position import WebItemPosition  # noqa: PLC0415
+        from ..models.web_item_size import WebItemSize  # noqa: PLC0415
+
+        d = dict(src_dict)
+        angle = d.pop("Angle")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("CreatedAt"))
+
+        item_id = UUID(d.pop("ItemId"))
+
+        item_type = WebItemItemType(d.pop("ItemType"))
+
+        parent = d.pop("Parent")
+
+        position = WebItemPosition.from_dict(d.pop("Position"))
+
+        project_id = UUID(d.pop("ProjectId"))
+
+        scale = d.pop("Scale")
+
+        size = WebItemSize.from_dict(d.pop("Size"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("UpdatedAt"))
+
+        url = d.pop("Url")
+
+        web_item = cls(
+            angle=angle,
+            created_at=created_at,
+            item_id=item_id,
+            item_type=item_type,
+            parent=parent,
+            position=position,
+            project_id=project_id,
+            scale=scale,
+            size=size,
+            updated_at=updated_at,
+            url=url,
+        )
+
+        web_item.additional_properties = d
+        return web_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

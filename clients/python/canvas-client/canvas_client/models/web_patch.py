@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.web_patch_position_type_0 import WebPatchPositionType0
+    from ..models.web_patch_size_type_0 import WebPatchSizeType0
+
+
+T = TypeVar("T", bound="WebPatch")
+
+
+@_attrs_define
+class WebPatch:
+    """
+    Attributes:
+        angle (float | None | Unset):
+        position (None | Unset | WebPatchPositionType0):
+        scale (float | None | Unset):
+        size (None | Unset | WebPatchSizeType0):
+        url (str | Unset): absolute http or https URL
+    """
+
+    angle: float | None | Unset = UNSET
+    position: None | Unset | WebPatchPositionType0 = UNSET
+    scale: float | None | Unset = UNSET
+    size: None | Unset | WebPatchSizeType0 = UNSET
+    url: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.web_patch_position_type_0 import WebPatchPositionType0  # noqa: PLC0415
+        from ..models.web_patch_size_type_0 import WebPatchSizeType0  # noqa: PLC0415
+
+        angle: float | None | Unset
+        if isinstance(self.angle, Unset):
+            angle = UNSET
+        else:
+            angle = self.angle
+
+        position: dict[str, Any] | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, WebPatchPositionType0):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        scale: float | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        else:
+            scale = self.scale
+
+        size: dict[str, Any] | None | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        elif isinstance(self.size, WebPatchSizeType0):
+            size = self.size.to_dict()
+        else:
+            size = self.size
+
+        url = self.url
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if angle is not UNSET:
+            field_dict["angle"] = angle
+        if position is not UNSET:
+            field_dict["position"] = position
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if size is not UNSET:
+            field_dict["size"] = size
+        if url is not UNSET:
+            field_dict["url"] = url
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.web_patch_position_type_0 import WebPatchPositionType0  # noqa: PLC0415
+        from ..models.web_patch_size_type_0 import WebPatchSizeType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_angle(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        angle = _parse_angle(d.pop("angle", UNSET))
+
+        def _parse_position(data: object) -> None | Unset | WebPatchPositionType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_type_0 = WebPatchPositionType0.from_dict(data)
+
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebPatchPositionType0, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_scale(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_size(data: object) -> None | Unset | WebPatchSizeType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                size_type_0 = WebPatchSizeType0.from_dict(data)
+
+                return size_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebPatchSizeType0, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+        url = d.pop("url", UNSET)
+
+        web_patch = cls(
+            angle=angle,
+            position=position,
+            scale=scale,
+            size=size,
+            url=url,
+        )
+
+        return web_patch
