@@ -69,11 +69,49 @@ if [ "$(node -p "require('$mcp_inspector_json').version" 2>/dev/null)" != "$mcp_
     npm install --prefix "$mcp_npm_dir" --no-audit --no-fund --silent "@modelcontextprotocol/inspector@$mcp_inspector_version"
 fi
 
+# The official TypeScript MCP SDK (pinned in tests/mcp/package.json) checks the tool schemas with
+# its own validator, strict (tests/tests/e2e/mcp_schemas.rs); in its own npm prefix, installed only
+# when missing.
+mcp_sdk_dir="${CANVAS_MCP_SDK_DIR:-$HOME/.cache/canvas-mcp-sdk}"
+mcp_ts_sdk_version="$(node -p "require('./tests/mcp/package.json').dependencies['@modelcontextprotocol/sdk']")"
+if [ "$(node -p "require('$mcp_sdk_dir/node_modules/@modelcontextprotocol/sdk/package.json').version" 2>/dev/null)" != "$mcp_ts_sdk_version" ]; then
+    echo "installing @modelcontextprotocol/sdk $mcp_ts_sdk_version into $mcp_sdk_dir"
+    mkdir -p "$mcp_sdk_dir"
+    cp tests/mcp/package.json "$mcp_sdk_dir/package.json"
+    npm install --prefix "$mcp_sdk_dir" --no-audit --no-fund --silent
+fi
+
+# The official clients (clients/generate.sh, tests/tests/e2e/generated_clients.rs): openapi-typescript,
+# openapi-fetch and TypeScript as locked in clients/typescript/package-lock.json, in an npm prefix; the
+# Python generator, its ruff and the generated package's dependencies as pinned in
+# clients/python/requirements-generate.txt, in a virtualenv. Reinstalled when a pin changes.
+clients_npm_dir="${CANVAS_CLIENTS_NPM_DIR:-$HOME/.cache/canvas-clients-npm}"
+if ! cmp -s clients/typescript/package-lock.json "$clients_npm_dir/package-lock.json" || [ ! -d "$clients_npm_dir/node_modules/openapi-fetch" ]; then
+    echo "installing the TypeScript client tools into $clients_npm_dir"
+    mkdir -p "$clients_npm_dir"
+    cp clients/typescript/package.json clients/typescript/package-lock.json "$clients_npm_dir/"
+    npm ci --prefix "$clients_npm_dir" --no-audit --no-fund --silent --ignore-scripts
+fi
+clients_venv="${CANVAS_CLIENTS_VENV:-$HOME/.cache/canvas-clients-venv}"
+if ! cmp -s clients/python/requirements-generate.txt "$clients_venv/requirements-generate.txt"; then
+    echo "installing the Python client tools into $clients_venv"
+    python3 -m venv "$clients_venv"
+    "$clients_venv/bin/pip" install --quiet --disable-pip-version-check -r clients/python/requirements-generate.txt
+    cp clients/python/requirements-generate.txt "$clients_venv/requirements-generate.txt"
+fi
+
 # The multi-process deployment test (tests/tests/deployment.rs) puts Debian's
 # nginx in front of the components; installed only when missing.
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     echo "installing nginx"
     apt-get update -qq && apt-get install -y -qq nginx
+fi
+
+# The README's first session (canvasctl/tests/readme_tour.rs runs it as written) reads answers
+# with jq; Debian's, installed only when missing.
+if ! command -v jq >/dev/null; then
+    echo "installing jq"
+    apt-get update -qq && apt-get install -y -qq jq
 fi
 
 # The diagram layout is compared with Graphviz on the same graphs

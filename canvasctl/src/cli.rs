@@ -82,7 +82,7 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Print the table of every setting of every component (Markdown, as in the README).
+    /// Print the table of every setting of every component (Markdown, as in docs/CONFIGURATION.md).
     Table,
 }
 

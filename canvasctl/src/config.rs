@@ -1,5 +1,5 @@
 //! `canvasctl config`: the effective configuration of a running component, and the table of
-//! every setting of every component (the README's).
+//! every setting of every component (docs/CONFIGURATION.md's).
 
 use anyhow::Context;
 use canvas_runtime::settings::{markdown_table, ConfigReport};
@@ -61,15 +61,16 @@ async fn show(url: &str, json: bool) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// The README's settings table is this command's output: a new or changed flag must be
-    /// documented (regenerate with `cargo run -p canvasctl -- config table`).
+    /// The settings table of docs/CONFIGURATION.md is this command's output: a new or changed
+    /// flag must be documented (regenerate with `cargo run -p canvasctl -- config table`).
     #[test]
-    fn readme_table_is_current() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    fn configuration_doc_table_is_current() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/CONFIGURATION.md"))
+            .expect("docs/CONFIGURATION.md");
         let table = super::settings_table();
         assert!(
-            readme.contains(&table),
-            "README.md's settings table is out of date; replace it with the output of `canvasctl config table`:\n{table}"
+            doc.contains(&table),
+            "docs/CONFIGURATION.md's settings table is out of date; replace it with the output of `canvasctl config table`:\n{table}"
         );
     }
 }

@@ -1,4 +1,4 @@
-//! The README's error table is the contract of the error model: every `canvas.v1.ErrorReason`
+//! The error table of docs/ERRORS.md is the contract of the error model: every `canvas.v1.ErrorReason`
 //! has a row, and each row's gRPC code and REST status are the ones core-service and
 //! rest-gateway actually use. A reason added to the proto, or a mapping changed in code, fails
 //! this test until the table says so.
@@ -7,10 +7,11 @@ use canvas_proto::v1::ErrorReason;
 
 /// The rows between the table's markers: `(first cell, cells)`.
 fn table_rows() -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README.md");
-    let start = readme.find("<!-- error-table:start -->").expect("the table's start marker");
-    let end = readme.find("<!-- error-table:end -->").expect("the table's end marker");
-    readme[start..end]
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ERRORS.md")).expect("docs/ERRORS.md");
+    let start = doc.find("<!-- error-table:start -->").expect("the table's start marker");
+    let end = doc.find("<!-- error-table:end -->").expect("the table's end marker");
+    doc[start..end]
         .lines()
         .filter(|line| line.starts_with("| `"))
         .map(|line| line.trim_matches('|').split(" | ").map(|cell| cell.trim().to_owned()).collect())
@@ -45,6 +46,6 @@ fn every_reason_has_its_row_and_the_row_matches_the_code() {
     }
     for value in 1..i32::MAX {
         let Ok(reason) = ErrorReason::try_from(value) else { break };
-        assert!(listed.contains(&reason), "{} has no row in the README's error table", reason.as_str_name());
+        assert!(listed.contains(&reason), "{} has no row in docs/ERRORS.md's error table", reason.as_str_name());
     }
 }
