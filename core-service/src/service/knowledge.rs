@@ -82,6 +82,10 @@ impl Core {
         let mut fused = fuse(&legs);
         fused.truncate(candidates);
         let texts = self.chunk_texts(&fused).await?;
+        // The replica's index can be a moment behind the database: a chunk replaced by a re-index
+        // since (its item changed again) has no text any more. It is not cited with an empty chunk;
+        // its replacement is, once this replica has caught up.
+        fused.retain(|f| texts.contains_key(&f.chunk_id));
         match limits.agent {
             None => Ok(plain_answer(project, fused, &texts)),
             Some(agent) => {

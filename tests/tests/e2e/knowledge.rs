@@ -15,6 +15,7 @@ use crate::uploads::upload;
 backend_tests!(
     semantic_and_keyword_retrieval_with_the_real_model,
     updates_reindex_and_deletes_remove,
+    no_citation_without_its_chunk_while_items_change,
     documents_and_connectors_are_indexed,
     media_items_and_failures_are_visible,
     item_ids_restrict_the_search,
@@ -157,6 +158,48 @@ async fn updates_reindex_and_deletes_remove(backend: Backend) {
         assert!(Instant::now() < deadline, "a deleted item is still cited: {}", reply.body);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A writer rewrites a label's text (each version replaces its chunk) while a reader asks for it:
+/// the replica's index trails the database by a moment, and a chunk replaced in between must not
+/// come back as a citation with an empty chunk (seen once through the Python MCP SDK). Every
+/// citation names text that contains the query, every time.
+async fn no_citation_without_its_chunk_while_items_change(backend: Backend) {
+    let app = TestApp::spawn_with(backend, "development", keyword_only()).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let id = create_label(&app, &owner, &project, json!({"text": "airship 0"})).await;
+    wait_indexed(&app, &owner, &project).await;
+    let url = app.item_url(&project, &format!("/label/{id}"));
+    let writer = {
+        let (app_http, url, bearer) = (app.http.clone(), url.clone(), owner.bearer());
+        tokio::spawn(async move {
+            for version in 1..=60 {
+                let reply = app_http
+                    .patch(&url)
+                    .header("Authorization", &bearer)
+                    .json(&json!({"text": format!("airship {version}")}))
+                    .send()
+                    .await
+                    .expect("PATCH");
+                assert_eq!(reply.status(), StatusCode::OK);
+            }
+        })
+    };
+    let mut answers = 0;
+    while !writer.is_finished() {
+        let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "airship"})).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+        for citation in reply.body["citations"].as_array().expect("citations") {
+            let chunk = citation["chunk"].as_str().unwrap_or_default();
+            assert!(chunk.starts_with("airship "), "a citation without its text: {}", reply.body);
+        }
+        answers += 1;
+    }
+    writer.await.expect("writer");
+    assert!(answers > 0);
+    wait_indexed(&app, &owner, &project).await;
+    let reply = retrieve(&app, &owner, json!({"projectId": project, "query": "airship"})).await;
+    assert_eq!(reply.body["citations"][0]["chunk"], "airship 60", "{}", reply.body);
 }
 
 async fn documents_and_connectors_are_indexed(backend: Backend) {
