@@ -6,7 +6,7 @@
 //! - [`config`]: flags and environment variables.
 //! - [`domain`]: ids, roles, environments, token secrets.
 //! - [`error`]: the one domain error.
-//! - [`items`]: item property rules (validation, defaults, readable names).
+//! - item property rules are the `canvas-items` crate; the search engine is `canvas-search`.
 //! - [`knowledge`]: the knowledge index (embedding model, indexer, fusion, LLM post-processing).
 //! - [`service`]: the operations, free of transport.
 //! - [`storage`]: SQLite and PostgreSQL through sqlx (the only sqlx user).
@@ -18,7 +18,6 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod grpc;
-pub mod items;
 pub mod knowledge;
 pub mod service;
 pub mod storage;

@@ -1,11 +1,11 @@
-//! Small domain types parsed at the edge: ids, roles, environments, token
-//! secrets; and the one rule of stored text (`text`).
+//! Small domain types parsed at the edge. Ids, field violations and the one rule of stored text
+//! (`text`) are shared with the pure crates and live in `canvas-domain`; roles, environments,
+//! token secrets and passwords are core-service's own.
 
-pub mod ids;
 pub mod passwords;
 pub mod roles;
-pub mod text;
 pub mod tokens;
 
-pub use ids::{EventId, ItemId, ProjectId, TokenId, UserId};
+pub use canvas_domain::{ids, text};
+pub use canvas_domain::{EventId, ItemId, ProjectId, TokenId, UserId};
 pub use roles::{Environment, ProjectRole};

@@ -17,9 +17,9 @@ use super::items::{changed_properties, item_event, lost_race, next_version, writ
 use super::{Core, Principal};
 use crate::domain::{ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use canvas_diagram::arrange::{arrange, Node, Style};
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 use canvas_vocabulary::limits::arrange::{MAX_ITEMS, STYLES};
 
 /// Smallest box an item counts as (an auto-sized label stores no size).

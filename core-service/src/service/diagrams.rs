@@ -10,9 +10,9 @@ use super::bulk::BulkItem;
 use super::{Core, Principal};
 use crate::domain::{ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use crate::storage::ItemFilter;
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 use canvas_vocabulary::limits::bulk::REF_PREFIX;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 

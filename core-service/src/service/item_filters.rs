@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use crate::storage::ItemRow;
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 
 /// A rectangle of the map (top-left corner, width, height).
 #[derive(Debug, Clone, Copy, PartialEq)]

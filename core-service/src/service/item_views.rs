@@ -10,10 +10,10 @@ use super::items::{changed_properties, item_event, next_version, Dependents, Upl
 use super::{Core, Principal};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::{self, Frame};
-use crate::items::media::{self, UploadFacts};
-use crate::items::{shape, ItemType};
 use crate::storage::{DependentUpdate, ItemRow};
+use canvas_items::connector::{self, Frame};
+use canvas_items::media::{self, UploadFacts};
+use canvas_items::{shape, ItemType};
 
 /// Largest uploaded file: the spec's 25 MB request limit.
 pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;

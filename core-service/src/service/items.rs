@@ -11,8 +11,8 @@ use super::item_locks::WRITE_DEADLINE;
 use super::{page_size, Core, Principal};
 use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
-use crate::items::{self, ItemFacts, ItemType, Parent};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
+use canvas_items::{ItemFacts, ItemType, Parent};
 use canvas_vocabulary::limits::ITEMS_PAGE;
 
 /// Items read per round while a filtered listing looks for its page.
@@ -77,7 +77,7 @@ impl Core {
             None => None,
         };
         let facts = ItemFacts { has_content: content.is_some() };
-        let props = items::validate_create(item_type, properties, facts)?;
+        let props = canvas_items::validate_create(item_type, properties, facts)?;
         self.check_parent(project, parent, None).await?;
         if item_type == ItemType::Connector {
             self.check_attachments(project, &props, None).await?;
@@ -117,7 +117,7 @@ impl Core {
     ) -> CoreResult<(&'static str, Value)> {
         let row = self.get_item(who, project, item).await?;
         let item_type = ItemType::parse(&row.item_type)?;
-        let canonical = items::readable_property(item_type, name)?;
+        let canonical = canvas_items::readable_property(item_type, name)?;
         let value = row.properties.get(canonical).cloned().unwrap_or(Value::Null);
         Ok((canonical, value))
     }
@@ -153,7 +153,7 @@ impl Core {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
             };
             let facts = ItemFacts { has_content: current.content_key.is_some() };
-            let updated = items::validate_update(actual_type, stored, patch.clone(), facts)?;
+            let updated = canvas_items::validate_update(actual_type, stored, patch.clone(), facts)?;
             if actual_type == ItemType::Connector {
                 self.check_attachments(project, &updated, Some(item)).await?;
             }

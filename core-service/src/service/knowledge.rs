@@ -13,12 +13,12 @@ use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
-use crate::knowledge::fusion::{
+use crate::knowledge::llm::{self, Passage};
+use crate::storage::{IndexCounts, IndexStatusRow};
+use canvas_search::fusion::{
     feedback_chunks, feedback_query, fuse, Fused, LegHit, Legs, FEEDBACK_CHUNKS, FEEDBACK_WEIGHT,
 };
-use crate::knowledge::llm::{self, Passage};
-use crate::knowledge::search::tokenise;
-use crate::storage::{IndexCounts, IndexStatusRow};
+use canvas_search::tokenise;
 
 /// `maxResults` (default, ceilings) and the limits on the request's size, shared with the
 /// gateways, which document them.

@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::schema::{lookup, member, parse_value};
 use super::RuleContext;
-use crate::error::FieldViolation;
+use canvas_domain::FieldViolation;
 
 pub use canvas_vocabulary::items::{CONNECTOR_POINT, DECORATORS, LINE_TYPES};
 

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
 
-use crate::error::{FieldViolation, ViolationReason};
+use canvas_domain::{FieldViolation, ViolationReason};
 
 /// The form in which names are compared: lower case without `_` and `-`, so
 /// `fontSize`, `FontSize`, `font_size` and `font-size` are the same name.
@@ -40,7 +40,7 @@ impl From<&str> for Rule {
 /// `field`.
 pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
     // The one rule of stored text comes first, for every kind and every string inside a value.
-    if !crate::domain::text::check_json(field, value, errors) {
+    if !canvas_domain::text::check_json(field, value, errors) {
         return None;
     }
     if matches!(kind, Kind::Point | Kind::Size | Kind::AutoSize) && !value.is_object() {
