@@ -53,7 +53,7 @@ pub async fn run(
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> anyhow::Result<()> {
     let shutdown: canvas_runtime::Shutdown = shutdown.into();
-    let indexer = tokio::spawn(core.clone().run_indexer(shutdown.token.clone()));
+    let indexer = tokio::spawn(Arc::new(core.indexer()).run(shutdown.token.clone()));
     // Retrieval's indexes load in the background; readiness never waits for them.
     tokio::spawn(core.clone().warm_search_indexes());
     let served = grpc::serve(listener, core, shutdown.clone()).await;

@@ -20,7 +20,7 @@ use crate::error::CoreError;
 use crate::service::webhooks::webhook_id;
 use crate::service::Core;
 use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
-use crate::webhooks::dispatch::DeliveryReport;
+use crate::webhooks::runtime::DeliveryReport;
 
 /// gRPC face of webhook management.
 pub struct WebhookGrpc {

@@ -13,6 +13,7 @@ use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
+use crate::knowledge::indexer::Indexer;
 use crate::knowledge::llm::{self, Passage};
 use crate::storage::{IndexCounts, IndexStatusRow};
 use canvas_search::fusion::{
@@ -68,6 +69,11 @@ pub struct Answer {
 }
 
 impl Core {
+    /// The background indexer over this core's storage, files and model (`crate::run` spawns it).
+    pub fn indexer(&self) -> Indexer {
+        Indexer::new(self.storage.clone(), self.blobs.clone(), self.knowledge.clone())
+    }
+
     pub async fn retrieve(&self, who: &Principal, project: ProjectId, request: RetrieveRequest) -> CoreResult<Answer> {
         let limits = self.validate_retrieve(&request)?;
         self.require_role(who, project, ProjectRole::Viewer).await?;

@@ -9,7 +9,7 @@ use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{AttemptRow, WebhookRow};
-use crate::webhooks::dispatch::TEST_CALLS_PER_MINUTE;
+use crate::webhooks::runtime::TEST_CALLS_PER_MINUTE;
 use crate::webhooks::{event_mask, Definition};
 
 /// Parses a webhook id from a path; a malformed one is a 404 like an

@@ -2,7 +2,7 @@
 //! validation, the event kinds, the retry and automatic-disable policy,
 //! signing keys (ES256) and their encryption at rest, and the bytes of a
 //! delivery. The operations that use them live in `service::webhooks`
-//! (management) and [`dispatch`] (leases, reports, test calls, keys).
+//! (management) and `service::webhook_dispatch` (leases, reports, test calls, keys).
 //!
 //! # Layout
 //! - [`definition`]: parsing and validating a definition by its REST names.
@@ -10,13 +10,14 @@
 //! - [`retry`]: when the next attempt happens and when a webhook is disabled.
 //! - [`keys`]: key generation, sealing with the configured secret, signing.
 //! - [`body`]: the JSON body of a delivery and of a test ping.
-//! - [`dispatch`]: the service operations behind the dispatcher's RPCs.
+//! - [`runtime`]: the key ring and settings one process shares, lease and report types (the
+//!   operations behind the dispatcher's RPCs are `service::webhook_dispatch`).
 
 pub mod body;
 pub mod definition;
-pub mod dispatch;
 pub mod keys;
 pub mod retry;
+pub mod runtime;
 pub mod settings;
 
 pub use definition::Definition;
