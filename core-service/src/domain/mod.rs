@@ -2,10 +2,12 @@
 //! (`text`) are shared with the pure crates and live in `canvas-domain`; roles, environments,
 //! token secrets and passwords are core-service's own.
 
+pub mod events;
 pub mod passwords;
 pub mod roles;
 pub mod tokens;
 
 pub use canvas_domain::{ids, text};
 pub use canvas_domain::{EventId, ItemId, ProjectId, TokenId, UserId};
+pub use events::EventKind;
 pub use roles::{Environment, ProjectRole};

@@ -103,7 +103,7 @@ fn change(row: EventRow) -> pb::ChangeEvent {
     pb::ChangeEvent {
         event_id: row.id.to_string(),
         seq: row.seq,
-        kind: row.kind,
+        kind: row.kind.as_str().to_owned(),
         subject_id: row.subject_id.to_string(),
         subject_type: row.subject_type,
         occurred_at: Some(timestamp(row.occurred_at)),

@@ -62,7 +62,7 @@ fn attempt(row: AttemptRow) -> pb::DeliveryAttempt {
     pb::DeliveryAttempt {
         delivery_id: row.delivery_id.to_string(),
         event_id: row.event_id.to_string(),
-        event_kind: row.kind,
+        event_kind: row.kind.as_str().to_owned(),
         attempt: row.attempt.max(0) as u32,
         attempted_at: Some(timestamp(row.attempted_at)),
         status_code: row.status_code,

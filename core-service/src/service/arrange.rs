@@ -15,7 +15,7 @@ use super::diagrams::check_origin;
 use super::item_locks::WRITE_DEADLINE;
 use super::items::{changed_properties, item_event, lost_race, next_version, written, Written};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use canvas_diagram::arrange::{arrange, Node, Style};
 use canvas_items::connector::Frame;
@@ -131,7 +131,14 @@ impl Core {
             }
             let item_type = ItemType::parse(&current.item_type)?;
             let row = next_version(&current, who, updated);
-            events.push(item_event(who, project, *id, item_type, "item.updated", json!({"new": new, "old": old})));
+            events.push(item_event(
+                who,
+                project,
+                *id,
+                item_type,
+                EventKind::ItemUpdated,
+                json!({"new": new, "old": old}),
+            ));
             answer.push(Written { item: *id, version: row.version });
             changes.push((row, current.version));
         }

@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use super::item_locks::WRITE_DEADLINE;
 use super::items::{first_version, item_event, lost_race, written, NewItem};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, Invalid, ViolationReason};
 use crate::storage::{Attachment, ItemRow};
 use canvas_items::schema::fold_name;
@@ -160,7 +160,7 @@ impl Core {
             .iter()
             .map(|p| {
                 let payload = json!({"parent": p.row.parent, "new": p.props});
-                item_event(who, project, ItemId(p.row.id), p.item_type, "item.created", payload)
+                item_event(who, project, ItemId(p.row.id), p.item_type, EventKind::ItemCreated, payload)
             })
             .collect();
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::items::{changed_properties, item_event, next_version, Dependents, Upload};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId};
+use crate::domain::{EventKind, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{DependentUpdate, ItemRow};
 use canvas_items::connector::{self, Frame};
@@ -193,7 +193,7 @@ impl Core {
                 project,
                 ItemId(current.id),
                 ItemType::Connector,
-                "item.updated",
+                EventKind::ItemUpdated,
                 json!({"new": new, "old": old, "reason": "attached item deleted"}),
             );
             let row = next_version(&current, who, props);

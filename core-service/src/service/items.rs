@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
 use super::{page_size, Core, Principal};
-use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventId, EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
 use canvas_items::{ItemFacts, ItemType, Parent};
@@ -90,7 +90,7 @@ impl Core {
         let row =
             first_version(NewItem { id, project, item_type, parent, props: &props, content_key }, who, Utc::now());
         let payload = json!({"parent": row.parent, "new": props});
-        let event = item_event(who, project, id, item_type, "item.created", payload);
+        let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
         let attached = attachments(item_type, &props);
         let deadline = Instant::now() + WRITE_DEADLINE;
         while !written(self.storage.insert_item(&row, &event, &attached).await.map(|()| true))? {
@@ -159,7 +159,8 @@ impl Core {
             }
             let (new, old) = changed_properties(stored, &updated);
             let row = next_version(&current, who, updated);
-            let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
+            let event =
+                item_event(who, project, item, actual_type, EventKind::ItemUpdated, json!({"new": new, "old": old}));
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
                 self.knowledge.wake();
@@ -188,7 +189,7 @@ impl Core {
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties});
-            let event = item_event(who, project, item, item_type, "item.deleted", payload);
+            let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
             if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.knowledge.wake();
                 return Ok(Written { item, version: current.version });
@@ -367,7 +368,7 @@ pub(super) fn item_event(
     project: ProjectId,
     item: ItemId,
     item_type: ItemType,
-    kind: &'static str,
+    kind: EventKind,
     payload: Value,
 ) -> NewEvent {
     NewEvent {
