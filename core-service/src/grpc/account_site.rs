@@ -16,10 +16,10 @@ use tonic::{Request, Response, Status};
 use super::{authenticate, convert};
 use crate::domain::{TokenId, UserId};
 use crate::service::oauth::{AuthorizationProblem, AuthorizationRequest};
-use crate::service::oauth_clients::OAuthRefusal;
 use crate::service::sessions::{ClientInfo, OpenedSession, SignedIn};
 use crate::service::Core;
 use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
+use canvas_accounts::clients::OAuthRefusal;
 
 pub struct SessionGrpc {
     pub core: Arc<Core>,
