@@ -101,6 +101,11 @@ impl Frame {
         }
     }
 
+    /// Half extents of the box the item covers, turned by its angle.
+    pub fn turned_half_extents(&self) -> (f64, f64) {
+        canvas_vocabulary::geometry::turned_half_extents(self.half_width, self.half_height, self.angle)
+    }
+
     /// Where the ray from the centre in direction (dx, dy) leaves the item.
     fn boundary_towards(&self, dx: f64, dy: f64) -> (f64, f64) {
         if (dx == 0.0 && dy == 0.0) || self.half_width <= 0.0 || self.half_height <= 0.0 {

@@ -9,11 +9,8 @@ pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
 
 use canvas_domain::{FieldViolation, ViolationReason};
 
-/// The form in which names are compared: lower case without `_` and `-`, so
-/// `fontSize`, `FontSize`, `font_size` and `font-size` are the same name.
-pub fn fold_name(name: &str) -> String {
-    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
-}
+/// The form in which names are compared (stated once, in `canvas-vocabulary`).
+pub use canvas_vocabulary::names::fold_name;
 
 /// Finds the definition a client's property name refers to.
 pub fn lookup<'a>(defs: &'a [PropertyDef], name: &str) -> Option<&'a PropertyDef> {

@@ -153,9 +153,8 @@ fn props(row: &crate::storage::ItemRow) -> &Map<String, Value> {
 
 /// Width and height of an item's box turned by its angle.
 fn turned_extents(frame: &Frame) -> (f64, f64) {
-    let (sin, cos) = frame.angle.sin_cos();
-    let (w, h) = (frame.half_width * 2.0, frame.half_height * 2.0);
-    (w * cos.abs() + h * sin.abs(), w * sin.abs() + h * cos.abs())
+    let (half_w, half_h) = frame.turned_half_extents();
+    (half_w * 2.0, half_h * 2.0)
 }
 
 /// Positions on a tenth of a unit, as the other writes store them.

@@ -66,9 +66,7 @@ impl ItemMatch {
         let Some(props) = row.properties.as_object() else { return false };
         if let Some(region) = &self.region {
             let frame = Frame::of(props);
-            let (sin, cos) = frame.angle.sin_cos();
-            let half_w = frame.half_width * cos.abs() + frame.half_height * sin.abs();
-            let half_h = frame.half_width * sin.abs() + frame.half_height * cos.abs();
+            let (half_w, half_h) = frame.turned_half_extents();
             if !region.meets(frame.cx - half_w, frame.cy - half_h, frame.cx + half_w, frame.cy + half_h) {
                 return false;
             }

@@ -15,8 +15,8 @@ use canvas_items::connector::{self, Frame};
 use canvas_items::media::{self, UploadFacts};
 use canvas_items::{shape, ItemType};
 
-/// Largest uploaded file: the spec's 25 MB request limit.
-pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
+/// Largest uploaded file: the spec's 25 MB request limit (stated once, in `canvas-vocabulary`).
+pub use canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
 impl Core {
     /// Fills derived properties: a shape's drawn `cornerRadius`, and a
