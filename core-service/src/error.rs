@@ -7,37 +7,9 @@
 
 use std::fmt;
 
-pub use canvas_proto::v1::ViolationReason;
-
-/// One offending field of a request, named by its camelCase path
-/// (`size.width`, `startPoint.position.x`) together with the rule it broke.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldViolation {
-    /// Path of the field as the interface spec writes it.
-    pub field: String,
-    /// The rule, phrased for the caller ("must be >= 5").
-    pub description: String,
-    /// What kind of offence it is, so clients can point at the right argument (an unknown
-    /// property name versus a bad value) without reading `description`.
-    pub reason: ViolationReason,
-}
-
-impl FieldViolation {
-    /// A value that breaks its field's rule.
-    pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self::with_reason(ViolationReason::InvalidValue, field, description)
-    }
-
-    pub fn with_reason(reason: ViolationReason, field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self { field: field.into(), description: description.into(), reason }
-    }
-}
-
-impl fmt::Display for FieldViolation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.description)
-    }
-}
+/// A request's offending fields and the error of the pure rules that carries them (from
+/// `canvas-domain`, shared with `canvas-items`).
+pub use canvas_domain::{FieldViolation, Invalid, ViolationReason};
 
 /// A service core-service depends on, named in [`CoreError::Unavailable`] so the caller learns
 /// what is down (and operators what to look at).
@@ -161,12 +133,14 @@ impl CoreError {
     }
 }
 
+/// No field known (`[]`) is the database refusing a value (`storage::db_error`).
 fn summarize(violations: &[FieldViolation]) -> String {
-    match violations {
-        // No field known: the database refused a value (`storage::db_error`).
-        [] => "the request holds a value that cannot be stored".to_owned(),
-        [one] => one.to_string(),
-        many => format!("{} (and {} more)", many[0], many.len() - 1),
+    Invalid(violations.to_vec()).to_string()
+}
+
+impl From<Invalid> for CoreError {
+    fn from(Invalid(violations): Invalid) -> Self {
+        Self::Validation(violations)
     }
 }
 

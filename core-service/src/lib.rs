@@ -6,7 +6,7 @@
 //! - [`config`]: flags and environment variables.
 //! - [`domain`]: ids, roles, environments, token secrets.
 //! - [`error`]: the one domain error.
-//! - [`items`]: item property rules (validation, defaults, readable names).
+//! - item property rules are the `canvas-items` crate; the search engine is `canvas-search`.
 //! - [`knowledge`]: the knowledge index (embedding model, indexer, fusion, LLM post-processing).
 //! - [`service`]: the operations, free of transport.
 //! - [`storage`]: SQLite and PostgreSQL through sqlx (the only sqlx user).
@@ -18,7 +18,6 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod grpc;
-pub mod items;
 pub mod knowledge;
 pub mod service;
 pub mod storage;
@@ -54,7 +53,7 @@ pub async fn run(
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> anyhow::Result<()> {
     let shutdown: canvas_runtime::Shutdown = shutdown.into();
-    let indexer = tokio::spawn(core.clone().run_indexer(shutdown.token.clone()));
+    let indexer = tokio::spawn(Arc::new(core.indexer()).run(shutdown.token.clone()));
     // Retrieval's indexes load in the background; readiness never waits for them.
     tokio::spawn(core.clone().warm_search_indexes());
     let served = grpc::serve(listener, core, shutdown.clone()).await;

@@ -91,9 +91,11 @@ pub struct Frame {
 impl Frame {
     /// The bounding box of the turned rectangle.
     pub fn bounds(&self) -> Rect {
-        let (sin, cos) = self.angle.to_radians().sin_cos();
-        let half_w = (self.width * cos.abs() + self.height * sin.abs()) / 2.0;
-        let half_h = (self.width * sin.abs() + self.height * cos.abs()) / 2.0;
+        let (half_w, half_h) = canvas_vocabulary::geometry::turned_half_extents(
+            self.width / 2.0,
+            self.height / 2.0,
+            self.angle.to_radians(),
+        );
         Rect { x: self.cx - half_w, y: self.cy - half_h, width: 2.0 * half_w, height: 2.0 * half_h }
     }
 

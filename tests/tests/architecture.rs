@@ -149,3 +149,144 @@ fn transport_limits_are_stated_once() {
         "the gateways' --max-header-bytes is no longer bounded by canvas_proto::limits"
     );
 }
+
+/// The top-level modules of a crate's `src/` (a file `x.rs` or a directory `x/`), by name.
+fn top_level_modules(src: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(src)
+        .expect("a crate's src")
+        .flatten()
+        .map(|e| e.path())
+        .filter_map(|path| {
+            let name = path.file_stem()?.to_string_lossy().into_owned();
+            (path.is_dir() || path.extension().is_some_and(|e| e == "rs")).then_some(name)
+        })
+        .filter(|name| name != "lib" && name != "main")
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The names a line reaches through `crate::`: `crate::a::…` gives `a`, and `use crate::{a, b::c}`
+/// gives `a` and `b`.
+fn crate_paths(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in line.match_indices("crate::") {
+        // `canvas_crate::` or `core_crate::` are other crates' paths, not this one's.
+        if line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &line[at + "crate::".len()..];
+        let ident = |text: &str| text.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            found.extend(inner.split(',').map(|part| ident(part.trim())).filter(|name| !name.is_empty()));
+        } else {
+            found.push(ident(rest));
+        }
+    }
+    found
+}
+
+/// Crates whose top-level modules still import each other in a cycle (found when this rule was
+/// written; see the test's failure for the cycles). The list may only shrink: a crate on it whose
+/// cycles are gone fails the test until it is taken off.
+const CRATES_WITH_MODULE_CYCLES: &[&str] =
+    &["canvasctl", "diagram", "renderer", "rest-gateway", "runtime", "vocabulary"];
+
+/// "No module cycles inside a crate": for every crate, the `use crate::…` edges between its
+/// top-level modules (`service` → `storage`) form no cycle, so each module can be read (and split
+/// out into a crate) knowing only what it depends on. A reference to `super::` never leaves a
+/// top-level module in this code base, so `crate::` paths are the edges.
+#[test]
+fn no_module_cycles_inside_a_crate() {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    let root = root();
+    let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (path, lines) in production_sources() {
+        let Some((krate, inside)) = path.split_once("/src/") else { continue };
+        let modules = top_level_modules(&root.join(krate).join("src"));
+        let from = inside.split('/').next().unwrap_or("").trim_end_matches(".rs").to_owned();
+        if !modules.contains(&from) {
+            continue;
+        }
+        for (_, line) in lines {
+            for to in crate_paths(&line) {
+                if to != from && modules.contains(&to) {
+                    edges.entry(krate.to_owned()).or_default().entry(from.clone()).or_default().insert(to);
+                }
+            }
+        }
+    }
+    assert!(edges.contains_key("core-service"), "the scan found core-service's module edges");
+    let mut cycles = Vec::new();
+    let mut cyclic_crates = BTreeSet::new();
+    for (krate, graph) in &edges {
+        // Depth-first search from every module; a path that comes back to a module on it is a cycle.
+        fn visit(
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            module: &str,
+            path: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+            cycles: &mut Vec<String>,
+        ) {
+            if let Some(start) = path.iter().position(|m| m == module) {
+                cycles.push(format!("{} → {module}", path[start..].join(" → ")));
+                return;
+            }
+            if !done.insert(module.to_owned()) {
+                return;
+            }
+            path.push(module.to_owned());
+            for next in graph.get(module).into_iter().flatten() {
+                visit(graph, next, path, done, cycles);
+            }
+            path.pop();
+        }
+        let mut done = BTreeSet::new();
+        let mut found = Vec::new();
+        for module in graph.keys() {
+            visit(graph, module, &mut Vec::new(), &mut done, &mut found);
+        }
+        if !found.is_empty() {
+            cyclic_crates.insert(krate.as_str());
+        }
+        if !CRATES_WITH_MODULE_CYCLES.contains(&krate.as_str()) {
+            cycles.extend(found.into_iter().map(|cycle| format!("{krate}: {cycle}")));
+        }
+    }
+    assert!(cycles.is_empty(), "module cycles (`use crate::…` between top-level modules):\n{}", cycles.join("\n"));
+    let cured: Vec<&&str> = CRATES_WITH_MODULE_CYCLES.iter().filter(|k| !cyclic_crates.contains(**k)).collect();
+    assert!(cured.is_empty(), "no module cycle is left in {cured:?}: take it off CRATES_WITH_MODULE_CYCLES");
+}
+
+#[test]
+fn the_module_scan_reads_every_form_of_crate_path() {
+    assert_eq!(crate_paths("use crate::storage::{ItemRow, Storage};"), ["storage"]);
+    assert_eq!(crate_paths("use crate::{error::CoreError, service};"), ["error", "service"]);
+    assert_eq!(crate_paths("let x = crate::webhooks::inactive::COPIED; canvas_crate::y"), ["webhooks"]);
+}
+
+/// "An unknown event kind is impossible by construction": change events carry
+/// `core-service`'s `EventKind`, and the kinds' names are spelt only in the one list they come
+/// from (`canvas_vocabulary::limits::webhooks::EVENT_KINDS`), never as a string literal at a call
+/// site. Unit-test files (`*_tests.rs`) may spell them as the JSON a client sends.
+#[test]
+fn event_kinds_are_spelt_only_by_their_list() {
+    const KINDS: [&str; 6] = [
+        "\"item.created\"",
+        "\"item.updated\"",
+        "\"item.deleted\"",
+        "\"user.added\"",
+        "\"user.roleChanged\"",
+        "\"user.removed\"",
+    ];
+    let found = offences(
+        |line| KINDS.iter().any(|kind| line.contains(kind)),
+        |path| path == "vocabulary/src/limits.rs" || path.ends_with("_tests.rs"),
+    );
+    assert!(found.is_empty(), "an event kind spelt outside EVENT_KINDS (use EventKind):\n{}", found.join("\n"));
+    let enum_source = std::fs::read_to_string(root().join("core-service/src/domain/events.rs")).unwrap();
+    assert!(enum_source.contains("EVENT_KINDS[self as usize]"), "EventKind no longer names its kinds from EVENT_KINDS");
+}

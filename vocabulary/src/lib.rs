@@ -11,11 +11,14 @@
 //! - [`theme`]: the theme defaults the tables use.
 //! - [`limits`]: page sizes, retrieval and webhook limits.
 //! - [`json_schema`]: the tables as JSON Schema and in words.
+//! - [`geometry`]: an item's box turned by its angle; [`names`]: how names are folded for comparison.
 
+pub mod geometry;
 mod item_tables;
 pub mod items;
 pub mod json_schema;
 pub mod limits;
+pub mod names;
 pub mod theme;
 
 /// The spec's 45 shape types, in its order (the values of a shape's `type`).

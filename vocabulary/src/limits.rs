@@ -27,6 +27,10 @@ impl PageSize {
     }
 }
 
+/// Largest uploaded file, and so largest request body a gateway accepts: the spec's 25 MB request
+/// limit, read as 25 MiB so that a 25 MB file fits.
+pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
+
 /// `GET .../items?limit=` and MCP `list_items` `limit`.
 pub const ITEMS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 /// MCP `list_projects` `amount` (the spec's default of 50).

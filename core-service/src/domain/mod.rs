@@ -1,11 +1,12 @@
-//! Small domain types parsed at the edge: ids, roles, environments, token
-//! secrets; and the one rule of stored text (`text`).
+//! Small domain types parsed at the edge. Ids, field violations and the one rule of stored text
+//! (`text`) are shared with the pure crates and live in `canvas-domain`; token secrets and
+//! passwords are `canvas-accounts`'s; event kinds, roles and environments are core-service's own.
 
-pub mod ids;
-pub mod passwords;
+pub mod events;
 pub mod roles;
-pub mod text;
-pub mod tokens;
 
-pub use ids::{EventId, ItemId, ProjectId, TokenId, UserId};
+pub use canvas_accounts::{passwords, tokens};
+pub use canvas_domain::{ids, text};
+pub use canvas_domain::{EventId, ItemId, ProjectId, TokenId, UserId};
+pub use events::EventKind;
 pub use roles::{Environment, ProjectRole};

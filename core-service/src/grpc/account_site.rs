@@ -4,6 +4,7 @@
 //! token), call the service layer, convert. OAuth refusals are answers with
 //! `error` set, as the RFCs render them, not gRPC failures.
 
+use crate::grpc::status::invalid;
 use std::sync::Arc;
 
 use canvas_proto::v1 as pb;
@@ -15,10 +16,10 @@ use tonic::{Request, Response, Status};
 use super::{authenticate, convert};
 use crate::domain::{TokenId, UserId};
 use crate::service::oauth::{AuthorizationProblem, AuthorizationRequest};
-use crate::service::oauth_clients::OAuthRefusal;
 use crate::service::sessions::{ClientInfo, OpenedSession, SignedIn};
 use crate::service::Core;
 use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
+use canvas_accounts::clients::OAuthRefusal;
 
 pub struct SessionGrpc {
     pub core: Arc<Core>,
@@ -135,7 +136,7 @@ impl SessionService for SessionGrpc {
     async fn revoke_my_token(&self, request: Request<pb::RevokeMyTokenRequest>) -> Reply<pb::MyToken> {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
-        let token = TokenId::parse(&req.token_id)?;
+        let token = TokenId::parse(&req.token_id).map_err(invalid)?;
         let row = self.core.revoke_my_token(&who, &req.csrf_token, token).await?;
         Ok(Response::new(my_token(row)))
     }
@@ -300,7 +301,7 @@ impl AccountAdminService for AccountAdminGrpc {
     ) -> Reply<pb::CreateSignInLinkResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let user = UserId::parse(&req.user_id)?;
+        let user = UserId::parse(&req.user_id).map_err(invalid)?;
         let (link, expires_at) = self.core.create_sign_in_link(&who, user, req.valid_seconds).await?;
         Ok(Response::new(pb::CreateSignInLinkResponse { link, expires_at: Some(convert::timestamp(expires_at)) }))
     }
@@ -308,7 +309,7 @@ impl AccountAdminService for AccountAdminGrpc {
     async fn set_user_login(&self, request: Request<pb::SetUserLoginRequest>) -> Reply<pb::User> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let user = UserId::parse(&req.user_id)?;
+        let user = UserId::parse(&req.user_id).map_err(invalid)?;
         let row = self.core.set_user_login(&who, user, &req.login, &req.password).await?;
         Ok(Response::new(convert::user(row)))
     }

@@ -1,6 +1,7 @@
 //! `canvas.v1.AdminService` and `canvas.v1.ProjectService`: validate,
 //! authenticate, call the service layer, convert.
 
+use crate::grpc::status::invalid;
 use std::sync::Arc;
 
 use canvas_proto::v1 as pb;
@@ -36,7 +37,7 @@ impl AdminService for AdminGrpc {
     async fn create_token(&self, request: Request<pb::CreateTokenRequest>) -> Reply<pb::CreateTokenResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let user = UserId::parse(&req.user_id)?;
+        let user = UserId::parse(&req.user_id).map_err(invalid)?;
         let environment = convert::environment_from_proto(req.environment)?;
         let issued = self.core.create_token(&who, user, environment, &req.name).await?;
         Ok(Response::new(pb::CreateTokenResponse { token: issued.secret, info: Some(convert::token(issued.row)) }))
@@ -44,14 +45,14 @@ impl AdminService for AdminGrpc {
 
     async fn revoke_token(&self, request: Request<pb::RevokeTokenRequest>) -> Reply<pb::RevokeTokenResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let token = TokenId::parse(&request.get_ref().token_id)?;
+        let token = TokenId::parse(&request.get_ref().token_id).map_err(invalid)?;
         let row = self.core.revoke_token(&who, token).await?;
         Ok(Response::new(pb::RevokeTokenResponse { info: Some(convert::token(row)) }))
     }
 
     async fn list_tokens(&self, request: Request<pb::ListTokensRequest>) -> Reply<pb::ListTokensResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let user = UserId::parse(&request.get_ref().user_id)?;
+        let user = UserId::parse(&request.get_ref().user_id).map_err(invalid)?;
         let rows = self.core.list_tokens(&who, user).await?;
         Ok(Response::new(pb::ListTokensResponse { tokens: rows.into_iter().map(convert::token).collect() }))
     }
@@ -59,7 +60,7 @@ impl AdminService for AdminGrpc {
     async fn create_project(&self, request: Request<pb::CreateProjectRequest>) -> Reply<pb::Project> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let owner = UserId::parse(&req.owner_user_id)?;
+        let owner = UserId::parse(&req.owner_user_id).map_err(invalid)?;
         let row = self.core.create_project(&who, &req.name, owner).await?;
         Ok(Response::new(convert::project(row, Some(crate::domain::ProjectRole::Admin))))
     }
@@ -70,7 +71,7 @@ impl AdminService for AdminGrpc {
     ) -> Reply<pb::ListProjectsResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let user = UserId::parse(&req.user_id)?;
+        let user = UserId::parse(&req.user_id).map_err(invalid)?;
         let rows = self.core.list_user_projects(&who, user, req.page_size).await?;
         Ok(Response::new(pb::ListProjectsResponse { projects: rows.into_iter().map(convert::user_project).collect() }))
     }
@@ -98,14 +99,14 @@ impl AdminService for AdminGrpc {
 
     async fn list_members(&self, request: Request<pb::ListMembersRequest>) -> Reply<pb::ListMembersResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let project = ProjectId::parse(&request.get_ref().project_id)?;
+        let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
         let rows = self.core.list_members(&who, project).await?;
         Ok(Response::new(pb::ListMembersResponse { members: rows.into_iter().map(convert::membership).collect() }))
     }
 }
 
 fn member_args(req: &pb::MemberRequest) -> Result<(ProjectId, UserId, i32), Status> {
-    Ok((ProjectId::parse(&req.project_id)?, UserId::parse(&req.user_id)?, req.role))
+    Ok((ProjectId::parse(&req.project_id).map_err(invalid)?, UserId::parse(&req.user_id).map_err(invalid)?, req.role))
 }
 
 #[tonic::async_trait]
@@ -129,7 +130,7 @@ impl ProjectService for ProjectGrpc {
 
     async fn get_project(&self, request: Request<pb::GetProjectRequest>) -> Reply<pb::Project> {
         let who = authenticate_reader(&self.core, &request).await?;
-        let project = ProjectId::parse(&request.get_ref().project_id)?;
+        let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
         let (row, role) = self.core.get_project(&who, project).await?;
         Ok(Response::new(convert::project(row, Some(role))))
     }

@@ -1,6 +1,7 @@
 //! `canvas.v1.ItemService`: validate ids, authenticate, call the service
 //! layer, convert. The creating calls run through [`Once`] (`idempotency-key`).
 
+use crate::grpc::status::invalid;
 use std::sync::Arc;
 
 use canvas_proto::json::{from_proto_struct, to_proto_value};
@@ -69,7 +70,8 @@ impl ItemService for ItemGrpc {
     async fn get_item(&self, request: Request<pb::GetItemRequest>) -> Reply<pb::Item> {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (project, item) =
+            (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let row = self.core.get_item(&who, project, item).await?;
         Ok(Response::new(convert::item(row)))
     }
@@ -77,7 +79,8 @@ impl ItemService for ItemGrpc {
     async fn get_item_property(&self, request: Request<pb::GetItemPropertyRequest>) -> Reply<pb::ItemPropertyValue> {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (project, item) =
+            (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let (name, value) = self.core.get_item_property(&who, project, item, &req.property).await?;
         Ok(Response::new(pb::ItemPropertyValue { property: name.to_owned(), value: Some(to_proto_value(value)) }))
     }
@@ -85,7 +88,8 @@ impl ItemService for ItemGrpc {
     async fn update_item(&self, request: Request<pb::UpdateItemRequest>) -> Reply<pb::ItemRef> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (project, item) =
+            (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
         let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
         let named_type = Some(req.item_type.as_str()).filter(|named| !named.is_empty());
@@ -96,7 +100,8 @@ impl ItemService for ItemGrpc {
     async fn delete_item(&self, request: Request<pb::DeleteItemRequest>) -> Reply<pb::ItemRef> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (project, item) =
+            (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
         let written = self.core.delete_item(&who, project, item, expected).await?;
         Ok(item_ref(written))
@@ -105,7 +110,7 @@ impl ItemService for ItemGrpc {
     async fn list_items(&self, request: Request<pb::ListItemsRequest>) -> Reply<pb::ListItemsResponse> {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
+        let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
         let region = match req.region {
             Some(r) => Some(Region::new(r.x, r.y, r.width, r.height)?),
             None => None,
@@ -134,14 +139,15 @@ impl ItemService for ItemGrpc {
     async fn get_item_content(&self, request: Request<pb::GetItemContentRequest>) -> Reply<pb::ItemContent> {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, item) = (ProjectId::parse(&req.project_id)?, ItemId::parse(&req.item_id)?);
+        let (project, item) =
+            (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let (mime_type, file_name, content) = self.core.get_item_content(&who, project, item).await?;
         Ok(Response::new(pb::ItemContent { mime_type, file_name, content }))
     }
 
     async fn find_item(&self, request: Request<pb::FindItemRequest>) -> Reply<pb::Item> {
         let who = authenticate_reader(&self.core, &request).await?;
-        let item = ItemId::parse(&request.get_ref().item_id)?;
+        let item = ItemId::parse(&request.get_ref().item_id).map_err(invalid)?;
         let row = self.core.find_item(&who, item).await?;
         Ok(Response::new(convert::item(row)))
     }

@@ -1,5 +1,6 @@
 //! `canvas.v1.KnowledgeService`: parse, authenticate, call the service layer, convert.
 
+use crate::grpc::status::invalid;
 use std::sync::Arc;
 
 use canvas_proto::v1 as pb;
@@ -27,7 +28,7 @@ impl KnowledgeService for KnowledgeGrpc {
     async fn retrieve(&self, request: Request<pb::RetrieveRequest>) -> Reply<pb::RetrieveResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
+        let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
         let mode = match pb::SearchMode::try_from(req.mode).unwrap_or(pb::SearchMode::Unspecified) {
             pb::SearchMode::Keyword => SearchMode::Keyword,
             pb::SearchMode::Semantic => SearchMode::Semantic,
@@ -68,7 +69,7 @@ impl KnowledgeService for KnowledgeGrpc {
     async fn get_index_status(&self, request: Request<pb::GetIndexStatusRequest>) -> Reply<pb::GetIndexStatusResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
+        let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
         let after = match req.after.trim() {
             "" => None,
             cursor => Some(

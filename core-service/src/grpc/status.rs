@@ -11,7 +11,7 @@ use canvas_proto::v1::ErrorReason;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::error::CoreError;
+use crate::error::{CoreError, Invalid};
 
 /// The `google.rpc.ErrorInfo` domain of our errors.
 pub const ERROR_DOMAIN: &str = "canvas.v1";
@@ -71,6 +71,12 @@ pub fn code_of(reason: ErrorReason) -> Code {
         ErrorReason::IdempotencyKeyInUse => Code::Aborted,
         ErrorReason::Internal | ErrorReason::Unspecified => Code::Internal,
     }
+}
+
+/// A pure rule's refusal (an id that does not parse, say) as the status of a validation error.
+/// The orphan rule forbids `From<Invalid> for Status`, so handlers write `.map_err(invalid)?`.
+pub fn invalid(refusal: Invalid) -> Status {
+    CoreError::from(refusal).into()
 }
 
 impl From<CoreError> for Status {
@@ -159,7 +165,7 @@ pub fn type_bare_status(headers: &mut http::HeaderMap) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::FieldViolation;
+    use crate::error::{FieldViolation, ViolationReason};
 
     #[test]
     fn every_variant_carries_its_reason() {
@@ -180,6 +186,22 @@ mod tests {
         let info = status.get_error_details().error_info().cloned().unwrap();
         assert_eq!(info.metadata.get("dependency").map(String::as_str), Some("llm"));
         assert_eq!(status.get_error_details().retry_info().unwrap().retry_delay, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn every_violation_reason_is_named_as_the_wire_names_it() {
+        // The domain's reasons (canvas-domain) and the wire's are one list: each domain reason is a
+        // wire value, and every wire value but UNSPECIFIED is a domain reason.
+        let wire: Vec<i32> = ViolationReason::ALL
+            .iter()
+            .map(|reason| {
+                canvas_proto::v1::ViolationReason::from_str_name(reason.as_str_name())
+                    .unwrap_or_else(|| panic!("{} is not a wire ViolationReason", reason.as_str_name()))
+                    as i32
+            })
+            .collect();
+        let named = (1..=16).filter(|&n| canvas_proto::v1::ViolationReason::try_from(n).is_ok()).count();
+        assert_eq!((wire.len(), named), (ViolationReason::ALL.len(), ViolationReason::ALL.len()));
     }
 
     #[test]

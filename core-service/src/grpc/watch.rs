@@ -6,6 +6,7 @@
 //! away (the channel closes) or the server shuts down, so graceful shutdown
 //! never waits on an open stream.
 
+use crate::grpc::status::invalid;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,7 +48,7 @@ impl WatchService for WatchGrpc {
     async fn watch_project(&self, request: Request<pb::WatchProjectRequest>) -> Result<Response<ChangeStream>, Status> {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
-        let project = ProjectId::parse(&req.project_id)?;
+        let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
         let watch = self.core.watch_project(&who, project, req.after).await?;
         let (tx, rx) = mpsc::channel(BUFFER);
         tokio::spawn(follow(self.core.clone(), who, watch, tx, self.shutdown.clone()));
@@ -102,7 +103,7 @@ fn change(row: EventRow) -> pb::ChangeEvent {
     pb::ChangeEvent {
         event_id: row.id.to_string(),
         seq: row.seq,
-        kind: row.kind,
+        kind: row.kind.as_str().to_owned(),
         subject_id: row.subject_id.to_string(),
         subject_type: row.subject_type,
         occurred_at: Some(timestamp(row.occurred_at)),

@@ -2,6 +2,7 @@
 //! `canvas.v1.WebhookDispatchService` (webhook-dispatcher's leases and
 //! reports): parse, authenticate, call the service layer, convert.
 
+use crate::grpc::status::invalid;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ use crate::error::CoreError;
 use crate::service::webhooks::webhook_id;
 use crate::service::Core;
 use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
-use crate::webhooks::dispatch::DeliveryReport;
+use crate::webhooks::runtime::DeliveryReport;
 
 /// gRPC face of webhook management.
 pub struct WebhookGrpc {
@@ -61,7 +62,7 @@ fn attempt(row: AttemptRow) -> pb::DeliveryAttempt {
     pb::DeliveryAttempt {
         delivery_id: row.delivery_id.to_string(),
         event_id: row.event_id.to_string(),
-        event_kind: row.kind,
+        event_kind: row.kind.as_str().to_owned(),
         attempt: row.attempt.max(0) as u32,
         attempted_at: Some(timestamp(row.attempted_at)),
         status_code: row.status_code,
@@ -88,7 +89,7 @@ fn reference(r: &pb::WebhookRef) -> Result<(ProjectId, Uuid), CoreError> {
 impl WebhookService for WebhookGrpc {
     async fn list_webhooks(&self, request: Request<pb::ListWebhooksRequest>) -> Reply<pb::ListWebhooksResponse> {
         let who = authenticate(&self.core, &request).await?;
-        let project = ProjectId::parse(&request.get_ref().project_id)?;
+        let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
         let rows = self.core.list_webhooks(&who, project).await?;
         Ok(Response::new(pb::ListWebhooksResponse { webhooks: rows.into_iter().map(webhook).collect() }))
     }
@@ -113,7 +114,7 @@ impl WebhookService for WebhookGrpc {
     async fn replace_webhook(&self, request: Request<pb::ReplaceWebhookRequest>) -> Reply<pb::Webhook> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
         Ok(Response::new(webhook(self.core.replace_webhook(&who, project, id, &req.definition_json).await?)))
     }
 
@@ -132,7 +133,7 @@ impl WebhookService for WebhookGrpc {
     async fn test_webhook(&self, request: Request<pb::TestWebhookRequest>) -> Reply<pb::TestWebhookResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let project = ProjectId::parse(&req.project_id)?;
+        let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
         let outcome = self.core.test_webhook(&who, project, &req.definition_json).await?;
         Ok(Response::new(pb::TestWebhookResponse {
             status_code: outcome.status_code.map(i32::from),
@@ -144,7 +145,7 @@ impl WebhookService for WebhookGrpc {
     async fn list_deliveries(&self, request: Request<pb::ListDeliveriesRequest>) -> Reply<pb::ListDeliveriesResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
         let rows = self.core.list_deliveries(&who, project, id, req.limit).await?;
         Ok(Response::new(pb::ListDeliveriesResponse { attempts: rows.into_iter().map(attempt).collect() }))
     }
@@ -152,7 +153,7 @@ impl WebhookService for WebhookGrpc {
     async fn redeliver(&self, request: Request<pb::RedeliverRequest>) -> Reply<pb::RedeliverResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
         let new_id = self.core.redeliver(&who, project, id, &req.delivery_id).await?;
         Ok(Response::new(pb::RedeliverResponse { delivery_id: new_id.to_string() }))
     }
@@ -255,8 +256,8 @@ impl canvas_proto::v1::project_copy_service_server::ProjectCopyService for CopyG
     async fn copy_project(&self, request: Request<pb::CopyProjectRequest>) -> Reply<pb::CopyProjectResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
-        let source = ProjectId::parse(&req.source_project_id)?;
-        let owner = crate::domain::UserId::parse(&req.owner_user_id)?;
+        let source = ProjectId::parse(&req.source_project_id).map_err(invalid)?;
+        let owner = crate::domain::UserId::parse(&req.owner_user_id).map_err(invalid)?;
         let copy = self.core.copy_project(&who, source, &req.name, owner).await?;
         Ok(Response::new(pb::CopyProjectResponse {
             project_id: copy.project.id.to_string(),

@@ -29,8 +29,9 @@ use uuid::Uuid;
 use super::batch::{self, PendingText};
 use super::content::{self, ItemText};
 use super::vector_to_bytes;
+use super::Knowledge;
+use crate::blobs::BlobStore;
 use crate::error::CoreError;
-use crate::service::Core;
 use crate::storage::{IndexAction, IndexOutcome, IndexedItem, ItemRow, QueuedItem, Storage};
 
 /// Items leased per round.
@@ -165,9 +166,23 @@ struct Round {
     _leases: Option<LeaseKeeper>,
 }
 
-impl Core {
+/// The background indexer of one replica, holding only what it uses: the queue and the chunks
+/// (storage), uploaded files' content (blobs) and the embedding model (knowledge). The service
+/// layer builds it (`Core::indexer`); nothing here reaches the service layer.
+#[derive(Debug, Clone)]
+pub struct Indexer {
+    pub(super) storage: Storage,
+    pub(super) blobs: BlobStore,
+    pub(super) knowledge: Knowledge,
+}
+
+impl Indexer {
+    pub fn new(storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
+        Self { storage, blobs, knowledge }
+    }
+
     /// Runs until `shutdown`: leases queued items in rounds, indexes them, sleeps until woken or polled.
-    pub async fn run_indexer(self: Arc<Self>, shutdown: CancellationToken) {
+    pub async fn run(self: Arc<Self>, shutdown: CancellationToken) {
         self.requeue_other_models().await;
         let mut model_checked = Instant::now();
         let mut next: Option<Round> = None;

@@ -19,7 +19,6 @@ pub mod agents;
 mod batch;
 pub mod config;
 pub mod content;
-pub mod fusion;
 pub mod indexer;
 pub mod llm;
 pub mod model;

@@ -15,8 +15,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::content::{self, ItemText};
-use super::indexer::{IndexFailure, Work, WorkState};
-use crate::service::Core;
+use super::indexer::{IndexFailure, Indexer, Work, WorkState};
 use crate::storage::{IndexAction, IndexedChunk, IndexedItem, ItemRow, QueuedItem, StoredIndexState};
 
 /// Time allowed to extract the text of one file.
@@ -59,7 +58,7 @@ pub(super) fn text_hash(text: &str) -> Vec<u8> {
     Sha256::digest(text.as_bytes()).to_vec()
 }
 
-impl Core {
+impl Indexer {
     /// Turns leased rows into work: decided (`Ready`) or chunks waiting for vectors.
     pub(super) async fn prepare_round(&self, leased: Vec<QueuedItem>) -> Vec<Work> {
         let ids: Vec<Uuid> = leased.iter().map(|q| q.item_id).collect();

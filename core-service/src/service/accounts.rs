@@ -4,7 +4,7 @@ use chrono::Utc;
 use serde_json::json;
 
 use super::{page_size, Core, Principal};
-use crate::domain::{tokens, Environment, EventId, ProjectId, ProjectRole, TokenId, UserId};
+use crate::domain::{tokens, Environment, EventId, EventKind, ProjectId, ProjectRole, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{MembershipRow, NewEvent, ProjectRow, TokenRow, UserProjectRow, UserRow};
 use canvas_vocabulary::limits::PROJECTS_PAGE;
@@ -155,7 +155,7 @@ impl Core {
             return Err(CoreError::not_found("user", user));
         }
         let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
-        let event = member_event(who, project, user, "user.added", json!({"new": {"role": role.as_str()}}));
+        let event = member_event(who, project, user, EventKind::UserAdded, json!({"new": {"role": role.as_str()}}));
         self.storage.add_member(&member, &event).await?;
         Ok(member)
     }
@@ -177,7 +177,7 @@ impl Core {
             who,
             project,
             user,
-            "user.roleChanged",
+            EventKind::UserRoleChanged,
             json!({"new": {"role": role.as_str()}, "old": {"role": old}}),
         );
         match self.storage.set_member_role(&member, &event).await? {
@@ -188,7 +188,7 @@ impl Core {
 
     pub async fn remove_member(&self, who: &Principal, project: ProjectId, user: UserId) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
-        let event = member_event(who, project, user, "user.removed", json!({}));
+        let event = member_event(who, project, user, EventKind::UserRemoved, json!({}));
         self.storage.remove_member(project.0, user.0, &event).await?.ok_or_else(|| CoreError::not_found("member", user))
     }
 
@@ -208,7 +208,7 @@ fn member_event(
     who: &Principal,
     project: ProjectId,
     user: UserId,
-    kind: &'static str,
+    kind: EventKind,
     payload: serde_json::Value,
 ) -> NewEvent {
     NewEvent {

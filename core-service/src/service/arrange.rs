@@ -15,11 +15,11 @@ use super::diagrams::check_origin;
 use super::item_locks::WRITE_DEADLINE;
 use super::items::{changed_properties, item_event, lost_race, next_version, written, Written};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use canvas_diagram::arrange::{arrange, Node, Style};
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 use canvas_vocabulary::limits::arrange::{MAX_ITEMS, STYLES};
 
 /// Smallest box an item counts as (an auto-sized label stores no size).
@@ -131,7 +131,14 @@ impl Core {
                 continue;
             }
             let row = next_version(&current, who, updated);
-            events.push(item_event(who, project, *id, item_type, "item.updated", json!({"new": new, "old": old})));
+            events.push(item_event(
+                who,
+                project,
+                *id,
+                item_type,
+                EventKind::ItemUpdated,
+                json!({"new": new, "old": old}),
+            ));
             answer.push(Written { item: *id, item_type, version: row.version });
             changes.push((row, current.version));
         }
@@ -146,9 +153,8 @@ fn props(row: &crate::storage::ItemRow) -> &Map<String, Value> {
 
 /// Width and height of an item's box turned by its angle.
 fn turned_extents(frame: &Frame) -> (f64, f64) {
-    let (sin, cos) = frame.angle.sin_cos();
-    let (w, h) = (frame.half_width * 2.0, frame.half_height * 2.0);
-    (w * cos.abs() + h * sin.abs(), w * sin.abs() + h * cos.abs())
+    let (half_w, half_h) = frame.turned_half_extents();
+    (half_w * 2.0, half_h * 2.0)
 }
 
 /// Positions on a tenth of a unit, as the other writes store them.

@@ -16,11 +16,11 @@ use tokio::time::Instant;
 use super::item_locks::WRITE_DEADLINE;
 use super::items::{first_version, item_event, lost_race, written, NewItem};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId, ProjectRole};
-use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
-use crate::items::schema::fold_name;
-use crate::items::{self, ItemFacts, ItemType, Parent};
+use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult, FieldViolation, Invalid, ViolationReason};
 use crate::storage::{Attachment, ItemRow};
+use canvas_items::schema::fold_name;
+use canvas_items::{ItemFacts, ItemType, Parent};
 use canvas_vocabulary::limits::bulk::{ref_rule, valid_ref, MAX_ITEMS, REF_PREFIX};
 
 /// One item of a bulk create, as the client sent it.
@@ -116,7 +116,7 @@ impl Core {
                         parent
                     }
                     Err(error) => {
-                        violations.extend(prefixed(error, &at(""))?);
+                        violations.extend(prefixed(error, &at("")));
                         continue;
                     }
                 },
@@ -134,10 +134,10 @@ impl Core {
                     }
                 }
             }
-            let props = match items::validate_create(item_type, properties, ItemFacts { has_content: false }) {
+            let props = match canvas_items::validate_create(item_type, properties, ItemFacts { has_content: false }) {
                 Ok(props) => props,
                 Err(error) => {
-                    violations.extend(prefixed(error, &at("properties."))?);
+                    violations.extend(prefixed(error, &at("properties.")));
                     continue;
                 }
             };
@@ -160,7 +160,7 @@ impl Core {
             .iter()
             .map(|p| {
                 let payload = json!({"parent": p.row.parent, "new": p.props});
-                item_event(who, project, ItemId(p.row.id), p.item_type, "item.created", payload)
+                item_event(who, project, ItemId(p.row.id), p.item_type, EventKind::ItemCreated, payload)
             })
             .collect();
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();
@@ -332,12 +332,7 @@ fn unknown_ref(field: String, raw: &str) -> FieldViolation {
     )
 }
 
-/// A single create's validation error with each field put under `prefix`; other errors pass.
-fn prefixed(error: CoreError, prefix: &str) -> CoreResult<Vec<FieldViolation>> {
-    match error {
-        CoreError::Validation(violations) => {
-            Ok(violations.into_iter().map(|v| FieldViolation { field: format!("{prefix}{}", v.field), ..v }).collect())
-        }
-        other => Err(other),
-    }
+/// A single create's violations, each field put under `prefix`.
+fn prefixed(Invalid(violations): Invalid, prefix: &str) -> Vec<FieldViolation> {
+    violations.into_iter().map(|v| FieldViolation { field: format!("{prefix}{}", v.field), ..v }).collect()
 }

@@ -10,9 +10,9 @@ use super::bulk::BulkItem;
 use super::{Core, Principal};
 use crate::domain::{ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use crate::storage::ItemFilter;
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 use canvas_vocabulary::limits::bulk::REF_PREFIX;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 
@@ -147,11 +147,10 @@ impl Core {
 /// Half extents of an item's bounding box, turned by its angle. An auto-sized label stores no
 /// size, so it counts as a generous box around its position.
 fn drawn_half_extents(frame: &Frame, label: bool) -> (f64, f64) {
-    let (mut w, mut h) = (frame.half_width, frame.half_height);
+    let mut frame = *frame;
     if label {
-        w = w.max(200.0);
-        h = h.max(40.0);
+        frame.half_width = frame.half_width.max(200.0);
+        frame.half_height = frame.half_height.max(40.0);
     }
-    let (sin, cos) = frame.angle.sin_cos();
-    (w * cos.abs() + h * sin.abs(), w * sin.abs() + h * cos.abs())
+    frame.turned_half_extents()
 }

@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::Frame;
-use crate::items::ItemType;
 use crate::storage::ItemRow;
+use canvas_items::connector::Frame;
+use canvas_items::ItemType;
 
 /// A rectangle of the map (top-left corner, width, height).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,9 +66,7 @@ impl ItemMatch {
         let Some(props) = row.properties.as_object() else { return false };
         if let Some(region) = &self.region {
             let frame = Frame::of(props);
-            let (sin, cos) = frame.angle.sin_cos();
-            let half_w = frame.half_width * cos.abs() + frame.half_height * sin.abs();
-            let half_h = frame.half_width * sin.abs() + frame.half_height * cos.abs();
+            let (half_w, half_h) = frame.turned_half_extents();
             if !region.meets(frame.cx - half_w, frame.cy - half_h, frame.cx + half_w, frame.cy + half_h) {
                 return false;
             }

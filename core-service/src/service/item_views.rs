@@ -8,15 +8,15 @@ use uuid::Uuid;
 
 use super::items::{changed_properties, item_event, next_version, Dependents, Upload};
 use super::{Core, Principal};
-use crate::domain::{ItemId, ProjectId};
+use crate::domain::{EventKind, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
-use crate::items::connector::{self, Frame};
-use crate::items::media::{self, UploadFacts};
-use crate::items::{shape, ItemType};
 use crate::storage::{DependentUpdate, ItemRow};
+use canvas_items::connector::{self, Frame};
+use canvas_items::media::{self, UploadFacts};
+use canvas_items::{shape, ItemType};
 
-/// Largest uploaded file: the spec's 25 MB request limit.
-pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
+/// Largest uploaded file: the spec's 25 MB request limit (stated once, in `canvas-vocabulary`).
+pub use canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
 impl Core {
     /// Fills derived properties: a shape's drawn `cornerRadius`, and a
@@ -193,7 +193,7 @@ impl Core {
                 project,
                 ItemId(current.id),
                 ItemType::Connector,
-                "item.updated",
+                EventKind::ItemUpdated,
                 json!({"new": new, "old": old, "reason": "attached item deleted"}),
             );
             let row = next_version(&current, who, props);

@@ -9,10 +9,10 @@ use tokio::time::Instant;
 use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
 use super::{page_size, Core, Principal};
-use crate::domain::{EventId, ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventId, EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
-use crate::items::{self, ItemFacts, ItemType, Parent};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
+use canvas_items::{ItemFacts, ItemType, Parent};
 use canvas_vocabulary::limits::ITEMS_PAGE;
 
 /// Items read per round while a filtered listing looks for its page.
@@ -79,7 +79,7 @@ impl Core {
             None => None,
         };
         let facts = ItemFacts { has_content: content.is_some() };
-        let props = items::validate_create(item_type, properties, facts)?;
+        let props = canvas_items::validate_create(item_type, properties, facts)?;
         self.check_parent(project, parent, None).await?;
         if item_type == ItemType::Connector {
             self.check_attachments(project, &props, None).await?;
@@ -92,7 +92,7 @@ impl Core {
         let row =
             first_version(NewItem { id, project, item_type, parent, props: &props, content_key }, who, Utc::now());
         let payload = json!({"parent": row.parent, "new": props});
-        let event = item_event(who, project, id, item_type, "item.created", payload);
+        let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
         let attached = attachments(item_type, &props);
         let deadline = Instant::now() + WRITE_DEADLINE;
         while !written(self.storage.insert_item(&row, &event, &attached).await.map(|()| true))? {
@@ -119,7 +119,7 @@ impl Core {
     ) -> CoreResult<(&'static str, Value)> {
         let row = self.get_item(who, project, item).await?;
         let item_type = ItemType::parse(&row.item_type)?;
-        let canonical = items::readable_property(item_type, name)?;
+        let canonical = canvas_items::readable_property(item_type, name)?;
         let value = row.properties.get(canonical).cloned().unwrap_or(Value::Null);
         Ok((canonical, value))
     }
@@ -155,13 +155,14 @@ impl Core {
                 return Err(CoreError::internal(format!("item {item} has non-object properties")));
             };
             let facts = ItemFacts { has_content: current.content_key.is_some() };
-            let updated = items::validate_update(actual_type, stored, patch.clone(), facts)?;
+            let updated = canvas_items::validate_update(actual_type, stored, patch.clone(), facts)?;
             if actual_type == ItemType::Connector {
                 self.check_attachments(project, &updated, Some(item)).await?;
             }
             let (new, old) = changed_properties(stored, &updated);
             let row = next_version(&current, who, updated);
-            let event = item_event(who, project, item, actual_type, "item.updated", json!({"new": new, "old": old}));
+            let event =
+                item_event(who, project, item, actual_type, EventKind::ItemUpdated, json!({"new": new, "old": old}));
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
                 self.knowledge.wake();
@@ -190,7 +191,7 @@ impl Core {
             let item_type = ItemType::parse(&current.item_type)?;
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent, "old": current.properties});
-            let event = item_event(who, project, item, item_type, "item.deleted", payload);
+            let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
             if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.knowledge.wake();
                 return Ok(Written { item, item_type, version: current.version });
@@ -369,7 +370,7 @@ pub(super) fn item_event(
     project: ProjectId,
     item: ItemId,
     item_type: ItemType,
-    kind: &'static str,
+    kind: EventKind,
     payload: Value,
 ) -> NewEvent {
     NewEvent {

@@ -13,12 +13,13 @@ use super::{Core, Principal};
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
-use crate::knowledge::fusion::{
+use crate::knowledge::indexer::Indexer;
+use crate::knowledge::llm::{self, Passage};
+use crate::storage::{IndexCounts, IndexStatusRow};
+use canvas_search::fusion::{
     feedback_chunks, feedback_query, fuse, Fused, LegHit, Legs, FEEDBACK_CHUNKS, FEEDBACK_WEIGHT,
 };
-use crate::knowledge::llm::{self, Passage};
-use crate::knowledge::search::tokenise;
-use crate::storage::{IndexCounts, IndexStatusRow};
+use canvas_search::tokenise;
 
 /// `maxResults` (default, ceilings) and the limits on the request's size, shared with the
 /// gateways, which document them.
@@ -68,6 +69,11 @@ pub struct Answer {
 }
 
 impl Core {
+    /// The background indexer over this core's storage, files and model (`crate::run` spawns it).
+    pub fn indexer(&self) -> Indexer {
+        Indexer::new(self.storage.clone(), self.blobs.clone(), self.knowledge.clone())
+    }
+
     pub async fn retrieve(&self, who: &Principal, project: ProjectId, request: RetrieveRequest) -> CoreResult<Answer> {
         let limits = self.validate_retrieve(&request)?;
         self.require_role(who, project, ProjectRole::Viewer).await?;

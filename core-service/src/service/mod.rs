@@ -17,9 +17,10 @@
 //! - [`item_filters`]: the listing's region, text and changed-since filters.
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
-//! - [`webhooks`]: webhook management (the delivery side is in
-//!   `crate::webhooks::dispatch`).
-//! - [`knowledge`]: hybrid retrieval and the index status (the indexer is `crate::knowledge`).
+//! - [`webhooks`]: webhook management; [`webhook_dispatch`]: the delivery side (leases, reports,
+//!   test calls, the signing key ring).
+//! - [`knowledge`]: hybrid retrieval, the index status, and the indexer built over this core's
+//!   storage (`crate::knowledge::indexer::Indexer`, which never reaches back here).
 
 pub mod account_config;
 pub mod accounts;
@@ -40,6 +41,7 @@ pub mod rate_limits;
 pub mod sessions;
 pub mod sign_in_throttle;
 pub mod watch;
+pub mod webhook_dispatch;
 pub mod webhooks;
 
 use std::time::Duration;
@@ -56,7 +58,7 @@ pub use auth::Principal;
 
 use std::sync::Arc;
 
-use crate::webhooks::dispatch::WebhookRuntime;
+use crate::webhooks::runtime::WebhookRuntime;
 
 /// Settings the service layer needs.
 #[derive(Debug, Clone)]

@@ -6,17 +6,17 @@
 
 use std::collections::HashMap;
 
-use base64::Engine;
 use chrono::Utc;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::oauth_clients::{redirect_matches, redirect_uris, OAuthRefusal};
+use super::oauth_clients::redirect_uris;
 use super::sessions::{secs, SignedIn};
 use super::{Core, Principal};
 use crate::domain::{tokens, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
+use canvas_accounts::clients::{redirect_matches, OAuthRefusal};
+use canvas_accounts::pkce::{is_pkce_text, pkce_matches};
 
 pub use canvas_vocabulary::limits::oauth::SCOPE;
 use canvas_vocabulary::limits::oauth::{CODE_CHALLENGE_METHODS, RESPONSE_TYPES};
@@ -92,17 +92,6 @@ fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
         }
         Err(_) => uri.to_owned(),
     }
-}
-
-/// PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge.
-fn pkce_matches(verifier: &str, challenge: &str) -> bool {
-    let digest = Sha256::digest(verifier.as_bytes());
-    tokens::strings_match(&base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest), challenge)
-}
-
-/// RFC 7636 §4.1: 43 to 128 characters of `[A-Za-z0-9-._~]`.
-fn is_pkce_text(value: &str) -> bool {
-    (43..=128).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
 }
 
 impl Core {
@@ -395,17 +384,6 @@ impl Core {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pkce_s256_of_the_rfc_7636_example() {
-        // RFC 7636 Appendix B.
-        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        assert!(pkce_matches(verifier, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"));
-        assert!(!pkce_matches(verifier, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cN"));
-        assert!(is_pkce_text(verifier));
-        assert!(!is_pkce_text("short"));
-        assert!(!is_pkce_text(&format!("{verifier}+")));
-    }
 
     #[test]
     fn answers_are_appended_to_the_redirect_uris_query() {

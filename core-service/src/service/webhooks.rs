@@ -6,10 +6,10 @@ use uuid::Uuid;
 use webhook_client::Outcome;
 
 use super::{Core, Principal};
-use crate::domain::{ProjectId, ProjectRole};
+use crate::domain::{EventKind, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{AttemptRow, WebhookRow};
-use crate::webhooks::dispatch::TEST_CALLS_PER_MINUTE;
+use crate::webhooks::runtime::TEST_CALLS_PER_MINUTE;
 use crate::webhooks::{event_mask, Definition};
 
 /// Parses a webhook id from a path; a malformed one is a 404 like an
@@ -225,7 +225,7 @@ impl Core {
             let event = crate::storage::NewEvent {
                 id: Uuid::now_v7(),
                 project_id: project.id,
-                kind: "item.created",
+                kind: EventKind::ItemCreated,
                 subject_id: row.id,
                 subject_type: row.item_type.clone(),
                 actor_user_id: who.user_id.0,

@@ -21,7 +21,7 @@ macro_rules! insert_event {
         let inserted = sqlx::query(crate::storage::accounts::INSERT_EVENT)
             .bind(event.id)
             .bind(event.project_id)
-            .bind(event.kind)
+            .bind(event.kind.as_str())
             .bind(event.subject_id)
             .bind(&event.subject_type)
             .bind(event.actor_user_id)

@@ -6,6 +6,8 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
+use crate::domain::EventKind;
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
     pub id: Uuid,
@@ -99,8 +101,7 @@ pub struct DependentUpdate {
 pub struct NewEvent {
     pub id: Uuid,
     pub project_id: Uuid,
-    /// `item.created`, `user.added`, ….
-    pub kind: &'static str,
+    pub kind: EventKind,
     /// The item or user the event is about.
     pub subject_id: Uuid,
     /// The item type, or `user`.
@@ -116,7 +117,8 @@ pub struct EventRow {
     pub seq: i64,
     pub id: Uuid,
     pub project_id: Uuid,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: EventKind,
     pub subject_id: Uuid,
     pub subject_type: String,
     pub actor_user_id: Uuid,

@@ -32,7 +32,7 @@ pub(super) const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries \
 macro_rules! fan_out {
     ($executor:expr, $event:expr) => {{
         let event: &crate::storage::NewEvent = $event;
-        let bit = crate::webhooks::event_bit(event.kind);
+        let bit = event.kind.bit();
         let targets: std::result::Result<Vec<(uuid::Uuid,)>, crate::error::CoreError> =
             sqlx::query_as(crate::storage::webhooks::FAN_OUT_TARGETS)
                 .bind(event.project_id)
@@ -115,7 +115,8 @@ pub struct LeasedRow {
     pub url: String,
     pub custom_data: Option<String>,
     pub event_id: Uuid,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: crate::domain::EventKind,
     pub subject_id: Uuid,
     pub subject_type: String,
     pub actor_user_id: Uuid,
@@ -129,7 +130,8 @@ pub struct LeasedRow {
 pub struct AttemptRow {
     pub delivery_id: Uuid,
     pub event_id: Uuid,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: crate::domain::EventKind,
     pub attempt: i32,
     pub attempted_at: DateTime<Utc>,
     pub status_code: Option<i32>,

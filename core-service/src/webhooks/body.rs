@@ -42,7 +42,7 @@ pub fn timestamp(at: DateTime<Utc>) -> String {
 /// The change record of one outbox event.
 pub fn change(event: &EventRow) -> Value {
     let mut change = Map::new();
-    change.insert("kind".into(), Value::String(event.kind.clone()));
+    change.insert("kind".into(), Value::String(event.kind.as_str().to_owned()));
     change.insert("eventId".into(), Value::String(event.id.to_string()));
     change.insert("occurredAt".into(), Value::String(timestamp(event.occurred_at)));
     change.insert("actorUserId".into(), Value::String(event.actor_user_id.to_string()));

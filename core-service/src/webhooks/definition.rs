@@ -14,7 +14,7 @@ use url::{Host, Url};
 use super::EVENT_KINDS;
 use crate::domain::text;
 use crate::error::{CoreError, FieldViolation, ViolationReason};
-use crate::items::schema::fold_name;
+use canvas_items::schema::fold_name;
 
 /// The definition's limits (longest `name` in characters, largest `customData` in bytes of its
 /// JSON text, longest `url` in bytes), shared with the gateways, which document them.

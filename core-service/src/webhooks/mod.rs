@@ -2,7 +2,7 @@
 //! validation, the event kinds, the retry and automatic-disable policy,
 //! signing keys (ES256) and their encryption at rest, and the bytes of a
 //! delivery. The operations that use them live in `service::webhooks`
-//! (management) and [`dispatch`] (leases, reports, test calls, keys).
+//! (management) and `service::webhook_dispatch` (leases, reports, test calls, keys).
 //!
 //! # Layout
 //! - [`definition`]: parsing and validating a definition by its REST names.
@@ -10,32 +10,29 @@
 //! - [`retry`]: when the next attempt happens and when a webhook is disabled.
 //! - [`keys`]: key generation, sealing with the configured secret, signing.
 //! - [`body`]: the JSON body of a delivery and of a test ping.
-//! - [`dispatch`]: the service operations behind the dispatcher's RPCs.
+//! - [`runtime`]: the key ring and settings one process shares, lease and report types (the
+//!   operations behind the dispatcher's RPCs are `service::webhook_dispatch`).
 
 pub mod body;
 pub mod definition;
-pub mod dispatch;
 pub mod keys;
 pub mod retry;
+pub mod runtime;
 pub mod settings;
 
 pub use definition::Definition;
 pub use settings::{WebhookConfig, WebhookSettings};
 
-/// Every event kind a webhook can select, in bit order of [`event_bit`] (shared with the gateways,
-/// which document them).
+/// Every event kind a webhook can select, in the bit order of `EventKind` (shared with the
+/// gateways, which document them).
 pub use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
 
-/// The bit of an event kind in a webhook's `event_mask`: the fan-out inside
-/// the event's transaction selects webhooks with one integer test that both
-/// databases evaluate alike. Unknown kinds have no bit (0) and reach nobody.
-pub fn event_bit(kind: &str) -> i64 {
-    EVENT_KINDS.iter().position(|k| *k == kind).map(|i| 1i64 << i).unwrap_or(0)
-}
+use crate::domain::EventKind;
 
-/// The mask of a list of (valid) kinds.
+/// The `event_mask` of a definition's kinds, one [`EventKind::bit`] each. The definition's own
+/// validation has refused every name that is not a kind, so none is dropped here.
 pub fn event_mask<'a>(kinds: impl IntoIterator<Item = &'a str>) -> i64 {
-    kinds.into_iter().map(event_bit).fold(0, |mask, bit| mask | bit)
+    kinds.into_iter().filter_map(EventKind::parse).fold(0, |mask, kind| mask | kind.bit())
 }
 
 /// Why a webhook that is enabled is never called.
@@ -55,8 +52,6 @@ mod tests {
     fn every_kind_has_its_own_bit() {
         let mask = event_mask(EVENT_KINDS);
         assert_eq!(mask, 0b11_1111);
-        assert_eq!(event_bit("item.updated"), 2);
-        assert_eq!(event_bit("ping"), 0);
-        assert_eq!(event_mask(["user.added", "item.created"]), 0b1001);
+        assert_eq!(event_mask([EventKind::UserAdded.as_str(), EventKind::ItemCreated.as_str()]), 0b1001);
     }
 }

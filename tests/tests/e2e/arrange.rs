@@ -86,7 +86,7 @@ async fn layered_and_tree_follow_the_connectors_and_nothing_overlaps(backend: Ba
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
     let events = app.core.storage().project_events(project_id, 0, 100).await.unwrap();
     let updates: Vec<String> =
-        events.iter().filter(|e| e.kind == "item.updated").map(|e| e.subject_id.to_string()).collect();
+        events.iter().filter(|e| e.kind.as_str() == "item.updated").map(|e| e.subject_id.to_string()).collect();
     assert_eq!(updates, notes);
 
     let reply = arrange(&app, &owner, &project, json!({"itemIds": notes, "style": "TREE"})).await;
@@ -167,7 +167,7 @@ async fn concurrent_writers_of_arranged_items_all_land(backend: Backend) {
     let events = app.core.storage().project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 500).await.unwrap();
     let mine: Vec<&Value> = events
         .iter()
-        .filter(|e| e.kind == "item.updated" && e.subject_id.to_string() == notes[2])
+        .filter(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == notes[2])
         .map(|e| &e.payload["new"])
         .collect();
     assert_eq!(mine.iter().filter(|new| new.get("text").is_some()).count(), 12);

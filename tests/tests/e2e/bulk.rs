@@ -111,7 +111,7 @@ async fn a_mixed_batch_of_a_thousand_with_references_commits_whole(backend: Back
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
     let events = app.core.storage().project_events(project_id, 0, 2000).await.unwrap();
     let subjects: Vec<String> = events.iter().map(|e| e.subject_id.to_string()).collect();
-    assert!(events.iter().all(|e| e.kind == "item.created"));
+    assert!(events.iter().all(|e| e.kind.as_str() == "item.created"));
     assert_eq!(subjects, ids);
 
     // Index work for every item, done to the end.

@@ -80,7 +80,7 @@ async fn updates_of(app: &TestApp, project: &str, item: &str) -> Vec<Value> {
     let events = app.core.storage().project_events(project, 0, 10_000).await.unwrap();
     events
         .into_iter()
-        .filter(|e| e.kind == "item.updated" && e.subject_id.to_string() == item)
+        .filter(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == item)
         .map(|e| e.payload)
         .collect()
 }

@@ -239,7 +239,7 @@ async fn deleting_an_attached_item_detaches_the_connector(backend: Backend) {
     let events = app.core.storage().project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
     let detach = events
         .iter()
-        .find(|e| e.kind == "item.updated" && e.subject_id.to_string() == id)
+        .find(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == id)
         .expect("connector update event");
     assert_eq!(detach.payload["new"]["endPoint"]["itemId"], Value::Null);
     assert_eq!(detach.payload["old"]["endPoint"]["itemId"], json!(b));

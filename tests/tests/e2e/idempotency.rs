@@ -78,7 +78,7 @@ fn label_url(app: &TestApp, project: &str) -> String {
 async fn event_kinds(app: &TestApp, project: &str) -> Vec<String> {
     let project = uuid::Uuid::parse_str(project).unwrap();
     let events = app.core.storage().project_events(project, 0, 10_000).await.unwrap();
-    events.into_iter().map(|e| e.kind).collect()
+    events.into_iter().map(|e| e.kind.as_str().to_owned()).collect()
 }
 
 fn notes(count: usize, tag: &str) -> Value {

@@ -13,7 +13,7 @@ use canvas_vocabulary::items::{
     MIN_SIZE,
 };
 use canvas_vocabulary::limits::{retrieval, PageSize, ITEMS_PAGE, PROJECTS_PAGE};
-use core_service::items::{definitions, ItemType};
+use canvas_items::{definitions, ItemType};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 

@@ -23,10 +23,10 @@
 //! background: readiness never waits) and dropped least recently used first when their total
 //! passes `--search-memory-mb`; a dropped project is loaded again by its next query.
 
-pub mod keyword;
 pub mod project;
-pub mod tokenise;
-pub mod vectors;
+
+/// The ranking engine itself (tokeniser, BM25, vectors) is the `canvas-search` crate.
+pub use canvas_search::{keyword, tokenise, top_by_score, vectors};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -41,16 +41,6 @@ use crate::storage::{ChunkChanges, Storage};
 
 /// Chunks read per page while loading a project.
 const LOAD_PAGE: u32 = 4096;
-
-/// Sorts `(id, score)` best first (ties: smaller id first) and keeps `limit`.
-pub fn top_by_score(scored: &mut Vec<(i64, f32)>, limit: usize) {
-    let order = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    if scored.len() > limit {
-        scored.select_nth_unstable_by(limit, order);
-        scored.truncate(limit);
-    }
-    scored.sort_by(order);
-}
 
 /// How far a replica has applied one project's change records.
 #[derive(Debug, Default)]
@@ -385,12 +375,5 @@ mod tests {
         // A floor never moves back.
         advance(&mut freshness, &ChunkChanges { records: vec![], next_floor: 7 });
         assert_eq!(freshness.floor, 50);
-    }
-
-    #[test]
-    fn top_by_score_orders_and_breaks_ties_by_id() {
-        let mut scored = vec![(5, 0.5), (3, 0.9), (4, 0.5), (1, 0.1)];
-        top_by_score(&mut scored, 3);
-        assert_eq!(scored, [(3, 0.9), (4, 0.5), (5, 0.5)]);
     }
 }

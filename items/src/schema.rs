@@ -7,13 +7,10 @@ use serde_json::{json, Map, Value};
 
 pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
 
-use crate::error::{FieldViolation, ViolationReason};
+use canvas_domain::{FieldViolation, ViolationReason};
 
-/// The form in which names are compared: lower case without `_` and `-`, so
-/// `fontSize`, `FontSize`, `font_size` and `font-size` are the same name.
-pub fn fold_name(name: &str) -> String {
-    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
-}
+/// The form in which names are compared (stated once, in `canvas-vocabulary`).
+pub use canvas_vocabulary::names::fold_name;
 
 /// Finds the definition a client's property name refers to.
 pub fn lookup<'a>(defs: &'a [PropertyDef], name: &str) -> Option<&'a PropertyDef> {
@@ -40,7 +37,7 @@ impl From<&str> for Rule {
 /// `field`.
 pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
     // The one rule of stored text comes first, for every kind and every string inside a value.
-    if !crate::domain::text::check_json(field, value, errors) {
+    if !canvas_domain::text::check_json(field, value, errors) {
         return None;
     }
     if matches!(kind, Kind::Point | Kind::Size | Kind::AutoSize) && !value.is_object() {

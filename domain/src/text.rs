@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::error::{CoreError, FieldViolation};
+use crate::violation::{FieldViolation, Invalid};
 
 /// The rule, as a refusal states it.
 pub const NUL_RULE: &str = "must not contain U+0000 (NUL)";
@@ -26,9 +26,9 @@ pub fn violation(field: &str, text: &str) -> Option<FieldViolation> {
 }
 
 /// `text` of `field` as a single-field validation error when it breaks the rule.
-pub fn check(field: &str, text: &str) -> Result<(), CoreError> {
+pub fn check(field: &str, text: &str) -> Result<(), Invalid> {
     match violation(field, text) {
-        Some(violation) => Err(CoreError::Validation(vec![violation])),
+        Some(violation) => Err(Invalid(vec![violation])),
         None => Ok(()),
     }
 }

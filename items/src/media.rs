@@ -36,7 +36,7 @@ pub fn image_rules(ctx: &mut RuleContext<'_>) {
         for fixed in ["mimeType", "fileSize"] {
             if ctx.sent(fixed) {
                 ctx.violation_of(
-                    crate::error::ViolationReason::ReadOnlyProperty,
+                    canvas_domain::ViolationReason::ReadOnlyProperty,
                     fixed,
                     "describes the uploaded file and cannot be changed: file content cannot be changed by an update",
                 );

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::schema::PropertyDef;
 use super::{validate_create, validate_update, ItemFacts, ItemType};
-use crate::error::{CoreError, ViolationReason};
+use canvas_domain::{Invalid, ViolationReason};
 
 /// A valid value for `schema`, or None when it has no obvious one (ids must name real items).
 fn sample(schema: &Value) -> Option<Value> {
@@ -117,15 +117,12 @@ fn base(item_type: ItemType) -> Map<String, Value> {
 /// The rules' answer about one body: the stored properties, or the fields and reasons they name.
 type Settled = Result<Map<String, Value>, Vec<(String, ViolationReason)>>;
 
-fn settle(result: Result<Map<String, Value>, CoreError>) -> Settled {
-    result.map_err(|error| match error {
-        CoreError::Validation(violations) => violations.into_iter().map(|v| (v.field, v.reason)).collect(),
-        other => panic!("not a validation error: {other}"),
-    })
+fn settle(result: Result<Map<String, Value>, Invalid>) -> Settled {
+    result.map_err(|Invalid(violations)| violations.into_iter().map(|v| (v.field, v.reason)).collect())
 }
 
 /// Accepted, or the fields named.
-fn outcome(result: Result<Map<String, Value>, CoreError>) -> Result<(), Vec<(String, ViolationReason)>> {
+fn outcome(result: Result<Map<String, Value>, Invalid>) -> Result<(), Vec<(String, ViolationReason)>> {
     settle(result).map(|_| ())
 }
 

@@ -4,8 +4,8 @@ use std::fmt;
 
 use canvas_vocabulary::items::{ItemTypeDef, INBOX, PANEL};
 
-use crate::domain::ItemId;
-use crate::error::CoreError;
+use canvas_domain::Invalid;
+use canvas_domain::ItemId;
 
 /// The eight item types of the spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,9 +51,9 @@ impl ItemType {
     }
 
     /// Parses the `itemType` of a path, case-insensitively.
-    pub fn parse(raw: &str) -> Result<Self, CoreError> {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
         Self::ALL.into_iter().find(|t| t.as_str().eq_ignore_ascii_case(raw.trim())).ok_or_else(|| {
-            CoreError::invalid(
+            Invalid::field(
                 "itemType",
                 "invalid item type: must be one of label, sticky-note, shape, connector, web, image, document, svg",
             )
@@ -79,7 +79,7 @@ pub enum Parent {
 }
 
 impl Parent {
-    pub fn parse(raw: &str) -> Result<Self, CoreError> {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let raw = raw.trim();
         if raw.is_empty() || raw.eq_ignore_ascii_case(PANEL) {
             Ok(Self::Panel)
@@ -87,10 +87,7 @@ impl Parent {
             Ok(Self::Inbox)
         } else {
             ItemId::parse(raw).map(Self::Item).map_err(|_| {
-                CoreError::invalid(
-                    "parent",
-                    format!("must be '{PANEL}', '{INBOX}' or the id of an item of the project"),
-                )
+                Invalid::field("parent", format!("must be '{PANEL}', '{INBOX}' or the id of an item of the project"))
             })
         }
     }

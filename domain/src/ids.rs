@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use uuid::Uuid;
 
-use crate::error::CoreError;
+use crate::violation::Invalid;
 
 macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident, $field:literal) => {
@@ -22,9 +22,9 @@ macro_rules! id_type {
             }
 
             /// Parses a GUID string; the error names the request field.
-            pub fn parse(raw: &str) -> Result<Self, CoreError> {
+            pub fn parse(raw: &str) -> Result<Self, Invalid> {
                 Uuid::from_str(raw.trim()).map(Self).map_err(|_| {
-                    CoreError::invalid($field, format!("must be a GUID, got '{}'", truncate(raw)))
+                    Invalid::field($field, format!("must be a GUID, got '{}'", truncate(raw)))
                 })
             }
         }

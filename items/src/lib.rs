@@ -1,9 +1,10 @@
 //! Item properties: every rule of the spec's item tables, applied in one
-//! place for every transport.
+//! place for every transport. Pure functions, no I/O: core-service calls them and reports an
+//! [`Invalid`] as its validation error.
 //!
 //! # Layout
 //! - the property tables (kinds, flags, defaults, bounds) are data in `canvas-vocabulary`
-//!   (`canvas_vocabulary::items`), which the gateways export as their schemas; this module applies
+//!   (`canvas_vocabulary::items`), which the gateways export as their schemas; this crate applies
 //!   them and owns every rule.
 //! - [`types`]: item types and parents.
 //! - [`schema`]: the table-driven property engine.
@@ -30,7 +31,7 @@ pub use types::{ItemType, Parent};
 
 use canvas_vocabulary::items::MIN_SIZE;
 
-use crate::error::{CoreError, FieldViolation, ViolationReason};
+use canvas_domain::{FieldViolation, Invalid, ViolationReason};
 use schema::{lookup, parse_value, PropertyDef};
 
 /// Base properties readable on every item type.
@@ -105,7 +106,7 @@ pub fn validate_create(
     item_type: ItemType,
     raw: Map<String, Value>,
     facts: ItemFacts,
-) -> Result<Map<String, Value>, CoreError> {
+) -> Result<Map<String, Value>, Invalid> {
     let defs = definitions(item_type);
     let mut errors = Vec::new();
     let given = canonical_names(defs, raw, false, &mut errors);
@@ -140,7 +141,7 @@ pub fn validate_update(
     stored: &Map<String, Value>,
     patch: Map<String, Value>,
     facts: ItemFacts,
-) -> Result<Map<String, Value>, CoreError> {
+) -> Result<Map<String, Value>, Invalid> {
     let defs = definitions(item_type);
     let mut errors = Vec::new();
     let given = canonical_names(defs, patch, true, &mut errors);
@@ -172,7 +173,7 @@ pub fn validate_update(
 
 /// The canonical name of a property the single-property read may return, or
 /// a 400 naming the allowed ones.
-pub fn readable_property(item_type: ItemType, name: &str) -> Result<&'static str, CoreError> {
+pub fn readable_property(item_type: ItemType, name: &str) -> Result<&'static str, Invalid> {
     let type_specific = readable(item_type);
     let folded = schema::fold_name(name);
     BASE_READABLE
@@ -182,11 +183,11 @@ pub fn readable_property(item_type: ItemType, name: &str) -> Result<&'static str
         .map(|(_, stored)| *stored)
         .ok_or_else(|| {
             let allowed: Vec<&str> = BASE_READABLE.iter().chain(type_specific).map(|(alias, _)| *alias).collect();
-            CoreError::invalid(
+            Invalid::field(
                 "property",
                 format!(
                     "'{}' is not a readable property of a {item_type}; readable: {}",
-                    crate::domain::ids::truncate(name),
+                    canvas_domain::ids::truncate(name),
                     allowed.join(", ")
                 ),
             )
@@ -208,7 +209,7 @@ fn canonical_names(
                 let allowed: Vec<&str> = defs.iter().map(|d| d.name).collect();
                 errors.push(FieldViolation::with_reason(
                     ViolationReason::UnknownProperty,
-                    crate::domain::ids::truncate(&name),
+                    canvas_domain::ids::truncate(&name),
                     format!("is not a property of this item type; allowed: {}", allowed.join(", ")),
                 ));
             }
@@ -261,11 +262,11 @@ pub(crate) fn minimum_size(ctx: &mut RuleContext<'_>) {
     }
 }
 
-fn finish(props: Map<String, Value>, errors: Vec<FieldViolation>) -> Result<Map<String, Value>, CoreError> {
+fn finish(props: Map<String, Value>, errors: Vec<FieldViolation>) -> Result<Map<String, Value>, Invalid> {
     if errors.is_empty() {
         Ok(props)
     } else {
-        Err(CoreError::Validation(errors))
+        Err(Invalid(errors))
     }
 }
 

@@ -68,8 +68,8 @@ pub fn apply_auto_size(ctx: &mut RuleContext<'_>) {
 mod tests {
     use serde_json::{json, Map, Value};
 
-    use crate::error::CoreError;
-    use crate::items::{validate_create, validate_update, ItemFacts, ItemType};
+    use crate::{validate_create, validate_update, ItemFacts, ItemType};
+    use canvas_domain::Invalid;
 
     fn object(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap()
@@ -87,11 +87,8 @@ mod tests {
         validate_update(item_type, stored, object(patch), ItemFacts::default()).map_err(fields)
     }
 
-    fn fields(error: CoreError) -> Vec<(String, String)> {
-        match error {
-            CoreError::Validation(v) => v.into_iter().map(|v| (v.field, v.description)).collect(),
-            other => panic!("{other}"),
-        }
+    fn fields(Invalid(violations): Invalid) -> Vec<(String, String)> {
+        violations.into_iter().map(|v| (v.field, v.description)).collect()
     }
 
     #[test]

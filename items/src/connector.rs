@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::schema::{lookup, member, parse_value};
 use super::RuleContext;
-use crate::error::FieldViolation;
+use canvas_domain::FieldViolation;
 
 pub use canvas_vocabulary::items::{CONNECTOR_POINT, DECORATORS, LINE_TYPES};
 
@@ -99,6 +99,11 @@ impl Frame {
             half_height: get("size", "height") * scale / 2.0,
             angle: props.get("angle").and_then(Value::as_f64).unwrap_or(0.0).to_radians(),
         }
+    }
+
+    /// Half extents of the box the item covers, turned by its angle.
+    pub fn turned_half_extents(&self) -> (f64, f64) {
+        canvas_vocabulary::geometry::turned_half_extents(self.half_width, self.half_height, self.angle)
     }
 
     /// Where the ray from the centre in direction (dx, dy) leaves the item.

@@ -1,0 +1,85 @@
+//! The kinds of change event, the only place their names are spelt in core-service.
+//!
+//! Every event written to the outbox has one of these kinds, and storage decodes the `kind`
+//! column into one (an unknown name is a decoding error, never a silent non-event), so a webhook
+//! fan-out, a change stream or a delivery body cannot meet a kind it does not know. The names
+//! and their order are `canvas_vocabulary::limits::webhooks::EVENT_KINDS`, shared with the
+//! gateways that document them; a webhook's `event_mask` holds one bit per kind in that order.
+
+use std::fmt;
+
+use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
+
+/// What a change event records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    ItemCreated,
+    ItemUpdated,
+    ItemDeleted,
+    UserAdded,
+    UserRoleChanged,
+    UserRemoved,
+}
+
+impl EventKind {
+    /// Every kind, in the bit order of [`EVENT_KINDS`].
+    pub const ALL: [EventKind; 6] = [
+        Self::ItemCreated,
+        Self::ItemUpdated,
+        Self::ItemDeleted,
+        Self::UserAdded,
+        Self::UserRoleChanged,
+        Self::UserRemoved,
+    ];
+
+    /// The name stored, sent to webhooks and streamed (`item.created`, `user.roleChanged`, …).
+    pub fn as_str(self) -> &'static str {
+        EVENT_KINDS[self as usize]
+    }
+
+    /// The kind of a name; `None` for anything else.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The kind's bit in a webhook's `event_mask`: the fan-out inside the event's transaction
+    /// selects webhooks with one integer test that both databases evaluate alike.
+    pub fn bit(self) -> i64 {
+        1i64 << (self as usize)
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An event row whose `kind` names no kind: refused when the row is decoded.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown event kind '{0}'")]
+pub struct UnknownEventKind(pub String);
+
+impl TryFrom<String> for EventKind {
+    type Error = UnknownEventKind;
+
+    fn try_from(name: String) -> Result<Self, Self::Error> {
+        Self::parse(&name).ok_or(UnknownEventKind(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_named_once_in_bit_order() {
+        assert_eq!(EventKind::ALL.map(EventKind::as_str), EVENT_KINDS);
+        for (i, kind) in EventKind::ALL.into_iter().enumerate() {
+            assert_eq!(EventKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(kind.bit(), 1 << i);
+        }
+        assert_eq!(EventKind::parse("ping"), None);
+        assert!(EventKind::try_from("item.moved".to_owned()).is_err());
+    }
+}

@@ -1,0 +1,77 @@
+//! Webhook state one core-service process shares between its operations (settings, the client of
+//! test calls, the opened signing keys), the lease and report types of the dispatcher's RPCs, and
+//! their limits. The operations themselves are `service::webhook_dispatch`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use p256::ecdsa::SigningKey;
+use uuid::Uuid;
+use webhook_client::{Call, Outcome, WebhookClient};
+
+use super::WebhookSettings;
+
+/// How long an old key stays published after the new one starts signing:
+/// longer than a lease (calls signed just before the switch are still being
+/// sent), receivers' timestamp tolerance (300 s) and key cache (300 s).
+pub const RETIRE_GRACE: Duration = Duration::from_secs(3600);
+
+/// Default and bounds of a lease.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+pub const LEASE_BOUNDS: (u64, u64) = (5, 300);
+/// Most deliveries one lease returns.
+pub const MAX_LEASE_BATCH: u32 = 256;
+/// The spec's test-call limit: 10 per minute and user.
+pub const TEST_CALLS_PER_MINUTE: u32 = 10;
+
+/// Webhook state shared by the operations of one core-service process.
+pub struct WebhookRuntime {
+    /// Parsed configuration.
+    pub settings: WebhookSettings,
+    /// The client of test calls: the dispatcher's rules and code.
+    pub client: WebhookClient,
+    /// Private keys opened so far, by kid (opening costs a decryption).
+    pub(crate) opened: Mutex<HashMap<String, SigningKey>>,
+}
+
+impl std::fmt::Debug for WebhookRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRuntime").field("settings", &self.settings).finish_non_exhaustive()
+    }
+}
+
+impl WebhookRuntime {
+    pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {
+        let client = WebhookClient::new(&settings.client)?;
+        Ok(Self { settings, client, opened: Mutex::new(HashMap::new()) })
+    }
+
+    /// Runtime for cores built without configuration (unit tests).
+    pub fn ephemeral() -> Self {
+        Self::new(WebhookSettings::ephemeral()).expect("default webhook settings build a client")
+    }
+}
+
+/// One leased delivery, signed and ready to send.
+#[derive(Debug, Clone)]
+pub struct LeasedCall {
+    pub delivery_id: Uuid,
+    pub webhook_id: Uuid,
+    /// URL, headers and the exact signed bytes.
+    pub call: Call,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// Echoed in the report; a report under another token is ignored.
+    pub lease_token: Uuid,
+}
+
+/// What the dispatcher reports about one attempt.
+#[derive(Debug, Clone)]
+pub struct DeliveryReport {
+    pub delivery_id: Uuid,
+    pub lease_token: Uuid,
+    pub attempt: u32,
+    /// The receiver's answer and the time it took.
+    pub outcome: Outcome,
+}
