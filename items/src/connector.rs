@@ -1,7 +1,7 @@
 //! Connectors: end points that may follow items, line types, decorators, and
 //! the geometry that places an attached end on its item.
 //!
-//! Geometry conventions (written down in the README): an item's `position` is
+//! Geometry conventions (written down in docs/ITEMS.md): an item's `position` is
 //! its centre; it is drawn `size × scale` large and turned by `angle` degrees
 //! (clockwise) about that centre. An end attached with `edge: false` sits at
 //! the item's position plus the end's `position`. With `edge: true` it sits

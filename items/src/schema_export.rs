@@ -193,7 +193,7 @@ fn every_bound_enumeration_and_length_of_the_schemas_is_a_rule() {
     }
 }
 
-/// The schemas allow `null` for exactly the optional properties, and `null` means what the README
+/// The schemas allow `null` for exactly the optional properties, and `null` means what docs/ITEMS.md
 /// says: omitted on create, the default (or removal, without one) on update. Compared with
 /// sending that instead, so cross-property rules answer alike.
 #[test]

@@ -8,7 +8,7 @@ use clap::Parser;
 
 /// The spec's 25 MB request limit, read as 25 MiB so a 25 MB base64 payload
 /// plus its JSON-RPC envelope still fits.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+pub const DEFAULT_MAX_BODY_BYTES: usize = canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
 /// Hosts a fresh install answers: loopback only, the safe default against DNS
 /// rebinding. Deployments behind an ingress add their public host name.

@@ -378,7 +378,7 @@ impl ToolFailure {
 /// The `_meta` key of a failed tool result naming its reason.
 pub const ERROR_REASON_META: &str = "canvas/errorReason";
 
-/// What the agent reads for each reason: the README's error table, MCP column.
+/// What the agent reads for each reason: docs/ERRORS.md's error table, MCP column.
 fn refusal_text(
     refusal: Refusal,
     argument_for: &dyn Fn(&Violation) -> String,

@@ -2,7 +2,7 @@
 //! `itemType`, `parent` and every property at the top level), read into what
 //! the drawing needs: the kind and the frame the item is drawn in.
 //!
-//! Geometry is core-service's (README, "Geometry"): `position` is the centre;
+//! Geometry is core-service's (docs/ITEMS.md, "Geometry"): `position` is the centre;
 //! the item is drawn `size × scale` large and turned `angle` degrees clockwise
 //! about its centre. Connectors carry their resolved end points
 //! (`absolutePosition`), so nothing is recomputed here.

@@ -5,7 +5,7 @@
 //! of the gateway's own reasons for failures that never reached core-service), for validation
 //! failures `errors: [{field, message, reason}]`, for a dependency outage `dependency`, for a
 //! failed `If-Match` `currentVersion`. Names follow `jsonCasing` like every other JSON response.
-//! Core-service's answers are mapped by their reason only ([`http_status`]); the README's error
+//! Core-service's answers are mapped by their reason only ([`http_status`]); docs/ERRORS.md's error
 //! table is checked against that function.
 
 use axum::extract::rejection::BytesRejection;
@@ -53,7 +53,7 @@ pub mod gateway_reason {
     ];
 }
 
-/// The HTTP status of each reason core-service gives: the README's error table.
+/// The HTTP status of each reason core-service gives: docs/ERRORS.md's error table.
 pub fn http_status(reason: ErrorReason) -> StatusCode {
     match reason {
         ErrorReason::ValidationFailed | ErrorReason::MalformedRequest => StatusCode::BAD_REQUEST,

@@ -22,7 +22,7 @@ use crate::respond::{query_value, Format};
 
 /// Largest request body: 25 MiB, the spec's 25 MB limit with room for
 /// multipart framing.
-pub const MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+pub const MAX_BODY_BYTES: usize = canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
 /// Largest body of an account-site form or OAuth request: 64 KiB holds every form (a password is
 /// at most 256 characters, an OAuth registration 16 KiB) many times over, and a sign-in form of

@@ -32,7 +32,7 @@ pub struct GatewayArgs {
 /// The edge limits of both gateways: request head size, URI length, header count, connections,
 /// streams per HTTP/2 connection, and the time to send a request head. Their defaults hold every
 /// request a client of the API makes (a token is 50 bytes, the longest URI a listing with every
-/// filter, about 1 KiB) many times over; the README's limits table states them.
+/// filter, about 1 KiB) many times over; docs/LIMITS.md states them.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EdgeLimits {
     /// Largest total size of a request's header fields (names and values), in bytes; a larger one

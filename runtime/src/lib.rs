@@ -9,7 +9,7 @@
 //! - [`http`]: the gateways' limits ([`GatewayArgs`], [`http::EdgeLimits`]) and the body deadline.
 //! - [`server`]: the gateways' HTTP server loop: edge limits, HTTP/1 and HTTP/2, graceful shutdown.
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
-//! - [`settings`]: the effective configuration (`GET /config`) and the README's settings table.
+//! - [`settings`]: the effective configuration (`GET /config`) and docs/CONFIGURATION.md's settings table.
 //! - [`client_address`]: the client's address, passed to core-service for its per-address limits.
 //! - [`request_id`]: the `X-Request-Id` that crosses from the gateways into core-service.
 

@@ -1,5 +1,5 @@
 //! The effective configuration of a running component, as `GET /config` shows it and
-//! `canvasctl config show` prints it; and the table of every setting the README carries.
+//! `canvasctl config show` prints it; and the table of every setting docs/CONFIGURATION.md carries.
 //!
 //! Both come from the component's clap command, so a setting cannot be missing from either:
 //! each argument's flag, environment variable, default and help text, and (for the effective
@@ -169,7 +169,7 @@ async fn show(State(report): State<Arc<ConfigReport>>, request: Request) -> Resp
     }
 }
 
-/// The README's table of every setting: one row per setting, naming the components that take
+/// docs/CONFIGURATION.md's table of every setting: one row per setting, naming the components that take
 /// it (a flag whose default or meaning differs between components gets a row per variant).
 pub fn markdown_table(components: &[(&str, Command)]) -> String {
     let mut rows: Vec<(Setting, Vec<&str>)> = Vec::new();

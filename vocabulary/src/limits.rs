@@ -1,6 +1,6 @@
 //! Limits and defaults of requests: page sizes, retrieval and webhook definitions. core-service
 //! applies them (`core-service/src/service`); the gateways forward what the client sent and only
-//! document these values (OpenAPI parameters, MCP schemas). The README states each decision.
+//! document these values (OpenAPI parameters, MCP schemas). docs/LIMITS.md states each decision.
 
 /// A page size: `default` when the client sends none, at least 1, and anything above `max` taken
 /// as `max` (clamped, like GitHub's `per_page`: a client asking for more simply gets full pages).

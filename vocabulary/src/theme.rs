@@ -1,5 +1,5 @@
 //! The theme: the values the spec calls "theme default" and "accent color", as JSON text (they are
-//! property defaults). Written down in the README; changing one changes only new items.
+//! property defaults). Written down in docs/ITEMS.md; changing one changes only new items.
 
 /// Font family of labels and sticky notes.
 pub const FONT_FAMILY: &str = "\"Arial\"";

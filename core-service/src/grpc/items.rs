@@ -13,11 +13,11 @@ use super::idempotency::Once;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::CoreError;
-use crate::items::ItemType;
 use crate::service::bulk::BulkItem;
 use crate::service::item_filters::{ItemMatch, Region};
 use crate::service::items::{ListQuery, Upload, Written};
 use crate::service::Core;
+use canvas_items::ItemType;
 
 /// gRPC face of the item operations.
 pub struct ItemGrpc {
@@ -42,7 +42,11 @@ fn item_ref(written: Written) -> Response<pb::ItemRef> {
 }
 
 fn written_ref(written: Written) -> pb::ItemRef {
-    pb::ItemRef { item_id: written.item.to_string(), version: written.version, item_type: written.item_type.to_string() }
+    pb::ItemRef {
+        item_id: written.item.to_string(),
+        version: written.version,
+        item_type: written.item_type.to_string(),
+    }
 }
 
 #[tonic::async_trait]
@@ -191,12 +195,7 @@ impl ItemService for ItemGrpc {
                 _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
             };
             let moved = core.arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
-            Ok(pb::ArrangeItemsResponse {
-                items: moved
-                    .into_iter()
-                    .map(written_ref)
-                    .collect(),
-            })
+            Ok(pb::ArrangeItemsResponse { items: moved.into_iter().map(written_ref).collect() })
         })
         .await
     }

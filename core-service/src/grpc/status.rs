@@ -52,7 +52,7 @@ pub fn reason_of(err: &CoreError) -> ErrorReason {
     }
 }
 
-/// The gRPC code that goes with each reason (the README's error table checks it), for clients
+/// The gRPC code that goes with each reason (docs/ERRORS.md's error table checks it), for clients
 /// that only look at codes.
 pub fn code_of(reason: ErrorReason) -> Code {
     match reason {

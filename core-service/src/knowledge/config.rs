@@ -49,7 +49,7 @@ pub struct KnowledgeConfig {
     #[arg(long = "embedding-dimension", env = "CANVAS_EMBEDDING_DIMENSION", default_value_t = 1536)]
     pub embedding_dimension: usize,
 
-    /// Agent configurations for `postProcess` (TOML; see the README). Unset: only `default`,
+    /// Agent configurations for `postProcess` (TOML; see docs/KNOWLEDGE.md). Unset: only `default`,
     /// taken from `--llm-url` and `--llm-model` when given.
     #[arg(long = "agents-file", env = "CANVAS_AGENTS_FILE")]
     pub agents_file: Option<PathBuf>,

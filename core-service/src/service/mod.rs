@@ -146,7 +146,7 @@ impl Core {
 }
 
 /// The page size a client asked for: the page's default when it sent none, a 400 naming the field
-/// for 0, and the page's maximum for anything larger (clamped, not refused: see the README).
+/// for 0, and the page's maximum for anything larger (clamped, not refused: see docs/LIMITS.md).
 pub(crate) fn page_size(requested: Option<u32>, page: PageSize) -> CoreResult<u32> {
     match requested {
         None => Ok(page.default),

@@ -157,8 +157,13 @@ async fn area(
         let request = pb::GetItemRequest { project_id: project_id.to_owned(), item_id: item_id.clone() };
         let item = ctx.state.items.clone().get_item(ctx.request(request)).await?.into_inner();
         let props = item.properties.map(from_proto_struct).unwrap_or_default();
+        let angle = props.get("angle").and_then(Value::as_f64).unwrap_or(0.0);
         let o = outline(item.item_id, item.item_type, item.parent, &props);
-        let (l, t, r, b) = (o.x - o.width / 2.0, o.y - o.height / 2.0, o.x + o.width / 2.0, o.y + o.height / 2.0);
+        // The box the item covers as drawn, turned by its angle (the rule core-service's region
+        // filter applies, so the neighbourhood holds what a region listing would find).
+        let (hw, hh) =
+            canvas_vocabulary::geometry::turned_half_extents(o.width / 2.0, o.height / 2.0, angle.to_radians());
+        let (l, t, r, b) = (o.x - hw, o.y - hh, o.x + hw, o.y + hh);
         bounds = Some(bounds.map_or((l, t, r, b), |(bl, bt, br, bb)| (bl.min(l), bt.min(t), br.max(r), bb.max(b))));
     }
     Ok(bounds.map(|(l, t, r, b)| pb::Region {

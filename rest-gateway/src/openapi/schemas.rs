@@ -36,7 +36,7 @@ pub struct Problem {
     /// What went wrong, readable by a person.
     pub detail: String,
     /// Why, as a stable name to branch on: the `canvas.v1.ErrorReason` core-service gave, or one
-    /// of the gateway's own for failures that never reached it. The README's error table lists
+    /// of the gateway's own for failures that never reached it. docs/ERRORS.md's error table lists
     /// each with its status.
     #[schema(schema_with = reasons)]
     pub reason: String,

@@ -24,7 +24,7 @@ use crate::error::ApiError;
 
 /// A name with case, `_` and `-` ignored: the gateway's and core-service's matching of names.
 pub(crate) fn fold(name: &str) -> String {
-    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+    canvas_vocabulary::names::fold_name(name)
 }
 
 /// The body as a `T`, or the 400 naming what does not fit. `what` says what the body should be

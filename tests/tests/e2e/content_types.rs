@@ -154,7 +154,7 @@ async fn json_endpoints_refuse_other_content_types(backend: Backend) {
     assert_unsupported("upload as JSON", status, &headers, &answer, "multipart/form-data");
     assert_eq!(item_count(&app, &owner, &project).await, 1);
 
-    // Endpoints that read no body do not look at its type (decision in the README).
+    // Endpoints that read no body do not look at its type (decision in docs/REST.md).
     let enable = format!("{projects}/webhooks/{}/enable", uuid::Uuid::now_v7());
     let (status, _, answer) = raw(&app, &owner, Method::POST, &enable, Some("text/plain"), Vec::new()).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");

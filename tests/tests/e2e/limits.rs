@@ -1,4 +1,4 @@
-//! Limits and defaults through REST and MCP alike, as the README states them: core-service owns
+//! Limits and defaults through REST and MCP alike, as docs/LIMITS.md states them: core-service owns
 //! them (`canvas_vocabulary::limits`) and the gateways forward what the client sent. Page sizes
 //! (`limit`, `amount`) default when absent, refuse 0 naming the argument, and clamp above the
 //! maximum; `maxResults` defaults to 20 and above its ceiling is refused; what is not a count at

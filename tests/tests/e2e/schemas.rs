@@ -7,13 +7,13 @@
 
 use std::collections::BTreeSet;
 
+use canvas_items::{definitions, ItemType};
 use canvas_tests::{Backend, TestApp};
 use canvas_vocabulary::items::{
     Creation, Kind, PropertyDef, CONNECTOR, CONNECTOR_POINT, DECORATORS, FILE_NAME_MAX_CHARS, IMAGE, LINE_TYPES,
     MIN_SIZE,
 };
 use canvas_vocabulary::limits::{retrieval, PageSize, ITEMS_PAGE, PROJECTS_PAGE};
-use canvas_items::{definitions, ItemType};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
