@@ -3,7 +3,7 @@
 //! That keeps one authority for tokens (revocation, environments, schemes).
 //!
 //! One verification per MCP request: a `tools/call` lets the tool's own core-service calls check
-//! the token ([`TokenCheck`]): their UNAUTHENTICATED becomes the 401 (the tool's answer is
+//! the token ([`crate::token_check::TokenCheck`]): their UNAUTHENTICATED becomes the 401 (the tool's answer is
 //! dropped), and only a call that reached no answer from core-service (arguments refused by the
 //! gateway, an unknown tool, core-service unreachable) asks `WhoAmI` afterwards. Every other
 //! request (`initialize`, `tools/list`, a malformed one) makes no core-service call of its own, so
@@ -13,13 +13,10 @@
 //! metadata (RFC 9728, [`resource_metadata`]) names the account site as the authorization server,
 //! and every 401 points at that metadata, so an MCP client can get a token by itself.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::Mutex;
-
 use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use canvas_proto::failure::{classify, CallFailure, Refusal};
+use canvas_proto::failure::{classify, CallFailure};
 use canvas_proto::v1::ErrorReason;
 use canvas_proto::v1::WhoAmIRequest;
 
@@ -73,69 +70,6 @@ pub async fn authenticate(state: &McpState, headers: &HeaderMap) -> Result<Calle
     }
 }
 
-/// What core-service said of the token while a tool ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// No core-service answer says anything of the token (no call was made, or none was answered).
-    Unknown,
-    /// A call was answered as this caller: core-service authenticates every call before anything
-    /// else, so any answer but UNAUTHENTICATED accepted the token.
-    Accepted,
-    /// A call was answered UNAUTHENTICATED.
-    Refused,
-}
-
-/// The token check of one `tools/call`, filled in by the tool's own core-service calls and read
-/// by the transport before it sends the answer. Shared by the clones of the request's [`Caller`].
-#[derive(Debug, Default)]
-pub struct TokenCheck {
-    /// A core-service call was sent with the caller's credentials.
-    sent: AtomicBool,
-    /// The [`Verdict`] (as its index), [`Verdict::Unknown`] until the tool settles it.
-    verdict: AtomicU8,
-    /// The caller's request budget was used up: an HTTP 429, as when `WhoAmI` meets it.
-    rate_limited: Mutex<Option<Refusal>>,
-}
-
-impl TokenCheck {
-    /// Notes that a core-service call carries the credentials.
-    pub fn sent(&self) {
-        self.sent.store(true, Ordering::Release);
-    }
-
-    /// Settles the verdict from how the tool ended (its last core-service answer, or its output).
-    pub fn settle(&self, verdict: Verdict) {
-        let code = match verdict {
-            Verdict::Unknown => 0,
-            Verdict::Accepted => 1,
-            Verdict::Refused => 2,
-        };
-        self.verdict.store(code, Ordering::Release);
-    }
-
-    /// Notes that core-service refused a call for the caller's rate limit.
-    pub fn rate_limited(&self, refusal: &Refusal) {
-        if let Ok(mut slot) = self.rate_limited.lock() {
-            *slot = Some(refusal.clone());
-        }
-    }
-
-    /// The rate-limit refusal met by the tool, if any.
-    pub fn rate_limit(&self) -> Option<Refusal> {
-        self.rate_limited.lock().ok().and_then(|slot| slot.clone())
-    }
-
-    /// The verdict; an acceptance counts only when a call was sent (a tool whose arguments the
-    /// gateway refused reached no core-service).
-    pub fn verdict(&self) -> Verdict {
-        match self.verdict.load(Ordering::Acquire) {
-            2 => Verdict::Refused,
-            1 if self.sent.load(Ordering::Acquire) => Verdict::Accepted,
-            _ => Verdict::Unknown,
-        }
-    }
-}
-
 /// The protected-resource metadata of `/mcp` (RFC 9728 §2): the resource, its authorization
 /// server, and how to present a token. Public and the same for everyone, so any origin may read
 /// it (browser-based MCP clients fetch it from their own page).
@@ -176,17 +110,6 @@ fn allow_any_origin(headers: &mut HeaderMap) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_acceptance_needs_a_call() {
-        let check = TokenCheck::default();
-        check.settle(Verdict::Accepted);
-        assert_eq!(check.verdict(), Verdict::Unknown, "the gateway refused the arguments: nothing was checked");
-        check.sent();
-        assert_eq!(check.verdict(), Verdict::Accepted);
-        check.settle(Verdict::Refused);
-        assert_eq!(check.verdict(), Verdict::Refused);
-    }
 
     #[tokio::test]
     async fn the_metadata_names_the_resource_and_its_server() {

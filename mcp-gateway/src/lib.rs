@@ -13,6 +13,7 @@
 //! - [`request`]: media types, JSON-or-SSE negotiation and the body within its limits.
 //! - [`auth`]: the token check, once per request (a tool call's own core-service call, else
 //!   `WhoAmI`), the 401 and its challenge, and the protected-resource metadata (RFC 9728).
+//! - [`token_check`]: what a tool call's own core-service calls said of the token.
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
 //!   `tools/call`.
 //! - [`tools`]: one type per tool, their schemas and outputs.
@@ -27,6 +28,7 @@ pub mod error;
 pub mod request;
 pub mod server;
 pub mod state;
+pub mod token_check;
 pub mod tools;
 pub mod transport;
 

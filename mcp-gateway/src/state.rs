@@ -9,11 +9,11 @@ use canvas_proto::client::{self, Credentials};
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
-use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::metadata::{KeyAndValueRef, MetadataMap, MetadataValue};
 use tonic::Request;
 
-use crate::auth::TokenCheck;
 use crate::config::McpSettings;
+use crate::token_check::TokenCheck;
 
 /// Largest gRPC message sent or accepted: a 25 MiB upload plus framing,
 /// matching core-service.
@@ -65,7 +65,14 @@ impl McpState {
     /// The caller of one request, with its `Authorization` header as sent and its token not yet
     /// checked.
     pub fn caller(&self, authorization: Option<String>) -> Caller {
-        Caller { authorization, resource: self.settings.resource_url.clone(), check: Arc::default() }
+        let mut served = MetadataMap::new();
+        served_context(&mut served);
+        Caller {
+            authorization,
+            resource: self.settings.resource_url.clone(),
+            check: Arc::default(),
+            served: Arc::new(served),
+        }
     }
 
     /// `{web_url}/map/{projectId}`: the project's map.
@@ -98,6 +105,10 @@ pub struct Caller {
     pub resource: String,
     /// What this request's core-service calls said of the token (see [`crate::auth`]).
     pub check: Arc<TokenCheck>,
+    /// The served request's context (request id, trace context, client address) as it was where
+    /// the caller was made: rmcp runs a tool in a task of its own, where canvas-runtime's
+    /// task-locals are not set, and core-service must still see the request id and the address.
+    pub served: Arc<MetadataMap>,
 }
 
 impl Caller {
@@ -108,7 +119,16 @@ impl Caller {
         self.check.sent();
         let credentials =
             Credentials { authorization: self.authorization.as_deref(), session: None, resource: Some(&self.resource) };
-        client::request(message, &credentials)
+        let mut request = client::request(message, &credentials);
+        let metadata = request.metadata_mut();
+        for entry in self.served.iter() {
+            if let KeyAndValueRef::Ascii(key, value) = entry {
+                if !metadata.contains_key(key) {
+                    metadata.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        request
     }
 }
 
@@ -122,6 +142,7 @@ mod tests {
             authorization: Some("Bearer svc_at_x".into()),
             resource: "https://canvas.example/mcp".into(),
             check: Arc::default(),
+            served: Arc::default(),
         };
         let request = caller.request(());
         let metadata = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);

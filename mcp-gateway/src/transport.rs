@@ -41,12 +41,13 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::auth::{authenticate, Verdict};
+use crate::auth::authenticate;
 use crate::config::{split_host_port, WELL_KNOWN_RESOURCE};
 use crate::error::Rejection;
 use crate::request::{is_json, negotiate, read_body, Answer};
 use crate::server::CanvasMcp;
 use crate::state::McpState;
+use crate::token_check::Verdict;
 
 /// The one MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";

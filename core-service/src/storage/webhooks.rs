@@ -256,6 +256,14 @@ impl Storage {
     pub async fn delete_webhook(&self, project_id: Uuid, id: Uuid) -> Result<Option<WebhookRow>> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            // Deliveries before the webhook: the dispatcher's report locks a delivery and then its
+            // webhook (`webhook_dispatch.rs`), so taking them in the other order deadlocked on
+            // PostgreSQL when a webhook was deleted while its delivery was being reported (a 409).
+            sqlx::query("DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'")
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
             let deleted = sqlx::query_as::<_, WebhookRow>(&format!(
                 "DELETE FROM webhooks WHERE id = $1 AND project_id = $2 RETURNING {WEBHOOK_COLUMNS}"
             ))
@@ -264,11 +272,11 @@ impl Storage {
             .fetch_optional(&mut *tx)
             .await
             .map_err(db_error)?;
-            sqlx::query("DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'")
-                .bind(id)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_error)?;
+            if deleted.is_none() {
+                // Not this project's webhook (or gone already): nothing of it may be deleted.
+                tx.rollback().await.map_err(db_error)?;
+                return Ok(None);
+            }
             tx.commit().await.map_err(db_error)?;
             Ok(deleted)
         })

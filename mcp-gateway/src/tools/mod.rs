@@ -30,9 +30,9 @@ use serde_json::{Map, Value};
 use canvas_proto::failure::Violation;
 use canvas_proto::v1::ErrorReason;
 
-use crate::auth::Verdict;
 use crate::error::{invalid_arguments, unknown_tool, ToolFailure};
 use crate::state::{Caller, McpState};
+use crate::token_check::Verdict;
 
 /// What a tool call runs with.
 pub struct ToolContext {

@@ -124,6 +124,24 @@ fn has_default(schema: &Value, components: &Value, seen: &mut BTreeSet<String>) 
     subschemas(&mut copy).into_iter().any(|sub| has_default(sub, components, seen))
 }
 
+/// Every `$ref` target anywhere in `value`.
+fn references(value: &Value, into: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(members) => {
+            for (key, member) in members {
+                match (key.as_str(), member) {
+                    ("$ref", Value::String(target)) => {
+                        into.insert(target.clone());
+                    }
+                    _ => references(member, into),
+                }
+            }
+        }
+        Value::Array(values) => values.iter().for_each(|v| references(v, into)),
+        _ => {}
+    }
+}
+
 /// Writes each referenced schema that states a default into the request bodies using it, and
 /// drops the components only request bodies used.
 pub fn inline_request_bodies(doc: &mut Value) {
@@ -135,9 +153,10 @@ pub fn inline_request_bodies(doc: &mut Value) {
     // Until none is left: an inlined component may be used only by another one (`BulkItem` by
     // `BulkRequest`).
     loop {
-        let text = doc.to_string();
+        let mut referenced = BTreeSet::new();
+        references(doc, &mut referenced);
         let unused: Vec<String> =
-            inlined.iter().filter(|name| !text.contains(&format!("\"{SCHEMAS}{name}\""))).cloned().collect();
+            inlined.iter().filter(|name| !referenced.contains(&format!("{SCHEMAS}{name}"))).cloned().collect();
         if unused.is_empty() {
             break;
         }

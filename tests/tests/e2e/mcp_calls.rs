@@ -8,12 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use canvas_tests::{backend_tests, Backend, TestApp};
+use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::mcp::{call_tool, post, BOTH};
-use crate::support::{create_label, owner_with_project, send};
+use crate::support::{create_label, owner_with_project, send, Reply};
 
 backend_tests!(an_mcp_update_is_one_core_call, a_tool_call_with_a_bad_token_is_the_spec_401);
 
@@ -52,6 +52,12 @@ fn one(method: &str, code: &str) -> BTreeMap<String, u64> {
     BTreeMap::from([(format!("{method} {code}"), 1)])
 }
 
+/// The item as REST reads it back (state after, seen from outside MCP).
+async fn stored_item(app: &TestApp, owner: &TestUser, project: &str, item: &str) -> Reply {
+    let url = app.item_url(project, &format!("/{item}?jsonCasing=camel"));
+    send(app, Method::GET, &url, Some(&owner.bearer()), None).await
+}
+
 async fn an_mcp_update_is_one_core_call(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (owner, project) = owner_with_project(&app).await;
@@ -73,14 +79,7 @@ async fn an_mcp_update_is_one_core_call(backend: Backend) {
         assert_eq!(made(&before, &after), one(UPDATE, "OK"), "{tool}");
     }
 
-    let stored = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{label}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
+    let stored = stored_item(&app, &owner, &project, &label).await;
     assert_eq!(stored.status, StatusCode::OK);
     assert_eq!(stored.body["text"], "after", "{}", stored.body);
     assert_eq!(stored.body["textColor"], "#FF0000", "{}", stored.body);
@@ -149,14 +148,7 @@ async fn a_tool_call_with_a_bad_token_is_the_spec_401(backend: Backend) {
     }
 
     // Nothing changed.
-    let stored = send(
-        &app,
-        Method::GET,
-        &app.item_url(&project, &format!("/{label}?jsonCasing=camel")),
-        Some(&owner.bearer()),
-        None,
-    )
-    .await;
+    let stored = stored_item(&app, &owner, &project, &label).await;
     assert_eq!(stored.body["text"], "kept", "{}", stored.body);
 
     // A revoked token, and no token at all.
