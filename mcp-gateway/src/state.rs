@@ -9,7 +9,7 @@ use canvas_proto::client::{self, Credentials};
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
-use tonic::metadata::{KeyAndValueRef, MetadataMap, MetadataValue};
+use tonic::metadata::{KeyAndValueRef, MetadataMap};
 use tonic::Request;
 
 use crate::config::McpSettings;
@@ -44,7 +44,7 @@ impl McpState {
     }
 
     pub fn from_channel(channel: impl Into<CoreChannel>, settings: McpSettings) -> Self {
-        client::carry_context(served_context);
+        client::carry_context(canvas_runtime::call_context::stamp);
         let channel = channel.into();
         Self {
             projects: ProjectServiceClient::new(channel.clone()),
@@ -66,7 +66,7 @@ impl McpState {
     /// checked.
     pub fn caller(&self, authorization: Option<String>) -> Caller {
         let mut served = MetadataMap::new();
-        served_context(&mut served);
+        canvas_runtime::call_context::stamp(&mut served);
         Caller {
             authorization,
             resource: self.settings.resource_url.clone(),
@@ -84,16 +84,6 @@ impl McpState {
 /// The metadata that tells core-service which resource a call came through, so that an OAuth
 /// access token is accepted only at the resource it was minted for.
 pub const RESOURCE_METADATA: &str = client::RESOURCE;
-
-/// The served request's context on every core-service call: its request id, trace context and
-/// client address (canvas-runtime's task-locals; see [`client::carry_context`]).
-fn served_context(metadata: &mut MetadataMap) {
-    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
-        metadata.insert(canvas_runtime::request_id::HEADER, id);
-    }
-    canvas_runtime::trace_context::inject_grpc(metadata);
-    canvas_runtime::client_address::inject_grpc(metadata);
-}
 
 /// The caller's `Authorization` header exactly as sent; core-service does
 /// all authentication with it.

@@ -13,7 +13,7 @@ use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::o_auth_service_client::OAuthServiceClient;
 use canvas_proto::v1::session_service_client::SessionServiceClient;
 use canvas_runtime::GatewayArgs;
-use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
 
 use crate::error::ApiError;
@@ -56,7 +56,7 @@ impl AppState {
     }
 
     pub fn from_channel(channel: impl Into<CoreChannel>, limits: &GatewayArgs) -> Self {
-        client::carry_context(served_context);
+        client::carry_context(canvas_runtime::call_context::stamp);
         let channel = channel.into();
         let items = ItemServiceClient::new(channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -101,16 +101,6 @@ tokio::task_local! {
 /// write path can ever be handed the session.
 pub async fn with_read_session<F: Future>(session: String, work: F) -> F::Output {
     READ_SESSION.scope(session, work).await
-}
-
-/// The served request's context on every core-service call: its request id, trace context and
-/// client address (canvas-runtime's task-locals; see [`client::carry_context`]).
-fn served_context(metadata: &mut MetadataMap) {
-    if let Some(id) = canvas_runtime::request_id::current().and_then(|id| MetadataValue::try_from(id).ok()) {
-        metadata.insert(canvas_runtime::request_id::HEADER, id);
-    }
-    canvas_runtime::trace_context::inject_grpc(metadata);
-    canvas_runtime::client_address::inject_grpc(metadata);
 }
 
 /// The request of [`with_auth`] once its header is known to travel.

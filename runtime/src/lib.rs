@@ -10,9 +10,11 @@
 //! - [`server`]: the gateways' HTTP server loop: edge limits, HTTP/1 and HTTP/2, graceful shutdown.
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
 //! - [`settings`]: the effective configuration (`GET /config`) and docs/CONFIGURATION.md's settings table.
+//! - [`call_context`]: the served request's context (request id, trace, address) on a core-service call.
 //! - [`client_address`]: the client's address, passed to core-service for its per-address limits.
 //! - [`request_id`]: the `X-Request-Id` that crosses from the gateways into core-service.
 
+pub mod call_context;
 pub mod client_address;
 pub mod http;
 pub mod metrics;
