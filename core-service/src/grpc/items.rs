@@ -17,7 +17,6 @@ use crate::service::bulk::BulkItem;
 use crate::service::item_filters::{ItemMatch, Region};
 use crate::service::items::{ListQuery, Upload, Written};
 use crate::service::Core;
-use canvas_items::ItemType;
 
 /// gRPC face of the item operations.
 pub struct ItemGrpc {
@@ -63,10 +62,8 @@ impl ItemService for ItemGrpc {
                 declared_mime_type: f.declared_mime_type,
                 content: f.content,
             });
-            let id = core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
-            // Created, so the type parsed: its canonical name.
-            let item_type = ItemType::parse(&req.item_type).map(|t| t.to_string()).unwrap_or_default();
-            Ok(pb::ItemRef { item_id: id.to_string(), version: 1, item_type })
+            let created = core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
+            Ok(written_ref(created))
         })
         .await
     }

@@ -64,7 +64,7 @@ impl Core {
         item_type: &str,
         mut properties: Map<String, Value>,
         upload: Option<Upload>,
-    ) -> CoreResult<ItemId> {
+    ) -> CoreResult<Written> {
         let item_type = ItemType::parse(item_type)?;
         let parent = Parent::parse(parent)?;
         self.require_role(who, project, ProjectRole::Editor).await?;
@@ -99,7 +99,7 @@ impl Core {
             lost_race(deadline).await?;
         }
         self.knowledge.wake();
-        Ok(id)
+        Ok(Written { item: id, item_type, version: row.version })
     }
 
     /// An item as readers see it (derived properties filled in).

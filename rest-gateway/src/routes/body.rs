@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use canvas_vocabulary::names::fold_name;
 use serde::de::value::{MapDeserializer, SeqDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use serde::Deserialize;
@@ -21,11 +22,6 @@ use serde_path_to_error::Segment;
 
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
-
-/// A name with case, `_` and `-` ignored: the gateway's and core-service's matching of names.
-pub(crate) fn fold(name: &str) -> String {
-    canvas_vocabulary::names::fold_name(name)
-}
 
 /// The body as a `T`, or the 400 naming what does not fit. `what` says what the body should be
 /// (for an empty body).
@@ -220,8 +216,9 @@ impl<'de> de::Deserializer<'de> for Folded {
         // order, which no JSON body here means.
         let Value::Object(members) = self.0 else { return Err(de::Error::invalid_type(unexpected(&self.0), &visitor)) };
         let renamed = members.into_iter().map(|(name, value)| {
-            let folded = fold(&name);
-            let field = fields.iter().find(|field| fold(field) == folded).map_or(name, |field| (*field).to_owned());
+            let folded = fold_name(&name);
+            let field =
+                fields.iter().find(|field| fold_name(field) == folded).map_or(name, |field| (*field).to_owned());
             (field, Folded(value))
         });
         MapDeserializer::new(renamed).deserialize_any(visitor)

@@ -234,7 +234,7 @@ pub async fn update(
 /// The changes of a connector PATCH, read by the type that writes its schema (`ConnectorPatch`).
 fn unwrap_connector_body(body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
     // Changes sent bare are the likely mistake: say so, rather than naming the first of them.
-    if !body.keys().any(|name| super::body::fold(name) == "properties") {
+    if !body.keys().any(|name| canvas_vocabulary::names::fold_name(name) == "properties") {
         return Err(ApiError::invalid(
             "properties",
             "a connector update must wrap the changed properties: {\"properties\": {...}}",
