@@ -162,19 +162,19 @@ async fn first_start_or_reuse(
         write_credentials(&path, &creds)?;
         return Ok(Some(creds));
     }
-    let Some((admin, admin_token)) = core.bootstrap_admin("admin").await? else {
+    let Some((admin, admin_token)) = core.accounts().bootstrap_admin("admin").await? else {
         tracing::warn!(
             "the database has an administrator but {} is missing; create tokens with `canvasctl token create`",
             path.display()
         );
         return Ok(None);
     };
-    let admin_principal = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
-    let demo = core.create_user(&admin_principal, "demo", false).await?;
+    let admin_principal = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
+    let demo = core.accounts().create_user(&admin_principal, "demo", false).await?;
     let demo_id = core_service::domain::UserId(demo.id);
-    let token = core.create_token(&admin_principal, demo_id, None, "canvasctl up demo").await?;
-    let project = core.create_project(&admin_principal, "Demo project", demo_id).await?;
-    core.set_login_of(demo_id, DEMO_LOGIN, "").await?;
+    let token = core.accounts().create_token(&admin_principal, demo_id, None, "canvasctl up demo").await?;
+    let project = core.accounts().create_project(&admin_principal, "Demo project", demo_id).await?;
+    core.accounts().set_login_of(demo_id, DEMO_LOGIN, "").await?;
     tracing::info!(admin = %admin.id, "first start: created an administrator, a demo user and a demo project");
     let creds = DevCredentials {
         user_id: demo.id.to_string(),
@@ -197,7 +197,7 @@ const DEMO_LOGIN: &str = "demo";
 /// login (a data directory from before the account site, say).
 async fn fresh_sign_in_url(core: &Arc<Core>, user_id: &str, base_url: &str) -> String {
     let Ok(user) = core_service::domain::UserId::parse(user_id) else { return String::new() };
-    match core.sign_in_link_for(user, None).await {
+    match core.accounts().sign_in_link_for(user, None).await {
         Ok((link, _)) => crate::users::sign_in_url(base_url, &link),
         Err(err) => {
             tracing::warn!(error = %err, "no sign-in link for the demo user; give it one with `canvasctl user login`");

@@ -69,7 +69,7 @@ pub enum CoreError {
     /// A quota was used up; try again after the given number of seconds.
     #[error("{message}")]
     RateLimited { message: String, retry_after_secs: u64 },
-    /// The caller's request rate limit is used up (`service/rate_limits.rs`); nothing was done.
+    /// The caller's request rate limit is used up (`service/access/rate_limits.rs`); nothing was done.
     #[error("{message}")]
     TooManyRequests {
         message: String,

@@ -39,7 +39,7 @@ pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
     let core =
         Core::new(storage, blobs, config.service_settings()?).with_knowledge(knowledge).with_webhooks(webhooks)?;
     // A first signing key, and `inactive` brought in line with today's destination rules.
-    core.prepare_webhooks().await?;
+    core.webhooks().prepare_webhooks().await?;
     Ok(Arc::new(core))
 }
 
@@ -53,9 +53,9 @@ pub async fn run(
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> anyhow::Result<()> {
     let shutdown: canvas_runtime::Shutdown = shutdown.into();
-    let indexer = tokio::spawn(Arc::new(core.indexer()).run(shutdown.token.clone()));
+    let indexer = tokio::spawn(Arc::new(core.retrieval().indexer()).run(shutdown.token.clone()));
     // Retrieval's indexes load in the background; readiness never waits for them.
-    tokio::spawn(core.clone().warm_search_indexes());
+    tokio::spawn(core.retrieval().clone().warm_search_indexes());
     let served = grpc::serve(listener, core, shutdown.clone()).await;
     shutdown.token.cancel();
     if shutdown.finish_within("the knowledge indexer", indexer).await.is_none() {

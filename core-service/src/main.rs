@@ -19,7 +19,7 @@ async fn main() -> anyhow::Result<()> {
     match cli.command.unwrap_or(CoreCommand::Serve) {
         CoreCommand::Migrate => unreachable!("handled above"),
         CoreCommand::BootstrapAdmin { name } => {
-            match core.bootstrap_admin(&name).await? {
+            match core.accounts().bootstrap_admin(&name).await? {
                 Some((admin, token)) => {
                     println!("{}", serde_json::json!({"userId": admin.id.to_string(), "adminToken": token.secret}))
                 }

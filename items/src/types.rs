@@ -61,6 +61,16 @@ impl ItemType {
     }
 }
 
+/// Stored text back into a type: core-service's storage decodes the `item_type` column through
+/// this (`#[sqlx(try_from = "String")]`), so a value that is no type is a decoding error there.
+impl TryFrom<String> for ItemType {
+    type Error = Invalid;
+
+    fn try_from(stored: String) -> Result<Self, Invalid> {
+        Self::parse(&stored)
+    }
+}
+
 impl fmt::Display for ItemType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -90,6 +100,15 @@ impl Parent {
                 Invalid::field("parent", format!("must be '{PANEL}', '{INBOX}' or the id of an item of the project"))
             })
         }
+    }
+}
+
+/// Stored text back into a parent (the `parent` column), as [`ItemType`]'s `TryFrom<String>`.
+impl TryFrom<String> for Parent {
+    type Error = Invalid;
+
+    fn try_from(stored: String) -> Result<Self, Invalid> {
+        Self::parse(&stored)
     }
 }
 

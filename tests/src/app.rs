@@ -132,8 +132,8 @@ impl TestApp {
         };
         let mut core = core_service::build(&config).await.expect("core-service starts");
         if let Some(wrap) = wrap {
-            let model = core.knowledge().embedding_model().expect("wrapping needs an embedding model");
-            let knowledge = core.knowledge().clone().with_embedding_model(wrap(model));
+            let model = core.retrieval().knowledge().embedding_model().expect("wrapping needs an embedding model");
+            let knowledge = core.retrieval().knowledge().clone().with_embedding_model(wrap(model));
             core = Arc::new((*core).clone().with_knowledge(knowledge));
         }
         let shutdown = CancellationToken::new();
@@ -153,8 +153,8 @@ impl TestApp {
         let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), shutdown.clone());
         tokio::spawn(async move { rest_gateway::serve(http_listener, router, &limits, http_stop).await });
 
-        let (_, admin_token) = core.bootstrap_admin("admin").await.unwrap().expect("fresh database");
-        let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();
+        let (_, admin_token) = core.accounts().bootstrap_admin("admin").await.unwrap().expect("fresh database");
+        let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();
         TestApp {
             backend,
             base_url,
@@ -213,39 +213,43 @@ impl TestApp {
 
     /// A new user with a token of the server's environment.
     pub async fn user(&self, name: &str) -> TestUser {
-        let user = self.core.create_user(&self.admin, name, false).await.unwrap();
-        let token = self.core.create_token(&self.admin, UserId(user.id), None, "test").await.unwrap();
+        let user = self.core.accounts().create_user(&self.admin, name, false).await.unwrap();
+        let token = self.core.accounts().create_token(&self.admin, UserId(user.id), None, "test").await.unwrap();
         TestUser { id: user.id.to_string(), token: token.secret, token_id: token.row.id.to_string() }
     }
 
     /// A new user with an API token who signs in to the account site as `login` with `password`.
     pub async fn account_user(&self, name: &str, login: &str, password: &str) -> TestUser {
         let user = self.user(name).await;
-        self.core.set_user_login(&self.admin, UserId::parse(&user.id).unwrap(), login, password).await.unwrap();
+        self.core
+            .accounts()
+            .set_user_login(&self.admin, UserId::parse(&user.id).unwrap(), login, password)
+            .await
+            .unwrap();
         user
     }
 
     /// A full one-time sign-in link for `user` (who must have a login), valid for a day.
     pub async fn sign_in_link(&self, user: &TestUser) -> String {
         let id = UserId::parse(&user.id).unwrap();
-        let (link, _) = self.core.create_sign_in_link(&self.admin, id, None).await.unwrap();
+        let (link, _) = self.core.accounts().create_sign_in_link(&self.admin, id, None).await.unwrap();
         format!("{}/account/link?code={link}", self.base_url)
     }
 
     /// A new project owned (Admin) by `owner`.
     pub async fn project(&self, owner: &TestUser) -> String {
         let owner = UserId::parse(&owner.id).unwrap();
-        self.core.create_project(&self.admin, "Test project", owner).await.unwrap().id.to_string()
+        self.core.accounts().create_project(&self.admin, "Test project", owner).await.unwrap().id.to_string()
     }
 
     pub async fn add_member(&self, project: &str, user: &TestUser, role: ProjectRole) {
         let project = ProjectId::parse(project).unwrap();
         let user = UserId::parse(&user.id).unwrap();
-        self.core.add_member(&self.admin, project, user, role).await.unwrap();
+        self.core.accounts().add_member(&self.admin, project, user, role).await.unwrap();
     }
 
     pub async fn revoke(&self, user: &TestUser) {
-        self.core.revoke_token(&self.admin, TokenId::parse(&user.token_id).unwrap()).await.unwrap();
+        self.core.accounts().revoke_token(&self.admin, TokenId::parse(&user.token_id).unwrap()).await.unwrap();
     }
 
     /// `{base_url}/mcp`: the MCP endpoint on the same base URL.

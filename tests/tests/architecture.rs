@@ -290,3 +290,114 @@ fn event_kinds_are_spelt_only_by_their_list() {
     let enum_source = std::fs::read_to_string(root().join("core-service/src/domain/events.rs")).unwrap();
     assert!(enum_source.contains("EVENT_KINDS[self as usize]"), "EventKind no longer names its kinds from EVENT_KINDS");
 }
+
+/// The context services of core-service's service layer, each with the one directory of
+/// `core-service/src/service/` its operations are written in.
+const CONTEXT_SERVICES: [(&str, &str); 5] = [
+    ("Access", "access/"),
+    ("ItemsService", "items/"),
+    ("AccountsService", "accounts/"),
+    ("RetrievalService", "retrieval/"),
+    ("WebhooksService", "webhooks/"),
+];
+
+/// The type an inherent `impl` line names (`impl Foo {`, `impl<T> Foo<T> {`), or None for a
+/// trait implementation or any other line.
+fn inherent_impl_of(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("impl")?;
+    let rest = if let Some(generic) = rest.strip_prefix('<') { generic.split_once('>')?.1 } else { rest };
+    if !rest.starts_with(' ') || rest.contains(" for ") {
+        return None;
+    }
+    let name = rest.trim_start();
+    let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+    Some(&name[..end]).filter(|name| !name.is_empty())
+}
+
+/// "core-service's operations live on per-context services composed by a thin root": no
+/// `impl Core` outside `service/mod.rs`, each context service implemented only in its own
+/// directory (so a file of one context never adds operations to another), and the services'
+/// fields private (another context reaches a service only through its public methods).
+#[test]
+fn each_context_service_is_implemented_only_in_its_context() {
+    let service_dir = "core-service/src/service/";
+    let mut offences = Vec::new();
+    for (path, lines) in production_sources() {
+        let inside_service = path.strip_prefix(service_dir);
+        for (n, line) in &lines {
+            let Some(name) = inherent_impl_of(line) else { continue };
+            let allowed = match name {
+                "Core" => inside_service == Some("mod.rs"),
+                _ => match CONTEXT_SERVICES.iter().find(|(service, _)| *service == name) {
+                    Some((_, dir)) => inside_service.is_some_and(|file| file.starts_with(dir)),
+                    None => true,
+                },
+            };
+            if !allowed {
+                offences.push(format!("{path}:{n}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "an operation written outside its context (put it in core-service/src/service/<context>/ on that context's \
+         service; `impl Core` only in service/mod.rs):\n{}",
+        offences.join("\n")
+    );
+
+    for (service, dir) in CONTEXT_SERVICES {
+        let defining = root().join(service_dir).join(dir).join("mod.rs");
+        let text = std::fs::read_to_string(&defining).expect("each context has a mod.rs");
+        let header = format!("pub struct {service} {{");
+        let body =
+            text.split_once(&header).unwrap_or_else(|| panic!("{service} is defined in {}", defining.display())).1;
+        let fields: Vec<&str> = body.split_once("\n}").expect("the struct ends").0.lines().map(str::trim).collect();
+        let public: Vec<&&str> = fields.iter().filter(|field| field.starts_with("pub")).collect();
+        assert!(public.is_empty(), "{service}'s fields are private to its context: {public:?}");
+        assert!(
+            fields.iter().any(|field| field.starts_with("storage:")),
+            "the scan read {service}'s fields: {fields:?}"
+        );
+    }
+}
+
+/// The root `Core` only builds the services and hands them out: its methods are this list. An
+/// operation added to the root instead of a context service fails here.
+const CORE_ROOT_METHODS: &[&str] = &[
+    "new",
+    "assemble",
+    "with_webhooks",
+    "with_knowledge",
+    "access",
+    "items",
+    "accounts",
+    "retrieval",
+    "webhooks",
+    "storage",
+];
+
+#[test]
+fn the_service_root_only_hands_out_services() {
+    let text = std::fs::read_to_string(root().join("core-service/src/service/mod.rs")).unwrap();
+    let (_, block) = text.split_once("\nimpl Core {").expect("the root's impl block");
+    let block = block.split_once("\n}\n").expect("the block ends").0;
+    let methods: Vec<String> = block
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            let signature = line.strip_prefix("pub ").unwrap_or(line);
+            let signature = signature.strip_prefix("async ").unwrap_or(signature);
+            let name = signature.strip_prefix("fn ")?;
+            Some(name.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()?.to_owned())
+        })
+        .collect();
+    assert_eq!(methods, CORE_ROOT_METHODS, "the root's methods: an operation belongs on a context service");
+}
+
+#[test]
+fn the_impl_scan_reads_inherent_impls_only() {
+    assert_eq!(inherent_impl_of("impl ItemsService {"), Some("ItemsService"));
+    assert_eq!(inherent_impl_of("impl<'a> Credentials<'a> {"), Some("Credentials"));
+    assert_eq!(inherent_impl_of("impl fmt::Display for Core {"), None);
+    assert_eq!(inherent_impl_of("let implied = 1;"), None);
+}

@@ -162,7 +162,7 @@ async fn main() -> anyhow::Result<()> {
         rss_before as f64 / 1048576.0,
         rss_after as f64 / 1048576.0,
         (rss_after.saturating_sub(rss_before)) as f64 / 1048576.0 * 100_000.0 / vectors,
-        core.search_indexes().total_bytes() as f64 / 1048576.0,
+        core.retrieval().search_indexes().total_bytes() as f64 / 1048576.0,
     );
     println!(
         "{} items: first queries (load) {large_loaded_in:.1?}, graph built {large_graph_in:.1?} later; measured after",
@@ -185,15 +185,15 @@ struct Accounts {
 }
 
 async fn accounts(core: &Arc<Core>) -> anyhow::Result<Accounts> {
-    let (_, admin_token) = core.bootstrap_admin("admin").await?.expect("a fresh database");
-    let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
-    let user = core.create_user(&admin, "bench", false).await?;
-    let token = core.create_token(&admin, UserId(user.id), None, "bench").await?;
+    let (_, admin_token) = core.accounts().bootstrap_admin("admin").await?.expect("a fresh database");
+    let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
+    let user = core.accounts().create_user(&admin, "bench", false).await?;
+    let token = core.accounts().create_token(&admin, UserId(user.id), None, "bench").await?;
     Ok(Accounts { admin, owner: UserId(user.id), token: token.secret })
 }
 
 async fn project(core: &Arc<Core>, accounts: &Accounts, name: &str) -> anyhow::Result<String> {
-    Ok(core.create_project(&accounts.admin, name, accounts.owner).await?.id.to_string())
+    Ok(core.accounts().create_project(&accounts.admin, name, accounts.owner).await?.id.to_string())
 }
 
 /// A project id as the service types it.

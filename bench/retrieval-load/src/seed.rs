@@ -16,7 +16,7 @@ pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks
     let storage = core.storage();
     let source_id = crate::project_id(source).0;
     let mut sentences: Vec<(String, Vec<f32>)> = Vec::new();
-    let model_id = core.knowledge_model_id().to_owned();
+    let model_id = core.retrieval().knowledge_model_id().to_owned();
     let mut after = 0;
     loop {
         let page = storage.project_chunks(source_id, &model_id, after, 4096).await?;

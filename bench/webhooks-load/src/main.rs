@@ -75,12 +75,12 @@ async fn main() -> anyhow::Result<()> {
     let core_url = format!("http://{}", grpc.local_addr()?);
     tokio::spawn(core_service::run(grpc, core.clone(), shutdown.clone()));
 
-    let (_, admin_token) = core.bootstrap_admin("admin").await?.context("fresh database")?;
-    let admin = core.authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
-    let user = core.create_user(&admin, "bench", false).await?;
-    let token = core.create_token(&admin, UserId(user.id), None, "bench").await?;
-    let owner = core.authenticate(Some(&format!("Bearer {}", token.secret))).await?;
-    let project = core.create_project(&admin, "Bench", UserId(user.id)).await?;
+    let (_, admin_token) = core.accounts().bootstrap_admin("admin").await?.context("fresh database")?;
+    let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
+    let user = core.accounts().create_user(&admin, "bench", false).await?;
+    let token = core.accounts().create_token(&admin, UserId(user.id), None, "bench").await?;
+    let owner = core.access().authenticate(Some(&format!("Bearer {}", token.secret))).await?;
+    let project = core.accounts().create_project(&admin, "Bench", UserId(user.id)).await?;
 
     // The receiver notes when each item's call arrives (first arrival only).
     let arrivals: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
@@ -101,7 +101,7 @@ async fn main() -> anyhow::Result<()> {
     let url = format!("https://{}/hook", listener.local_addr()?);
     tokio::spawn(serve_tls(listener, ca.server_config(&["127.0.0.1"])?, router, shutdown.clone()));
     let definition = serde_json::json!({"url": url, "events": ["item.created"]}).to_string();
-    core.create_webhook(&owner, core_service::domain::ProjectId(project.id), &definition).await?;
+    core.webhooks().create_webhook(&owner, core_service::domain::ProjectId(project.id), &definition).await?;
 
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(core_url.clone(), client);
     dispatcher.concurrency = args.dispatcher_concurrency;

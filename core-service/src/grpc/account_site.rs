@@ -15,8 +15,8 @@ use tonic::{Request, Response, Status};
 
 use super::{authenticate, convert};
 use crate::domain::{TokenId, UserId};
-use crate::service::oauth::{AuthorizationProblem, AuthorizationRequest};
-use crate::service::sessions::{ClientInfo, OpenedSession, SignedIn};
+use crate::service::accounts::oauth::{AuthorizationProblem, AuthorizationRequest};
+use crate::service::accounts::sessions::{ClientInfo, OpenedSession, SignedIn};
 use crate::service::Core;
 use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
 use canvas_accounts::clients::OAuthRefusal;
@@ -37,7 +37,7 @@ type Reply<T> = Result<Response<T>, Status>;
 
 async fn signed_in<T>(core: &Core, request: &Request<T>) -> Result<SignedIn, Status> {
     let credentials = super::credentials(request);
-    Ok(core.signed_in(credentials.session, credentials.client_address).await?)
+    Ok(core.access().signed_in(credentials.session, credentials.client_address).await?)
 }
 
 fn session_info(who: &SignedIn, idle_secs: u64) -> pb::SessionInfo {
@@ -57,7 +57,7 @@ fn session_info(who: &SignedIn, idle_secs: u64) -> pb::SessionInfo {
 }
 
 fn opened(core: &Core, opened: OpenedSession) -> pb::SignInResponse {
-    let info = session_info(&opened.signed_in, core.settings().accounts.session_idle_secs);
+    let info = session_info(&opened.signed_in, core.accounts().config().session_idle_secs);
     pb::SignInResponse { session: opened.secret, info: Some(info) }
 }
 
@@ -81,12 +81,12 @@ impl SessionService for SessionGrpc {
     async fn sign_in(&self, request: Request<pb::SignInRequest>) -> Reply<pb::SignInResponse> {
         let req = request.into_inner();
         let client = ClientInfo::new(&req.client_address, &req.user_agent);
-        let session = self.core.sign_in(&req.login, &req.password, &client).await?;
+        let session = self.core.accounts().sign_in(&req.login, &req.password, &client).await?;
         Ok(Response::new(opened(&self.core, session)))
     }
 
     async fn check_sign_in_link(&self, request: Request<pb::CheckSignInLinkRequest>) -> Reply<pb::SignInLinkInfo> {
-        let (user, login, link) = self.core.check_sign_in_link(&request.get_ref().link).await?;
+        let (user, login, link) = self.core.accounts().check_sign_in_link(&request.get_ref().link).await?;
         Ok(Response::new(pb::SignInLinkInfo {
             user_name: user.name,
             login: login.login,
@@ -98,38 +98,38 @@ impl SessionService for SessionGrpc {
     async fn redeem_sign_in_link(&self, request: Request<pb::RedeemSignInLinkRequest>) -> Reply<pb::SignInResponse> {
         let req = request.into_inner();
         let client = ClientInfo::new(&req.client_address, &req.user_agent);
-        let session = self.core.redeem_sign_in_link(&req.link, &req.new_password, &client).await?;
+        let session = self.core.accounts().redeem_sign_in_link(&req.link, &req.new_password, &client).await?;
         Ok(Response::new(opened(&self.core, session)))
     }
 
     async fn get_session(&self, request: Request<pb::GetSessionRequest>) -> Reply<pb::SessionInfo> {
         let who = signed_in(&self.core, &request).await?;
-        Ok(Response::new(session_info(&who, self.core.settings().accounts.session_idle_secs)))
+        Ok(Response::new(session_info(&who, self.core.accounts().config().session_idle_secs)))
     }
 
     async fn sign_out(&self, request: Request<pb::SignOutRequest>) -> Reply<pb::SignOutResponse> {
         let who = signed_in(&self.core, &request).await?;
-        self.core.sign_out(&who, &request.get_ref().csrf_token).await?;
+        self.core.accounts().sign_out(&who, &request.get_ref().csrf_token).await?;
         Ok(Response::new(pb::SignOutResponse {}))
     }
 
     async fn change_password(&self, request: Request<pb::ChangePasswordRequest>) -> Reply<pb::ChangePasswordResponse> {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
-        self.core.change_password(&who, &req.csrf_token, &req.current_password, &req.new_password).await?;
+        self.core.accounts().change_password(&who, &req.csrf_token, &req.current_password, &req.new_password).await?;
         Ok(Response::new(pb::ChangePasswordResponse {}))
     }
 
     async fn list_my_tokens(&self, request: Request<pb::ListMyTokensRequest>) -> Reply<pb::ListMyTokensResponse> {
         let who = signed_in(&self.core, &request).await?;
-        let rows = self.core.list_my_tokens(&who).await?;
+        let rows = self.core.accounts().list_my_tokens(&who).await?;
         Ok(Response::new(pb::ListMyTokensResponse { tokens: rows.into_iter().map(my_token).collect() }))
     }
 
     async fn create_my_token(&self, request: Request<pb::CreateMyTokenRequest>) -> Reply<pb::CreateMyTokenResponse> {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
-        let issued = self.core.create_my_token(&who, &req.csrf_token, &req.name).await?;
+        let issued = self.core.accounts().create_my_token(&who, &req.csrf_token, &req.name).await?;
         Ok(Response::new(pb::CreateMyTokenResponse { token: issued.secret, info: Some(my_token(issued.row)) }))
     }
 
@@ -137,7 +137,7 @@ impl SessionService for SessionGrpc {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
         let token = TokenId::parse(&req.token_id).map_err(invalid)?;
-        let row = self.core.revoke_my_token(&who, &req.csrf_token, token).await?;
+        let row = self.core.accounts().revoke_my_token(&who, &req.csrf_token, token).await?;
         Ok(Response::new(my_token(row)))
     }
 
@@ -146,13 +146,13 @@ impl SessionService for SessionGrpc {
         request: Request<pb::ListMyAuditRecordsRequest>,
     ) -> Reply<pb::ListMyAuditRecordsResponse> {
         let who = signed_in(&self.core, &request).await?;
-        let rows = self.core.list_my_audit(&who, request.get_ref().page_size).await?;
+        let rows = self.core.accounts().list_my_audit(&who, request.get_ref().page_size).await?;
         Ok(Response::new(pb::ListMyAuditRecordsResponse { records: rows.into_iter().map(audit_record).collect() }))
     }
 
     async fn list_my_apps(&self, request: Request<pb::ListMyAppsRequest>) -> Reply<pb::ListMyAppsResponse> {
         let who = signed_in(&self.core, &request).await?;
-        let apps = self.core.list_my_apps(&who).await?;
+        let apps = self.core.accounts().list_my_apps(&who).await?;
         Ok(Response::new(pb::ListMyAppsResponse { apps: apps.into_iter().map(|(g, c)| connected_app(g, c)).collect() }))
     }
 
@@ -161,14 +161,14 @@ impl SessionService for SessionGrpc {
         let req = request.into_inner();
         let grant = uuid::Uuid::parse_str(req.grant_id.trim())
             .map_err(|_| crate::error::CoreError::invalid("grantId", "must be a UUID"))?;
-        self.core.revoke_my_app(&who, &req.csrf_token, grant).await?;
+        self.core.accounts().revoke_my_app(&who, &req.csrf_token, grant).await?;
         Ok(Response::new(pb::RevokeMyAppResponse {}))
     }
 }
 
 fn connected_app(grant: OAuthGrantRow, client: OAuthClientRow) -> pb::ConnectedApp {
     // The first registered redirect URI's host and port: what tells two apps of one name apart.
-    let redirect_host = crate::service::oauth_clients::redirect_uris(&client)
+    let redirect_host = crate::service::accounts::oauth_clients::redirect_uris(&client)
         .first()
         .and_then(|uri| url::Url::parse(uri).ok())
         .map(|url| match (url.host_str(), url.port()) {
@@ -214,11 +214,11 @@ fn problem_answer(problem: AuthorizationProblem) -> (Option<pb::OAuthError>, boo
 #[tonic::async_trait]
 impl OAuthService for OAuthGrpc {
     async fn get_server_info(&self, _request: Request<pb::GetOAuthServerInfoRequest>) -> Reply<pb::OAuthServerInfo> {
-        let settings = &self.core.settings().accounts;
+        let settings = self.core.accounts().config();
         let secs = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         Ok(Response::new(pb::OAuthServerInfo {
             resources: settings.oauth_resources.clone(),
-            scopes: vec![crate::service::oauth::SCOPE.to_owned()],
+            scopes: vec![crate::service::accounts::oauth::SCOPE.to_owned()],
             access_token_seconds: secs(settings.oauth_access_secs),
             refresh_token_seconds: secs(settings.oauth_refresh_secs),
             code_seconds: secs(settings.oauth_code_secs),
@@ -226,7 +226,7 @@ impl OAuthService for OAuthGrpc {
     }
 
     async fn register_client(&self, request: Request<pb::RegisterClientRequest>) -> Reply<pb::RegisterClientResponse> {
-        Ok(Response::new(match self.core.register_oauth_client(&request.get_ref().metadata_json).await? {
+        Ok(Response::new(match self.core.accounts().register_oauth_client(&request.get_ref().metadata_json).await? {
             Ok(client_json) => pb::RegisterClientResponse { error: None, client_json },
             Err(refusal) => pb::RegisterClientResponse { error: oauth_error(refusal), client_json: String::new() },
         }))
@@ -237,7 +237,7 @@ impl OAuthService for OAuthGrpc {
         request: Request<pb::CheckAuthorizationRequest>,
     ) -> Reply<pb::CheckAuthorizationResponse> {
         let params = parameters(request.into_inner().parameters);
-        Ok(Response::new(match self.core.check_authorization(&params).await? {
+        Ok(Response::new(match self.core.accounts().check_authorization(&params).await? {
             Ok(checked) => pb::CheckAuthorizationResponse {
                 error: None,
                 redirect_error: false,
@@ -258,7 +258,8 @@ impl OAuthService for OAuthGrpc {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
         let params = parameters(req.parameters);
-        let answer = self.core.authorize(&who, &req.csrf_token, &params, req.approve, &req.client_address).await?;
+        let answer =
+            self.core.accounts().authorize(&who, &req.csrf_token, &params, req.approve, &req.client_address).await?;
         Ok(Response::new(match answer {
             Ok(redirect_to) => pb::AuthorizeResponse { error: None, redirect_to },
             Err(problem) => {
@@ -270,7 +271,7 @@ impl OAuthService for OAuthGrpc {
 
     async fn token(&self, request: Request<pb::TokenRequest>) -> Reply<pb::TokenResponse> {
         let form: std::collections::HashMap<String, String> = request.into_inner().form;
-        Ok(Response::new(match self.core.oauth_token(&form).await? {
+        Ok(Response::new(match self.core.accounts().oauth_token(&form).await? {
             Ok(issued) => pb::TokenResponse {
                 error: None,
                 status: 200,
@@ -288,7 +289,7 @@ impl OAuthService for OAuthGrpc {
 
     async fn revoke(&self, request: Request<pb::RevokeOAuthTokenRequest>) -> Reply<pb::RevokeOAuthTokenResponse> {
         let req = request.into_inner();
-        self.core.oauth_revoke(&req.token, &req.client_id).await?;
+        self.core.accounts().oauth_revoke(&req.token, &req.client_id).await?;
         Ok(Response::new(pb::RevokeOAuthTokenResponse {}))
     }
 }
@@ -302,7 +303,7 @@ impl AccountAdminService for AccountAdminGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let user = UserId::parse(&req.user_id).map_err(invalid)?;
-        let (link, expires_at) = self.core.create_sign_in_link(&who, user, req.valid_seconds).await?;
+        let (link, expires_at) = self.core.accounts().create_sign_in_link(&who, user, req.valid_seconds).await?;
         Ok(Response::new(pb::CreateSignInLinkResponse { link, expires_at: Some(convert::timestamp(expires_at)) }))
     }
 
@@ -310,7 +311,7 @@ impl AccountAdminService for AccountAdminGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let user = UserId::parse(&req.user_id).map_err(invalid)?;
-        let row = self.core.set_user_login(&who, user, &req.login, &req.password).await?;
+        let row = self.core.accounts().set_user_login(&who, user, &req.login, &req.password).await?;
         Ok(Response::new(convert::user(row)))
     }
 }

@@ -30,7 +30,7 @@ impl AdminService for AdminGrpc {
     async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Reply<pb::User> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
-        let user = self.core.create_user(&who, &req.name, req.system_admin).await?;
+        let user = self.core.accounts().create_user(&who, &req.name, req.system_admin).await?;
         Ok(Response::new(convert::user(user)))
     }
 
@@ -39,21 +39,21 @@ impl AdminService for AdminGrpc {
         let req = request.into_inner();
         let user = UserId::parse(&req.user_id).map_err(invalid)?;
         let environment = convert::environment_from_proto(req.environment)?;
-        let issued = self.core.create_token(&who, user, environment, &req.name).await?;
+        let issued = self.core.accounts().create_token(&who, user, environment, &req.name).await?;
         Ok(Response::new(pb::CreateTokenResponse { token: issued.secret, info: Some(convert::token(issued.row)) }))
     }
 
     async fn revoke_token(&self, request: Request<pb::RevokeTokenRequest>) -> Reply<pb::RevokeTokenResponse> {
         let who = authenticate(&self.core, &request).await?;
         let token = TokenId::parse(&request.get_ref().token_id).map_err(invalid)?;
-        let row = self.core.revoke_token(&who, token).await?;
+        let row = self.core.accounts().revoke_token(&who, token).await?;
         Ok(Response::new(pb::RevokeTokenResponse { info: Some(convert::token(row)) }))
     }
 
     async fn list_tokens(&self, request: Request<pb::ListTokensRequest>) -> Reply<pb::ListTokensResponse> {
         let who = authenticate(&self.core, &request).await?;
         let user = UserId::parse(&request.get_ref().user_id).map_err(invalid)?;
-        let rows = self.core.list_tokens(&who, user).await?;
+        let rows = self.core.accounts().list_tokens(&who, user).await?;
         Ok(Response::new(pb::ListTokensResponse { tokens: rows.into_iter().map(convert::token).collect() }))
     }
 
@@ -61,7 +61,7 @@ impl AdminService for AdminGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let owner = UserId::parse(&req.owner_user_id).map_err(invalid)?;
-        let row = self.core.create_project(&who, &req.name, owner).await?;
+        let row = self.core.accounts().create_project(&who, &req.name, owner).await?;
         Ok(Response::new(convert::project(row, Some(crate::domain::ProjectRole::Admin))))
     }
 
@@ -72,35 +72,35 @@ impl AdminService for AdminGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.into_inner();
         let user = UserId::parse(&req.user_id).map_err(invalid)?;
-        let rows = self.core.list_user_projects(&who, user, req.page_size).await?;
+        let rows = self.core.accounts().list_user_projects(&who, user, req.page_size).await?;
         Ok(Response::new(pb::ListProjectsResponse { projects: rows.into_iter().map(convert::user_project).collect() }))
     }
 
     async fn add_member(&self, request: Request<pb::MemberRequest>) -> Reply<pb::Membership> {
         let who = authenticate(&self.core, &request).await?;
         let (project, user, role) = member_args(request.get_ref())?;
-        let row = self.core.add_member(&who, project, user, convert::role_from_proto(role)?).await?;
+        let row = self.core.accounts().add_member(&who, project, user, convert::role_from_proto(role)?).await?;
         Ok(Response::new(convert::membership(row)))
     }
 
     async fn set_member_role(&self, request: Request<pb::MemberRequest>) -> Reply<pb::Membership> {
         let who = authenticate(&self.core, &request).await?;
         let (project, user, role) = member_args(request.get_ref())?;
-        let row = self.core.set_member_role(&who, project, user, convert::role_from_proto(role)?).await?;
+        let row = self.core.accounts().set_member_role(&who, project, user, convert::role_from_proto(role)?).await?;
         Ok(Response::new(convert::membership(row)))
     }
 
     async fn remove_member(&self, request: Request<pb::MemberRequest>) -> Reply<pb::Membership> {
         let who = authenticate(&self.core, &request).await?;
         let (project, user, _) = member_args(request.get_ref())?;
-        let row = self.core.remove_member(&who, project, user).await?;
+        let row = self.core.accounts().remove_member(&who, project, user).await?;
         Ok(Response::new(convert::membership(row)))
     }
 
     async fn list_members(&self, request: Request<pb::ListMembersRequest>) -> Reply<pb::ListMembersResponse> {
         let who = authenticate(&self.core, &request).await?;
         let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
-        let rows = self.core.list_members(&who, project).await?;
+        let rows = self.core.accounts().list_members(&who, project).await?;
         Ok(Response::new(pb::ListMembersResponse { members: rows.into_iter().map(convert::membership).collect() }))
     }
 }
@@ -124,14 +124,14 @@ impl ProjectService for ProjectGrpc {
 
     async fn list_my_projects(&self, request: Request<pb::ListMyProjectsRequest>) -> Reply<pb::ListProjectsResponse> {
         let who = authenticate_reader(&self.core, &request).await?;
-        let rows = self.core.list_user_projects(&who, who.user_id, request.get_ref().page_size).await?;
+        let rows = self.core.accounts().list_user_projects(&who, who.user_id, request.get_ref().page_size).await?;
         Ok(Response::new(pb::ListProjectsResponse { projects: rows.into_iter().map(convert::user_project).collect() }))
     }
 
     async fn get_project(&self, request: Request<pb::GetProjectRequest>) -> Reply<pb::Project> {
         let who = authenticate_reader(&self.core, &request).await?;
         let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
-        let (row, role) = self.core.get_project(&who, project).await?;
+        let (row, role) = self.core.accounts().get_project(&who, project).await?;
         Ok(Response::new(convert::project(row, Some(role))))
     }
 }

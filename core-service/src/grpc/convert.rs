@@ -102,8 +102,8 @@ pub fn item(row: ItemRow) -> pb::Item {
     pb::Item {
         item_id: row.id.to_string(),
         project_id: row.project_id.to_string(),
-        item_type: row.item_type,
-        parent: row.parent,
+        item_type: row.item_type.to_string(),
+        parent: row.parent.to_string(),
         properties: Some(to_proto_struct(properties)),
         created_at: Some(timestamp(row.created_at)),
         updated_at: Some(timestamp(row.updated_at)),

@@ -1,4 +1,4 @@
-//! The gRPC face of idempotent retries (`service::idempotency`): the `idempotency-key` metadata of
+//! The gRPC face of idempotent retries (`service::items::idempotency`): the `idempotency-key` metadata of
 //! a creating call, its deadline (`grpc-timeout`), the request message's bytes for the
 //! fingerprint, and the answer encoded for storage and decoded on a replay, which is marked with
 //! the `idempotent-replayed: true` response metadata (rest-gateway: `Idempotent-Replayed`).
@@ -12,7 +12,7 @@ use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
 
 use crate::error::{CoreError, CoreResult};
-use crate::service::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
+use crate::service::items::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
 use crate::service::{Core, Principal};
 
 /// The metadata a gateway forwards the client's `Idempotency-Key` header in.
@@ -43,7 +43,7 @@ impl Once {
     {
         let Some((retry, who, deadline)) = self.retry else { return Ok(Response::new(work.await?)) };
         let encoded = async move { work.await.map(|answer| answer.encode_to_vec()) };
-        let (bytes, replayed) = core.once(&who, retry, deadline, encoded).await?;
+        let (bytes, replayed) = core.items().once(&who, retry, deadline, encoded).await?;
         let answer = R::decode(bytes.as_slice())
             .map_err(|err| CoreError::internal(format!("a stored idempotent answer does not decode: {err}")))?;
         let mut response = Response::new(answer);

@@ -13,9 +13,9 @@ use super::idempotency::Once;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{ItemId, ProjectId};
 use crate::error::CoreError;
-use crate::service::bulk::BulkItem;
-use crate::service::item_filters::{ItemMatch, Region};
-use crate::service::items::{ListQuery, Upload, Written};
+use crate::service::items::bulk::BulkItem;
+use crate::service::items::crud::{ListQuery, Upload, Written};
+use crate::service::items::item_filters::{ItemMatch, Region};
 use crate::service::Core;
 
 /// gRPC face of the item operations.
@@ -62,7 +62,8 @@ impl ItemService for ItemGrpc {
                 declared_mime_type: f.declared_mime_type,
                 content: f.content,
             });
-            let created = core.create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
+            let created =
+                core.items().create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
             Ok(written_ref(created))
         })
         .await
@@ -73,7 +74,7 @@ impl ItemService for ItemGrpc {
         let req = request.get_ref();
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
-        let row = self.core.get_item(&who, project, item).await?;
+        let row = self.core.items().get_item(&who, project, item).await?;
         Ok(Response::new(convert::item(row)))
     }
 
@@ -82,7 +83,7 @@ impl ItemService for ItemGrpc {
         let req = request.get_ref();
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
-        let (name, value) = self.core.get_item_property(&who, project, item, &req.property).await?;
+        let (name, value) = self.core.items().get_item_property(&who, project, item, &req.property).await?;
         Ok(Response::new(pb::ItemPropertyValue { property: name.to_owned(), value: Some(to_proto_value(value)) }))
     }
 
@@ -94,7 +95,7 @@ impl ItemService for ItemGrpc {
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
         let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
         let named_type = Some(req.item_type.as_str()).filter(|named| !named.is_empty());
-        let written = self.core.update_item(&who, project, named_type, item, patch, expected).await?;
+        let written = self.core.items().update_item(&who, project, named_type, item, patch, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -104,7 +105,7 @@ impl ItemService for ItemGrpc {
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let expected = expected_versions(req.expected_version, req.expected_versions.as_ref());
-        let written = self.core.delete_item(&who, project, item, expected).await?;
+        let written = self.core.items().delete_item(&who, project, item, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -130,7 +131,7 @@ impl ItemService for ItemGrpc {
             cursor: Some(req.page_token),
             matching: ItemMatch::new(region, Some(&req.text_contains), changed_since),
         };
-        let page = self.core.list_items(&who, project, query).await?;
+        let page = self.core.items().list_items(&who, project, query).await?;
         Ok(Response::new(pb::ListItemsResponse {
             items: page.items.into_iter().map(convert::item).collect(),
             next_page_token: page.next_cursor.unwrap_or_default(),
@@ -142,14 +143,14 @@ impl ItemService for ItemGrpc {
         let req = request.get_ref();
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
-        let (mime_type, file_name, content) = self.core.get_item_content(&who, project, item).await?;
+        let (mime_type, file_name, content) = self.core.items().get_item_content(&who, project, item).await?;
         Ok(Response::new(pb::ItemContent { mime_type, file_name, content }))
     }
 
     async fn find_item(&self, request: Request<pb::FindItemRequest>) -> Reply<pb::Item> {
         let who = authenticate_reader(&self.core, &request).await?;
         let item = ItemId::parse(&request.get_ref().item_id).map_err(invalid)?;
-        let row = self.core.find_item(&who, item).await?;
+        let row = self.core.items().find_item(&who, item).await?;
         Ok(Response::new(convert::item(row)))
     }
 
@@ -169,7 +170,7 @@ impl ItemService for ItemGrpc {
                     properties: item.properties.map(from_proto_struct).unwrap_or_default(),
                 })
                 .collect();
-            let created = core.create_items(&who, project, batch).await?;
+            let created = core.items().create_items(&who, project, batch).await?;
             Ok(pb::CreateItemsResponse {
                 items: created
                     .into_iter()
@@ -191,7 +192,7 @@ impl ItemService for ItemGrpc {
                 (None, None) => None,
                 _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
             };
-            let moved = core.arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
+            let moved = core.items().arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
             Ok(pb::ArrangeItemsResponse { items: moved.into_iter().map(written_ref).collect() })
         })
         .await
@@ -208,7 +209,7 @@ impl ItemService for ItemGrpc {
                 (None, None) => None,
                 _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
             };
-            let created = core.create_diagram(&who, project, &req.format, &req.source, position).await?;
+            let created = core.items().create_diagram(&who, project, &req.format, &req.source, position).await?;
             Ok(pb::CreateDiagramResponse {
                 item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
                 nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::authenticate;
 use crate::domain::ProjectId;
 use crate::error::CoreError;
-use crate::service::knowledge::{RetrieveRequest, SearchMode};
+use crate::service::retrieval::{RetrieveRequest, SearchMode};
 use crate::service::Core;
 use crate::storage::IndexStatusRow;
 
@@ -36,6 +36,7 @@ impl KnowledgeService for KnowledgeGrpc {
         };
         let answer = self
             .core
+            .retrieval()
             .retrieve(
                 &who,
                 project,
@@ -78,7 +79,7 @@ impl KnowledgeService for KnowledgeGrpc {
             ),
         };
         let limit = crate::service::page_size(req.limit, canvas_vocabulary::limits::INDEX_STATUS_PAGE)?;
-        let (rows, counts) = self.core.index_status(&who, project, &req.item_ids, after, limit).await?;
+        let (rows, counts) = self.core.retrieval().index_status(&who, project, &req.item_ids, after, limit).await?;
         let next_cursor = if rows.len() == limit as usize {
             rows.last().map(|r| r.item_id.to_string()).unwrap_or_default()
         } else {

@@ -32,7 +32,7 @@ use canvas_proto::v1::webhook_service_server::WebhookServiceServer;
 use tokio::net::TcpListener;
 use tonic::{Request, Status};
 
-use crate::service::auth::Credentials;
+use crate::service::access::Credentials;
 use crate::service::{Core, Principal};
 
 /// Largest gRPC message accepted or sent: a 25 MB upload plus framing.
@@ -58,13 +58,13 @@ pub fn credentials<T>(request: &Request<T>) -> Credentials<'_> {
 /// Authenticates a call that may change something: an API token, or an OAuth access token at
 /// its resource; never a session (a cookie must not be ridden into a write).
 pub async fn authenticate<T>(core: &Core, request: &Request<T>) -> Result<Principal, Status> {
-    Ok(core.authenticate_with(credentials(request), false).await?)
+    Ok(core.access().authenticate_with(credentials(request), false).await?)
 }
 
 /// Authenticates a read: as [`authenticate`], or a signed-in session when no token was sent
 /// (the web map of a signed-in person).
 pub async fn authenticate_reader<T>(core: &Core, request: &Request<T>) -> Result<Principal, Status> {
-    Ok(core.authenticate_with(credentials(request), true).await?)
+    Ok(core.access().authenticate_with(credentials(request), true).await?)
 }
 
 /// Forgets idle clients' full rate budgets once a minute, so the limiters' memory follows the
@@ -74,7 +74,7 @@ fn spawn_rate_limit_pruning(core: Arc<Core>, shutdown: tokio_util::sync::Cancell
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
             tokio::select! {
-                _ = every.tick() => core.rate_limits().prune(),
+                _ = every.tick() => core.access().rate_limits().prune(),
                 () = shutdown.cancelled() => return,
             }
         }

@@ -1,7 +1,7 @@
 //! `canvas.v1.WatchService`: a project's changes as a server stream.
 //!
 //! One task per stream polls the change records every [`POLL_INTERVAL`]
-//! (see `service::watch` for why polling re-reads a grace window), re-checks
+//! (see `service::items::watch` for why polling re-reads a grace window), re-checks
 //! the caller's role every [`RECHECK_INTERVAL`], and ends when the client goes
 //! away (the channel closes) or the server shuts down, so graceful shutdown
 //! never waits on an open stream.
@@ -21,7 +21,7 @@ use tonic::{Request, Response, Status};
 
 use super::authenticate_reader;
 use crate::domain::ProjectId;
-use crate::service::watch::ProjectWatch;
+use crate::service::items::watch::ProjectWatch;
 use crate::service::{Core, Principal};
 use crate::storage::EventRow;
 
@@ -49,7 +49,7 @@ impl WatchService for WatchGrpc {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
-        let watch = self.core.watch_project(&who, project, req.after).await?;
+        let watch = self.core.items().watch_project(&who, project, req.after).await?;
         let (tx, rx) = mpsc::channel(BUFFER);
         tokio::spawn(follow(self.core.clone(), who, watch, tx, self.shutdown.clone()));
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
@@ -79,8 +79,8 @@ async fn follow(core: Arc<Core>, who: Principal, mut watch: ProjectWatch, tx: Se
         let result = tokio::select! {
             _ = shutdown.cancelled() => return,
             _ = tx.closed() => return,
-            _ = recheck.tick() => core.recheck_watch(&who, &watch).await.map(|_| Vec::new()),
-            _ = poll.tick() => core.poll_watch(&mut watch).await,
+            _ = recheck.tick() => core.items().recheck_watch(&who, &watch).await.map(|_| Vec::new()),
+            _ = poll.tick() => core.items().poll_watch(&mut watch).await,
         };
         match result {
             Ok(rows) => {

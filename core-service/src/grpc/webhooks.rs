@@ -17,7 +17,7 @@ use super::convert::timestamp;
 use super::idempotency::Once;
 use crate::domain::ProjectId;
 use crate::error::CoreError;
-use crate::service::webhooks::webhook_id;
+use crate::service::webhooks::management::webhook_id;
 use crate::service::Core;
 use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
 use crate::webhooks::runtime::DeliveryReport;
@@ -90,14 +90,14 @@ impl WebhookService for WebhookGrpc {
     async fn list_webhooks(&self, request: Request<pb::ListWebhooksRequest>) -> Reply<pb::ListWebhooksResponse> {
         let who = authenticate(&self.core, &request).await?;
         let project = ProjectId::parse(&request.get_ref().project_id).map_err(invalid)?;
-        let rows = self.core.list_webhooks(&who, project).await?;
+        let rows = self.core.webhooks().list_webhooks(&who, project).await?;
         Ok(Response::new(pb::ListWebhooksResponse { webhooks: rows.into_iter().map(webhook).collect() }))
     }
 
     async fn get_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
         let who = authenticate(&self.core, &request).await?;
         let (project, id) = reference(request.get_ref())?;
-        Ok(Response::new(webhook(self.core.get_webhook(&who, project, id).await?)))
+        Ok(Response::new(webhook(self.core.webhooks().get_webhook(&who, project, id).await?)))
     }
 
     async fn create_webhook(&self, request: Request<pb::CreateWebhookRequest>) -> Reply<pb::Webhook> {
@@ -106,7 +106,7 @@ impl WebhookService for WebhookGrpc {
         let (core, req) = (self.core.clone(), request.into_inner());
         once.run(&self.core, async move {
             let project = ProjectId::parse(&req.project_id)?;
-            Ok(webhook(core.create_webhook(&who, project, &req.definition_json).await?))
+            Ok(webhook(core.webhooks().create_webhook(&who, project, &req.definition_json).await?))
         })
         .await
     }
@@ -115,26 +115,26 @@ impl WebhookService for WebhookGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
-        Ok(Response::new(webhook(self.core.replace_webhook(&who, project, id, &req.definition_json).await?)))
+        Ok(Response::new(webhook(self.core.webhooks().replace_webhook(&who, project, id, &req.definition_json).await?)))
     }
 
     async fn delete_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
         let who = authenticate(&self.core, &request).await?;
         let (project, id) = reference(request.get_ref())?;
-        Ok(Response::new(webhook(self.core.delete_webhook(&who, project, id).await?)))
+        Ok(Response::new(webhook(self.core.webhooks().delete_webhook(&who, project, id).await?)))
     }
 
     async fn enable_webhook(&self, request: Request<pb::WebhookRef>) -> Reply<pb::Webhook> {
         let who = authenticate(&self.core, &request).await?;
         let (project, id) = reference(request.get_ref())?;
-        Ok(Response::new(webhook(self.core.enable_webhook(&who, project, id).await?)))
+        Ok(Response::new(webhook(self.core.webhooks().enable_webhook(&who, project, id).await?)))
     }
 
     async fn test_webhook(&self, request: Request<pb::TestWebhookRequest>) -> Reply<pb::TestWebhookResponse> {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
-        let outcome = self.core.test_webhook(&who, project, &req.definition_json).await?;
+        let outcome = self.core.webhooks().test_webhook(&who, project, &req.definition_json).await?;
         Ok(Response::new(pb::TestWebhookResponse {
             status_code: outcome.status_code.map(i32::from),
             duration_ms: outcome.duration.as_millis() as u64,
@@ -146,7 +146,7 @@ impl WebhookService for WebhookGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
-        let rows = self.core.list_deliveries(&who, project, id, req.limit).await?;
+        let rows = self.core.webhooks().list_deliveries(&who, project, id, req.limit).await?;
         Ok(Response::new(pb::ListDeliveriesResponse { attempts: rows.into_iter().map(attempt).collect() }))
     }
 
@@ -154,19 +154,19 @@ impl WebhookService for WebhookGrpc {
         let who = authenticate(&self.core, &request).await?;
         let req = request.get_ref();
         let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
-        let new_id = self.core.redeliver(&who, project, id, &req.delivery_id).await?;
+        let new_id = self.core.webhooks().redeliver(&who, project, id, &req.delivery_id).await?;
         Ok(Response::new(pb::RedeliverResponse { delivery_id: new_id.to_string() }))
     }
 
     async fn get_signing_keys(&self, _request: Request<pb::GetSigningKeysRequest>) -> Reply<pb::SigningKeySet> {
-        let keys = self.core.signing_keys().await?;
+        let keys = self.core.webhooks().signing_keys().await?;
         Ok(Response::new(pb::SigningKeySet { keys: keys.into_iter().map(signing_key).collect() }))
     }
 
     async fn rotate_signing_key(&self, request: Request<pb::RotateSigningKeyRequest>) -> Reply<pb::SigningKey> {
         let who = authenticate(&self.core, &request).await?;
         let delay = Some(request.get_ref().delay_secs).filter(|s| *s > 0).map(Duration::from_secs);
-        Ok(Response::new(signing_key(self.core.rotate_signing_key(&who, delay).await?)))
+        Ok(Response::new(signing_key(self.core.webhooks().rotate_signing_key(&who, delay).await?)))
     }
 }
 
@@ -177,10 +177,10 @@ impl WebhookDispatchService for DispatchGrpc {
         request: Request<pb::LeaseDeliveriesRequest>,
     ) -> Reply<pb::LeaseDeliveriesResponse> {
         let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.authorize_dispatcher(header)?;
+        self.core.webhooks().authorize_dispatcher(header)?;
         let req = request.get_ref();
         let lease = Some(req.lease_secs).filter(|s| *s > 0).map(|s| Duration::from_secs(u64::from(s)));
-        let leased = self.core.lease_deliveries(req.max_deliveries, lease).await?;
+        let leased = self.core.webhooks().lease_deliveries(req.max_deliveries, lease).await?;
         let deliveries = leased
             .into_iter()
             .map(|d| pb::LeasedDelivery {
@@ -198,7 +198,7 @@ impl WebhookDispatchService for DispatchGrpc {
 
     async fn report_delivery(&self, request: Request<pb::ReportDeliveryRequest>) -> Reply<pb::ReportDeliveryResponse> {
         let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.authorize_dispatcher(header)?;
+        self.core.webhooks().authorize_dispatcher(header)?;
         let req = request.into_inner();
         let parse = |field: &str, raw: &str| {
             Uuid::parse_str(raw).map_err(|_| CoreError::invalid(field.to_owned(), "must be a UUID"))
@@ -215,7 +215,7 @@ impl WebhookDispatchService for DispatchGrpc {
                 refused: None,
             },
         };
-        if !self.core.report_delivery(report).await? {
+        if !self.core.webhooks().report_delivery(report).await? {
             tracing::info!(delivery = %req.delivery_id, "stale delivery report ignored (lease expired or reassigned)");
         }
         Ok(Response::new(pb::ReportDeliveryResponse {}))
@@ -226,7 +226,7 @@ impl WebhookDispatchService for DispatchGrpc {
         request: Request<pb::ReleaseDeliveriesRequest>,
     ) -> Reply<pb::ReleaseDeliveriesResponse> {
         let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.authorize_dispatcher(header)?;
+        self.core.webhooks().authorize_dispatcher(header)?;
         let leases = request
             .into_inner()
             .leases
@@ -240,7 +240,7 @@ impl WebhookDispatchService for DispatchGrpc {
                 Ok((parse("deliveryId", &lease.delivery_id)?, parse("leaseToken", &lease.lease_token)?))
             })
             .collect::<Result<Vec<_>, CoreError>>()?;
-        let released = self.core.release_deliveries(&leases).await?;
+        let released = self.core.webhooks().release_deliveries(&leases).await?;
         tracing::info!(released, asked = leases.len(), "leases released by a stopping dispatcher");
         Ok(Response::new(pb::ReleaseDeliveriesResponse { released }))
     }
@@ -258,7 +258,7 @@ impl canvas_proto::v1::project_copy_service_server::ProjectCopyService for CopyG
         let req = request.get_ref();
         let source = ProjectId::parse(&req.source_project_id).map_err(invalid)?;
         let owner = crate::domain::UserId::parse(&req.owner_user_id).map_err(invalid)?;
-        let copy = self.core.copy_project(&who, source, &req.name, owner).await?;
+        let copy = self.core.webhooks().copy_project(&who, source, &req.name, owner).await?;
         Ok(Response::new(pb::CopyProjectResponse {
             project_id: copy.project.id.to_string(),
             items_copied: copy.items as u32,

@@ -11,6 +11,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::storage::ItemRow;
+use canvas_items::ItemType;
 
 /// Longest excerpt of an end item's text used in a connector's relation sentence.
 const RELATION_EXCERPT_CHARS: usize = 300;
@@ -30,28 +31,28 @@ pub enum ItemText {
 pub fn text_of(row: &ItemRow) -> ItemText {
     let props = &row.properties;
     let str_prop = |name: &str| props.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
-    match row.item_type.as_str() {
-        "label" | "sticky-note" => ItemText::Inline(canvas_files::html_to_text(&str_prop("text"))),
-        "web" => ItemText::Inline(str_prop("url")),
-        "image" => ItemText::Inline(str_prop("fileName")),
-        "document" | "svg" => match &row.content_key {
+    match row.item_type {
+        ItemType::Label | ItemType::StickyNote => ItemText::Inline(canvas_files::html_to_text(&str_prop("text"))),
+        ItemType::Web => ItemText::Inline(str_prop("url")),
+        ItemType::Image => ItemText::Inline(str_prop("fileName")),
+        ItemType::Document | ItemType::Svg => match &row.content_key {
             Some(key) => ItemText::File {
                 prefix: str_prop("fileName"),
                 content_key: key.clone(),
                 mime_type: match str_prop("mimeType") {
-                    m if m.is_empty() && row.item_type == "svg" => "image/svg+xml".into(),
+                    m if m.is_empty() && row.item_type == ItemType::Svg => "image/svg+xml".into(),
                     m => m,
                 },
             },
             None => ItemText::Inline(str_prop("fileName")),
         },
-        "connector" => {
+        ItemType::Connector => {
             let end_item = |name: &str| {
                 props.get(name).and_then(|p| p.get("itemId")).and_then(Value::as_str).and_then(|s| s.parse().ok())
             };
             ItemText::Relation { start: end_item("startPoint"), end: end_item("endPoint") }
         }
-        _ => ItemText::Inline(String::new()),
+        ItemType::Shape => ItemText::Inline(String::new()),
     }
 }
 
@@ -100,8 +101,8 @@ mod tests {
         ItemRow {
             id,
             project_id: id,
-            item_type: item_type.into(),
-            parent: "root".into(),
+            item_type: ItemType::parse(item_type).unwrap(),
+            parent: canvas_items::Parent::Panel,
             properties: props,
             version: 1,
             created_by: id,

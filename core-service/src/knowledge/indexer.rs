@@ -168,7 +168,7 @@ struct Round {
 
 /// The background indexer of one replica, holding only what it uses: the queue and the chunks
 /// (storage), uploaded files' content (blobs) and the embedding model (knowledge). The service
-/// layer builds it (`Core::indexer`); nothing here reaches the service layer.
+/// layer builds it (`RetrievalService::indexer`); nothing here reaches the service layer.
 #[derive(Debug, Clone)]
 pub struct Indexer {
     pub(super) storage: Storage,

@@ -16,6 +16,8 @@ use uuid::Uuid;
 
 use super::content::{self, ItemText};
 use super::indexer::{IndexFailure, Indexer, Work, WorkState};
+use canvas_items::ItemType;
+
 use crate::storage::{IndexAction, IndexedChunk, IndexedItem, ItemRow, QueuedItem, StoredIndexState};
 
 /// Time allowed to extract the text of one file.
@@ -108,7 +110,7 @@ impl Indexer {
             } else {
                 work.state = WorkState::Preparing;
                 // The text changed: connectors quoting this item re-index after it is stored.
-                work.follow_up = row.item_type != "connector" && row.version > 1;
+                work.follow_up = row.item_type != ItemType::Connector && row.version > 1;
                 sources.push((works.len(), fingerprint, source));
             }
             works.push(work);

@@ -1,49 +1,34 @@
-//! The service layer: every operation of the product, free of any transport.
-//! gRPC handlers (and nothing else) call into it with an authenticated
-//! [`Principal`] and typed arguments.
+//! The service layer: every operation of the product, free of any transport, split by context.
+//! gRPC handlers (and nothing else) call into it with an authenticated [`Principal`] and typed
+//! arguments, through the context's service: `core.items().create_item(…)`.
 //!
 //! # Layout
-//! - [`auth`]: token authentication and project access checks.
-//! - [`accounts`]: users, tokens, projects, memberships.
-//! - [`sessions`], [`sign_in_throttle`], [`my_tokens`]: the account site: sign-in, sessions,
-//!   one-time links, throttling, a person's own tokens and audit records ([`account_config`]).
-//! - [`oauth`], [`oauth_clients`]: the OAuth 2.1 authorization server for MCP clients.
-//! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
-//! - [`items`]: item create, read, update, delete, list.
-//! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
-//! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
-//! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
-//! - [`rate_limits`]: calls per credential and per client address (429 at the gateways).
-//! - [`item_filters`]: the listing's region, text and changed-since filters.
-//! - [`item_locks`]: writers of one item take turns.
-//! - [`item_views`]: derived properties, uploads, connector bookkeeping.
-//! - [`webhooks`]: webhook management; [`webhook_dispatch`]: the delivery side (leases, reports,
-//!   test calls, the signing key ring).
-//! - [`knowledge`]: hybrid retrieval, the index status, and the indexer built over this core's
-//!   storage (`crate::knowledge::indexer::Indexer`, which never reaches back here).
+//! - [`access`]: authentication (API tokens, sessions, OAuth access tokens), project roles and
+//!   rate limits: one [`Access`] every service holds; it reaches no service.
+//! - [`items`]: [`ItemsService`], items, uploads, bulk, diagrams, arrangements, the change
+//!   stream, per-item write turns and idempotent creating calls.
+//! - [`accounts`]: [`AccountsService`], users, tokens, projects, memberships, the account site
+//!   and the OAuth 2.1 authorization server.
+//! - [`retrieval`]: [`RetrievalService`], hybrid retrieval, the index status, and the indexer
+//!   built over the same storage (`crate::knowledge::indexer::Indexer`, which never reaches back).
+//! - [`webhooks`]: [`WebhooksService`], webhook management, the delivery side and project copies.
+//!
+//! [`Core`], the root, only builds the services and hands them out. A service's fields are
+//! private to its module; a service that needs another context is given that context's service
+//! at construction and calls its public methods (webhooks → accounts, for project copies).
+//! Change events reach webhooks and the indexer through storage's outbox, not through calls.
 
-pub mod account_config;
+pub mod access;
 pub mod accounts;
-pub mod arrange;
-pub mod auth;
-pub mod bulk;
-pub mod diagrams;
-pub mod idempotency;
-pub mod item_filters;
-pub mod item_locks;
-pub mod item_views;
 pub mod items;
-pub mod knowledge;
-pub mod my_tokens;
-pub mod oauth;
-pub mod oauth_clients;
-pub mod rate_limits;
-pub mod sessions;
-pub mod sign_in_throttle;
-pub mod watch;
-pub mod webhook_dispatch;
+pub mod retrieval;
 pub mod webhooks;
 
+// The paths configuration is declared under (`canvasctl`, the tests).
+pub use access::rate_limits;
+pub use accounts::account_config;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::blobs::BlobStore;
@@ -53,12 +38,13 @@ use crate::domain::Environment;
 use crate::error::{CoreError, CoreResult};
 use crate::knowledge::Knowledge;
 use crate::storage::Storage;
-
-pub use auth::Principal;
-
-use std::sync::Arc;
-
 use crate::webhooks::runtime::WebhookRuntime;
+
+pub use access::{Access, Principal};
+pub use accounts::AccountsService;
+pub use items::ItemsService;
+pub use retrieval::RetrievalService;
+pub use webhooks::WebhooksService;
 
 /// Settings the service layer needs.
 #[derive(Debug, Clone)]
@@ -81,67 +67,87 @@ impl Default for ServiceSettings {
     }
 }
 
-/// The whole product behind one handle, shared by every gRPC service.
+/// What the services are built from; kept so the `with_*` steps can rebuild them.
+#[derive(Debug, Clone)]
+struct Parts {
+    storage: Storage,
+    blobs: BlobStore,
+    settings: ServiceSettings,
+    knowledge: Knowledge,
+    webhooks: Arc<WebhookRuntime>,
+}
+
+/// The root of the service layer: it builds the context services and hands them out, and holds
+/// nothing else. Its methods are a short fixed list (checked by
+/// `architecture::the_service_root_only_hands_out_services`); an operation belongs on a service.
 #[derive(Debug, Clone)]
 pub struct Core {
-    /// Where everything but file content is stored.
-    pub(crate) storage: Storage,
-    /// Uploaded file content, addressed by hash.
-    pub(crate) blobs: BlobStore,
-    /// Environment and tuning.
-    pub(crate) settings: ServiceSettings,
-    /// The embedding model, agent configurations and the indexer's wake-up.
-    pub(crate) knowledge: Knowledge,
-    /// Webhook settings, the HTTP client of test calls and opened signing keys.
-    pub(crate) webhooks: Arc<WebhookRuntime>,
-    /// Serialises writers of one item within this replica.
-    pub(crate) item_locks: Arc<item_locks::ItemLocks>,
-    /// This replica's share of every caller's request budget.
-    pub(crate) rate_limits: rate_limits::RateLimits,
+    parts: Parts,
+    access: Arc<Access>,
+    items: ItemsService,
+    accounts: AccountsService,
+    retrieval: RetrievalService,
+    webhooks: WebhooksService,
 }
 
 impl Core {
     /// A core with keyword-only retrieval; [`Core::with_knowledge`] adds the models.
     pub fn new(storage: Storage, blobs: BlobStore, settings: ServiceSettings) -> Self {
-        Self {
+        Self::assemble(Parts {
             storage,
             blobs,
+            settings,
             knowledge: Knowledge::keyword_only(),
             webhooks: Arc::new(WebhookRuntime::ephemeral()),
-            item_locks: Arc::default(),
-            rate_limits: rate_limits::RateLimits::new(&settings.accounts.rate_limits),
-            settings,
-        }
+        })
     }
 
-    /// This replica's rate limiters (pruned periodically by the gRPC server).
-    pub fn rate_limits(&self) -> &rate_limits::RateLimits {
-        &self.rate_limits
+    /// Builds every service over `parts`: one shared [`Access`], then each context, handed the
+    /// contexts it reaches.
+    fn assemble(parts: Parts) -> Self {
+        let Parts { storage, blobs, settings, knowledge, webhooks } = parts.clone();
+        let access = Access::new(storage.clone(), settings.clone());
+        let items = ItemsService::new(access.clone(), storage.clone(), blobs.clone(), knowledge.clone());
+        let accounts = AccountsService::new(access.clone(), storage.clone(), settings);
+        let retrieval = RetrievalService::new(access.clone(), storage.clone(), blobs, knowledge);
+        let webhooks = WebhooksService::new(access.clone(), storage, webhooks, accounts.clone());
+        Self { parts, access, items, accounts, retrieval, webhooks }
     }
 
-    /// Installs the configured webhook settings (`build` does this).
-    pub fn with_webhooks(mut self, settings: crate::webhooks::WebhookSettings) -> anyhow::Result<Self> {
-        self.webhooks = Arc::new(WebhookRuntime::new(settings)?);
-        Ok(self)
+    /// Installs the configured webhook settings (`build` does this, before serving).
+    pub fn with_webhooks(self, settings: crate::webhooks::WebhookSettings) -> anyhow::Result<Self> {
+        Ok(Self::assemble(Parts { webhooks: Arc::new(WebhookRuntime::new(settings)?), ..self.parts }))
     }
 
-    /// Uses `knowledge` (embedding model, agents) for indexing and retrieval.
-    pub fn with_knowledge(mut self, knowledge: Knowledge) -> Self {
-        self.knowledge = knowledge;
-        self
+    /// Uses `knowledge` (embedding model, agents) for indexing and retrieval (before serving).
+    pub fn with_knowledge(self, knowledge: Knowledge) -> Self {
+        Self::assemble(Parts { knowledge, ..self.parts })
     }
 
-    /// The embedding model, splitter and agents in use.
-    pub fn knowledge(&self) -> &Knowledge {
-        &self.knowledge
+    /// Authentication, roles and rate limits.
+    pub fn access(&self) -> &Access {
+        &self.access
     }
 
+    pub fn items(&self) -> &ItemsService {
+        &self.items
+    }
+
+    pub fn accounts(&self) -> &AccountsService {
+        &self.accounts
+    }
+
+    pub fn retrieval(&self) -> &RetrievalService {
+        &self.retrieval
+    }
+
+    pub fn webhooks(&self) -> &WebhooksService {
+        &self.webhooks
+    }
+
+    /// The database, for what belongs to no context: health, gauges, closing at shutdown.
     pub fn storage(&self) -> &Storage {
-        &self.storage
-    }
-
-    pub fn settings(&self) -> &ServiceSettings {
-        &self.settings
+        &self.parts.storage
     }
 }
 

@@ -1,6 +1,6 @@
 //! `Idempotency-Key`s of creating calls (migration 0010): claimed by the first call, holding its
 //! encoded answer once it succeeded, shared by every replica. The rules (fingerprints, waiting,
-//! leases, what is stored) are `service::idempotency`'s; this module only reads and writes rows.
+//! leases, what is stored) are `service::items::idempotency`'s; this module only reads and writes rows.
 //!
 //! Every change to a held row names the claim that holds it (`claim = $n`), so an attempt whose
 //! lease was taken over can no longer store or release a row that is not its own.

@@ -7,6 +7,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::domain::EventKind;
+use canvas_items::{ItemType, Parent};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -62,8 +63,11 @@ pub struct MembershipRow {
 pub struct ItemRow {
     pub id: Uuid,
     pub project_id: Uuid,
-    pub item_type: String,
-    pub parent: String,
+    /// Decoded here: text that names no type is a storage (decoding) error, never re-parsed above.
+    #[sqlx(try_from = "String")]
+    pub item_type: ItemType,
+    #[sqlx(try_from = "String")]
+    pub parent: Parent,
     /// Every property, validated and with defaults, camelCase names.
     #[sqlx(json)]
     pub properties: Value,

@@ -1,8 +1,8 @@
 //! Webhook rules that need no I/O of their own: the definition and its
 //! validation, the event kinds, the retry and automatic-disable policy,
 //! signing keys (ES256) and their encryption at rest, and the bytes of a
-//! delivery. The operations that use them live in `service::webhooks`
-//! (management) and `service::webhook_dispatch` (leases, reports, test calls, keys).
+//! delivery. The operations that use them live in `service::webhooks::management`
+//! (management) and `service::webhooks::dispatch` (leases, reports, test calls, keys).
 //!
 //! # Layout
 //! - [`definition`]: parsing and validating a definition by its REST names.
@@ -11,7 +11,7 @@
 //! - [`keys`]: key generation, sealing with the configured secret, signing.
 //! - [`body`]: the JSON body of a delivery and of a test ping.
 //! - [`runtime`]: the key ring and settings one process shares, lease and report types (the
-//!   operations behind the dispatcher's RPCs are `service::webhook_dispatch`).
+//!   operations behind the dispatcher's RPCs are `service::webhooks::dispatch`).
 
 pub mod body;
 pub mod definition;

@@ -1,6 +1,6 @@
 //! Webhook state one core-service process shares between its operations (settings, the client of
 //! test calls, the opened signing keys), the lease and report types of the dispatcher's RPCs, and
-//! their limits. The operations themselves are `service::webhook_dispatch`.
+//! their limits. The operations themselves are `service::webhooks::dispatch`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

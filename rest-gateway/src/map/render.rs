@@ -180,24 +180,17 @@ async fn draw(state: &AppState, project_id: String, query: String, headers: &Hea
 
 /// Every item of the project, page by page, as REST item JSON.
 pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) -> Result<Vec<Value>, ApiError> {
-    let mut items = Vec::new();
-    let mut page_token = String::new();
-    loop {
+    let page = |page_token: String| async move {
         let request = pb::ListItemsRequest {
             project_id: project_id.to_owned(),
-            item_type: String::new(),
-            parent: String::new(),
             page_size: Some(ITEMS_PAGE.max),
             page_token,
             ..Default::default()
         };
         let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
-        items.extend(page.items.into_iter().map(item_json));
-        if page.next_page_token.is_empty() {
-            return Ok(items);
-        }
-        page_token = page.next_page_token;
-    }
+        Ok::<_, ApiError>((page.items.into_iter().map(item_json).collect(), page.next_page_token))
+    };
+    canvas_proto::client::all_pages(page, None).await
 }
 
 /// The stored bytes of the image and SVG items that will be drawn, within

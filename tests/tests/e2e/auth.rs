@@ -60,7 +60,7 @@ async fn foreign_environment_token_gets_401(backend: Backend) {
     let (owner, project) = owner_with_project(&app).await;
     let user = core_service::domain::UserId::parse(&owner.id).unwrap();
     for env in [core_service::domain::Environment::Production, core_service::domain::Environment::Staging] {
-        let token = app.core.create_token(&app.admin, user, Some(env), "other env").await.unwrap();
+        let token = app.core.accounts().create_token(&app.admin, user, Some(env), "other env").await.unwrap();
         let reply = send(
             &app,
             Method::GET,

@@ -77,12 +77,12 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
     let app = TestApp::spawn(backend).await;
     let (owner, project) = owner_with_project(&app).await;
     let first = create_label(&app, &owner, &project, json!({"text": "before the watch"})).await;
-    let who = app.core.authenticate(Some(&owner.bearer())).await.unwrap();
+    let who = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
     let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
-    let mut watch = app.core.watch_project(&who, project_id, 0).await.unwrap();
+    let mut watch = app.core.items().watch_project(&who, project_id, 0).await.unwrap();
     let start = watch.resume_point();
     assert!(start > 0, "the resume point is the project's last record");
-    assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty(), "history is not replayed");
+    assert!(app.core.items().poll_watch(&mut watch).await.unwrap().is_empty(), "history is not replayed");
 
     let subjects =
         |rows: &[core_service::storage::EventRow]| rows.iter().map(|r| r.subject_id.to_string()).collect::<Vec<_>>();
@@ -106,7 +106,7 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
         held = Some(connection);
     }
     let second = create_label(&app, &owner, &project, json!({"text": "during the watch"})).await;
-    let seen = app.core.poll_watch(&mut watch).await.unwrap();
+    let seen = app.core.items().poll_watch(&mut watch).await.unwrap();
     assert_eq!(subjects(&seen), std::slice::from_ref(&second), "the committed record, not the open one");
     let second_seq = seen[0].seq;
 
@@ -114,21 +114,21 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
         // Longer than the old five-second grace window, polling all the while.
         for _ in 0..7 {
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-            assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty());
+            assert!(app.core.items().poll_watch(&mut watch).await.unwrap().is_empty());
         }
         sqlx::Executor::execute(&mut connection, "COMMIT").await.unwrap();
-        let late = app.core.poll_watch(&mut watch).await.unwrap();
+        let late = app.core.items().poll_watch(&mut watch).await.unwrap();
         assert_eq!(subjects(&late), std::slice::from_ref(&first), "the late commit is delivered");
         assert!(late[0].seq < second_seq, "with a seq below one already delivered");
     }
-    assert!(app.core.poll_watch(&mut watch).await.unwrap().is_empty(), "each record once");
+    assert!(app.core.items().poll_watch(&mut watch).await.unwrap().is_empty(), "each record once");
 
     // Resuming from the seq before the watch began: everything committed since, in seq order.
-    let mut resumed = app.core.watch_project(&who, project_id, start).await.unwrap();
-    let replay = app.core.poll_watch(&mut resumed).await.unwrap();
+    let mut resumed = app.core.items().watch_project(&who, project_id, start).await.unwrap();
+    let replay = app.core.items().poll_watch(&mut resumed).await.unwrap();
     let expected: Vec<String> =
         if backend == Backend::Postgres { vec![first.clone(), second.clone()] } else { vec![second.clone()] };
     assert_eq!(subjects(&replay), expected);
     assert!(replay.windows(2).all(|pair| pair[0].seq < pair[1].seq));
-    assert!(app.core.poll_watch(&mut resumed).await.unwrap().is_empty(), "and nothing twice");
+    assert!(app.core.items().poll_watch(&mut resumed).await.unwrap().is_empty(), "and nothing twice");
 }

@@ -11,7 +11,7 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use core_service::domain::ProjectRole;
-use core_service::service::idempotency::Retry;
+use core_service::service::items::idempotency::Retry;
 use core_service::storage::IdempotencyClaim;
 use prost::Message;
 use reqwest::header::HeaderValue;

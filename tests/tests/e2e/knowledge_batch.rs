@@ -238,7 +238,7 @@ async fn unchanged_text_costs_no_model_call(backend: Backend) {
 async fn second_core(app: &TestApp, model: Arc<ObservedModel>) -> (String, CancellationToken) {
     let config = app.another_core_config(with_local_model());
     let core = core_service::build(&config).await.expect("a core with the new model starts");
-    let knowledge = core.knowledge().clone().with_embedding_model(model);
+    let knowledge = core.retrieval().knowledge().clone().with_embedding_model(model);
     let core = Arc::new((*core).clone().with_knowledge(knowledge));
     let stop = CancellationToken::new();
     let (_, base) = app.serve_replica(core, &stop).await;
@@ -258,7 +258,7 @@ async fn a_model_switch_reindexes_while_retrieval_answers(backend: Backend) {
 
     // The same weights under another id stand for a new model; it is held at first.
     let gate = Arc::new(Semaphore::new(0));
-    let inner = app.core.knowledge().embedding_model().unwrap();
+    let inner = app.core.retrieval().knowledge().embedding_model().unwrap();
     let model_b = Arc::new(ObservedModel::new(inner).with_id("model-b").gated_batches(gate.clone()));
     let (base, stop) = second_core(&app, model_b.clone()).await;
     let counts = wait_counts(&app, &base, &owner, &project, |c| c["queued"] == 3).await;
@@ -322,7 +322,7 @@ async fn a_stopping_indexer_hands_its_leases_back(backend: Backend) {
     assert_eq!(after_stop.indexing, 0, "{after_stop:?}");
     assert!(after_stop.indexed >= 1 && after_stop.queued >= 1, "the call in progress was stored: {after_stop:?}");
     // …so another core indexes the rest at once (a lease left behind would hold its item for 300 s).
-    let model = app.core.knowledge().embedding_model().unwrap();
+    let model = app.core.retrieval().knowledge().embedding_model().unwrap();
     let (base, stop) = second_core(&app, Arc::new(ObservedModel::new(model))).await;
     wait_counts(&app, &base, &owner, &project, all_indexed(12)).await;
     stop.cancel();

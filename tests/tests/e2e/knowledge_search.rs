@@ -182,7 +182,7 @@ async fn quiet_floor(app: &TestApp, project: uuid::Uuid, mut floor: i64) -> i64 
 async fn wait_for_graph(app: &TestApp, project: &str) {
     let project = uuid::Uuid::parse_str(project).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while app.core.search_indexes().graph_ready(project) != Some(true) {
+    while app.core.retrieval().search_indexes().graph_ready(project) != Some(true) {
         assert!(Instant::now() < deadline, "the vector graph was not built");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -23,11 +23,11 @@ backend_tests!(
 
 /// `count` labels made directly through core-service (faster than HTTP for a thousand).
 async fn many_labels(app: &TestApp, owner: &TestUser, project: &str, count: usize) {
-    let who = app.core.authenticate(Some(&owner.bearer())).await.unwrap();
+    let who = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
     let project = ProjectId::parse(project).unwrap();
     for i in 0..count {
         let properties = Map::from_iter([("text".to_owned(), json!(format!("label {i}")))]);
-        app.core.create_item(&who, project, "panel", "label", properties, None).await.unwrap();
+        app.core.items().create_item(&who, project, "panel", "label", properties, None).await.unwrap();
     }
 }
 

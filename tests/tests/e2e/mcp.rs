@@ -105,7 +105,8 @@ async fn unauthenticated_calls_get_the_spec_401(backend: Backend) {
     assert_eq!(missing.header("www-authenticate"), format!(r#"Bearer realm="canvas", resource_metadata="{metadata}""#));
 
     let user = UserId::parse(&owner.id).unwrap();
-    let staging = app.core.create_token(&app.admin, user, Some(Environment::Staging), "other env").await.unwrap();
+    let staging =
+        app.core.accounts().create_token(&app.admin, user, Some(Environment::Staging), "other env").await.unwrap();
     let foreign_env = format!("Bearer {}", staging.secret);
     for bad in ["Bearer svc_tk_notarealtoken", "ServiceApiKey nonsense", "Basic dXNlcjpwYXNz", foreign_env.as_str()] {
         let raw = post(&app, Some(bad), BOTH, initialize("2025-03-26")).await;

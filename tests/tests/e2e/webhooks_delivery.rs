@@ -80,9 +80,9 @@ async fn every_event_kind_arrives_signed(backend: Backend) {
     assert_eq!(deleted.status, StatusCode::OK);
     let member = app.user("member").await;
     let (project_id, member_id) = (ProjectId::parse(&project).unwrap(), UserId::parse(&member.id).unwrap());
-    app.core.add_member(&app.admin, project_id, member_id, ProjectRole::Viewer).await.unwrap();
-    app.core.set_member_role(&app.admin, project_id, member_id, ProjectRole::Editor).await.unwrap();
-    app.core.remove_member(&app.admin, project_id, member_id).await.unwrap();
+    app.core.accounts().add_member(&app.admin, project_id, member_id, ProjectRole::Viewer).await.unwrap();
+    app.core.accounts().set_member_role(&app.admin, project_id, member_id, ProjectRole::Editor).await.unwrap();
+    app.core.accounts().remove_member(&app.admin, project_id, member_id).await.unwrap();
 
     let calls = env.receiver.wait_for(6, WAIT).await;
     let mut kinds: Vec<String> =

@@ -75,9 +75,9 @@ async fn test_calls_ping_once_and_are_rate_limited_in_the_database(backend: Back
         .unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
     let replica = second_core(&env.app, env.ca_file()).await;
-    let who = replica.authenticate(Some(&owner.bearer())).await.unwrap();
+    let who = replica.access().authenticate(Some(&owner.bearer())).await.unwrap();
     let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
-    let err = replica.test_webhook(&who, project_id, &definition.to_string()).await.unwrap_err();
+    let err = replica.webhooks().test_webhook(&who, project_id, &definition.to_string()).await.unwrap_err();
     assert!(matches!(err, core_service::error::CoreError::RateLimited { .. }), "{err:?}");
     assert_eq!(env.receiver.calls().len(), 10, "refused test calls send nothing");
     // Another user has their own allowance.

@@ -10,10 +10,11 @@ use chrono::Utc;
 use uuid::Uuid;
 
 use super::oauth_clients::redirect_uris;
-use super::sessions::{secs, SignedIn};
-use super::{Core, Principal};
-use crate::domain::{tokens, TokenId, UserId};
+use super::AccountsService;
+use crate::domain::{tokens, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::access::credentials::secs;
+use crate::service::access::SignedIn;
 use crate::storage::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
 use canvas_accounts::clients::{redirect_matches, OAuthRefusal};
 use canvas_accounts::pkce::{is_pkce_text, pkce_matches};
@@ -21,8 +22,6 @@ use canvas_accounts::pkce::{is_pkce_text, pkce_matches};
 pub use canvas_vocabulary::limits::oauth::SCOPE;
 use canvas_vocabulary::limits::oauth::{CODE_CHALLENGE_METHODS, RESPONSE_TYPES};
 const MAX_STATE_CHARS: usize = 1024;
-const ACCESS_REFUSED: &str =
-    "the access token is not valid here: it is unknown, expired, revoked, or minted for another resource";
 
 /// An authorization request's parameters, as received.
 #[derive(Debug, Clone, Default)]
@@ -94,7 +93,7 @@ fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
     }
 }
 
-impl Core {
+impl AccountsService {
     /// The resources tokens can be minted for; empty when OAuth is off.
     pub fn oauth_resources(&self) -> &[String] {
         &self.settings.accounts.oauth_resources
@@ -360,24 +359,6 @@ impl Core {
         }
         self.audit(UserId(grant.user_id), "oauth_revoked", "", &format!("a {} token", row.kind)).await;
         Ok(())
-    }
-
-    /// Authenticates an OAuth access token presented at `resource` (the MCP endpoint the call
-    /// came through, as its gateway says; None everywhere else).
-    pub(crate) async fn authenticate_access_token(
-        &self,
-        secret: &str,
-        resource: Option<&str>,
-    ) -> CoreResult<Principal> {
-        let refused = || CoreError::Unauthenticated(ACCESS_REFUSED.into());
-        let resource = resource.filter(|r| !r.is_empty()).ok_or_else(refused)?;
-        let digest = tokens::hash(secret);
-        let (token, grant, user) = self.storage.find_oauth_token(&digest).await?.ok_or_else(refused)?;
-        let alive = token.kind == "access" && token.expires_at > Utc::now() && grant.revoked_at.is_none();
-        if !tokens::digests_match(&token.token_hash, &digest) || !alive || grant.resource != resource {
-            return Err(refused());
-        }
-        Ok(Principal { user_id: UserId(user.id), name: user.name, system_admin: false, token_id: TokenId(grant.id) })
     }
 }
 

@@ -1,11 +1,25 @@
-//! Who is calling, and may they do this here.
+//! Access: who is calling, and may they do this here. One [`Access`] is built by the root
+//! [`crate::service::Core`] and shared by every context service, which authenticates and checks
+//! roles through it; it reaches no service itself, only the token, session and membership rows.
+//!
+//! - [`credentials`]: what a call carries, and the session and OAuth access-token look-ups.
+//! - [`rate_limits`]: the per-credential and per-address budgets spent at authentication.
+
+pub mod credentials;
+pub mod rate_limits;
+
+use std::sync::Arc;
 
 use chrono::Utc;
 
-use super::Core;
+pub use credentials::{Credentials, SignedIn};
+use rate_limits::RateLimits;
+
+use super::ServiceSettings;
 use crate::domain::{tokens, Environment, ProjectId, ProjectRole, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::ProjectRow;
+use crate::storage::Storage;
 
 /// The authenticated caller: the user a token belongs to.
 #[derive(Debug, Clone)]
@@ -23,28 +37,32 @@ pub struct Principal {
 pub const TOKEN_REQUIRED: &str = "a valid API token is required (Authorization: Bearer <token>)";
 pub const TOKEN_INVALID: &str = "the API token is not valid: it is unknown, revoked, or belongs to another environment";
 
-/// What a call carries to say who is calling, as its gateway passed it on.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Credentials<'a> {
-    /// The client's `Authorization` header.
-    pub authorization: Option<&'a str>,
-    /// The account site's session cookie (rest-gateway passes it on reads only).
-    pub session: Option<&'a str>,
-    /// The protected resource the call came through (mcp-gateway's MCP URL), which an OAuth
-    /// access token must have been minted for.
-    pub resource: Option<&'a str>,
-    /// The client's address as the gateway saw it, for the per-address limit of calls whose
-    /// credentials fail; `None` from callers that do not say (internal components).
-    pub client_address: Option<std::net::IpAddr>,
+/// Authentication, project roles and rate limits, shared (behind an `Arc`) by every service.
+#[derive(Debug)]
+pub struct Access {
+    storage: Storage,
+    settings: ServiceSettings,
+    /// This replica's share of every caller's request budget.
+    rate_limits: RateLimits,
 }
 
-impl Core {
+impl Access {
+    pub(crate) fn new(storage: Storage, settings: ServiceSettings) -> Arc<Self> {
+        let rate_limits = RateLimits::new(&settings.accounts.rate_limits);
+        Arc::new(Self { storage, settings, rate_limits })
+    }
+
+    /// This replica's rate limiters (pruned periodically by the gRPC server).
+    pub fn rate_limits(&self) -> &RateLimits {
+        &self.rate_limits
+    }
+
     /// Authenticates a call: an API token; or an OAuth access token at its own resource; or,
     /// when `allow_session` (reads) and no `Authorization` header was sent, a session.
     ///
     /// Every call spends one of its credential's rate budget; a call whose credentials fail spends
     /// one of its client address's instead, and once that is used up is answered
-    /// `TooManyRequests` rather than 401 (`service/rate_limits.rs`).
+    /// `TooManyRequests` rather than 401 (`service/access/rate_limits.rs`).
     pub async fn authenticate_with(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
         match self.identify(credentials, allow_session).await {
             Ok(principal) => {
@@ -60,12 +78,12 @@ impl Core {
     }
 
     /// The account site's signed-in person, spending the session's rate budget (or, when the
-    /// session fails, the client address's), as [`Core::authenticate_with`] does for the API.
+    /// session fails, the client address's), as [`Access::authenticate_with`] does for the API.
     pub async fn signed_in(
         &self,
         session: Option<&str>,
         client_address: Option<std::net::IpAddr>,
-    ) -> CoreResult<super::sessions::SignedIn> {
+    ) -> CoreResult<SignedIn> {
         match self.session(session).await {
             Ok(signed_in) => {
                 self.rate_limits.spend_credential(signed_in.principal.token_id.0)?;

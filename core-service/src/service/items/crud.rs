@@ -8,9 +8,10 @@ use tokio::time::Instant;
 
 use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
-use super::{page_size, Core, Principal};
+use super::ItemsService;
 use crate::domain::{EventId, EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
+use crate::service::{page_size, Principal};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
 use canvas_items::{ItemFacts, ItemType, Parent};
 use canvas_vocabulary::limits::ITEMS_PAGE;
@@ -40,7 +41,7 @@ pub struct ItemPage {
 pub struct ListQuery {
     pub item_type: Option<String>,
     pub parent: Option<String>,
-    /// As the client sent it; None for the default (see [`super::page_size`]).
+    /// As the client sent it; None for the default (see [`crate::service::page_size`]).
     pub page_size: Option<u32>,
     pub cursor: Option<String>,
     /// Filters tested on the items as presented (region, text, changed since).
@@ -55,7 +56,7 @@ pub struct Upload {
     pub content: Vec<u8>,
 }
 
-impl Core {
+impl ItemsService {
     pub async fn create_item(
         &self,
         who: &Principal,
@@ -67,7 +68,7 @@ impl Core {
     ) -> CoreResult<Written> {
         let item_type = ItemType::parse(item_type)?;
         let parent = Parent::parse(parent)?;
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         let content = match upload {
             Some(upload) => Some(self.accept_upload(item_type, upload, &mut properties)?),
             None if !item_type.vocabulary().creation.from_json() => {
@@ -91,7 +92,7 @@ impl Core {
         let id = ItemId::new();
         let row =
             first_version(NewItem { id, project, item_type, parent, props: &props, content_key }, who, Utc::now());
-        let payload = json!({"parent": row.parent, "new": props});
+        let payload = json!({"parent": row.parent.to_string(), "new": props});
         let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
         let attached = attachments(item_type, &props);
         let deadline = Instant::now() + WRITE_DEADLINE;
@@ -104,7 +105,7 @@ impl Core {
 
     /// An item as readers see it (derived properties filled in).
     pub async fn get_item(&self, who: &Principal, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let row = self.load_item(project, item).await?;
         Ok(self.present(project, vec![row]).await?.remove(0))
     }
@@ -118,7 +119,7 @@ impl Core {
         name: &str,
     ) -> CoreResult<(&'static str, Value)> {
         let row = self.get_item(who, project, item).await?;
-        let item_type = ItemType::parse(&row.item_type)?;
+        let item_type = row.item_type;
         let canonical = canvas_items::readable_property(item_type, name)?;
         let value = row.properties.get(canonical).cloned().unwrap_or(Value::Null);
         Ok((canonical, value))
@@ -138,13 +139,13 @@ impl Core {
         expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
         let named_type = item_type.map(ItemType::parse).transpose()?;
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
             check_expected(expected.as_deref(), &current)?;
-            let actual_type = ItemType::parse(&current.item_type)?;
+            let actual_type = current.item_type;
             if let Some(named_type) = named_type.filter(|named| *named != actual_type) {
                 return Err(CoreError::invalid(
                     "itemType",
@@ -182,15 +183,15 @@ impl Core {
         item: ItemId,
         expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
             check_expected(expected.as_deref(), &current)?;
-            let item_type = ItemType::parse(&current.item_type)?;
+            let item_type = current.item_type;
             let dependents = self.detach_connectors(who, project, &current).await?;
-            let payload = json!({"parent": current.parent, "old": current.properties});
+            let payload = json!({"parent": current.parent.to_string(), "old": current.properties});
             let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
             if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.knowledge.wake();
@@ -201,7 +202,7 @@ impl Core {
     }
 
     pub async fn list_items(&self, who: &Principal, project: ProjectId, query: ListQuery) -> CoreResult<ItemPage> {
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
                 CoreError::invalid(
@@ -274,7 +275,7 @@ impl Core {
         project: ProjectId,
         item: ItemId,
     ) -> CoreResult<(String, String, Vec<u8>)> {
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let row = self.load_item(project, item).await?;
         let Some(key) = &row.content_key else {
             return Err(CoreError::not_found("file content of item", item));
@@ -320,8 +321,8 @@ pub(super) fn first_version(item: NewItem<'_>, who: &Principal, now: chrono::Dat
     ItemRow {
         id: item.id.0,
         project_id: item.project.0,
-        item_type: item.item_type.as_str().to_owned(),
-        parent: item.parent.to_string(),
+        item_type: item.item_type,
+        parent: item.parent,
         properties: Value::Object(item.props.clone()),
         version: 1,
         created_by: who.user_id.0,

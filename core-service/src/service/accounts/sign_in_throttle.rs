@@ -13,9 +13,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::sessions::secs;
-use super::Core;
+use super::AccountsService;
 use crate::error::{CoreError, CoreResult};
+use crate::service::access::credentials::secs;
 use crate::storage::ThrottleRow;
 
 pub const FREE_FAILURES: i32 = 5;
@@ -54,7 +54,7 @@ fn remaining(until: DateTime<Utc>, now: DateTime<Utc>) -> Option<u64> {
     (millis > 0).then(|| u64::try_from(millis).unwrap_or(0).div_ceil(1000))
 }
 
-impl Core {
+impl AccountsService {
     /// Refuses the attempt (RATE_LIMITED, with how long to wait) while the account or the
     /// address must wait. Checked before the password, so a waiting account costs no hashing.
     pub(crate) async fn check_sign_in_throttle(&self, login: &str, address: &str) -> CoreResult<()> {

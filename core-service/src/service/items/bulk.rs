@@ -13,11 +13,12 @@ use chrono::Utc;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::crud::{first_version, item_event, lost_race, written, NewItem};
 use super::item_locks::WRITE_DEADLINE;
-use super::items::{first_version, item_event, lost_race, written, NewItem};
-use super::{Core, Principal};
+use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, Invalid, ViolationReason};
+use crate::service::Principal;
 use crate::storage::{Attachment, ItemRow};
 use canvas_items::schema::fold_name;
 use canvas_items::{ItemFacts, ItemType, Parent};
@@ -49,7 +50,7 @@ struct Planned {
     item_type: ItemType,
 }
 
-impl Core {
+impl ItemsService {
     /// Creates every item or none. See the module documentation.
     pub async fn create_items(
         &self,
@@ -57,7 +58,7 @@ impl Core {
         project: ProjectId,
         batch: Vec<BulkItem>,
     ) -> CoreResult<Vec<Created>> {
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         if batch.is_empty() {
             return Err(CoreError::invalid("items", "must hold at least one item"));
         }
@@ -159,7 +160,7 @@ impl Core {
         let events: Vec<_> = planned
             .iter()
             .map(|p| {
-                let payload = json!({"parent": p.row.parent, "new": p.props});
+                let payload = json!({"parent": p.row.parent.to_string(), "new": p.props});
                 item_event(who, project, ItemId(p.row.id), p.item_type, EventKind::ItemCreated, payload)
             })
             .collect();
@@ -189,7 +190,7 @@ impl Core {
             parents.iter().map(|(_, id)| id.0).chain(ends.iter().map(|(_, a)| a.item_id)).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let found: HashMap<uuid::Uuid, String> =
+        let found: HashMap<uuid::Uuid, ItemType> =
             self.storage.get_items(project.0, &wanted).await?.into_iter().map(|row| (row.id, row.item_type)).collect();
         for (i, id) in parents {
             if !found.contains_key(&id.0) {
@@ -201,11 +202,11 @@ impl Core {
         }
         for (i, end) in ends {
             let field = format!("items[{i}].properties.{}", end.field);
-            match found.get(&end.item_id).map(String::as_str) {
+            match found.get(&end.item_id) {
                 None => {
                     violations.push(FieldViolation::new(field, format!("no item '{}' in this project", end.item_id)))
                 }
-                Some(t) if t == ItemType::Connector.as_str() => {
+                Some(ItemType::Connector) => {
                     violations.push(FieldViolation::new(field, "a connector cannot attach to another connector"))
                 }
                 Some(_) => {}

@@ -19,9 +19,10 @@ use std::collections::HashMap;
 
 use uuid::Uuid;
 
-use super::{Core, Principal};
+use super::ItemsService;
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::CoreResult;
+use crate::service::Principal;
 use crate::storage::EventRow;
 
 /// Records read per query while resuming from a client's seq.
@@ -61,12 +62,12 @@ impl ProjectWatch {
     }
 }
 
-impl Core {
+impl ItemsService {
     /// Starts following `project`: needs the Viewer role or above (404 for an
     /// unknown project, 403 without access). `after` > 0 resumes after that
     /// seq; otherwise only changes committed from now on are delivered.
     pub async fn watch_project(&self, who: &Principal, project: ProjectId, after: i64) -> CoreResult<ProjectWatch> {
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         // The horizon first: a transaction in flight now is at or above it, so its records are
         // delivered when it commits, whichever seq it took.
         let horizon = self.storage.event_horizon().await?;
@@ -96,7 +97,7 @@ impl Core {
     /// Checks that the caller still may follow the project (a role can be
     /// taken away while a stream is open).
     pub async fn recheck_watch(&self, who: &Principal, watch: &ProjectWatch) -> CoreResult<()> {
-        self.require_role(who, watch.project, ProjectRole::Viewer).await.map(|_| ())
+        self.access.require_role(who, watch.project, ProjectRole::Viewer).await.map(|_| ())
     }
 
     /// The records committed since the last poll, each exactly once.

@@ -72,7 +72,7 @@ impl ItemMatch {
             }
         }
         if let Some(wanted) = &self.text {
-            let Some(text) = searchable_text(&row.item_type, props) else { return false };
+            let Some(text) = searchable_text(row.item_type, props) else { return false };
             if !text.to_lowercase().contains(wanted.as_str()) {
                 return false;
             }
@@ -83,9 +83,9 @@ impl ItemMatch {
 
 /// The text a `text` filter searches: a label's or sticky note's text (HTML reduced to text), a
 /// web item's url, a file's name. Shapes and connectors hold none.
-fn searchable_text(item_type: &str, props: &serde_json::Map<String, Value>) -> Option<String> {
+fn searchable_text(item_type: ItemType, props: &serde_json::Map<String, Value>) -> Option<String> {
     let get = |name: &str| props.get(name).and_then(Value::as_str);
-    match ItemType::parse(item_type).ok()? {
+    match item_type {
         ItemType::Label | ItemType::StickyNote => get("text").map(canvas_html::to_text),
         ItemType::Web => get("url").map(str::to_owned),
         ItemType::Image | ItemType::Document | ItemType::Svg => get("fileName").map(str::to_owned),
@@ -102,8 +102,8 @@ mod tests {
         ItemRow {
             id: uuid::Uuid::nil(),
             project_id: uuid::Uuid::nil(),
-            item_type: item_type.to_owned(),
-            parent: "panel".to_owned(),
+            item_type: ItemType::parse(item_type).unwrap(),
+            parent: canvas_items::Parent::Panel,
             properties: props,
             version: 1,
             created_by: uuid::Uuid::nil(),

@@ -3,9 +3,10 @@
 use chrono::Utc;
 use serde_json::json;
 
-use super::{page_size, Core, Principal};
+use super::AccountsService;
 use crate::domain::{tokens, Environment, EventId, EventKind, ProjectId, ProjectRole, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::{page_size, Principal};
 use crate::storage::{MembershipRow, NewEvent, ProjectRow, TokenRow, UserProjectRow, UserRow};
 use canvas_vocabulary::limits::PROJECTS_PAGE;
 
@@ -30,9 +31,9 @@ pub struct IssuedToken {
     pub row: TokenRow,
 }
 
-impl Core {
+impl AccountsService {
     pub async fn create_user(&self, who: &Principal, name: &str, system_admin: bool) -> CoreResult<UserRow> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         self.insert_user(name, system_admin).await
     }
 
@@ -50,7 +51,7 @@ impl Core {
         environment: Option<Environment>,
         name: &str,
     ) -> CoreResult<IssuedToken> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         if self.storage.get_user(user_id.0).await?.is_none() {
             return Err(CoreError::not_found("user", user_id));
         }
@@ -85,19 +86,19 @@ impl Core {
     }
 
     pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         self.storage.revoke_token(token_id.0, Utc::now()).await?.ok_or_else(|| CoreError::not_found("token", token_id))
     }
 
     pub async fn list_tokens(&self, who: &Principal, user_id: UserId) -> CoreResult<Vec<TokenRow>> {
         if who.user_id != user_id {
-            self.require_system_admin(who)?;
+            self.access.require_system_admin(who)?;
         }
         self.storage.list_tokens(user_id.0).await
     }
 
     pub async fn create_project(&self, who: &Principal, name: &str, owner: UserId) -> CoreResult<ProjectRow> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         if self.storage.get_user(owner.0).await?.is_none() {
             return Err(CoreError::not_found("user", owner));
         }
@@ -116,13 +117,13 @@ impl Core {
         requested: Option<u32>,
     ) -> CoreResult<Vec<UserProjectRow>> {
         if who.user_id != user_id {
-            self.require_system_admin(who)?;
+            self.access.require_system_admin(who)?;
         }
         self.storage.list_user_projects(user_id.0, page_size(requested, PROJECTS_PAGE)?).await
     }
 
     pub async fn get_project(&self, who: &Principal, project: ProjectId) -> CoreResult<(ProjectRow, ProjectRole)> {
-        self.require_role(who, project, ProjectRole::Viewer).await
+        self.access.require_role(who, project, ProjectRole::Viewer).await
     }
 
     /// Member management: a system admin, or an Admin of the project.
@@ -133,12 +134,12 @@ impl Core {
                 None => Err(CoreError::not_found("project", project)),
             };
         }
-        self.require_role(who, project, ProjectRole::Admin).await.map(|_| ())
+        self.access.require_role(who, project, ProjectRole::Admin).await.map(|_| ())
     }
 
     pub async fn list_members(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<MembershipRow>> {
         if !who.system_admin {
-            self.require_role(who, project, ProjectRole::Viewer).await?;
+            self.access.require_role(who, project, ProjectRole::Viewer).await?;
         }
         self.storage.list_members(project.0).await
     }

@@ -1,7 +1,7 @@
 //! Idempotent retries of creating calls (draft-ietf-httpapi-idempotency-key-header).
 //!
 //! A caller names a creating call with a key (`Idempotency-Key`; gRPC metadata
-//! `idempotency-key`). [`Core::once`] runs the call at most once per caller and key:
+//! `idempotency-key`). [`ItemsService::once`] runs the call at most once per caller and key:
 //! - the first call with a key claims it in the database (so every replica sees the claim), runs,
 //!   and stores its encoded answer; a call that fails frees the key, so a corrected retry runs;
 //! - a retry with the same key and the same request (its [fingerprint](Retry::new): method,
@@ -32,8 +32,9 @@ use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::{Core, Principal};
+use super::ItemsService;
 use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
 use crate::storage::{IdempotencyClaim, Storage};
 
 /// The HTTP header, named in errors about the key.
@@ -198,7 +199,7 @@ impl Held {
     }
 }
 
-impl Core {
+impl ItemsService {
     /// Runs `work` (the encoded answer of a creating call) once for `who` and `retry`'s key, or
     /// answers what its first run answered: `(answer, replayed)`. `deadline` is the time the
     /// caller gives this call. `work` runs in its own task, so it is `'static`.

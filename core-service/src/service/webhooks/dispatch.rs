@@ -15,7 +15,7 @@ use subtle::ConstantTimeEq;
 use uuid::Uuid;
 use webhook_client::{Call, Outcome};
 
-use super::Core;
+use super::WebhooksService;
 use crate::error::{CoreError, CoreResult, Dependency};
 use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
 use crate::webhooks::keys::{self, NewKey};
@@ -24,7 +24,7 @@ use crate::webhooks::runtime::{
 };
 use crate::webhooks::{body, Definition};
 
-impl Core {
+impl WebhooksService {
     /// Start-up work: a first signing key when the ring is empty, and
     /// `inactive = invalidDefinition` set or cleared on every webhook by
     /// today's rules (the destination allow-list may have changed).
@@ -34,7 +34,7 @@ impl Core {
             self.add_signing_key(now, None).await?;
             tracing::info!("created the first webhook signing key");
         }
-        let policy = self.webhooks.client.policy();
+        let policy = self.runtime.client.policy();
         for row in self.storage.all_webhooks().await? {
             let definition = Definition {
                 name: row.name.clone(),
@@ -61,7 +61,7 @@ impl Core {
         retire_others_at: Option<DateTime<Utc>>,
     ) -> CoreResult<SigningKeyRow> {
         let key = NewKey::generate()?;
-        let sealed = self.webhooks.settings.sealer.seal(&key.kid, &key.private.to_bytes())?;
+        let sealed = self.runtime.settings.sealer.seal(&key.kid, &key.private.to_bytes())?;
         let row = SigningKeyRow {
             kid: key.kid,
             public_x: key.x,
@@ -88,8 +88,8 @@ impl Core {
         who: &crate::service::Principal,
         delay: Option<Duration>,
     ) -> CoreResult<SigningKeyRow> {
-        self.require_system_admin(who)?;
-        let settings = &self.webhooks.settings;
+        self.access.require_system_admin(who)?;
+        let settings = &self.runtime.settings;
         let delay = delay.unwrap_or(settings.rotation_delay);
         if delay < settings.min_rotation_delay {
             return Err(CoreError::invalid(
@@ -113,17 +113,17 @@ impl Core {
         let Some(row) = keys.into_iter().filter(|k| k.activates_at <= now).max_by_key(|k| k.activates_at) else {
             return Err(CoreError::unavailable(Dependency::SigningKey, "no webhook signing key is active yet", 1));
         };
-        if let Some(key) = self.webhooks.opened.lock().expect("key cache").get(&row.kid) {
+        if let Some(key) = self.runtime.opened.lock().expect("key cache").get(&row.kid) {
             return Ok((row.kid, key.clone()));
         }
-        let key = keys::signing_key(&self.webhooks.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
-        self.webhooks.opened.lock().expect("key cache").insert(row.kid.clone(), key.clone());
+        let key = keys::signing_key(&self.runtime.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
+        self.runtime.opened.lock().expect("key cache").insert(row.kid.clone(), key.clone());
         Ok((row.kid, key))
     }
 
     /// Checks the dispatcher's `authorization` metadata.
     pub fn authorize_dispatcher(&self, authorization: Option<&str>) -> CoreResult<()> {
-        let settings = &self.webhooks.settings;
+        let settings = &self.runtime.settings;
         match &settings.dispatcher_secret {
             Some(secret) => {
                 let expected = format!("Bearer {secret}");
@@ -200,7 +200,7 @@ impl Core {
     /// schedule (lengthened by `Retry-After`) until the attempts run out.
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
         let now = Utc::now();
-        let settings = &self.webhooks.settings;
+        let settings = &self.runtime.settings;
         let outcome = &report.outcome;
         let gone = outcome.status_code == Some(410);
         let retry_at = if outcome.succeeded() || gone {
@@ -240,7 +240,7 @@ impl Core {
         let signature = keys::signature_header(&kid, &key, &id, now.timestamp(), &bytes);
         let call =
             Call { url: definition.url.clone(), headers: signed_headers(id, now.timestamp(), signature), body: bytes };
-        Ok(self.webhooks.client.send(&call).await)
+        Ok(self.runtime.client.send(&call).await)
     }
 }
 

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
-use super::items::{changed_properties, item_event, next_version, Dependents, Upload};
-use super::{Core, Principal};
+use super::crud::{changed_properties, item_event, next_version, Dependents, Upload};
+use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
 use crate::storage::{DependentUpdate, ItemRow};
 use canvas_items::connector::{self, Frame};
 use canvas_items::media::{self, UploadFacts};
@@ -18,14 +19,14 @@ use canvas_items::{shape, ItemType};
 /// Largest uploaded file: the spec's 25 MB request limit (stated once, in `canvas-vocabulary`).
 pub use canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
-impl Core {
+impl ItemsService {
     /// Fills derived properties: a shape's drawn `cornerRadius`, and a
     /// connector's resolved ends, position and size (following the items its
     /// ends are attached to).
     pub(super) async fn present(&self, project: ProjectId, mut rows: Vec<ItemRow>) -> CoreResult<Vec<ItemRow>> {
         let wanted: Vec<Uuid> = rows
             .iter()
-            .filter(|r| r.item_type == ItemType::Connector.as_str())
+            .filter(|r| r.item_type == ItemType::Connector)
             .filter_map(|r| r.properties.as_object())
             .flat_map(connector::attached_items)
             .filter_map(|id| Uuid::parse_str(&id).ok())
@@ -44,9 +45,9 @@ impl Core {
         }
         for row in &mut rows {
             let Value::Object(props) = &mut row.properties else { continue };
-            if row.item_type == ItemType::Shape.as_str() {
+            if row.item_type == ItemType::Shape {
                 shape::present(props);
-            } else if row.item_type == ItemType::Connector.as_str() {
+            } else if row.item_type == ItemType::Connector {
                 connector::present(props, |id| frames.get(id).copied());
             }
         }
@@ -138,7 +139,7 @@ impl Core {
                 None => {
                     violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project")))
                 }
-                Some(row) if row.item_type == ItemType::Connector.as_str() => violations
+                Some(row) if row.item_type == ItemType::Connector => violations
                     .push(crate::error::FieldViolation::new(field, "a connector cannot attach to another connector")),
                 Some(_) => {}
             }

@@ -39,7 +39,7 @@ pub struct AccountConfig {
 
     /// Request rate limits per credential and per client address.
     #[command(flatten)]
-    pub rate_limits: super::rate_limits::RateLimitConfig,
+    pub rate_limits: crate::service::rate_limits::RateLimitConfig,
 }
 
 impl AccountConfig {

@@ -10,7 +10,7 @@
 //! replicas, the budget is split: each enforces its share (`requests / replicas`, see
 //! [`RateLimitConfig::replicas`]); the gateways spread calls round-robin, so a client meets about the
 //! whole budget across them. The spec's own limit on webhook test calls (10 a minute, 503) is separate
-//! (`service/webhooks.rs`).
+//! (`service/webhooks/management.rs`).
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;

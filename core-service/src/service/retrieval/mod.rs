@@ -4,17 +4,27 @@
 //! the project's own statistics) and a semantic leg (cosine over the chunk vectors, through an HNSW
 //! graph on large projects), fused in Rust (`knowledge::fusion`), identically on both backends.
 //! With `postProcess` a language model reranks the candidates and writes the answer.
+//!
+//! [`RetrievalService`] is the retrieval context: it holds the shared [`Access`], storage, file
+//! content and the knowledge handle (model, agents, search indexes), private to this module, and
+//! builds the background [`Indexer`] over the same (which never reaches back into the services).
 
 use std::collections::{HashMap, HashSet};
 
+use std::sync::Arc;
+
 use uuid::Uuid;
 
-use super::{Core, Principal};
+use super::access::Access;
+use crate::blobs::BlobStore;
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
 use crate::knowledge::indexer::Indexer;
 use crate::knowledge::llm::{self, Passage};
+use crate::knowledge::Knowledge;
+use crate::service::Principal;
+use crate::storage::Storage;
 use crate::storage::{IndexCounts, IndexStatusRow};
 use canvas_search::fusion::{
     feedback_chunks, feedback_query, fuse, Fused, LegHit, Legs, FEEDBACK_CHUNKS, FEEDBACK_WEIGHT,
@@ -68,7 +78,27 @@ pub struct Answer {
     pub citations: Vec<Citation>,
 }
 
-impl Core {
+/// Knowledge retrieval, the index status, and the indexer's construction.
+#[derive(Debug, Clone)]
+pub struct RetrievalService {
+    access: Arc<Access>,
+    storage: Storage,
+    /// Uploaded file content, which the indexer it builds reads documents' text from.
+    blobs: BlobStore,
+    /// The embedding model, agent configurations, search indexes and the indexer's wake-up.
+    knowledge: Knowledge,
+}
+
+impl RetrievalService {
+    pub(crate) fn new(access: Arc<Access>, storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
+        Self { access, storage, blobs, knowledge }
+    }
+
+    /// The embedding model, splitter and agents in use.
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.knowledge
+    }
+
     /// The background indexer over this core's storage, files and model (`crate::run` spawns it).
     pub fn indexer(&self) -> Indexer {
         Indexer::new(self.storage.clone(), self.blobs.clone(), self.knowledge.clone())
@@ -76,7 +106,7 @@ impl Core {
 
     pub async fn retrieve(&self, who: &Principal, project: ProjectId, request: RetrieveRequest) -> CoreResult<Answer> {
         let limits = self.validate_retrieve(&request)?;
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let items = limits.items.as_deref();
         let wanted = limits.max_results as usize;
         let candidates = match &limits.agent {
@@ -269,7 +299,7 @@ impl Core {
     }
 
     /// Retrieval's in-memory indexes (for benches and tests that measure them).
-    pub fn search_indexes(&self) -> &std::sync::Arc<crate::knowledge::search::SearchIndexes> {
+    pub fn search_indexes(&self) -> &Arc<crate::knowledge::search::SearchIndexes> {
         &self.knowledge.search
     }
 
@@ -279,7 +309,7 @@ impl Core {
     }
 
     /// Loads the search indexes of the most recently changed projects (at start, in the background).
-    pub async fn warm_search_indexes(self: std::sync::Arc<Self>) {
+    pub async fn warm_search_indexes(self) {
         self.knowledge.search.warm(&self.storage, WARM_PROJECTS).await;
     }
 
@@ -300,7 +330,7 @@ impl Core {
                     .map_err(|_| CoreError::invalid(format!("itemIds[{i}]"), "must be a GUID"))?,
             );
         }
-        self.require_role(who, project, ProjectRole::Viewer).await?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let filter = (!items.is_empty()).then_some(items.as_slice());
         let now_ms = chrono::Utc::now().timestamp_millis();
         tokio::try_join!(

@@ -5,15 +5,16 @@
 
 use chrono::Utc;
 
-use super::accounts::IssuedToken;
 use super::sessions::SignedIn;
-use super::{page_size, Core};
+use super::users_projects::IssuedToken;
+use super::AccountsService;
 use crate::domain::TokenId;
 use crate::error::{CoreError, CoreResult};
+use crate::service::page_size;
 use crate::storage::{AuditRow, OAuthClientRow, OAuthGrantRow, TokenRow};
 use canvas_vocabulary::limits::AUDIT_PAGE;
 
-impl Core {
+impl AccountsService {
     pub async fn list_my_tokens(&self, who: &SignedIn) -> CoreResult<Vec<TokenRow>> {
         self.storage.list_tokens(who.principal.user_id.0).await
     }

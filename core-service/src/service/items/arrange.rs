@@ -11,12 +11,13 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 use tokio::time::Instant;
 
+use super::crud::{changed_properties, item_event, lost_race, next_version, written, Written};
 use super::diagrams::check_origin;
 use super::item_locks::WRITE_DEADLINE;
-use super::items::{changed_properties, item_event, lost_race, next_version, written, Written};
-use super::{Core, Principal};
+use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
 use canvas_diagram::arrange::{arrange, Node, Style};
 use canvas_items::connector::Frame;
 use canvas_items::ItemType;
@@ -25,7 +26,7 @@ use canvas_vocabulary::limits::arrange::{MAX_ITEMS, STYLES};
 /// Smallest box an item counts as (an auto-sized label stores no size).
 const MIN_EXTENT: f64 = 40.0;
 
-impl Core {
+impl ItemsService {
     /// Lays out `items` in `style` and moves them all at once. Answers each moved item's new
     /// version, in the order given.
     pub async fn arrange_items(
@@ -36,7 +37,7 @@ impl Core {
         style: &str,
         origin: Option<(f64, f64)>,
     ) -> CoreResult<Vec<Written>> {
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         let style = match style.trim().to_ascii_lowercase().as_str() {
             "grid" => Style::Grid,
             "layered" => Style::Layered,
@@ -84,7 +85,7 @@ impl Core {
             return Err(CoreError::invalid(format!("itemIds[{i}]"), format!("no item '{}' in this project", raw[i])));
         }
         let movable: Vec<ItemId> =
-            ids.iter().copied().filter(|id| rows[&id.0].item_type != ItemType::Connector.as_str()).collect();
+            ids.iter().copied().filter(|id| rows[&id.0].item_type != ItemType::Connector).collect();
         if movable.is_empty() {
             return Err(CoreError::invalid("itemIds", "names only connectors, which follow the items they join"));
         }
@@ -125,7 +126,7 @@ impl Core {
             let mut updated = stored.clone();
             updated.insert("position".into(), json!({"x": round(left + cx), "y": round(top + cy)}));
             let (new, old) = changed_properties(&stored, &updated);
-            let item_type = ItemType::parse(&current.item_type)?;
+            let item_type = current.item_type;
             if new.is_empty() {
                 answer.push(Written { item: *id, item_type, version: current.version });
                 continue;

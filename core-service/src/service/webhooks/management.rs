@@ -5,9 +5,10 @@ use chrono::Utc;
 use uuid::Uuid;
 use webhook_client::Outcome;
 
-use super::{Core, Principal};
+use super::WebhooksService;
 use crate::domain::{EventKind, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
 use crate::storage::{AttemptRow, WebhookRow};
 use crate::webhooks::runtime::TEST_CALLS_PER_MINUTE;
 use crate::webhooks::{event_mask, Definition};
@@ -24,18 +25,18 @@ fn refused_destination(refusal: webhook_client::Refusal) -> CoreError {
     CoreError::invalid("url", refusal.to_string())
 }
 
-impl Core {
+impl WebhooksService {
     /// Parses a definition and applies the destination rules to its URL as a call would (a host
     /// name is resolved now). Calls check again at connect time, so a name that resolves
     /// elsewhere later is still refused then.
     async fn parse_definition(&self, json: &str) -> CoreResult<Definition> {
-        let definition = Definition::parse(json, self.webhooks.client.policy())?;
-        self.webhooks.client.check_destination(&definition.url).await.map_err(refused_destination)?;
+        let definition = Definition::parse(json, self.runtime.client.policy())?;
+        self.runtime.client.check_destination(&definition.url).await.map_err(refused_destination)?;
         Ok(definition)
     }
 
     async fn require_manager(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
-        self.require_role(who, project, ProjectRole::Manager).await.map(|_| ())
+        self.access.require_role(who, project, ProjectRole::Manager).await.map(|_| ())
     }
 
     pub async fn list_webhooks(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<WebhookRow>> {
@@ -144,7 +145,7 @@ impl Core {
         id: Uuid,
         limit: Option<u32>,
     ) -> CoreResult<Vec<AttemptRow>> {
-        let limit = super::page_size(limit, canvas_vocabulary::limits::DELIVERIES_PAGE)?;
+        let limit = crate::service::page_size(limit, canvas_vocabulary::limits::DELIVERIES_PAGE)?;
         let webhook = self.get_webhook(who, project, id).await?;
         self.storage.list_attempts(webhook.id, limit).await
     }
@@ -173,7 +174,7 @@ pub struct ProjectCopy {
     pub webhooks: usize,
 }
 
-impl Core {
+impl WebhooksService {
     /// Copies a project's items and webhooks into a new project owned by
     /// `owner` (system administrators only). Item ids are new; parents and
     /// connector ends that point at copied items point at their copies. Each
@@ -187,7 +188,7 @@ impl Core {
         name: &str,
         owner: crate::domain::UserId,
     ) -> CoreResult<ProjectCopy> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         if self.storage.get_project(source.0).await?.is_none() {
             return Err(CoreError::not_found("project", source));
         }
@@ -203,14 +204,17 @@ impl Core {
             }
         }
         let hooks = self.storage.list_webhooks(source.0).await?;
-        let project = self.create_project(who, name, owner).await?;
+        let project = self.accounts.create_project(who, name, owner).await?;
         let ids: std::collections::HashMap<String, String> =
             items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
         let now = Utc::now();
         for mut row in items.clone() {
             let new_id = Uuid::parse_str(&ids[&row.id.to_string()]).map_err(CoreError::internal)?;
-            if let Some(parent) = ids.get(&row.parent) {
-                row.parent = parent.clone();
+            if let canvas_items::Parent::Item(old) = row.parent {
+                if let Some(copy) = ids.get(&old.to_string()) {
+                    let copy = Uuid::parse_str(copy).map_err(CoreError::internal)?;
+                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId(copy));
+                }
             }
             for end in ["startPoint", "endPoint"] {
                 let target = row.properties.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
@@ -227,10 +231,10 @@ impl Core {
                 project_id: project.id,
                 kind: EventKind::ItemCreated,
                 subject_id: row.id,
-                subject_type: row.item_type.clone(),
+                subject_type: row.item_type.to_string(),
                 actor_user_id: who.user_id.0,
                 occurred_at: now,
-                payload: serde_json::json!({"parent": row.parent, "new": row.properties}),
+                payload: serde_json::json!({"parent": row.parent.to_string(), "new": row.properties}),
             };
             self.storage.insert_item(&row, &event, &[]).await?;
         }

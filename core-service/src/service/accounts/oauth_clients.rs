@@ -4,7 +4,7 @@
 use chrono::Utc;
 use serde_json::{json, Value};
 
-use super::Core;
+use super::AccountsService;
 use crate::error::CoreResult;
 use crate::storage::OAuthClientRow;
 use canvas_accounts::clients::{checked_registration, OAuthRefusal, Registration};
@@ -14,7 +14,7 @@ pub fn redirect_uris(client: &OAuthClientRow) -> Vec<String> {
     serde_json::from_str(&client.redirect_uris).unwrap_or_default()
 }
 
-impl Core {
+impl AccountsService {
     /// Registers a public client; the RFC 7591 client information response.
     pub async fn register_oauth_client(&self, metadata_json: &str) -> CoreResult<Result<String, OAuthRefusal>> {
         let Registration { name, redirect_uris: uris, info: mut metadata } = match checked_registration(metadata_json) {

@@ -5,24 +5,24 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{Core, Principal};
-use crate::domain::{passwords, tokens, TokenId, UserId};
+use super::AccountsService;
+use crate::domain::{passwords, tokens, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::access::credentials::{secs, signed_in};
+pub use crate::service::access::SignedIn;
+use crate::service::Principal;
 use crate::storage::{AuditRow, LoginRow, SessionRow, SignInLinkRow, UserRow};
 // A user keeps as many audit records as the activity page can show.
 use canvas_vocabulary::limits::AUDIT_PAGE;
 
 /// The 401 of every failed sign-in: the same words for an unknown login and a wrong password.
 pub const SIGN_IN_REFUSED: &str = "the login or password is not correct";
-const SESSION_ENDED: &str = "the session has ended or is not valid; sign in again";
 const LINK_INVALID: &str = "the sign-in link is not valid: it is unknown, used or expired";
 /// Longest login, in characters.
 const MAX_LOGIN: usize = 64;
 /// Default life of a sign-in link, and the longest one an administrator may ask for.
 pub const LINK_DEFAULT_SECS: u32 = 24 * 3600;
 pub const LINK_MAX_SECS: u32 = 7 * 24 * 3600;
-/// A session's `last_seen_at` is rewritten at most this often, so reads do not all write.
-const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
 
 /// Who is at the other end of a sign-in, for throttling and the audit record.
 #[derive(Debug, Clone, Default)]
@@ -41,16 +41,6 @@ impl ClientInfo {
     pub fn new(address: &str, user_agent: &str) -> Self {
         Self { address: clipped(address.trim(), MAX_ADDRESS), user_agent: clipped(user_agent, MAX_USER_AGENT) }
     }
-}
-
-/// A signed-in session: the user, and what the site needs to keep it.
-#[derive(Debug, Clone)]
-pub struct SignedIn {
-    pub principal: Principal,
-    pub login: String,
-    pub session: SessionRow,
-    /// What state-changing forms of this session carry.
-    pub csrf: String,
 }
 
 /// A session just opened: its secret is shown once, for the cookie.
@@ -105,7 +95,7 @@ pub(crate) async fn verify_password(stored: Option<String>, password: &str) -> b
     tokio::task::spawn_blocking(move || passwords::verify(stored.as_deref(), &password)).await.unwrap_or(false)
 }
 
-impl Core {
+impl AccountsService {
     /// Signs in with a login and password, within the throttle's limits.
     pub async fn sign_in(&self, login: &str, password: &str, client: &ClientInfo) -> CoreResult<OpenedSession> {
         // An unusable login is a wrong login: the same answer, after the same work.
@@ -149,30 +139,6 @@ impl Core {
         self.audit(UserId(user.id), "sign_in", &client.address, how).await;
         let signed_in = signed_in(user, login.login, session, &fresh.secret);
         Ok(OpenedSession { secret: fresh.secret, signed_in })
-    }
-
-    /// The session a cookie holds, if it is still alive.
-    pub async fn session(&self, secret: Option<&str>) -> CoreResult<SignedIn> {
-        let ended = || CoreError::Unauthenticated(SESSION_ENDED.into());
-        let secret =
-            secret.map(str::trim).filter(|s| tokens::looks_like(tokens::SESSION_PREFIX, s)).ok_or_else(ended)?;
-        let digest = tokens::hash(secret);
-        let (session, user, login) = self.storage.find_session(&digest).await?.ok_or_else(ended)?;
-        let now = Utc::now();
-        let idle_end = session.last_seen_at + secs(self.settings.accounts.session_idle_secs);
-        if !tokens::digests_match(&session.secret_hash, &digest) || now >= session.expires_at || now >= idle_end {
-            return Err(ended());
-        }
-        if now - session.last_seen_at >= TOUCH_EVERY {
-            let storage = self.storage.clone();
-            let id = session.id;
-            tokio::spawn(async move {
-                if let Err(err) = storage.touch_session(id, now).await {
-                    tracing::warn!(error = %err, "could not record session use");
-                }
-            });
-        }
-        Ok(signed_in(user, login, session, secret))
     }
 
     /// Refuses a state-changing call whose CSRF value is not the session's.
@@ -262,7 +228,7 @@ impl Core {
         user: UserId,
         valid_secs: Option<u32>,
     ) -> CoreResult<(String, DateTime<Utc>)> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         self.sign_in_link_for(user, valid_secs).await
     }
 
@@ -300,7 +266,7 @@ impl Core {
         login: &str,
         password: &str,
     ) -> CoreResult<UserRow> {
-        self.require_system_admin(who)?;
+        self.access.require_system_admin(who)?;
         self.set_login_of(user, login, password).await
     }
 
@@ -336,20 +302,6 @@ impl Core {
             tracing::warn!(error = %err, kind, "could not write an audit record");
         }
     }
-}
-
-fn signed_in(user: UserRow, login: String, session: SessionRow, secret: &str) -> SignedIn {
-    let principal = Principal {
-        user_id: UserId(user.id),
-        name: user.name,
-        system_admin: user.system_admin,
-        token_id: TokenId(session.id),
-    };
-    SignedIn { principal, login, session, csrf: tokens::csrf_for(secret) }
-}
-
-pub(crate) fn secs(n: u64) -> chrono::Duration {
-    chrono::Duration::seconds(i64::try_from(n).unwrap_or(i64::MAX / 1000).min(i64::MAX / 1000))
 }
 
 fn clipped(text: &str, max: usize) -> String {

@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::bulk::BulkItem;
-use super::{Core, Principal};
+use super::ItemsService;
 use crate::domain::{ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
+use crate::service::Principal;
 use crate::storage::ItemFilter;
 use canvas_items::connector::Frame;
-use canvas_items::ItemType;
+use canvas_items::{ItemType, Parent};
 use canvas_vocabulary::limits::bulk::REF_PREFIX;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 
@@ -30,7 +31,7 @@ pub struct DiagramCreated {
     pub nodes: BTreeMap<String, ItemId>,
 }
 
-impl Core {
+impl ItemsService {
     /// Lays out `source` and creates its items at `position` (the diagram's top-left corner), or,
     /// without one, right of everything on the canvas, top-aligned with it, overlapping nothing.
     pub async fn create_diagram(
@@ -41,7 +42,7 @@ impl Core {
         source: &str,
         position: Option<(f64, f64)>,
     ) -> CoreResult<DiagramCreated> {
-        self.require_role(who, project, ProjectRole::Editor).await?;
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
         if !FORMATS.iter().any(|f| f.eq_ignore_ascii_case(format.trim())) {
             return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
         }
@@ -116,7 +117,7 @@ pub(super) fn check_origin(origin: Option<(f64, f64)>) -> CoreResult<()> {
     }
 }
 
-impl Core {
+impl ItemsService {
     /// Top-left corner of free space right of everything on the canvas (the origin when empty).
     async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
         let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn
@@ -126,10 +127,10 @@ impl Core {
             let full = rows.len() == PAGE as usize;
             filter.after = rows.last().map(|r| r.id);
             let rows = self.present(project, rows).await?;
-            for row in rows.iter().filter(|r| r.parent != "inbox") {
+            for row in rows.iter().filter(|r| r.parent != Parent::Inbox) {
                 let Some(props) = row.properties.as_object() else { continue };
                 let frame = Frame::of(props);
-                let (half_w, half_h) = drawn_half_extents(&frame, row.item_type == ItemType::Label.as_str());
+                let (half_w, half_h) = drawn_half_extents(&frame, row.item_type == ItemType::Label);
                 let (top, right) = (frame.cy - half_h, frame.cx + half_w);
                 extent = Some(extent.map_or((top, right), |(t, r)| (t.min(top), r.max(right))));
             }

@@ -1,0 +1,52 @@
+//! The items context: every operation on a project's items, and the project's change stream.
+//!
+//! [`ItemsService`] holds what these operations need and nothing of another context: the shared
+//! [`Access`] (authentication and roles), storage, file content, the indexer's wake-up, and this
+//! replica's per-item write turns. Its fields are private to this module; a new item operation is
+//! an `impl ItemsService` block in a file here.
+//!
+//! - [`crud`]: create, read, update, delete, list one item at a time.
+//! - [`item_views`]: derived properties, uploads, connector bookkeeping.
+//! - [`item_filters`]: the listing's region, text and changed-since filters.
+//! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
+//! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
+//! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
+//! - [`watch`]: a project's live change stream.
+//! - [`item_locks`]: writers of one item take turns.
+//! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
+
+pub mod arrange;
+pub mod bulk;
+pub mod crud;
+pub mod diagrams;
+pub mod idempotency;
+pub mod item_filters;
+pub mod item_locks;
+pub mod item_views;
+pub mod watch;
+
+use std::sync::Arc;
+
+use super::access::Access;
+use crate::blobs::BlobStore;
+use crate::knowledge::Knowledge;
+use crate::storage::Storage;
+
+/// Items, their files, diagrams and layouts, and the change stream of a project.
+#[derive(Debug, Clone)]
+pub struct ItemsService {
+    access: Arc<Access>,
+    storage: Storage,
+    /// Uploaded file content, addressed by hash.
+    blobs: BlobStore,
+    /// Only to wake the indexer after a write (the queue itself is filled by a database trigger).
+    knowledge: Knowledge,
+    /// Serialises writers of one item within this replica.
+    item_locks: Arc<item_locks::ItemLocks>,
+}
+
+impl ItemsService {
+    pub(crate) fn new(access: Arc<Access>, storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
+        Self { access, storage, blobs, knowledge, item_locks: Arc::default() }
+    }
+}
