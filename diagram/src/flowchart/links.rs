@@ -46,7 +46,8 @@ fn head_of(c: Option<char>) -> Option<Head> {
 pub fn at_link(cur: &Cursor) -> bool {
     let skip = usize::from(matches!(cur.peek(), Some('<' | 'o' | 'x')) && matches!(cur.peek_at(1), Some('-' | '=')));
     let (a, b) = (cur.peek_at(skip), cur.peek_at(skip + 1));
-    matches!((a, b), (Some('-'), Some('-' | '.')) | (Some('='), Some('='))) || (skip == 0 && cur.starts_with("~~~"))
+    matches!((a, b), (Some('-'), Some('-' | '.')) | (Some('='), Some('=')) | (Some('.'), Some('.' | '-')))
+        || (skip == 0 && cur.starts_with("~~~"))
 }
 
 /// Reads the link at the cursor (see [`at_link`]).
@@ -61,7 +62,7 @@ pub fn parse(cur: &mut Cursor) -> Result<Link, DiagramError> {
     } else {
         Head::None
     };
-    let mut link = if cur.starts_with("-.") {
+    let mut link = if cur.starts_with("-.") || cur.peek() == Some('.') {
         dotted(cur, col)?
     } else {
         let (mark, stroke) = if cur.peek() == Some('=') { ('=', Stroke::Thick) } else { ('-', Stroke::Normal) };
@@ -158,7 +159,10 @@ fn solid(cur: &mut Cursor, mark: char, stroke: Stroke, col: usize) -> Result<Lin
 
 /// `-.->`, `-.-`, `-..->` and `-. text .->`.
 fn dotted(cur: &mut Cursor, col: usize) -> Result<Link, DiagramError> {
-    cur.bump();
+    // Mermaid's dotted link may leave out its first dash (`.->`).
+    if cur.peek() == Some('-') {
+        cur.bump();
+    }
     let dots = cur.take_while(|c| c == '.').chars().count();
     let mut text = None;
     let length;
@@ -225,6 +229,8 @@ mod tests {
         assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::Arrow, 1));
         let (l, _) = link("-..- B");
         assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::None, 2));
+        let (l, _) = link(".-> B");
+        assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::Arrow, 1));
         let (l, _) = link("~~~ B");
         assert_eq!(l.stroke, Stroke::Invisible);
     }

@@ -188,7 +188,6 @@ impl Parser {
     /// `subgraph "title"`, `subgraph Some Title`, `subgraph "Main" timeline`.
     fn subgraph(&mut self, cur: &mut Cursor, pos: usize) -> Result<(), DiagramError> {
         cur.skip_spaces();
-        let at = cur.pos;
         // The header text, quoted parts without their quotes, up to `[`, `;` or the line's end.
         let mut header = String::new();
         let mut quoted = false;
@@ -219,8 +218,10 @@ impl Parser {
         let index = self.chart.subgraphs.len();
         let id = match id {
             Some(id) => {
-                if self.subgraph_ids.contains_key(&id) {
-                    return Err(cur.error_at_pos(at, format!("subgraph '{id}' is defined twice")));
+                // Mermaid draws a subgraph id written again as the same subgraph: it goes on.
+                if let Some(&again) = self.subgraph_ids.get(&id) {
+                    self.open.push((again, pos));
+                    return Ok(());
                 }
                 id
             }

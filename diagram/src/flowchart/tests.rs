@@ -112,6 +112,8 @@ fn subgraph_headers_of_every_form() {
         assert_eq!((c.subgraphs[0].id.as_str(), c.subgraphs[0].title.as_str()), (id, title), "{header}");
         assert_eq!(c.nodes[0].subgraph, Some(0), "{header}");
     }
+    let again = chart("graph TD\nsubgraph S\nA\nend\nsubgraph S\nB\nend");
+    assert_eq!((again.subgraphs.len(), again.nodes[1].subgraph), (1, Some(0)), "a subgraph written again goes on");
     let c = chart("graph TD\nsubgraph S\ndirection LR\nC\nend\nsubgraph T\nD\nend");
     assert_eq!((c.subgraphs[0].direction, c.subgraphs[1].direction), (Some(Direction::LeftRight), None));
 }
@@ -208,7 +210,6 @@ fn errors_name_line_and_column() {
         ("graph TD\nA --> B C", 2, 9, "unexpected 'C'"),
         ("graph TD\nA -->", 2, 6, "expected a node id"),
         ("graph TD\nA -- text B", 2, 3, "unterminated link text"),
-        ("graph TD\nsubgraph S\nend\nsubgraph S\nend", 4, 10, "defined twice"),
         ("graph TD\nA --> B\n  A ==> ", 3, 9, "expected a node id"),
         ("graph TD\nA[\"open\n\nB --> C", 2, 3, "unterminated string"),
         ("graph TD\nA@{ shape: nope }", 2, 12, "unknown shape 'nope'"),
