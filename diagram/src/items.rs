@@ -123,7 +123,45 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             node_id: None,
         });
     }
+    valid_references(&mut items);
     items
+}
+
+/// Every reference made a valid bulk `ref` (see `canvas_vocabulary::limits::bulk::valid_ref`),
+/// with every use of it (parents, connector ends) renamed alike. Keys are made from Mermaid ids,
+/// which may hold spaces, any script and any length; an invalid one becomes `item.<index>`,
+/// which no valid key can be (keys have a `:`-separated kind prefix).
+fn valid_references(items: &mut [PlannedItem]) {
+    use canvas_vocabulary::limits::bulk::valid_ref;
+    let taken: std::collections::HashSet<String> = items.iter().map(|i| i.reference.clone()).collect();
+    let renamed: std::collections::HashMap<String, String> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| !valid_ref(&item.reference))
+        .map(|(index, item)| {
+            let name = (0..).map(|n| format!("item.{index}.{n}")).find(|n| !taken.contains(n)).unwrap_or_default();
+            (item.reference.clone(), name)
+        })
+        .collect();
+    if renamed.is_empty() {
+        return;
+    }
+    for item in items.iter_mut() {
+        if let Some(new) = renamed.get(&item.reference) {
+            item.reference = new.clone();
+        }
+        if let Some(new) = item.parent.as_ref().and_then(|p| renamed.get(p)) {
+            item.parent = Some(new.clone());
+        }
+        for end in ["startPoint", "endPoint"] {
+            let id = item.properties.get_mut(end).and_then(|e| e.get_mut("itemId"));
+            if let Some(Value::String(text)) = id {
+                if let Some(new) = text.strip_prefix("ref:").and_then(|r| renamed.get(r)) {
+                    *text = format!("ref:{new}");
+                }
+            }
+        }
+    }
 }
 
 /// The connector item of `line`.
@@ -186,8 +224,9 @@ pub fn planned_count(diagram: &Diagram) -> usize {
     match diagram {
         Diagram::Flowchart(chart) => {
             let drawn = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible);
-            2 * chart.nodes.len()
-                + 2 * chart.subgraphs.len()
+            chart.nodes.iter().map(|n| 1 + usize::from(crate::shapes::shows_text(n.shape))).sum::<usize>()
+                + chart.subgraphs.iter().map(|s| 1 + usize::from(!s.title.is_empty())).sum::<usize>()
+                + usize::from(chart.title.is_some())
                 + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()
         }
         Diagram::Mindmap(map) => 3 * map.nodes.len() - 1,

@@ -9,14 +9,17 @@
 //!
 //! # Layout
 //! - `lib.rs`: the API, the limits ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`]),
-//!   [`DiagramError`].
+//!   [`DiagramError`]. [`style`]: CSS styles and colours of Mermaid's styling statements;
+//!   `rich.rs`: markdown bold/italic as label HTML.
 //! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
-//! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes, `links.rs`
-//!   arrows, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
+//! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
+//!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `styling.rs` classes and
+//!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
 //! - `layered/`: the flowchart layout (see below): `mod.rs` ranks and the layered graph,
 //!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
-//!   `route.rs` edge routes, `emit.rs` the scene. `mindmap_layout.rs`, `sequence_layout.rs`: the
+//!   `route.rs` edge routes, `emit.rs` the scene, `paint.rs` colours and strokes, `ends.rs`
+//!   links cut at subgraph borders and the title. `mindmap_layout.rs`, `sequence_layout.rs`: the
 //!   other layouts. `shapes.rs`: node sizes per shape, node colours.
 //! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
 //! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
@@ -29,21 +32,26 @@
 //! `$CARGO_TARGET_DIR/test-artifacts/diagrams/` (see `tests/common/mod.rs`).
 //!
 //! # Supported Mermaid
-//! - `flowchart`/`graph` with `TB`/`TD`/`BT`/`LR`/`RL`; node shapes `[ ]`, `( )`, `([ ])`, `(( ))`,
-//!   `((( )))`, `{ }`, `{{ }}`, `[/ /]`, `[\ \]`, `[/ \]`, `[\ /]`, `[( )]`, `[[ ]]`, `> ]`; links
-//!   `-->`, `---`, `-.->`, `-.-`, `==>`, `===`, `~~~`, with `<`, `o` and `x` ends and extra dashes
-//!   for longer links; link text as `-- text -->` or `-->|text|`; chains and `&`; nested
-//!   `subgraph id [title] … end`; quoted texts, `<br>` line breaks.
+//! - `flowchart`/`graph`/`flowchart-elk`, Mermaid 11's whole grammar (written from its
+//!   `flow.jison`; docs/diagrams/flowchart.md has every construct and how it maps to items):
+//!   the bracket shapes and `A@{ shape: …, label: … }` with every name of Mermaid's shape table,
+//!   quoted strings over several lines, markdown strings (bold and italic become label HTML),
+//!   `<br>`, character codes; every link form with ids (`A e1@--> B`), texts, chains, `&`, and
+//!   links continued on the next line; subgraphs with titles of every form, nested, linked to
+//!   (a connector attached to the container); `classDef`/`class`/`:::`/`style`/`linkStyle` set
+//!   fill, stroke, stroke width and text colour ([`style`]); the front matter's `title`.
 //! - `mindmap`: indentation, shapes `[ ]`, `( )`, `(( ))`, `)) ((`, `) (`, `{{ }}`.
 //! - `sequenceDiagram`: `participant`/`actor` (with `as`; actors are drawn as ellipses), the
 //!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
 //!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
 //!   labelled frame containers holding their messages and notes.
-//! - Ignored: `classDef`, `class`, `style`, `linkStyle`, `click`, `:::class`, `direction` inside
-//!   subgraphs (subgraphs follow the diagram's direction), `%%` comments, `%%{init}%%`, front
-//!   matter, `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, `title`/`acc*`.
-//! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. edges to a
-//!   subgraph, `A@{…}` shapes, sequence `box`/`create`/`destroy` and `<<->>`; an empty source, an
+//! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
+//!   (`e1@{ animate: true }`), `direction` inside subgraphs (subgraphs follow the diagram's
+//!   direction), `%%` comments, `%%{init}%%`, front matter other than a flowchart's `title`,
+//!   `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, sequence `title`/`acc*`.
+//! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. a link to a
+//!   subgraph with no nodes, an unknown `@{ shape }`, sequence `box`/`create`/`destroy` and
+//!   `<<->>`; an empty source, an
 //!   unknown diagram type, unterminated brackets, strings and link texts, `end` without an open
 //!   block, a block left open; a source over [`MAX_SOURCE_BYTES`] or one that would make more
 //!   than [`MAX_ITEMS`] items. Texts longer than [`MAX_LABEL_CHARS`] are clipped, not refused.
@@ -54,8 +62,9 @@
 //! sized to fit them. A subgraph is a `Rectangle` with a faint fill (`#1F94A3B8`) and a title
 //! label, and is the parent of its nodes, nested subgraphs and inner edges. An edge is a
 //! `connector` attached to both shapes (`itemId: "ref:n:…"`, `edge: true`, the port as the
-//! offset), `Straight` or `Angled` with `cornerPoints`; its text a label child at the route's
-//! middle. Mind maps: one shape + label per node, `Curved` (or angled) connectors without
+//! offset), or to a subgraph's container, `Angled` with `cornerPoints` (`Straight` only when its
+//! ends line up); its text a label child beside the line. References are made from Mermaid
+//! ids, and any that is not a valid bulk `ref` is renamed (`item.<n>.<m>`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
@@ -84,17 +93,19 @@
 //! polylines, while canvas connectors are straight or right-angled, and dagre.js's crossing
 //! reduction is weaker than Graphviz's, which the tests compare against. The steps: cycles
 //! broken by a depth-first search (back edges reversed); ranks by network simplex; dummy nodes
-//! on long edges (a labelled edge spans two ranks, its text sitting on the middle dummy);
+//! on long edges (a labelled edge spans two ranks, its text beside the line at the middle
+//! dummy, which reserves the text's width on its right);
 //! crossing reduction by barycenter sweeps with transposition, subgraphs kept contiguous and in
 //! one order on every rank, best order kept; x coordinates by network simplex on Graphviz's
 //! auxiliary graph (edges pulled straight, separation and subgraph borders as constraints);
-//! edges routed right-angled through the channels between ranks on separate tracks, or straight
-//! where the straight line between the ends is clear.
+//! edges routed right-angled through the channels between ranks on separate tracks, straight
+//! only where the ends line up.
 
 pub mod arrange;
 pub mod model;
 pub mod scene;
 pub mod source;
+pub mod style;
 pub mod text;
 
 mod flowchart;
@@ -102,6 +113,7 @@ mod items;
 mod layered;
 mod mindmap;
 mod mindmap_layout;
+mod rich;
 mod sequence;
 mod sequence_layout;
 mod shapes;
@@ -163,7 +175,7 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
     let column = cursor.col();
     let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
     let diagram = match keyword.as_str() {
-        "flowchart" | "graph" => flowchart::parse(&lines)?,
+        "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines, source)?,
         "mindmap" => mindmap::parse(&lines)?,
         "sequenceDiagram" => sequence::parse(&lines)?,
         other => {

@@ -70,6 +70,26 @@ pub enum NodeShape {
     Cloud,
     /// Mind map node written without brackets.
     Plain,
+    /// `@{ shape: text }`: a text with no outline.
+    Text,
+    /// `@{ shape: notch-rect }` and the tagged shapes: a card, one corner cut.
+    Card,
+    /// `@{ shape: doc }` and the other documents.
+    Document,
+    /// `@{ shape: tri }`, `flip-tri`, `hourglass`.
+    Triangle,
+    /// `@{ shape: bolt }`.
+    Bolt,
+    /// `@{ shape: bow-rect }`, `flag`: an outline with notched corners.
+    Plaque,
+    /// `@{ shape: brace }`, `brace-r`, `braces`: a comment bracket.
+    Brace,
+    /// `@{ shape: notch-pent }`: a loop limit, the top corners cut.
+    LoopLimit,
+    /// `@{ shape: sm-circ }`, `f-circ`: a small circle without text.
+    SmallCircle,
+    /// `@{ shape: fork }`: a bar without text.
+    Fork,
 }
 
 /// How an end of an edge or message is drawn.
@@ -111,6 +131,10 @@ pub struct FlowNode {
     pub shape: NodeShape,
     /// The innermost subgraph holding it (index into [`Flowchart::subgraphs`]).
     pub subgraph: Option<usize>,
+    /// Bold/italic marks per character of `text` (markdown strings), empty for none.
+    pub marks: Vec<u8>,
+    /// Its style: `classDef`s of its classes, then `style` statements.
+    pub style: crate::style::Style,
 }
 
 /// A flowchart edge.
@@ -130,6 +154,17 @@ pub struct FlowEdge {
     pub stroke: Stroke,
     /// Ranks the edge asks to span (1 for `-->`, 2 for `--->`…).
     pub length: usize,
+    /// Bold/italic marks per character of `text`, empty for none.
+    pub marks: Vec<u8>,
+    /// Its id (`A e1@--> B`).
+    pub id: Option<String>,
+    /// Its `linkStyle`.
+    pub style: crate::style::Style,
+    /// The subgraph the edge leaves, when written from one: `from` is then a node inside it that
+    /// stands for it in the layout, and the line starts on the subgraph's border.
+    pub from_subgraph: Option<usize>,
+    /// The subgraph the edge enters, likewise.
+    pub to_subgraph: Option<usize>,
 }
 
 /// A `subgraph … end` block.
@@ -141,6 +176,10 @@ pub struct Subgraph {
     pub title: String,
     /// The subgraph it is nested in.
     pub parent: Option<usize>,
+    /// Its own `direction`, when it sets one.
+    pub direction: Option<Direction>,
+    /// Its style (`style`, `class`).
+    pub style: crate::style::Style,
 }
 
 /// A flowchart.
@@ -154,6 +193,8 @@ pub struct Flowchart {
     pub edges: Vec<FlowEdge>,
     /// Subgraphs in order of opening.
     pub subgraphs: Vec<Subgraph>,
+    /// The front matter's `title`.
+    pub title: Option<String>,
 }
 
 /// A mind map node.

@@ -49,27 +49,89 @@ pub fn spec_type(shape: NodeShape) -> &'static str {
         NodeShape::Subroutine => "Frame",
         NodeShape::Asymmetric => "DirectionArrowRight",
         NodeShape::Bang => "Star6",
+        NodeShape::Text | NodeShape::Fork => "Rectangle",
+        NodeShape::Card => "OneSnipCornerRectangle",
+        NodeShape::Document => "OneRoundCornerRectangle",
+        NodeShape::Triangle => "Triangle",
+        NodeShape::Bolt => "LightningBolt",
+        NodeShape::Plaque => "Plaque",
+        NodeShape::Brace => "HalfFrame",
+        NodeShape::LoopLimit => "TwoSameSideSnipCornerRectangle",
+        NodeShape::SmallCircle => "Ellipse",
     }
+}
+
+/// Whether a node of `shape` shows its text (Mermaid draws none on its small circles and bars).
+pub fn shows_text(shape: NodeShape) -> bool {
+    !matches!(shape, NodeShape::SmallCircle | NodeShape::Fork)
+}
+
+/// Whether a node of `shape` is drawn without a fill of its own (texts and comment braces).
+pub fn unfilled(shape: NodeShape) -> bool {
+    matches!(shape, NodeShape::Text | NodeShape::Brace)
 }
 
 /// Where a shape's text wraps: narrower for outlines that grow fast with it.
 fn wrap_width(shape: NodeShape) -> f64 {
     match shape {
-        NodeShape::Diamond | NodeShape::Asymmetric | NodeShape::Bang | NodeShape::Circle | NodeShape::DoubleCircle => {
-            120.0
-        }
+        NodeShape::Diamond
+        | NodeShape::Asymmetric
+        | NodeShape::Bang
+        | NodeShape::Circle
+        | NodeShape::DoubleCircle
+        | NodeShape::Triangle
+        | NodeShape::Bolt => 120.0,
         _ => text::WRAP_WIDTH,
     }
 }
 
 /// The box of a node of `shape` showing `label`.
 pub fn node_box(shape: NodeShape, label: &str) -> NodeBox {
+    match shape {
+        NodeShape::SmallCircle => {
+            return NodeBox {
+                text: String::new(),
+                width: 24.0,
+                height: 24.0,
+                shape: spec_type(shape),
+                corner_radius: None,
+            }
+        }
+        NodeShape::Fork => {
+            return NodeBox {
+                text: String::new(),
+                width: 72.0,
+                height: 10.0,
+                shape: spec_type(shape),
+                corner_radius: None,
+            }
+        }
+        _ => {}
+    }
     let block = text::block(label, FONT_SIZE, wrap_width(shape));
     // The text block with the renderer's padding and a little slack: what must stay inside.
     let pad = 2.0 * LABEL_PADDING * FONT_SIZE;
     let (tw, th) = (block.width + pad + 4.0, block.height + pad);
     let (width, height) = match shape {
-        NodeShape::Rectangle | NodeShape::Rounded | NodeShape::Plain | NodeShape::Cylinder => (tw + 16.0, th + 10.0),
+        NodeShape::Rectangle
+        | NodeShape::Rounded
+        | NodeShape::Plain
+        | NodeShape::Cylinder
+        | NodeShape::Text
+        | NodeShape::Brace
+        | NodeShape::SmallCircle
+        | NodeShape::Fork => (tw + 16.0, th + 10.0),
+        // Cut or rounded corners and notches: a margin keeps the text off them.
+        NodeShape::Card | NodeShape::Document | NodeShape::LoopLimit | NodeShape::Plaque => (tw + 32.0, th + 18.0),
+        NodeShape::Triangle => {
+            // Apex on top: at the text's top line the outline is as wide as the text.
+            let h = 2.0 * th + 24.0;
+            (tw * h / (h / 2.0 - th / 2.0) + 8.0, h)
+        }
+        NodeShape::Bolt => {
+            let side = (tw * tw + th * th).sqrt() * 1.8;
+            (side, side)
+        }
         NodeShape::Subroutine => {
             let h = th + 16.0;
             (tw + h / 4.0 + 12.0, h)
@@ -136,6 +198,14 @@ mod tests {
             Bang,
             Cloud,
             Plain,
+            Text,
+            Card,
+            Document,
+            Triangle,
+            Bolt,
+            Plaque,
+            Brace,
+            LoopLimit,
         ];
         for shape in all {
             let b = node_box(shape, "a node text that wraps over a few lines when it is long enough");
@@ -144,6 +214,15 @@ mod tests {
             // The renderer drops lines that do not fit the label's height.
             let lines = b.text.split('\n').count() as f64;
             assert!(b.height - 2.0 * LABEL_PADDING * FONT_SIZE >= lines * text::LINE_HEIGHT * FONT_SIZE, "{shape:?}");
+        }
+    }
+
+    #[test]
+    fn small_circles_and_bars_have_no_text() {
+        for shape in [NodeShape::SmallCircle, NodeShape::Fork] {
+            let b = node_box(shape, "start");
+            assert!(b.text.is_empty() && !shows_text(shape), "{shape:?}");
+            assert!(canvas_vocabulary::SHAPE_TYPES.contains(&b.shape));
         }
     }
 

@@ -43,20 +43,104 @@ pub fn lines(source: &str) -> Vec<Line<'_>> {
     out
 }
 
-/// A cursor over the characters of one line.
+/// The `title` of a leading `---` front matter block (YAML), if it has one: the only key of it
+/// that changes the drawing here (the `config` it may hold sets Mermaid's renderer, see the
+/// crate docs).
+pub fn front_matter_title(source: &str) -> Option<String> {
+    let mut lines = source.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    lines.by_ref().find(|l| !l.trim().is_empty()).filter(|l| l.trim() == "---")?;
+    for line in lines {
+        if line.trim() == "---" {
+            break;
+        }
+        // Top-level keys only: `config:`'s members are indented.
+        if let Some(value) = line.strip_prefix("title:") {
+            let value = value.trim();
+            let unquoted = ['"', '\'']
+                .iter()
+                .find_map(|q| value.strip_prefix(*q).and_then(|v| v.strip_suffix(*q)))
+                .unwrap_or(value);
+            return Some(unquoted.to_owned()).filter(|t| !t.trim().is_empty());
+        }
+    }
+    None
+}
+
+/// A cursor over the characters of one line, or of several lines joined by `\n` (see
+/// [`Cursor::over`]), which knows the line and column of every position.
 #[derive(Debug, Clone)]
 pub struct Cursor {
     chars: Vec<char>,
     /// Index of the next character.
     pub pos: usize,
-    /// 1-based line number.
+    /// 1-based line number (of the first line, for a cursor over several).
     pub line: usize,
+    /// For a cursor over several lines: the index where each line starts.
+    starts: Vec<usize>,
 }
 
 impl Cursor {
     /// A cursor at the start of `line`.
     pub fn new(line: Line<'_>) -> Cursor {
-        Cursor { chars: line.text.chars().collect(), pos: 0, line: line.number }
+        Cursor { chars: line.text.chars().collect(), pos: 0, line: line.number, starts: Vec::new() }
+    }
+
+    /// A cursor over `lines` joined by `\n`, from the first line's number to the last; the
+    /// numbers missing between them (comments, blank lines) are empty lines, so a statement or
+    /// a string may run on across them and every position keeps its own line and column.
+    pub fn over(lines: &[Line<'_>]) -> Cursor {
+        let first = lines.first().map_or(1, |l| l.number);
+        let mut chars = Vec::new();
+        let mut starts = Vec::new();
+        let mut next = first;
+        for line in lines {
+            while next <= line.number {
+                if next > first {
+                    chars.push('\n');
+                }
+                starts.push(chars.len());
+                if next == line.number {
+                    chars.extend(line.text.chars());
+                }
+                next += 1;
+            }
+        }
+        if starts.is_empty() {
+            starts.push(0);
+        }
+        Cursor { chars, pos: 0, line: first, starts }
+    }
+
+    /// 1-based line and column of the character at `pos`.
+    pub fn place(&self, pos: usize) -> (usize, usize) {
+        if self.starts.is_empty() {
+            return (self.line, pos + 1);
+        }
+        let index = self.starts.partition_point(|&start| start <= pos).saturating_sub(1);
+        (self.line + index, pos - self.starts[index] + 1)
+    }
+
+    /// An error at the character at `pos`.
+    pub fn error_at_pos(&self, pos: usize, message: impl Into<String>) -> DiagramError {
+        let (line, column) = self.place(pos);
+        DiagramError::new(line, column, message)
+    }
+
+    /// Skips spaces and tabs, not line breaks.
+    pub fn skip_spaces(&mut self) {
+        while self.peek().is_some_and(|c| c.is_whitespace() && c != '\n') {
+            self.pos += 1;
+        }
+    }
+
+    /// Index of the end of the current line (its `\n`, or the end of the text).
+    pub fn line_end(&self) -> usize {
+        (self.pos..self.chars.len()).find(|&i| self.chars[i] == '\n').unwrap_or(self.chars.len())
+    }
+
+    /// Where `needle` next starts before `limit` (a character index).
+    pub fn find_before(&self, needle: &str, limit: usize) -> Option<usize> {
+        self.find(needle).filter(|&at| at + needle.chars().count() <= limit)
     }
 
     /// The next character.
@@ -83,7 +167,7 @@ impl Cursor {
 
     /// 1-based column of the next character.
     pub fn col(&self) -> usize {
-        self.pos + 1
+        self.place(self.pos).1
     }
 
     /// Skips spaces and tabs.
@@ -136,24 +220,26 @@ impl Cursor {
 
     /// The characters from the cursor up to `end` (an index), taken.
     pub fn take_to(&mut self, end: usize) -> String {
-        let text = self.chars[self.pos..end].iter().collect();
+        let end = end.clamp(self.pos.min(self.chars.len()), self.chars.len());
+        let text = self.chars[self.pos.min(end)..end].iter().collect();
         self.pos = end;
         text
     }
 
     /// An error at the next character.
     pub fn error(&self, message: impl Into<String>) -> DiagramError {
-        self.error_at(self.col(), message)
+        self.error_at_pos(self.pos, message)
     }
 
-    /// An error at column `col` of this line.
+    /// An error at column `col` of the current line.
     pub fn error_at(&self, col: usize, message: impl Into<String>) -> DiagramError {
-        DiagramError::new(self.line, col, message)
+        DiagramError::new(self.place(self.pos).0, col, message)
     }
 
     /// The token at the cursor, for messages ("unexpected 'x'").
     pub fn token(&self) -> String {
-        let word: String = self.chars[self.pos..].iter().take_while(|c| !c.is_whitespace()).take(20).collect();
+        let start = self.pos.min(self.chars.len());
+        let word: String = self.chars[start..].iter().take_while(|c| !c.is_whitespace()).take(20).collect();
         if word.is_empty() {
             "end of line".into()
         } else {
@@ -176,6 +262,9 @@ mod tests {
         let source = "---\ntitle: x\n---\n%%{init: {}}%%\nflowchart\n  %% note\n\n  A\r\n";
         let kept: Vec<(usize, &str)> = lines(source).iter().map(|l| (l.number, l.text)).collect();
         assert_eq!(kept, [(5, "flowchart"), (8, "  A")]);
+        assert_eq!(front_matter_title(source).as_deref(), Some("x"));
+        assert_eq!(front_matter_title("---\nconfig:\n  title: no\n---\ngraph").as_deref(), None);
+        assert_eq!(front_matter_title("graph\ntitle: no").as_deref(), None);
     }
 
     #[test]
@@ -188,5 +277,18 @@ mod tests {
         assert_eq!(cursor.find("]"), Some(6));
         assert_eq!(cursor.error("x").to_string(), "line 3, column 5: x");
         assert_eq!(line.indent(), 0);
+    }
+
+    #[test]
+    fn a_cursor_over_lines_knows_each_place() {
+        let lines = [Line { number: 2, text: "ab" }, Line { number: 4, text: "  cd" }];
+        let mut cursor = Cursor::over(&lines);
+        assert_eq!(cursor.find("cd"), Some(6));
+        assert_eq!(cursor.place(6), (4, 3));
+        assert_eq!(cursor.place(3), (3, 1), "the skipped line is empty");
+        cursor.pos = 2;
+        assert_eq!(cursor.line_end(), 2);
+        cursor.skip_ws();
+        assert_eq!(cursor.error("x").to_string(), "line 4, column 3: x");
     }
 }

@@ -31,10 +31,7 @@ pub fn width(text: &str, font_size: f64) -> f64 {
 /// its visible text; what would still break its HTML rule is defused by
 /// turning `<` into `‹`, so every text is accepted.
 pub fn clean(raw: &str) -> String {
-    let mut text = replace_breaks(raw.trim());
-    for (code, plain) in [("#quot;", "\""), ("#amp;", "&"), ("#lt;", "<"), ("#gt;", ">"), ("#35;", "#")] {
-        text = text.replace(code, plain);
-    }
+    let text = decode_entities(&replace_breaks(raw.trim()));
     let text = text.trim_matches('`');
     let lines: Vec<String> = text
         .split('\n')
@@ -64,7 +61,7 @@ pub fn nonempty(text: String) -> String {
 }
 
 /// `<br>`, `<br/>`, `<br />` (any case) to `\n`.
-fn replace_breaks(text: &str) -> String {
+pub fn replace_breaks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find('<') {
@@ -82,6 +79,90 @@ fn replace_breaks(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Mermaid's character codes (`#quot;`, `#9829;`, written with `#` because `&` and `;` mean
+/// something else in its grammar) and HTML's (`&amp;`, `&#9829;`, `&#x2665;`) as the characters
+/// they stand for. Unknown names are left as written.
+pub fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['#', '&']) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let body_start = if tail.starts_with("&#") { 2 } else { 1 };
+        let end = tail[body_start..].find(';').map(|e| e + body_start).filter(|&e| e > body_start && e <= 12);
+        let decoded = end.and_then(|end| {
+            let body = &tail[body_start..end];
+            let number = if tail.starts_with('&') && body_start == 1 {
+                None
+            } else if let Some(hex) = body.strip_prefix(['x', 'X']).filter(|_| body_start == 2) {
+                u32::from_str_radix(hex, 16).ok()
+            } else {
+                body.parse::<u32>().ok()
+            };
+            match number {
+                Some(code) => char::from_u32(code).filter(|c| *c != '\0').map(String::from),
+                None => named_entity(body).map(String::from),
+            }
+            .map(|text| (text, end))
+        });
+        match decoded {
+            Some((text, end)) => {
+                out.push_str(&text);
+                rest = &tail[end + 1..];
+            }
+            None => {
+                out.push_str(&tail[..1]);
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The named character references Mermaid sources use.
+fn named_entity(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "quot" => "\"",
+        "amp" => "&",
+        "lt" => "<",
+        "gt" => ">",
+        "apos" => "'",
+        "nbsp" => " ",
+        "hearts" => "♥",
+        "copy" => "©",
+        "reg" => "®",
+        "trade" => "™",
+        "hellip" => "…",
+        "mdash" => "—",
+        "ndash" => "–",
+        "laquo" => "«",
+        "raquo" => "»",
+        "deg" => "°",
+        "plusmn" => "±",
+        "times" => "×",
+        "divide" => "÷",
+        "larr" => "←",
+        "rarr" => "→",
+        "uarr" => "↑",
+        "darr" => "↓",
+        "harr" => "↔",
+        "check" => "✓",
+        "bull" => "•",
+        "middot" => "·",
+        "para" => "¶",
+        "sect" => "§",
+        "euro" => "€",
+        "pound" => "£",
+        "yen" => "¥",
+        "infin" => "∞",
+        "ne" => "≠",
+        "le" => "≤",
+        "ge" => "≥",
+        _ => return None,
+    })
 }
 
 /// Every line of `text` wrapped to `max_width` as the renderer wraps it (a word wider than the
@@ -144,6 +225,7 @@ mod tests {
         assert_eq!(clean("say #quot;hi#quot;  now"), "say \"hi\" now");
         assert_eq!(clean("`markdown`"), "markdown");
         assert_eq!(clean("if a < b then"), "if a < b then");
+        assert_eq!(clean("I #9829; you #35;1 &amp; &#x41; #unknown; # 5;"), "I ♥ you #1 & A #unknown; # 5;");
     }
 
     #[test]

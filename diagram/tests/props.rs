@@ -3,7 +3,7 @@
 
 mod common;
 
-use canvas_diagram::{layout, parse, planned_count, to_items, DiagramError, MAX_ITEMS};
+use canvas_diagram::{layout, parse, planned_count, to_items, Diagram, DiagramError, MAX_ITEMS};
 use proptest::prelude::*;
 
 /// Whether an error's line and column lie within `source` (column = the
@@ -25,6 +25,10 @@ fn exercise(source: &str) -> Result<(), TestCaseError> {
             prop_assert!(items.len() <= MAX_ITEMS);
             let spec = common::spec::problems(&items);
             prop_assert!(spec.is_empty(), "{:?}\n{}", spec, source);
+            if matches!(diagram, Diagram::Flowchart(_)) {
+                let rules = common::rules::problems(&items);
+                prop_assert!(rules.is_empty(), "{:?}\n{}", rules, source);
+            }
         }
         Err(err) => prop_assert!(inside(source, &err), "{err} is outside {source:?}"),
     }
@@ -97,6 +101,22 @@ const TOKENS: &[&str] = &[
     "</b>",
     "<script>",
     "#quot;",
+    "@{ shape: doc, label: \"x\" }",
+    "@{ shape: ",
+    "e1@",
+    "classDef c fill:#f9f,color:red\n",
+    "style A stroke:#ff990080\n",
+    "linkStyle 0,1 stroke:blue\n",
+    "linkStyle default stroke-width:3px\n",
+    "\"`**b** _i_`\"",
+    "accTitle: t\n",
+    "accDescr {\n",
+    "subgraph Group Chat\n",
+    "subgraph \"Main\" x\n",
+    "B --> S\n",
+    "S",
+    "#9829;",
+    "日本",
 ];
 
 fn token() -> impl Strategy<Value = String> {
@@ -175,6 +195,106 @@ proptest! {
         let goldens = common::goldens();
         let (_, source) = &goldens[index % goldens.len()];
         exercise(&apply(source, &edits))?;
+    }
+}
+
+/// A flowchart Mermaid accepts, generated from its parts: nodes with shapes, texts (some
+/// markdown, some over lines), links of every form (some with ids and texts, some continued on
+/// the next line), subgraphs with titles of every form (linked to), and styles.
+fn flowchart() -> impl Strategy<Value = String> {
+    const SHAPES: &[(&str, &str)] = &[
+        ("[", "]"),
+        ("(", ")"),
+        ("((", "))"),
+        ("{", "}"),
+        ("{{", "}}"),
+        ("[(", ")]"),
+        ("[/", "/]"),
+        (">", "]"),
+        ("([", "])"),
+    ];
+    const LINKS: &[&str] = &[
+        "-->",
+        "---",
+        "-.->",
+        "==>",
+        "<-->",
+        "o--o",
+        "x--x",
+        "--o",
+        "~~~",
+        "--->",
+        "-. maybe .->",
+        "== big ==>",
+        "-- says -->",
+    ];
+    const TEXTS: &[&str] =
+        &["Start", "a < b & c", "\"`**bold** _it_`\"", "\"two\n  lines\"", "日本語", "I #9829; it", "x<br/>y"];
+    const HEADERS: &[&str] = &["Group Chat", "g1 [Title]", "g2[\"Quoted\"]", "\"Main\" timeline", "solo"];
+    const STYLES: &[&str] =
+        &["fill:#f9f,stroke:#333,stroke-width:4px", "fill:#ff990080,color:white", "stroke:rgb(1,2,3)", "fill:bogus"];
+    let node = (0usize..8, prop::option::of((0..SHAPES.len(), 0..TEXTS.len())));
+    let link = (0..LINKS.len(), any::<bool>(), any::<bool>());
+    let statement = (node.clone(), prop::collection::vec((link, node), 0..3));
+    (
+        0usize..4,
+        prop::collection::vec(statement, 1..10),
+        prop::option::of((0..HEADERS.len(), 0usize..3)),
+        prop::collection::vec((0usize..8, 0..STYLES.len()), 0..3),
+    )
+        .prop_map(|(direction, statements, group, styles)| {
+            let write_node = |(id, shape): (usize, Option<(usize, usize)>)| match shape {
+                Some((s, t)) => format!("N{id}{}{}{}", SHAPES[s].0, TEXTS[t], SHAPES[s].1),
+                None => format!("N{id}"),
+            };
+            let mut out = format!("flowchart {}\n", ["TD", "LR", "BT", "RL"][direction]);
+            let lines: Vec<String> = statements
+                .into_iter()
+                .enumerate()
+                .map(|(i, (first, rest))| {
+                    let mut line = write_node(first);
+                    for (j, ((l, with_id, wrap), next)) in rest.into_iter().enumerate() {
+                        let id = if with_id { format!(" e{i}x{j}@") } else { " ".into() };
+                        let brk = if wrap { "\n  " } else { " " };
+                        line.push_str(&format!("{id}{}{brk}{}", LINKS[l], write_node(next)));
+                    }
+                    line
+                })
+                .collect();
+            match group {
+                Some((header, at)) => {
+                    let at = at.min(lines.len());
+                    out.push_str(&lines[..at].join("\n"));
+                    out.push_str(&format!(
+                        "\nsubgraph {}\n  direction LR\n  {}\nend\n",
+                        HEADERS[header],
+                        lines[at..].join("\n  ")
+                    ));
+                    let id = HEADERS[header].split(['[', ' ']).next().unwrap_or("solo");
+                    if !id.starts_with('"') && !HEADERS[header].starts_with("Group") && !lines[at..].is_empty() {
+                        out.push_str(&format!("N9 --> {id}\n"));
+                    }
+                }
+                None => out.push_str(&lines.join("\n")),
+            }
+            for (id, style) in styles {
+                out.push_str(&format!(
+                    "\nstyle N{id} {}\nclassDef c{id} {}\nclass N{id} c{id}\nlinkStyle default {}",
+                    STYLES[style], STYLES[style], STYLES[style]
+                ));
+            }
+            out
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_flowcharts_parse_and_plan_valid_items(source in flowchart()) {
+        let diagram = parse(&source).map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
+        prop_assert!(matches!(diagram, Diagram::Flowchart(_)));
+        exercise(&source)?;
     }
 }
 

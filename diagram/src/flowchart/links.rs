@@ -1,10 +1,11 @@
 //! Flowchart links: `-->`, `---`, `-.->`, `==>`, `~~~` and their variants,
-//! with `<`, `o`, `x` ends, extra dashes for length, and text written inline
-//! (`-- text -->`) or between pipes (`-->|text|`).
+//! with `<`, `o`, `x` ends, extra dashes for length, an id (`e1@-->`), and text written inline
+//! (`-- text -->`) or between pipes (`-->|text|`), plain, quoted or a markdown string.
 
+use super::nodes;
 use crate::model::{Head, Stroke};
+use crate::rich::Rich;
 use crate::source::Cursor;
-use crate::text;
 use crate::DiagramError;
 
 /// A parsed link.
@@ -19,7 +20,17 @@ pub struct Link {
     /// Ranks it asks to span.
     pub length: usize,
     /// Its text.
-    pub text: Option<String>,
+    pub text: Option<Rich>,
+}
+
+/// An edge id written before a link (`e1@-->`): the id, and the position after its `@`.
+pub fn edge_id(cur: &Cursor) -> Option<(String, usize)> {
+    let mut probe = cur.clone();
+    let id = probe.take_while(|c| !c.is_whitespace() && !matches!(c, '@' | '"' | '{' | '[' | '(' | '|' | ';'));
+    if id.is_empty() || !probe.eat("@") || !at_link(&probe) {
+        return None;
+    }
+    Some((id, probe.pos))
 }
 
 fn head_of(c: Option<char>) -> Option<Head> {
@@ -35,7 +46,8 @@ fn head_of(c: Option<char>) -> Option<Head> {
 pub fn at_link(cur: &Cursor) -> bool {
     let skip = usize::from(matches!(cur.peek(), Some('<' | 'o' | 'x')) && matches!(cur.peek_at(1), Some('-' | '=')));
     let (a, b) = (cur.peek_at(skip), cur.peek_at(skip + 1));
-    matches!((a, b), (Some('-'), Some('-' | '.')) | (Some('='), Some('='))) || (skip == 0 && cur.starts_with("~~~"))
+    matches!((a, b), (Some('-'), Some('-' | '.')) | (Some('='), Some('=')) | (Some('.'), Some('.' | '-')))
+        || (skip == 0 && cur.starts_with("~~~"))
 }
 
 /// Reads the link at the cursor (see [`at_link`]).
@@ -50,31 +62,59 @@ pub fn parse(cur: &mut Cursor) -> Result<Link, DiagramError> {
     } else {
         Head::None
     };
-    let mut link = if cur.starts_with("-.") {
+    let mut link = if cur.starts_with("-.") || cur.peek() == Some('.') {
         dotted(cur, col)?
     } else {
         let (mark, stroke) = if cur.peek() == Some('=') { ('=', Stroke::Thick) } else { ('-', Stroke::Normal) };
         solid(cur, mark, stroke, col)?
     };
     link.start = start;
-    cur.skip_ws();
+    cur.skip_spaces();
     if cur.peek() == Some('|') {
-        let bar = cur.col();
+        let bar = cur.pos;
         cur.bump();
-        let Some(close) = cur.find("|") else {
-            return Err(cur.error_at(bar, "unterminated '|': expected a closing '|' after the link text"));
+        cur.skip_spaces();
+        let text = if cur.peek() == Some('"') {
+            let quote = cur.pos;
+            cur.bump();
+            let text = nodes::quoted(cur, quote)?;
+            cur.skip_spaces();
+            text
+        } else {
+            let Some(close) = cur.find_before("|", cur.line_end()) else {
+                return Err(cur.error_at_pos(bar, "unterminated '|': expected a closing '|' after the link text"));
+            };
+            nodes::text_of(&cur.take_to(close))
         };
-        let raw = cur.take_to(close);
-        cur.bump();
-        link.text = edge_text(&raw);
+        if !cur.eat("|") {
+            return Err(cur.error_at_pos(bar, "unterminated '|': expected a closing '|' after the link text"));
+        }
+        link.text = Some(text).filter(|t| !t.text.is_empty());
     }
     Ok(link)
 }
 
-fn edge_text(raw: &str) -> Option<String> {
+fn edge_text(raw: &str) -> Option<Rich> {
     let raw = raw.trim();
-    let raw = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-    Some(text::clean(raw)).filter(|t| !t.is_empty())
+    let text = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(quoted) => nodes::text_of(quoted),
+        None => nodes::text_of(raw),
+    };
+    Some(text).filter(|t| !t.text.is_empty())
+}
+
+/// Where an inline link text may end: the end of its line, or of a quoted string starting it
+/// (which may run over lines).
+fn text_limit(cur: &Cursor) -> usize {
+    let mut probe = cur.clone();
+    probe.skip_spaces();
+    if probe.peek() == Some('"') {
+        probe.bump();
+        if let Some(close) = probe.find("\"") {
+            probe.pos = close;
+        }
+    }
+    probe.line_end()
 }
 
 /// `--`/`==` links: `-->`, `---`, `--o`, `-- text -->` and the thick forms.
@@ -90,8 +130,9 @@ fn solid(cur: &mut Cursor, mark: char, stroke: Stroke, col: usize) -> Result<Lin
     // `-- text -->`: the text runs to the closing run of marks.
     let text_start = cur.pos;
     let double: String = [mark, mark].iter().collect();
+    let limit = text_limit(cur);
     loop {
-        let Some(at) = cur.find(&double) else {
+        let Some(at) = cur.find_before(&double, limit) else {
             let shown: String = [mark, mark, '>'].iter().collect();
             return Err(cur.error_at(col, format!("unterminated link text: expected a closing `{shown}`")));
         };
@@ -118,7 +159,10 @@ fn solid(cur: &mut Cursor, mark: char, stroke: Stroke, col: usize) -> Result<Lin
 
 /// `-.->`, `-.-`, `-..->` and `-. text .->`.
 fn dotted(cur: &mut Cursor, col: usize) -> Result<Link, DiagramError> {
-    cur.bump();
+    // Mermaid's dotted link may leave out its first dash (`.->`).
+    if cur.peek() == Some('-') {
+        cur.bump();
+    }
     let dots = cur.take_while(|c| c == '.').chars().count();
     let mut text = None;
     let length;
@@ -126,7 +170,8 @@ fn dotted(cur: &mut Cursor, col: usize) -> Result<Link, DiagramError> {
         cur.bump();
         length = dots;
     } else {
-        let Some(at) = cur.find(".-") else {
+        let limit = text_limit(cur);
+        let Some(at) = cur.find_before(".-", limit) else {
             return Err(cur.error_at(col, "unterminated link text: expected a closing `.->`"));
         };
         let raw = cur.take_to(at);
@@ -149,6 +194,10 @@ fn dotted(cur: &mut Cursor, col: usize) -> Result<Link, DiagramError> {
 mod tests {
     use super::*;
     use crate::source::Line;
+
+    fn text(l: &Link) -> Option<String> {
+        l.text.as_ref().map(|t| t.text.clone())
+    }
 
     fn link(text: &str) -> (Link, String) {
         let mut cur = Cursor::new(Line { number: 1, text });
@@ -180,6 +229,8 @@ mod tests {
         assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::Arrow, 1));
         let (l, _) = link("-..- B");
         assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::None, 2));
+        let (l, _) = link(".-> B");
+        assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::Arrow, 1));
         let (l, _) = link("~~~ B");
         assert_eq!(l.stroke, Stroke::Invisible);
     }
@@ -187,15 +238,30 @@ mod tests {
     #[test]
     fn link_texts_inline_and_piped() {
         let (l, rest) = link("-- some text -->B");
-        assert_eq!((l.text.as_deref(), l.end, rest.as_str()), (Some("some text"), Head::Arrow, "B"));
+        assert_eq!((text(&l).as_deref(), l.end, rest.as_str()), (Some("some text"), Head::Arrow, "B"));
         let (l, _) = link("== heavy ==> B");
-        assert_eq!((l.text.as_deref(), l.stroke), (Some("heavy"), Stroke::Thick));
+        assert_eq!((text(&l).as_deref(), l.stroke), (Some("heavy"), Stroke::Thick));
         let (l, _) = link("-. maybe .-> B");
-        assert_eq!((l.text.as_deref(), l.stroke, l.end), (Some("maybe"), Stroke::Dotted, Head::Arrow));
+        assert_eq!((text(&l).as_deref(), l.stroke, l.end), (Some("maybe"), Stroke::Dotted, Head::Arrow));
         let (l, rest) = link("-->|\"yes (sure)\"| B");
-        assert_eq!((l.text.as_deref(), rest.as_str()), (Some("yes (sure)"), " B"));
+        assert_eq!((text(&l).as_deref(), rest.as_str()), (Some("yes (sure)"), " B"));
         let (l, _) = link("-- a -- b --- C");
-        assert_eq!((l.text.as_deref(), l.end), (Some("a -- b"), Head::None));
+        assert_eq!((text(&l).as_deref(), l.end), (Some("a -- b"), Head::None));
+        let (l, _) = link("-- \"`**md**`\" --> C");
+        assert_eq!(
+            (text(&l).as_deref(), l.text.unwrap().marks.first().copied()),
+            (Some("md"), Some(crate::rich::BOLD))
+        );
+        let (l, _) = link("<-- back --- C");
+        assert_eq!((l.start, l.end, text(&l).as_deref()), (Head::Arrow, Head::None, Some("back")));
+    }
+
+    #[test]
+    fn edge_ids_are_read_before_the_link() {
+        let cur = Cursor::new(Line { number: 1, text: "e1@--> B" });
+        assert_eq!(edge_id(&cur), Some(("e1".to_owned(), 3)));
+        let cur = Cursor::new(Line { number: 1, text: "e1@{ animate: true }" });
+        assert_eq!(edge_id(&cur), None);
     }
 
     #[test]

@@ -1,20 +1,27 @@
 //! Flowchart nodes: an id, optionally followed by a shape with its text
-//! (`A[text]`, `A{{text}}`, `A[/text\]`…), and an ignored `:::class`.
+//! (`A[text]`, `A{{text}}`, `A[/text\]`…), shape data (`A@{ shape: doc, label: "x" }`) and
+//! `:::class`. Texts may be quoted (`"…"`, running over lines) or markdown strings (`"`…`"`).
 
 use crate::model::NodeShape;
-use crate::source::{is_id_char, Cursor};
-use crate::text;
+use crate::rich::{self, Rich};
+use crate::source::Cursor;
 use crate::DiagramError;
+
+use super::shape_names;
 
 /// A node as written at one place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeRef {
     /// Its id.
     pub id: String,
-    /// Column of the id.
-    pub column: usize,
-    /// Shape and text, when written here.
-    pub shape: Option<(NodeShape, String)>,
+    /// Position of the id.
+    pub pos: usize,
+    /// Shape and text, when written here (the text empty when only the shape is given).
+    pub shape: Option<(NodeShape, Rich)>,
+    /// Whether shape data (`@{…}`) was written here.
+    pub data: bool,
+    /// Classes given with `:::`.
+    pub classes: Vec<String>,
 }
 
 /// Openers, longest first, with their closers and shapes. `[/` and `[\`
@@ -22,59 +29,121 @@ pub struct NodeRef {
 const OPENERS: &[(&str, &str, NodeShape)] = &[
     ("(((", ")))", NodeShape::DoubleCircle),
     ("((", "))", NodeShape::Circle),
+    ("(-", "-)", NodeShape::Cloud),
     ("([", "])", NodeShape::Stadium),
     ("(", ")", NodeShape::Rounded),
     ("[[", "]]", NodeShape::Subroutine),
     ("[(", ")]", NodeShape::Cylinder),
     ("[/", "/]", NodeShape::Parallelogram),
     ("[\\", "\\]", NodeShape::ParallelogramAlt),
+    ("[|", "]", NodeShape::Rectangle),
     ("[", "]", NodeShape::Rectangle),
     ("{{", "}}", NodeShape::Hexagon),
     ("{", "}", NodeShape::Diamond),
     (">", "]", NodeShape::Asymmetric),
 ];
 
-/// Reads an id: letters, digits, `_`, and `-` or `.` between such characters
-/// (so `my-node` is one id while `A-->B` is not).
+/// Whether `c` may be part of an id (Mermaid's node strings: letters of any script, digits and
+/// `_ ! # $ * + . ? \ / ' :`, with `-` and `=` handled by [`read_id`]).
+fn id_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '!' | '#' | '$' | '*' | '+' | '.' | '?' | '\\' | '/' | '\'' | ':')
+}
+
+/// Reads an id. `-` belongs to it unless a link starts there (`-` before `-`, `>` or `.`), `=`
+/// unless `==` follows, `.` unless it starts a dotted link, `:` unless it starts `:::`.
 pub fn read_id(cur: &mut Cursor) -> String {
     let mut id = String::new();
     while let Some(c) = cur.peek() {
-        let joins = matches!(c, '-' | '.') && !id.is_empty() && cur.peek_at(1).is_some_and(is_id_char);
-        if is_id_char(c) || joins {
-            id.push(c);
-            cur.bump();
-        } else {
+        let next = cur.peek_at(1);
+        let takes = match c {
+            '-' => !matches!(next, Some('-' | '>' | '.') | None) && next.is_some_and(|n| !n.is_whitespace()),
+            '=' => next != Some('=') && next.is_some_and(|n| !n.is_whitespace()),
+            '.' => next != Some('-'),
+            ':' => !cur.starts_with(":::"),
+            // `A/B` is an id, but `[/` and `[\` openers are not part of one.
+            c => id_char(c),
+        };
+        if !takes {
             break;
         }
+        id.push(c);
+        cur.bump();
     }
     id
 }
 
 /// Reads a node at the cursor.
 pub fn parse(cur: &mut Cursor) -> Result<NodeRef, DiagramError> {
-    let column = cur.col();
+    let pos = cur.pos;
     let id = read_id(cur);
     if id.is_empty() {
         return Err(cur.error(format!("expected a node id, found {}", cur.token())));
     }
-    let shape = shape(cur)?;
-    if shape.is_none() && cur.peek() == Some('@') {
-        return Err(cur.error("node shapes written as `@{…}` are not supported: use brackets such as `A[text]`"));
+    let mut node = NodeRef { id, pos, shape: shape(cur)?, data: false, classes: Vec::new() };
+    loop {
+        if cur.starts_with("@{") {
+            let (shape, label) = shape_data(cur)?;
+            node.data = true;
+            match (&mut node.shape, shape) {
+                (Some((old, text)), new) => {
+                    *old = new.unwrap_or(*old);
+                    if let Some(label) = label {
+                        *text = label;
+                    }
+                }
+                (None, new) => {
+                    if new.is_some() || label.is_some() {
+                        node.shape = Some((new.unwrap_or(NodeShape::Rectangle), label.unwrap_or_default()));
+                    }
+                }
+            }
+        } else if cur.eat(":::") {
+            let class = cur.take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-'));
+            if !class.is_empty() {
+                node.classes.push(class);
+            }
+        } else {
+            return Ok(node);
+        }
     }
-    if cur.eat(":::") {
-        cur.take_while(|c| is_id_char(c) || c == '-');
-    }
-    Ok(NodeRef { id, column, shape })
 }
 
 /// A shape with its text at the cursor (`[text]`, `((text))`…), if one starts there.
-pub fn shape(cur: &mut Cursor) -> Result<Option<(NodeShape, String)>, DiagramError> {
+pub fn shape(cur: &mut Cursor) -> Result<Option<(NodeShape, Rich)>, DiagramError> {
     let Some(&(open, close, kind)) = OPENERS.iter().find(|(open, ..)| cur.starts_with(open)) else {
         return Ok(None);
     };
-    let open_col = cur.col();
+    let open_pos = cur.pos;
     cur.eat(open);
-    shape_text(cur, open, close, kind, open_col).map(Some)
+    if open == "[|" {
+        // `A[|field:value|text]`: the field is Mermaid's, the text is ours.
+        let Some(bar) = cur.find_before("|", cur.line_end()) else {
+            return Err(cur.error_at_pos(open_pos, "unterminated '[|': expected a closing '|'"));
+        };
+        cur.pos = bar + 1;
+    }
+    shape_text(cur, open, close, kind, open_pos).map(Some)
+}
+
+/// A quoted string at the cursor (after its opening `"`), read to its closing quote, which may
+/// be lines further: a markdown string when back-ticks wrap it.
+pub fn quoted(cur: &mut Cursor, quote_pos: usize) -> Result<Rich, DiagramError> {
+    let Some(end) = cur.find("\"") else {
+        return Err(cur.error_at_pos(quote_pos, "unterminated string: expected a closing '\"'"));
+    };
+    let raw = cur.take_to(end);
+    cur.bump();
+    Ok(text_of(&raw))
+}
+
+/// A text as written: a markdown string (back-ticks) is read for bold and italic, any other is
+/// plain text.
+pub fn text_of(raw: &str) -> Rich {
+    let trimmed = raw.trim();
+    match trimmed.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+        Some(markdown) => rich::markdown(markdown),
+        None => rich::plain(raw),
+    }
 }
 
 /// The text after an opener, up to its closer.
@@ -83,49 +152,101 @@ fn shape_text(
     open: &str,
     close: &str,
     kind: NodeShape,
-    open_col: usize,
-) -> Result<(NodeShape, String), DiagramError> {
+    open_pos: usize,
+) -> Result<(NodeShape, Rich), DiagramError> {
     // `[/…/]` and `[/…\]` (and the mirrored pair) share an opener.
     let closers: Vec<(&str, NodeShape)> = match kind {
         NodeShape::Parallelogram => vec![("/]", NodeShape::Parallelogram), ("\\]", NodeShape::Trapezoid)],
         NodeShape::ParallelogramAlt => vec![("\\]", NodeShape::ParallelogramAlt), ("/]", NodeShape::TrapezoidAlt)],
         _ => vec![(close, kind)],
     };
-    let unterminated = |cur: &Cursor| {
-        let wanted: Vec<String> = closers.iter().map(|(c, _)| format!("'{c}'")).collect();
-        cur.error_at(open_col, format!("unterminated '{open}': expected {}", wanted.join(" or ")))
-    };
-    let first = cur.clone();
+    let wanted = || closers.iter().map(|(c, _)| format!("'{c}'")).collect::<Vec<_>>().join(" or ");
     let mut probe = cur.clone();
     probe.skip_ws();
-    let raw = if probe.peek() == Some('"') {
-        let quote_col = probe.col();
+    let text = if probe.peek() == Some('"') {
+        let quote_pos = probe.pos;
         probe.bump();
-        let Some(end) = probe.find("\"") else {
-            return Err(probe.error_at(quote_col, "unterminated string: expected a closing '\"'"));
-        };
-        let raw = probe.take_to(end);
-        probe.bump();
+        let text = quoted(&mut probe, quote_pos)?;
         probe.skip_ws();
         *cur = probe;
-        raw
+        text
     } else {
-        let end = closers.iter().filter_map(|(c, _)| first.find(c)).min().ok_or_else(|| unterminated(cur))?;
-        cur.take_to(end)
+        // Unquoted text runs to the closer, over lines if it must (Mermaid's text does).
+        let end = closers.iter().filter_map(|(c, _)| cur.find(c)).min();
+        let Some(end) = end else {
+            return Err(cur.error_at_pos(open_pos, format!("unterminated '{open}': expected {}", wanted())));
+        };
+        text_of(&cur.take_to(end))
     };
     let Some(&(closer, shape)) = closers.iter().find(|(c, _)| cur.starts_with(c)) else {
         if cur.eof() {
-            return Err(unterminated(cur));
+            return Err(cur.error_at_pos(open_pos, format!("unterminated '{open}': expected {}", wanted())));
         }
-        let wanted: Vec<String> = closers.iter().map(|(c, _)| format!("'{c}'")).collect();
+        let (_, col) = cur.place(open_pos);
         return Err(cur.error(format!(
-            "expected {} to close '{open}' opened at column {open_col}, found {}",
-            wanted.join(" or "),
+            "expected {} to close '{open}' opened at column {col}, found {}",
+            wanted(),
             cur.token()
         )));
     };
     cur.eat(closer);
-    Ok((shape, text::clean(&raw)))
+    Ok((shape, text))
+}
+
+/// `@{ shape: doc, label: "text", … }`: the shape (by any of Mermaid's names) and the label;
+/// the other keys (`icon`, `img`, `pos`, `w`, `h`, `animate`…) are read and ignored.
+pub fn shape_data(cur: &mut Cursor) -> Result<(Option<NodeShape>, Option<Rich>), DiagramError> {
+    let start = cur.pos;
+    cur.eat("@{");
+    let mut shape = None;
+    let mut label = None;
+    loop {
+        // Entries are separated by commas or line breaks.
+        while cur.peek().is_some_and(|c| c.is_whitespace() || c == ',') {
+            cur.bump();
+        }
+        match cur.peek() {
+            None => return Err(cur.error_at_pos(start, "unterminated '@{': expected a closing '}'")),
+            Some('}') => {
+                cur.bump();
+                return Ok((shape, label));
+            }
+            _ => {}
+        }
+        let key_pos = cur.pos;
+        let key = cur.take_while(|c| !matches!(c, ':' | '}' | ',' | '\n'));
+        if !cur.eat(":") {
+            return Err(cur.error_at_pos(key_pos, format!("expected `key: value` in '@{{…}}', found '{}'", key.trim())));
+        }
+        cur.skip_spaces();
+        let value_pos = cur.pos;
+        let value = match cur.peek() {
+            Some(q @ ('"' | '\'')) => {
+                cur.bump();
+                let Some(end) = cur.find(&q.to_string()) else {
+                    return Err(cur.error_at_pos(value_pos, format!("unterminated string: expected a closing '{q}'")));
+                };
+                let raw = cur.take_to(end);
+                cur.bump();
+                // A string over lines is one text, its lines its lines.
+                text_of(&raw.split('\n').map(str::trim).collect::<Vec<_>>().join("\n"))
+            }
+            _ => {
+                let raw = cur.take_while(|c| !matches!(c, ',' | '}' | '\n'));
+                Rich { text: raw.trim().to_owned(), marks: Vec::new() }
+            }
+        };
+        match key.trim() {
+            "shape" => {
+                let name = value.text.trim();
+                shape = Some(shape_names::shape(name).ok_or_else(|| {
+                    cur.error_at_pos(value_pos, format!("unknown shape '{name}': expected one of Mermaid's shape names such as rect, rounded, diam, cyl, doc"))
+                })?);
+            }
+            "label" => label = Some(value),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -139,6 +260,10 @@ mod tests {
         Ok((node, cur.rest()))
     }
 
+    fn text(n: &NodeRef) -> String {
+        n.shape.as_ref().map(|s| s.1.text.clone()).unwrap_or_default()
+    }
+
     #[test]
     fn every_shape_is_read() {
         let cases = [
@@ -147,6 +272,7 @@ mod tests {
             ("A([pill])", NodeShape::Stadium),
             ("A((circle))", NodeShape::Circle),
             ("A(((double)))", NodeShape::DoubleCircle),
+            ("A(-ellipse-)", NodeShape::Cloud),
             ("A{rhombus}", NodeShape::Diamond),
             ("A{{hex}}", NodeShape::Hexagon),
             ("A[/para/]", NodeShape::Parallelogram),
@@ -156,23 +282,48 @@ mod tests {
             ("A[(db)]", NodeShape::Cylinder),
             ("A[[sub]]", NodeShape::Subroutine),
             ("A>flag]", NodeShape::Asymmetric),
+            ("A[|borders:lt|props]", NodeShape::Rectangle),
         ];
-        for (text, shape) in cases {
-            let (n, rest) = node(text).unwrap();
-            assert_eq!((n.id.as_str(), n.shape.map(|s| s.0), rest.as_str()), ("A", Some(shape), ""), "{text}");
+        for (written, shape) in cases {
+            let (n, rest) = node(written).unwrap();
+            assert_eq!(
+                (n.id.as_str(), n.shape.as_ref().map(|s| s.0), rest.as_str()),
+                ("A", Some(shape), ""),
+                "{written}"
+            );
         }
     }
 
     #[test]
     fn ids_texts_and_classes() {
         let (n, rest) = node("my-node.x[\"text with (parens) and ]\"]:::hot --> B").unwrap();
-        assert_eq!(n.id, "my-node.x");
-        assert_eq!(n.shape, Some((NodeShape::Rectangle, "text with (parens) and ]".into())));
+        assert_eq!(
+            (n.id.as_str(), text(&n).as_str(), n.classes.as_slice()),
+            ("my-node.x", "text with (parens) and ]", ["hot".to_owned()].as_slice())
+        );
         assert_eq!(rest, " --> B");
         let (n, rest) = node("A-->B").unwrap();
-        assert_eq!((n.id.as_str(), n.shape, rest.as_str()), ("A", None, "-->B"));
+        assert_eq!((n.id.as_str(), n.shape.is_none(), rest.as_str()), ("A", true, "-->B"));
         let (n, _) = node("B[one<br/>two]").unwrap();
-        assert_eq!(n.shape.unwrap().1, "one\ntwo");
+        assert_eq!(text(&n), "one\ntwo");
+        for id in ["a-end-node", "a.class.node", "node_subgraph", "#", "node*", "\\x", "/path", "ü日本"] {
+            assert_eq!(node(id).unwrap().0.id, id);
+        }
+        let (n, rest) = node("A-.->B").unwrap();
+        assert_eq!((n.id.as_str(), rest.as_str()), ("A", "-.->B"));
+        let (n, _) = node("A[\"`**bold** text`\"]").unwrap();
+        assert_eq!((text(&n).as_str(), n.shape.unwrap().1.marks[0]), ("bold text", rich::BOLD));
+    }
+
+    #[test]
+    fn shape_data_sets_shape_and_label() {
+        let (n, rest) = node("A@{ shape: doc, label: \"Report, final\" } --> B").unwrap();
+        assert_eq!(n.shape.as_ref().map(|s| (s.0, s.1.text.as_str())), Some((NodeShape::Document, "Report, final")));
+        assert_eq!(rest, " --> B");
+        let (n, _) = node("A[Old]@{ shape: diamond }").unwrap();
+        assert_eq!(n.shape.as_ref().map(|s| (s.0, s.1.text.as_str())), Some((NodeShape::Diamond, "Old")));
+        let (n, _) = node("A@{ icon: \"fa:user\", form: square }").unwrap();
+        assert!(n.data && n.shape.is_none());
     }
 
     #[test]
@@ -183,12 +334,14 @@ mod tests {
             ("A[\"open]", 3, "unterminated string"),
             ("A[\"text\" x]", 10, "expected ']' to close '['"),
             ("-->B", 1, "expected a node id"),
-            ("A@{ shape: rect }", 2, "not supported"),
+            ("A@{ shape: blob }", 12, "unknown shape 'blob'"),
+            ("A@{ shape: rect", 2, "unterminated '@{'"),
+            ("A@{ shape }", 5, "expected `key: value`"),
         ];
-        for (text, col, message) in cases {
-            let err = node(text).unwrap_err();
-            assert_eq!(err.column, col, "{text}: {err}");
-            assert!(err.message.contains(message), "{text}: {err}");
+        for (written, col, message) in cases {
+            let err = node(written).unwrap_err();
+            assert_eq!(err.column, col, "{written}: {err}");
+            assert!(err.message.contains(message), "{written}: {err}");
         }
     }
 }

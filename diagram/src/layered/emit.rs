@@ -2,21 +2,16 @@
 //! direction and moved so the drawing starts at (0, 0); subgraphs first
 //! (outer before inner), then nodes, edges and their texts.
 
+use super::paint;
 use super::position::Placed;
 use super::route::Route;
 use super::{drawn, Kind, Layered};
-use crate::model::{Direction, Flowchart, Stroke};
+use crate::model::{Direction, Flowchart};
+use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes::{NodeBox, NODE_FILL, NODE_STROKE, NODE_TEXT};
+use crate::shapes::NodeBox;
 use crate::text::{self, Block, FONT_SIZE, SMALL_FONT_SIZE};
 
-/// Subgraph fill: slate at 12 %, a faint lift off the map.
-const CLUSTER_FILL: &str = "#1F94A3B8";
-const CLUSTER_STROKE: &str = "#64748B";
-const TITLE_TEXT: &str = "#CBD5E1";
-/// Edge texts sit on the map's own colour, hiding the line behind them.
-const EDGE_TEXT_BACKGROUND: &str = "#0F172A";
-const EDGE_TEXT: &str = "#E2E8F0";
 /// Height of a subgraph title label.
 const TITLE_HEIGHT: f64 = 26.0;
 
@@ -63,15 +58,6 @@ impl Turn {
     }
 }
 
-/// Stroke colour and thickness of a link style (the spec has no dotted line: thinner and dimmer).
-pub fn stroke_style(stroke: Stroke) -> (&'static str, f64) {
-    match stroke {
-        Stroke::Thick => ("#CBD5E1", 4.0),
-        Stroke::Dotted => ("#64748B", 1.0),
-        Stroke::Normal | Stroke::Invisible => ("#94A3B8", 2.0),
-    }
-}
-
 /// Builds the scene.
 pub fn scene(parts: &Parts<'_>) -> Scene {
     let Parts { chart, graph, placed, routes, boxes, .. } = *parts;
@@ -102,6 +88,7 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
     let mut scene = Scene::default();
     for (c, sub) in chart.subgraphs.iter().enumerate() {
         let rect = turn.rect(cluster_rect(c));
+        let paint = paint::cluster(&sub.style);
         scene.boxes.push(SceneBox {
             key: format!("sg:{}", sub.id),
             role: BoxRole::Container,
@@ -112,11 +99,14 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
             font_size: SMALL_FONT_SIZE,
             container: sub.parent,
             node_id: None,
-            fill: CLUSTER_FILL.into(),
-            stroke: CLUSTER_STROKE.into(),
-            stroke_width: 1.5,
-            text_color: TITLE_TEXT.into(),
+            fill: paint.fill,
+            stroke: paint.stroke,
+            stroke_width: paint.stroke_width,
+            text_color: paint.text.clone(),
         });
+        if sub.title.is_empty() {
+            continue;
+        }
         let room = rect.width - 12.0 - 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
         scene.texts.push(SceneText {
             key: format!("title:sg:{}", sub.id),
@@ -124,7 +114,7 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
             text: text::fit(&sub.title, SMALL_FONT_SIZE, room.max(SMALL_FONT_SIZE)),
             font_size: SMALL_FONT_SIZE,
             owner: Owner::Box(c),
-            color: TITLE_TEXT.into(),
+            color: paint.text,
             background: "#00000000".into(),
             centred: false,
         });
@@ -132,20 +122,22 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
     let first_node = scene.boxes.len();
     for (i, node) in chart.nodes.iter().enumerate() {
         let b = &boxes[i];
+        let paint = paint::node(node.shape, b.shape, &node.style);
+        let rich = Rich { text: node.text.clone(), marks: node.marks.clone() };
         scene.boxes.push(SceneBox {
             key: format!("n:{}", node.id),
             role: BoxRole::Node,
             rect: turn.rect(node_rect(i)),
             shape: b.shape,
             corner_radius: b.corner_radius,
-            text: b.text.clone(),
+            text: if b.text.is_empty() { String::new() } else { rich::label_text(&b.text, &rich) },
             font_size: FONT_SIZE,
             container: node.subgraph,
             node_id: Some(node.id.clone()),
-            fill: NODE_FILL.into(),
-            stroke: NODE_STROKE.into(),
-            stroke_width: if b.shape == "Frame" { 1.0 } else { 2.0 },
-            text_color: NODE_TEXT.into(),
+            fill: paint.fill,
+            stroke: paint.stroke,
+            stroke_width: paint.stroke_width,
+            text_color: paint.text,
         });
     }
     for route in routes {
@@ -153,34 +145,54 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
         if !drawn(edge.stroke) {
             continue;
         }
-        let pts: Vec<Point> = route.points.iter().map(|&p| turn.point(p)).collect();
-        let (color, thickness) = stroke_style(edge.stroke);
+        // A link to or from a subgraph ends on the subgraph's border (TB frame), attached to it.
+        let mut points = route.points.clone();
+        if let Some(c) = edge.from_subgraph {
+            points = super::ends::clip_start(&points, &cluster_rect(c));
+        }
+        if let Some(c) = edge.to_subgraph {
+            points.reverse();
+            points = super::ends::clip_start(&points, &cluster_rect(c));
+            points.reverse();
+        }
+        let pts: Vec<Point> = points.iter().map(|&p| turn.point(p)).collect();
+        let straight = pts.len() == 2;
+        let paint = paint::edge(edge.stroke, &edge.style);
+        let attach = |node: usize, sub: Option<usize>| Some(sub.unwrap_or(first_node + node));
+        let side = |node: usize, sub: Option<usize>| match sub {
+            Some(c) => chart.subgraphs[c].parent,
+            None => chart.nodes[node].subgraph,
+        };
         let line = scene.lines.len();
         scene.lines.push(SceneLine {
             key: format!("edge:{}", route.edge),
-            start: End { at: pts[0], attach: Some(first_node + edge.from), head: edge.start },
-            end: End { at: pts[pts.len() - 1], attach: Some(first_node + edge.to), head: edge.end },
-            corners: if route.straight { Vec::new() } else { pts[1..pts.len() - 1].to_vec() },
-            kind: if route.straight { LineKind::Straight } else { LineKind::Angled },
-            color: color.into(),
-            thickness,
-            container: graph.common(chart.nodes[edge.from].subgraph, chart.nodes[edge.to].subgraph),
+            start: End { at: pts[0], attach: attach(edge.from, edge.from_subgraph), head: edge.start },
+            end: End { at: pts[pts.len() - 1], attach: attach(edge.to, edge.to_subgraph), head: edge.end },
+            corners: if straight { Vec::new() } else { pts[1..pts.len() - 1].to_vec() },
+            kind: if straight { LineKind::Straight } else { LineKind::Angled },
+            color: paint.stroke,
+            thickness: paint.stroke_width,
+            container: graph.common(side(edge.from, edge.from_subgraph), side(edge.to, edge.to_subgraph)),
         });
         if let (Some(at), Some(block), Some((w, h))) =
             (route.label_at, &parts.labels[route.edge], parts.label_sizes[route.edge])
         {
             let (cx, cy) = turn.point(at);
+            let rich = Rich { text: edge.text.clone().unwrap_or_default(), marks: edge.marks.clone() };
             scene.texts.push(SceneText {
                 key: format!("label:edge:{}", route.edge),
                 rect: Rect::centred(cx, cy, w, h),
-                text: block.text.clone(),
+                text: rich::label_text(&block.text, &rich),
                 font_size: SMALL_FONT_SIZE,
                 owner: Owner::Line(line),
-                color: EDGE_TEXT.into(),
-                background: EDGE_TEXT_BACKGROUND.into(),
+                color: paint.text,
+                background: paint::EDGE_TEXT_BACKGROUND.into(),
                 centred: true,
             });
         }
+    }
+    if let Some(title) = &chart.title {
+        super::ends::add_title(&mut scene, title);
     }
     debug_assert!(graph.nodes.iter().all(|n| !matches!(n.kind, Kind::Real(i) if i >= chart.nodes.len())));
     scene

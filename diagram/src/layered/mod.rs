@@ -18,14 +18,16 @@
 //! [`sized`] runs steps 1–4 on boxes of given sizes, for [`crate::arrange`].
 
 mod emit;
+mod ends;
 mod order;
+mod paint;
 mod position;
 mod route;
 mod simplex;
 pub(crate) mod sized;
 
 use crate::model::{Direction, Flowchart, Stroke};
-use crate::scene::{Rect, Scene};
+use crate::scene::Scene;
 use crate::shapes::{self, NodeBox};
 use crate::text::{self, SMALL_FONT_SIZE};
 
@@ -39,6 +41,8 @@ const CLUSTER_PAD: f64 = 14.0;
 const TITLE_BAND: f64 = 34.0;
 /// Room a self loop takes beside its node.
 const LOOP_ROOM: f64 = 24.0;
+/// Space between an edge's line and its text beside it.
+const LABEL_GAP: f64 = 6.0;
 /// Wrap width of edge texts.
 const EDGE_TEXT_WIDTH: f64 = 150.0;
 /// Cost of one rank of a subgraph's height, against one rank of edge length.
@@ -142,14 +146,7 @@ pub fn layout(chart: &Flowchart) -> Scene {
     let mut placed = position::place_x(&graph);
     let plan = route::plan(&graph, &placed, &boxes);
     position::place_y(&graph, &mut placed, &plan.tracks);
-    let obstacles: Vec<(usize, Rect)> = graph
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| matches!(n.kind, Kind::Real(_) | Kind::Label(_)))
-        .map(|(v, n)| (v, Rect::centred(placed.x[v], placed.centre_y(n.rank), n.width, n.height)))
-        .collect();
-    let mut routes = route::routes(&graph, &placed, &plan, &obstacles);
+    let mut routes = route::routes(&graph, &placed, &plan);
     let widths: Vec<Option<f64>> = label_tb.iter().map(|s| s.map(|(w, _)| w)).collect();
     routes.extend(route::loops(&graph, &placed, chart, &widths));
     routes.sort_by_key(|r| r.edge);
@@ -162,6 +159,16 @@ pub fn layout(chart: &Flowchart) -> Scene {
         labels: &labels,
         label_sizes: &label_sizes,
     })
+}
+
+/// Width of the text of a labelled edge's middle node, from the room reserved for it.
+fn label_width(room: f64) -> f64 {
+    room - LABEL_GAP
+}
+
+/// Centre x (TB frame) of the text of a labelled edge whose line runs at `x`.
+fn label_centre(x: f64, room: f64) -> f64 {
+    x + LABEL_GAP + label_width(room) / 2.0
 }
 
 /// Ranks, dummies and fillers: the layered graph before ordering.
@@ -233,12 +240,14 @@ fn build(chart: &Flowchart, sizes: &[(f64, f64)], labels: &[Option<(f64, f64)>])
         let mut nodes = vec![top];
         for rank in r0 + 1..r1 {
             let label = labels[index].filter(|_| rank == r0 + (r1 - r0) / 2);
-            let (kind, (width, height)) = match label {
-                Some(size) => (Kind::Label(index), size),
-                None => (Kind::Dummy(index), (0.0, 0.0)),
+            // A labelled edge's middle is as thin as the line, with its text's width (and a
+            // gap) reserved on its right: the text sits beside the line, never over it.
+            let (kind, height, room) = match label {
+                Some((width, height)) => (Kind::Label(index), height, width + LABEL_GAP),
+                None => (Kind::Dummy(index), 0.0, 0.0),
             };
             nodes.push(graph.nodes.len());
-            graph.nodes.push(LNode { kind, rank, width, height, cluster, loop_room: 0.0 });
+            graph.nodes.push(LNode { kind, rank, width: 0.0, height, cluster, loop_room: room });
         }
         nodes.push(bottom);
         graph.chains.push(Chain { edge: index, nodes, reversed: reversed[index] });

@@ -10,13 +10,15 @@
 //! Tracks of one channel are stacked so that as few vertical runs as
 //! possible cross another edge's horizontal run.
 //!
-//! An edge between neighbouring ranks is drawn straight instead when the
-//! straight line between its ports passes no other box.
+//! Only an edge whose ports line up is drawn straight (vertically, in the
+//! TB frame); every other edge keeps its right angles, so no lone diagonal
+//! appears in a right-angled drawing. A labelled edge's text stands in the
+//! room its middle node reserves right of the line.
 
 use super::position::{Placed, TRACK_SEP};
 use super::{Kind, Layered};
 use crate::model::Flowchart;
-use crate::scene::{Point, Rect};
+use crate::scene::Point;
 use crate::shapes::NodeBox;
 
 /// Outlines whose sides touch their box only at the middle.
@@ -25,8 +27,6 @@ const MIDDLE_PORT: &[&str] = &["Diamond", "Ellipse", "Star6"];
 const PORT_STEP: f64 = 16.0;
 /// Least distance of a moved port from the corner of its side.
 const PORT_MARGIN: f64 = 8.0;
-/// Clearance a straight line keeps from other boxes.
-const CLEARANCE: f64 = 3.0;
 
 /// Ports and tracks, decided from x alone (y follows from the track counts).
 #[derive(Debug, Clone, Default)]
@@ -244,10 +244,8 @@ fn assign_tracks(segments: &[(usize, usize, f64, f64)]) -> Vec<usize> {
 }
 
 /// Every edge's route, once y is placed.
-/// `obstacles`: the boxes of nodes and edge texts, by layered node.
-pub fn routes(graph: &Layered, placed: &Placed, plan: &Plan, obstacles: &[(usize, Rect)]) -> Vec<Route> {
+pub fn routes(graph: &Layered, placed: &Placed, plan: &Plan) -> Vec<Route> {
     let mut out = Vec::new();
-    let mut candidates = Vec::new();
     for (i, chain) in graph.chains.iter().enumerate() {
         let (u, v) = (chain.nodes[0], chain.nodes[chain.nodes.len() - 1]);
         let (ru, rv) = (graph.nodes[u].rank, graph.nodes[v].rank);
@@ -266,59 +264,24 @@ pub fn routes(graph: &Layered, placed: &Placed, plan: &Plan, obstacles: &[(usize
         }
         points.push((xs[xs.len() - 1], placed.centre_y(rv) - graph.nodes[v].height / 2.0));
         let mut points = simplify(points);
-        let label_at = chain
-            .nodes
-            .iter()
-            .find(|&&d| matches!(graph.nodes[d].kind, Kind::Label(_)))
-            .map(|&d| (placed.x[d], placed.centre_y(graph.nodes[d].rank)));
+        let label_at = chain.nodes.iter().find(|&&d| matches!(graph.nodes[d].kind, Kind::Label(_))).map(|&d| {
+            let node = &graph.nodes[d];
+            (super::label_centre(placed.x[d], node.loop_room), placed.centre_y(node.rank))
+        });
+        // Only a line whose ends are aligned is drawn straight: every other route keeps its
+        // right angles, so a flowchart never mixes in a lone diagonal.
         let straight = points.len() == 2;
-        let candidate = !straight && chain.nodes.len() == 2 && {
-            let (a, b) = (points[0], points[points.len() - 1]);
-            obstacles.iter().all(|&(w, r)| w == u || w == v || !r.grow(CLEARANCE).cut_by(a, b))
-        };
-        candidates.push(candidate);
+        if straight {
+            let x = (points[0].0 + points[1].0) / 2.0;
+            points[0].0 = x;
+            points[1].0 = x;
+        }
         if chain.reversed {
             points.reverse();
         }
         out.push(Route { edge: chain.edge, points, straight, label_at });
     }
-    // A clear straight line replaces a right-angled route when it crosses no more edges.
-    for i in (0..out.len()).filter(|&i| candidates[i]) {
-        let line = [out[i].points[0], out[i].points[out[i].points.len() - 1]];
-        let count = |mine: &[Point]| -> usize {
-            out.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, other)| crossings(mine, &other.points)).sum()
-        };
-        if count(&line) <= count(&out[i].points) {
-            out[i].points = line.to_vec();
-            out[i].straight = true;
-        }
-    }
     out
-}
-
-/// Proper crossings between two polylines (touching and shared ends do not count).
-pub fn crossings(a: &[Point], b: &[Point]) -> usize {
-    let orient = |p: Point, q: Point, r: Point| (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0);
-    let sign = |x: f64| {
-        if x > 1e-6 {
-            1
-        } else if x < -1e-6 {
-            -1
-        } else {
-            0
-        }
-    };
-    let mut count = 0;
-    for s in a.windows(2) {
-        for t in b.windows(2) {
-            let (d1, d2) = (sign(orient(t[0], t[1], s[0])), sign(orient(t[0], t[1], s[1])));
-            let (d3, d4) = (sign(orient(s[0], s[1], t[0])), sign(orient(s[0], s[1], t[1])));
-            if d1 * d2 < 0 && d3 * d4 < 0 {
-                count += 1;
-            }
-        }
-    }
-    count
 }
 
 /// Self loops, in the TB frame: out of the right side and back, each a

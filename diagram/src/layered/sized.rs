@@ -50,7 +50,14 @@ pub fn centres(sizes: &[(f64, f64)], edges: &[(usize, usize)]) -> Vec<(f64, f64)
     let chart = Flowchart {
         direction: Direction::TopDown,
         nodes: (0..n)
-            .map(|_| FlowNode { id: String::new(), text: String::new(), shape: NodeShape::Rectangle, subgraph: None })
+            .map(|_| FlowNode {
+                id: String::new(),
+                text: String::new(),
+                shape: NodeShape::Rectangle,
+                subgraph: None,
+                marks: Vec::new(),
+                style: Default::default(),
+            })
             .collect(),
         edges: edges
             .iter()
@@ -62,9 +69,15 @@ pub fn centres(sizes: &[(f64, f64)], edges: &[(usize, usize)]) -> Vec<(f64, f64)
                 end: Head::Arrow,
                 stroke: Stroke::Normal,
                 length: 1,
+                marks: Vec::new(),
+                id: None,
+                style: Default::default(),
+                from_subgraph: None,
+                to_subgraph: None,
             })
             .collect(),
         subgraphs: Vec::new(),
+        title: None,
     };
     let labels = vec![None; chart.edges.len()];
     let mut graph = build(&chart, sizes, &labels);

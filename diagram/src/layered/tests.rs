@@ -69,23 +69,44 @@ fn subgraphs_hold_their_nodes_and_nest() {
 }
 
 #[test]
-fn cycles_keep_their_direction_and_labels_sit_on_their_route() {
-    let s = scene("graph TD\nA --> B\nB -->|again| A\nB --> C");
-    let back = s.lines.iter().find(|l| l.key == "edge:1").unwrap();
-    let (a, b) = (node(&s, "A"), node(&s, "B"));
-    // From B (below) back up to A.
-    assert!(
-        (back.start.at.1 - b.y).abs() < 1e-6
-            || b.contains(&Rect { x: back.start.at.0, y: back.start.at.1, width: 0.0, height: 0.0 })
-    );
-    assert!(back.end.at.1 <= a.bottom() + 1e-6);
-    let label = s.texts.iter().find(|t| t.owner == Owner::Line(1)).unwrap();
-    let (cx, cy) = label.rect.centre();
-    let on_route = back.drawn().windows(2).any(|w| {
-        let (lo, hi) = ((w[0].0.min(w[1].0), w[0].1.min(w[1].1)), (w[0].0.max(w[1].0), w[0].1.max(w[1].1)));
-        (lo.0 - 0.5..=hi.0 + 0.5).contains(&cx) && (lo.1 - 0.5..=hi.1 + 0.5).contains(&cy)
-    });
-    assert!(on_route, "the label {cx},{cy} is on {:?}", back.drawn());
+fn cycles_keep_their_direction_and_labels_sit_beside_their_route() {
+    for source in ["graph TD\nA --> B\nB -->|again| A\nB --> C", "graph LR\nA --> B\nB -->|again| A\nB --> C"] {
+        let s = scene(source);
+        let back = s.lines.iter().find(|l| l.key == "edge:1").unwrap();
+        let (a, b) = (node(&s, "A"), node(&s, "B"));
+        if source.contains("TD") {
+            // From B (below) back up to A.
+            assert!(
+                (back.start.at.1 - b.y).abs() < 1e-6
+                    || b.contains(&Rect { x: back.start.at.0, y: back.start.at.1, width: 0.0, height: 0.0 })
+            );
+            assert!(back.end.at.1 <= a.bottom() + 1e-6);
+        }
+        // The text stands beside its line: the line does not pass through it, but runs along
+        // one of its sides, within a few units.
+        let label = s.texts.iter().find(|t| t.owner == Owner::Line(1)).unwrap();
+        let route = back.drawn();
+        assert!(
+            route.windows(2).all(|w| !label.rect.cut_by(w[0], w[1])),
+            "{source}: {:?} cuts {:?}",
+            route,
+            label.rect
+        );
+        let near = route.windows(2).any(|w| {
+            let beside = label.rect.grow(8.0);
+            beside.cut_by(w[0], w[1])
+        });
+        assert!(near, "{source}: the label {:?} is beside {:?}", label.rect, route);
+        // The whole drawing is right-angled.
+        for line in &s.lines {
+            let points = line.points();
+            assert!(
+                points.windows(2).all(|w| (w[0].0 - w[1].0).abs() < 1e-6 || (w[0].1 - w[1].1).abs() < 1e-6),
+                "{source}: {} has a diagonal: {points:?}",
+                line.key
+            );
+        }
+    }
 }
 
 #[test]

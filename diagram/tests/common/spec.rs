@@ -41,8 +41,14 @@ fn check_value(def: &PropertyDef, value: &Value, at: &str, problems: &mut Vec<St
         Kind::Bool => value.is_boolean(),
         Kind::RichText => value.as_str().is_some_and(|t| !t.trim().is_empty() && canvas_html::check(t).is_ok()),
         Kind::Name(max) => value.as_str().is_some_and(|t| !t.is_empty() && t.chars().count() <= max),
-        // Ours are always hex (a CSS colour too), so they read the same everywhere.
-        Kind::CssColor | Kind::HexColor => value.as_str().is_some_and(is_hex),
+        Kind::HexColor => value.as_str().is_some_and(is_hex),
+        // Hex that reads the same under both colour rules (`#RRGGBB`, or transparent) or a CSS
+        // form such as `rgba()`: never other 8-digit hex, whose alpha CSS reads last and the hex
+        // rule first.
+        Kind::CssColor => value.as_str().is_some_and(|s| {
+            (is_hex(s) && (s.len() == 7 || s == "#00000000"))
+                || (!s.starts_with('#') && csscolorparser::parse(s).is_ok())
+        }),
         Kind::OneOf(list) => value.as_str().is_some_and(|s| list.contains(&s)),
         Kind::NonNegativeList => {
             value.as_array().is_some_and(|a| a.iter().all(|n| number(n).is_some_and(|n| n >= 0.0)))
