@@ -92,6 +92,7 @@
 //! where the straight line between the ends is clear.
 
 pub mod arrange;
+pub mod elements;
 pub mod model;
 pub mod scene;
 pub mod source;

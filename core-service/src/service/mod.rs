@@ -11,7 +11,9 @@
 //! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
 //! - [`items`]: item create, read, update, delete, list.
 //! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
-//! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
+//! - [`diagrams`]: Mermaid laid out and created with its record (beyond the spec);
+//!   [`diagram_records`]: the record read, listed, updated in place and deleted, each write
+//!   planned by [`diagram_plan`] (item placement in `diagram_shifts.rs`).
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 //! - [`rate_limits`]: calls per credential and per client address (429 at the gateways).
 //! - [`item_filters`]: the listing's region, text and changed-since filters.
@@ -27,6 +29,10 @@ pub mod accounts;
 pub mod arrange;
 pub mod auth;
 pub mod bulk;
+pub mod diagram_export;
+pub mod diagram_plan;
+pub mod diagram_records;
+mod diagram_shifts;
 pub mod diagrams;
 pub mod idempotency;
 pub mod item_filters;
