@@ -92,6 +92,7 @@
 //! where the straight line between the ends is clear.
 
 pub mod arrange;
+pub mod export;
 pub mod model;
 pub mod scene;
 pub mod source;
@@ -106,6 +107,7 @@ mod sequence;
 mod sequence_layout;
 mod shapes;
 
+pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
 pub use items::{planned_count, to_items, PlannedItem};
 pub use model::Diagram;
 pub use scene::{scene_bounds, Scene};
