@@ -2,13 +2,16 @@
 //! any part of the map as a flowchart. core-service gathers the items (the diagram's, or a region's
 //! through the listing's filter) as readers see them; the writing is `canvas-diagram`'s.
 
+use std::collections::BTreeMap;
+
+use canvas_diagram::MapItem;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 
 use super::diagram_records::DiagramRecord;
 use super::item_filters::{ItemMatch, Region};
 use super::items::ListQuery;
 use super::{Core, Principal};
-use crate::domain::{DiagramId, ProjectId};
+use crate::domain::{DiagramId, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::ItemRow;
 
@@ -21,7 +24,7 @@ impl Core {
         id: DiagramId,
     ) -> CoreResult<(DiagramRecord, String)> {
         let (record, rows) = self.diagram_as_drawn(who, project, id).await?;
-        let text = write_mermaid(&rows)?;
+        let text = write_mermaid(&rows, Some(&record));
         Ok((record, text))
     }
 
@@ -55,12 +58,37 @@ impl Core {
                 None => break,
             }
         }
-        Ok((format, write_mermaid(&rows)?))
+        Ok((format, write_mermaid(&rows, None)))
     }
 }
 
-/// The items as a Mermaid flowchart (`canvas_diagram`'s writer).
-fn write_mermaid(rows: &[ItemRow]) -> CoreResult<String> {
-    let _ = rows;
-    Err(CoreError::internal("the Mermaid writer is not merged yet (wave3-export)"))
+/// The items as Mermaid (`canvas_diagram`'s writers): a diagram record in its own kind, with the
+/// Mermaid ids its element map names; anything else as a flowchart.
+fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
+    let items: Vec<MapItem> = rows
+        .iter()
+        .map(|row| MapItem {
+            id: ItemId(row.id).to_string(),
+            item_type: row.item_type.clone(),
+            parent: Some(row.parent.clone()).filter(|p| p != "panel" && p != "inbox"),
+            properties: row.properties.clone(),
+        })
+        .collect();
+    let Some(record) = record else { return canvas_diagram::export_flowchart(&items, &BTreeMap::new()) };
+    // node shape → Mermaid id, from the element keys (`node:A`, `subgraph:S`, `participant:P`).
+    let names: BTreeMap<String, String> = record
+        .elements
+        .iter()
+        .filter(|e| e.part == "shape")
+        .filter_map(|e| {
+            let (_, id) = e.element.split_once(':')?;
+            matches!(e.element.split(':').next(), Some("node" | "subgraph" | "participant"))
+                .then(|| (ItemId(e.item_id).to_string(), id.to_owned()))
+        })
+        .collect();
+    match record.row.kind.as_str() {
+        "sequence" => canvas_diagram::export_sequence(&items, &names),
+        "mindmap" => canvas_diagram::export_mindmap(&items, &names),
+        _ => canvas_diagram::export_flowchart(&items, &names),
+    }
 }

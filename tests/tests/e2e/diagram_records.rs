@@ -14,7 +14,9 @@ use crate::support::{assert_invalid, get_item, owner_with_project, send, Reply};
 backend_tests!(
     a_created_diagram_is_a_record_read_listed_and_deleted,
     an_edited_source_updates_the_items_in_place,
-    concurrent_updates_of_one_diagram_take_turns
+    concurrent_updates_of_one_diagram_take_turns,
+    a_diagram_reads_back_as_it_is_on_the_map,
+    a_region_exports_as_a_flowchart_that_draws_the_same_graph
 );
 
 pub(crate) const FIRST: &str = "flowchart TD
@@ -186,6 +188,7 @@ async fn an_edited_source_updates_the_items_in_place(backend: Backend) {
         item("node:C", "shape"),
         item("node:C", "label"),
         item("edge:B->C#0", "connector"),
+        item("edge:B->C#0", "label"),
         item("edge:C->D#0", "connector"),
     ];
     for id in &removed {
@@ -258,4 +261,121 @@ async fn concurrent_updates_of_one_diagram_take_turns(backend: Backend) {
     let statuses = futures::future::join_all(guarded).await;
     assert_eq!(statuses.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{statuses:?}");
     assert_eq!(statuses.iter().filter(|s| **s == StatusCode::PRECONDITION_FAILED).count(), 7, "{statuses:?}");
+}
+
+/// Whether `text` has a link line from `from` to `to` (`A --> C`, `A --- C`, `A -->|t| C`…).
+fn has_link(text: &str, from: &str, to: &str) -> bool {
+    text.lines().map(str::trim).any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.len() >= 3 && words[0] == from && words[words.len() - 1] == to && words[1].contains("--")
+    })
+}
+
+async fn a_diagram_reads_back_as_it_is_on_the_map(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let (diagram, nodes) = create(&app, &owner, &project, FIRST).await;
+    let map = element_map(&record(&app, &owner, &project, &diagram, "").await.body);
+    let item = |element: &str, part: &str| map[&(element.to_owned(), part.to_owned())].clone();
+    let bearer = owner.bearer();
+    // A person rewrites B, deletes D (its shape and text) and draws a connector from A to C.
+    let label_b = app.item_url(&project, &format!("/label/{}", item("node:B", "label")));
+    let reply = send(&app, Method::PATCH, &label_b, Some(&bearer), Some(json!({"text": "Checked by hand"}))).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    for id in [item("node:D", "shape"), item("node:D", "label")] {
+        let gone = send(&app, Method::DELETE, &app.item_url(&project, &format!("/{id}")), Some(&bearer), None).await;
+        assert_eq!(gone.status, StatusCode::OK, "{}", gone.body);
+    }
+    let drawn = json!({"startPoint": {"itemId": nodes["A"]}, "endPoint": {"itemId": nodes["C"], "decorator": "Arrow"}});
+    let own = send(&app, Method::POST, &app.item_url(&project, "/panel/connector"), Some(&bearer), Some(drawn)).await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.body);
+
+    let reply = record(&app, &owner, &project, &diagram, "&format=mermaid").await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let text = reply.body["mermaid"].as_str().expect("mermaid").to_owned();
+    assert!(text.starts_with("flowchart"), "{text}");
+    assert!(text.contains("Checked by hand") && !text.contains("Check\""), "the person's text: {text}");
+    assert!(!text.contains("Done"), "D is gone: {text}");
+    assert!(has_link(&text, "A", "B") && has_link(&text, "A", "C"), "the diagram's link and the person's: {text}");
+    assert!(!has_link(&text, "B", "D"), "{text}");
+    assert!(reply.body["source"] == FIRST, "the source as last written stays");
+    // D's elements are left out of the map.
+    assert!(!element_map(&reply.body).keys().any(|(element, _)| element == "node:D"));
+    let bad = record(&app, &owner, &project, &diagram, "&format=svg").await;
+    assert_invalid(&bad, "format");
+}
+
+/// A diagram's graph as its items draw it: node texts, links as (from text, to text, link text),
+/// and containers as (title, member texts).
+async fn graph_of(
+    app: &TestApp,
+    user: &TestUser,
+    project: &str,
+    diagram: &str,
+) -> (BTreeSet<String>, BTreeSet<(String, String, String)>, BTreeSet<(String, Vec<String>)>) {
+    let ids: BTreeSet<String> =
+        element_map(&record(app, user, project, diagram, "").await.body).into_values().collect();
+    let items: Vec<Value> =
+        all_items(app, user, project).await.into_iter().filter(|i| ids.contains(i["itemId"].as_str().unwrap())).collect();
+    let text_of = |id: &Value| {
+        let label = items.iter().find(|i| i["parent"] == *id && i["itemType"] == "label");
+        label.map(|l| l["text"].as_str().unwrap().replace('\n', " ")).unwrap_or_default()
+    };
+    let is_container = |shape: &Value| items.iter().any(|i| i["parent"] == shape["itemId"] && i["itemType"] == "shape");
+    let shapes: Vec<&Value> = items.iter().filter(|i| i["itemType"] == "shape").collect();
+    let nodes = shapes.iter().filter(|s| !is_container(s)).map(|s| text_of(&s["itemId"])).collect();
+    let links = items
+        .iter()
+        .filter(|i| i["itemType"] == "connector")
+        .map(|c| (text_of(&c["startPoint"]["itemId"]), text_of(&c["endPoint"]["itemId"]), text_of(&c["itemId"])))
+        .collect();
+    let containers = shapes
+        .iter()
+        .filter(|s| is_container(s))
+        .map(|s| {
+            let mut members: Vec<String> =
+                shapes.iter().filter(|m| m["parent"] == s["itemId"]).map(|m| text_of(&m["itemId"])).collect();
+            members.sort();
+            (text_of(&s["itemId"]), members)
+        })
+        .collect();
+    (nodes, links, containers)
+}
+
+async fn a_region_exports_as_a_flowchart_that_draws_the_same_graph(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let source = "flowchart LR
+    a[Plan] --> b{Ready?}
+    b -->|yes| c[Ship]
+    b -->|no| a
+    subgraph team [The team]
+        c --> d((Done))
+    end
+";
+    let (first, _) = create(&app, &owner, &project, source).await;
+    // Something else on the map, far from the diagram: not in the region.
+    let far = json!({"text": "Elsewhere", "position": {"x": 50000, "y": 50000}});
+    let note = send(&app, Method::POST, &app.item_url(&project, "/panel/sticky-note"), Some(&owner.bearer()), Some(far)).await;
+    assert_eq!(note.status, StatusCode::OK, "{}", note.body);
+
+    let export = format!("{}/api/v2/projects/{project}/items/export?format=mermaid&region=-50,-50,5000,5000&jsonCasing=camel", app.base_url);
+    let reply = send(&app, Method::GET, &export, Some(&owner.bearer()), None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["format"], "mermaid");
+    let text = reply.body["text"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("flowchart") && text.contains("Ship") && text.contains("subgraph"), "{text}");
+    assert!(!text.contains("Elsewhere"), "outside the region: {text}");
+
+    // Round trip: the exported text, created again, draws the same nodes, labels, links, containers.
+    let body = json!({"source": text, "position": {"x": 0, "y": 20000}});
+    let again = send(&app, Method::POST, &url(&app, &project, "?jsonCasing=camel"), Some(&owner.bearer()), Some(body)).await;
+    assert_eq!(again.status, StatusCode::OK, "{text}: {}", again.body);
+    let second = again.body["diagramId"].as_str().unwrap().to_owned();
+    let (nodes, links, containers) = graph_of(&app, &owner, &project, &first).await;
+    assert_eq!(nodes, ["Done", "Plan", "Ready?", "Ship"].map(String::from).into(), "{text}");
+    assert_eq!(graph_of(&app, &owner, &project, &second).await, (nodes, links, containers), "{text}");
+
+    let bad = format!("{}/api/v2/projects/{project}/items/export?region=1,2,3", app.base_url);
+    assert_invalid(&send(&app, Method::GET, &bad, Some(&owner.bearer()), None).await, "region");
 }
