@@ -19,8 +19,8 @@ use crate::openapi::diagram_schemas::DiagramUpdateRequest;
 use crate::respond::{query_value, Format};
 use crate::state::{idempotent, with_auth, AppState};
 
-/// The REST shape of a record.
-fn record_json(record: pb::DiagramRecord, with_map: bool) -> Value {
+/// The REST shape of a record (a listing's records come without their element map: empty).
+fn record_json(record: pb::DiagramRecord) -> Value {
     let elements: Vec<Value> = record
         .elements
         .into_iter()
@@ -34,9 +34,7 @@ fn record_json(record: pb::DiagramRecord, with_map: bool) -> Value {
     body.insert("source".into(), json!(record.source));
     body.insert("version".into(), json!(record.version));
     body.insert("position".into(), json!({"x": record.x, "y": record.y}));
-    if with_map {
-        body.insert("elements".into(), Value::Array(elements));
-    }
+    body.insert("elements".into(), Value::Array(elements));
     if !record.drawn.is_empty() {
         body.insert("mermaid".into(), json!(record.drawn));
     }
@@ -104,7 +102,7 @@ pub async fn list(
         })
         .await?
         .into_inner();
-        let diagrams: Vec<Value> = reply.diagrams.into_iter().map(|d| record_json(d, false)).collect();
+        let diagrams: Vec<Value> = reply.diagrams.into_iter().map(record_json).collect();
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"diagrams": diagrams, "nextCursor": next}))
     }
@@ -148,7 +146,7 @@ pub async fn get(
         .await?
         .into_inner();
         let version = reply.version;
-        Ok((record_json(reply, true), version))
+        Ok((record_json(reply), version))
     }
     .await;
     let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format));

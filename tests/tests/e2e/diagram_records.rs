@@ -315,8 +315,11 @@ async fn graph_of(
 ) -> (BTreeSet<String>, BTreeSet<(String, String, String)>, BTreeSet<(String, Vec<String>)>) {
     let ids: BTreeSet<String> =
         element_map(&record(app, user, project, diagram, "").await.body).into_values().collect();
-    let items: Vec<Value> =
-        all_items(app, user, project).await.into_iter().filter(|i| ids.contains(i["itemId"].as_str().unwrap())).collect();
+    let items: Vec<Value> = all_items(app, user, project)
+        .await
+        .into_iter()
+        .filter(|i| ids.contains(i["itemId"].as_str().unwrap()))
+        .collect();
     let text_of = |id: &Value| {
         let label = items.iter().find(|i| i["parent"] == *id && i["itemType"] == "label");
         label.map(|l| l["text"].as_str().unwrap().replace('\n', " ")).unwrap_or_default()
@@ -356,10 +359,14 @@ async fn a_region_exports_as_a_flowchart_that_draws_the_same_graph(backend: Back
     let (first, _) = create(&app, &owner, &project, source).await;
     // Something else on the map, far from the diagram: not in the region.
     let far = json!({"text": "Elsewhere", "position": {"x": 50000, "y": 50000}});
-    let note = send(&app, Method::POST, &app.item_url(&project, "/panel/sticky-note"), Some(&owner.bearer()), Some(far)).await;
+    let note =
+        send(&app, Method::POST, &app.item_url(&project, "/panel/sticky-note"), Some(&owner.bearer()), Some(far)).await;
     assert_eq!(note.status, StatusCode::OK, "{}", note.body);
 
-    let export = format!("{}/api/v2/projects/{project}/items/export?format=mermaid&region=-50,-50,5000,5000&jsonCasing=camel", app.base_url);
+    let export = format!(
+        "{}/api/v2/projects/{project}/items/export?format=mermaid&region=-50,-50,5000,5000&jsonCasing=camel",
+        app.base_url
+    );
     let reply = send(&app, Method::GET, &export, Some(&owner.bearer()), None).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     assert_eq!(reply.body["format"], "mermaid");
@@ -369,7 +376,8 @@ async fn a_region_exports_as_a_flowchart_that_draws_the_same_graph(backend: Back
 
     // Round trip: the exported text, created again, draws the same nodes, labels, links, containers.
     let body = json!({"source": text, "position": {"x": 0, "y": 20000}});
-    let again = send(&app, Method::POST, &url(&app, &project, "?jsonCasing=camel"), Some(&owner.bearer()), Some(body)).await;
+    let again =
+        send(&app, Method::POST, &url(&app, &project, "?jsonCasing=camel"), Some(&owner.bearer()), Some(body)).await;
     assert_eq!(again.status, StatusCode::OK, "{text}: {}", again.body);
     let second = again.body["diagramId"].as_str().unwrap().to_owned();
     let (nodes, links, containers) = graph_of(&app, &owner, &project, &first).await;
