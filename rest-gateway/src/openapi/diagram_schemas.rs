@@ -61,8 +61,8 @@ pub struct DiagramRecord {
     pub version: i64,
     /// Top-left corner of the layout on the map.
     pub position: DiagramPoint,
-    /// The items the diagram still has, in creation order (those people deleted are left out); empty
-    /// in a listing.
+    /// The items the diagram still has, in creation order (those people deleted are left out; a
+    /// listing leaves the map out).
     pub elements: Vec<DiagramElement>,
     /// With `?format=mermaid`: the diagram as it is now on the map (people's text changes,
     /// deleted items gone, connectors people drew between its items), as Mermaid.

@@ -243,7 +243,7 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("403", "Forbidden", "No access to the project, or too weak a role."),
     ("404", "NotFound", "Unknown project, item or webhook."),
     ("408", "RequestTimeout", "The request body did not arrive within the gateway's body timeout (`--body-timeout-secs`, 60 s by default)."),
-    ("412", "PreconditionFailed", "`If-Match` names no version the item (or diagram record) has now (or only weak tags, which never match); `currentVersion` holds the one it has."),
+    ("412", "PreconditionFailed", "`If-Match` names no version the item has now (or only weak tags, which never match); `currentVersion` holds the one it has."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
     ("414", "UriTooLong", "The request URI is over the gateway's limit (`--max-uri-bytes`, 8 KiB by default); answered at the edge, before any route."),
     ("415", "UnsupportedMediaType", "The request body's `Content-Type` is not what the operation reads: `application/json` (a `charset=utf-8` parameter and any `+json` type accepted), or `multipart/form-data` for uploads. A missing `Content-Type` is refused too; `Accept-Post` / `Accept-Patch` name the type."),
