@@ -1,5 +1,5 @@
 //! Diagrams edited in place and the map read back as Mermaid (beyond the spec): `read_diagram`,
-//! `update_diagram`, `list_diagrams` and `export_mermaid`, each one ItemService call (the REST
+//! `update_diagram` and `export_mermaid`, each one ItemService call (the REST
 //! faces are `rest-gateway/src/routes/diagrams.rs`).
 
 use canvas_proto::v1 as pb;
