@@ -28,10 +28,15 @@ from canvas_client.api.items import (
     create_shape,
     create_sticky_note,
     create_web,
+    delete_diagram,
     delete_item,
+    export_items,
+    get_diagram,
     get_item,
     get_item_content,
+    list_diagrams,
     update_connector,
+    update_diagram,
     update_document,
     update_image,
     update_label,
@@ -305,6 +310,32 @@ def _() -> None:
     arranged = ok(arrange_items.sync_detailed(PROJECT, client=client, body=arrange), "arrange")
     equal([a.item_id for a in arranged.items], [ids["label"], ids["note"], ids["web"]], "arranged items")
     assert all(a.version >= 2 for a in arranged.items), "arranging bumps versions"
+
+
+@step("diagram records: read, update in place, read back as Mermaid, export, list, delete")
+def _() -> None:
+    body = m.CreateDiagramBody(source="graph LR\n  a[Ask] --> b[Answer]", position=m.DiagramPosition(x=2000, y=6000))
+    made = ok(create_diagram.sync_detailed(PROJECT, client=client, body=body), "diagram")
+    diagram_id = made.diagram_id
+    record = ok(get_diagram.sync_detailed(PROJECT, diagram_id, client=client), "get diagram")
+    equal(record.version, 1, "first version")
+    shape = made.nodes.to_dict()["a"]
+    assert any(e.element == "node:a" and e.part == "shape" and str(e.item_id) == shape for e in record.elements)
+    edited = m.UpdateDiagramBody(source="graph LR\n  a[Ask] --> b[Answer]\n  b --> c[Follow up]")
+    updated = ok(update_diagram.sync_detailed(PROJECT, diagram_id, client=client, body=edited), "update diagram")
+    equal(updated.version, 2, "second version")
+    equal(updated.nodes.to_dict()["a"], shape, "node a keeps its item")
+    equal(len(updated.created), 3, "c, its label and b -> c")
+    drawn = ok(get_diagram.sync_detailed(PROJECT, diagram_id, client=client, format_="mermaid"), "read back")
+    assert "Follow up" in (drawn.mermaid or ""), f"read back: {drawn.mermaid}"
+    exported = ok(
+        export_items.sync_detailed(PROJECT, client=client, format_="mermaid", region="1990,5990,2000,1000"), "export"
+    )
+    assert "Answer" in exported.text, f"export: {exported.text}"
+    listed = ok(list_diagrams.sync_detailed(PROJECT, client=client), "list diagrams")
+    assert any(d.diagram_id == diagram_id for d in listed.diagrams), "listed"
+    deleted = ok(delete_diagram.sync_detailed(PROJECT, diagram_id, client=client, keep_items=True), "delete diagram")
+    equal(len(deleted.deleted), 0, "keepItems keeps the items")
 
 
 @step("knowledge: wait for indexing, then a query cites the document")

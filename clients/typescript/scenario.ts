@@ -311,6 +311,50 @@ await step("create a diagram from Mermaid and arrange items", async () => {
   check(arranged.Items.every((i) => i.Version >= 2), "arranging bumps versions");
 });
 
+await step("diagram records: read, update in place, read back as Mermaid, export, list, delete", async () => {
+  const made = ok(
+    await client.POST("/api/v2/projects/{projectId}/diagrams", {
+      params: { path: project },
+      body: { source: "graph LR\n  a[Ask] --> b[Answer]", position: { x: 2000, y: 6000 } },
+    }),
+    "diagram",
+  );
+  const diagramId = made.DiagramId;
+  const path = { projectId, diagramId };
+  const record = ok(await client.GET("/api/v2/projects/{projectId}/diagrams/{diagramId}", { params: { path } }), "get diagram");
+  equal(record.Version, 1, "first version");
+  check(record.Elements.some((e) => e.Element === "node:a" && e.Part === "shape" && e.ItemId === made.Nodes["a"]), "node a in the map");
+  const updated = ok(
+    await client.PUT("/api/v2/projects/{projectId}/diagrams/{diagramId}", {
+      params: { path },
+      body: { source: "graph LR\n  a[Ask] --> b[Answer]\n  b --> c[Follow up]" },
+    }),
+    "update diagram",
+  );
+  equal(updated.Version, 2, "second version");
+  equal(updated.Nodes["a"], made.Nodes["a"], "node a keeps its item");
+  equal(updated.Created.length, 3, "c, its label and b → c");
+  const drawn = ok(
+    await client.GET("/api/v2/projects/{projectId}/diagrams/{diagramId}", { params: { path, query: { format: "mermaid" } } }),
+    "read back",
+  );
+  check((drawn.Mermaid ?? "").includes("Follow up"), `read back: ${drawn.Mermaid}`);
+  const exported = ok(
+    await client.GET("/api/v2/projects/{projectId}/items/export", {
+      params: { path: project, query: { format: "mermaid", region: "1990,5990,2000,1000" } },
+    }),
+    "export",
+  );
+  check(exported.Text.includes("Answer"), `export: ${exported.Text}`);
+  const listed = ok(await client.GET("/api/v2/projects/{projectId}/diagrams", { params: { path: project } }), "list diagrams");
+  check(listed.Diagrams.some((d) => d.DiagramId === diagramId), "listed");
+  const deleted = ok(
+    await client.DELETE("/api/v2/projects/{projectId}/diagrams/{diagramId}", { params: { path, query: { keepItems: true } } }),
+    "delete diagram",
+  );
+  equal(deleted.Deleted.length, 0, "keepItems keeps the items");
+});
+
 await step("knowledge: wait for indexing, then a query cites the document", async () => {
   for (let attempt = 0; ; attempt += 1) {
     const status = ok(await client.GET("/api/v1/memory/index", { params: { query: { projectId } } }), "index status");

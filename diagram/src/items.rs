@@ -30,6 +30,11 @@ pub struct PlannedItem {
     pub properties: Value,
     /// The Mermaid node or participant id this item stands for (shapes only, not their labels).
     pub node_id: Option<String>,
+    /// The Mermaid element this item draws, stable across edits of the source (`node:A`,
+    /// `subgraph:S`, `edge:A->B#0`, …; see [`crate::elements`]): what a diagram record remembers.
+    pub element: String,
+    /// Which part of that element the item is: `shape`, `label`, `title`, `connector` or `note`.
+    pub part: &'static str,
 }
 
 /// Two decimals: enough for a map, and no `0.30000000000000004` in the JSON.
@@ -71,6 +76,8 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
                 parent: parent_of(b.container),
                 properties: json!({"position": centre, "size": size, "text": b.text, "fontSize": b.font_size}),
                 node_id: None,
+                element: String::new(),
+                part: "",
             });
             continue;
         }
@@ -91,6 +98,8 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             parent: parent_of(b.container),
             properties: shape,
             node_id: b.node_id.clone(),
+            element: String::new(),
+            part: "",
         });
         if !b.text.is_empty() {
             items.push(PlannedItem {
@@ -99,6 +108,8 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
                 parent: Some(b.key.clone()),
                 properties: label(centre, size, &b.text, b.font_size, &b.text_color, "#00000000", true),
                 node_id: None,
+                element: String::new(),
+                part: "",
             });
         }
     }
@@ -121,8 +132,11 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             parent,
             properties: props,
             node_id: None,
+            element: String::new(),
+            part: "",
         });
     }
+    crate::elements::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
     valid_references(&mut items);
     items
 }
@@ -199,6 +213,8 @@ fn connector(scene: &Scene, line: &SceneLine, origin: (f64, f64)) -> PlannedItem
         parent: parent_of(line.container),
         properties: props,
         node_id: None,
+        element: String::new(),
+        part: "",
     }
 }
 

@@ -102,6 +102,8 @@
 //! only where the ends line up.
 
 pub mod arrange;
+pub mod elements;
+pub mod export;
 pub mod model;
 pub mod scene;
 pub mod source;
@@ -118,6 +120,7 @@ mod sequence;
 mod sequence_layout;
 mod shapes;
 
+pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
 pub use items::{planned_count, to_items, PlannedItem};
 pub use model::Diagram;
 pub use scene::{scene_bounds, Scene};

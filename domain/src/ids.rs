@@ -63,6 +63,10 @@ id_type!(
     /// A change event in the outbox.
     EventId, "eventId"
 );
+id_type!(
+    /// A diagram record (a diagram created from text, edited in place).
+    DiagramId, "diagramId"
+);
 
 /// Shortens untrusted input before echoing it in an error message.
 pub fn truncate(raw: &str) -> String {

@@ -10,5 +10,5 @@ pub mod ids;
 pub mod text;
 pub mod violation;
 
-pub use ids::{EventId, ItemId, ProjectId, TokenId, UserId};
+pub use ids::{DiagramId, EventId, ItemId, ProjectId, TokenId, UserId};
 pub use violation::{FieldViolation, Invalid, ViolationReason};

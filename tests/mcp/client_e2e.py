@@ -34,10 +34,12 @@ from mcp.shared.exceptions import MCPError
 TOOLS = {
     "list_projects", "find_item", "create_item", "get_item", "list_items", "update_item_property",
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
-    "create_items", "create_diagram", "read_map", "render_map", "arrange_items",
+    "create_items", "create_diagram", "read_map", "render_map", "arrange_items", "read_diagram", "update_diagram",
+    "export_mermaid",
 }
-READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map"}
-DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items"}
+READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map",
+             "read_diagram", "export_mermaid"}
+DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items", "update_diagram"}
 REQUIRED = {
     "list_projects": set(),
     "find_item": {"itemId"},
@@ -56,6 +58,9 @@ REQUIRED = {
     "read_map": {"projectId"},
     "render_map": {"projectId"},
     "arrange_items": {"projectId", "itemIds", "style"},
+    "read_diagram": {"projectId", "diagramId"},
+    "update_diagram": {"projectId", "diagramId", "source"},
+    "export_mermaid": {"projectId"},
 }
 # A 1x1 PNG.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -235,6 +240,7 @@ class Run:
         await self.rejected("delete_item", {"projectId": project, "itemId": note_id}, "'itemId'", "not found")
 
         await self.diagrams()
+        await self.records()
 
         await self.protocol_error("no_such_tool", {}, "no_such_tool")
         await self.protocol_error("get_item", {"itemId": label_id}, "projectId")
@@ -306,6 +312,57 @@ class Run:
         await self.rejected("create_items", {"projectId": project, "items": [
             {"type": "label", "properties": {"text": "ok"}},
             {"type": "label", "properties": {"text": "bad", "fontSize": 0}}]}, "'items[1].properties.fontSize'")
+
+
+    async def records(self) -> None:
+        """A diagram edited in place: a person's REST PATCH of one node shows in read_diagram, and
+        update_diagram adds two nodes and removes one, keeping the others' items."""
+        project, base = self.args.project, self.args.url.removesuffix("/mcp")
+        y = 20000 if self.era == "legacy" else 40000  # two eras, two diagrams apart
+        source = "flowchart LR\n  A[Plan] --> B[Build]\n  B --> C[Ship]\n"
+        made = await self.ok("create_diagram", {"projectId": project, "source": source, "x": 0, "y": y})
+        diagram, nodes = made.get("diagramId", ""), made.get("nodes", {})
+        self.check(bool(diagram) and sorted(nodes) == ["A", "B", "C"], f"create_diagram answers its record: {made}")
+        record = await self.ok("read_diagram", {"projectId": project, "diagramId": diagram})
+        label_b = next((e.get("itemId") for e in record.get("elements", [])
+                        if e.get("element") == "node:B" and e.get("part") == "label"), "")
+        self.check(bool(label_b) and record.get("source") == source, f"read_diagram names node B's label: {record}")
+
+        # A person rewrites node B on the map, through the REST API.
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {self.args.token}"}) as http:
+            reply = await http.patch(f"{base}/api/v2/projects/{project}/item/label/{label_b}",
+                                     json={"text": "Build it by hand"})
+        self.check(reply.status_code == 200, f"REST PATCH of node B: {reply.status_code} {reply.text[:200]}")
+        record = await self.ok("read_diagram", {"projectId": project, "diagramId": diagram})
+        self.check("Build it by hand" in record.get("mermaid", ""), f"read_diagram shows the edit: {record}")
+
+        edited = "flowchart LR\n  A[Plan] --> B[Build]\n  B --> D[Test]\n  D --> E[Release]\n"
+        updated = await self.ok("update_diagram", {"projectId": project, "diagramId": diagram, "source": edited,
+                                "expectedVersion": record.get("version", 0)})
+        after = updated.get("nodes", {})
+        self.check(sorted(after) == ["A", "B", "D", "E"] and after.get("A") == nodes.get("A")
+                   and after.get("B") == nodes.get("B"), f"update_diagram keeps A and B, adds D and E: {updated}")
+        self.check(nodes.get("C") in updated.get("deleted", []) and len(updated.get("created", [])) == 6,
+                   f"C deleted; D, E, their labels and two connectors created: {updated}")
+        mermaid = (await self.ok("read_diagram", {"projectId": project, "diagramId": diagram})).get("mermaid", "")
+        self.check("Build it by hand" in mermaid and "Release" in mermaid and "Ship" not in mermaid,
+                   f"the person's text stays, D and E are in, C is out: {mermaid}")
+        await self.rejected("update_diagram", {"projectId": project, "diagramId": diagram,
+                            "source": "flowchart TD\n  A --> B[open"}, "'source'", "line 2")
+        await self.rejected("update_diagram", {"projectId": project, "diagramId": diagram, "source": edited,
+                            "expectedVersion": 1}, "'expectedVersion'")
+        await self.rejected("read_diagram", {"projectId": project, "diagramId": str(uuid.uuid4())}, "'diagramId'")
+
+        region = {"x": -50, "y": y - 50, "width": 4000, "height": 1500}
+        exported = await self.ok("export_mermaid", {"projectId": project, "region": region})
+        text = exported.get("mermaid", "")
+        self.check(text.startswith("flowchart") and "Release" in text and "Step 7" not in text,
+                   f"export_mermaid writes the region as a flowchart: {text}")
+        await self.rejected("export_mermaid", {"projectId": project, "region": {**region, "width": -1}}, "'region'")
+        result = await self.client.call_tool("render_map", {"projectId": project, "region": region})
+        images = [b for b in result.content if getattr(b, "type", "") == "image"]
+        self.check(not result.is_error and len(images) == 1, f"render_map draws the updated diagram: {text_of(result)[:200]}")
+        print("  ok   diagram records")
 
 
 async def connect_and_run(args: argparse.Namespace, checks: Checks, era: str) -> None:

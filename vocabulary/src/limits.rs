@@ -35,6 +35,8 @@ pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
 pub const ITEMS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 /// MCP `list_projects` `amount` (the spec's default of 50).
 pub const PROJECTS_PAGE: PageSize = PageSize { field: "amount", default: 50, max: 1000 };
+/// `GET .../diagrams?limit=`: diagram records.
+pub const DIAGRAMS_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 200 };
 /// `GET .../webhooks/{webhookId}/deliveries?limit=`.
 pub const DELIVERIES_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 100 };
 /// The account site's activity page (gRPC `ListMyAuditRecords`).
@@ -152,7 +154,7 @@ mod tests {
 
     #[test]
     fn defaults_lie_within_their_pages() {
-        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE, AUDIT_PAGE] {
+        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE, AUDIT_PAGE, DIAGRAMS_PAGE] {
             assert!((PageSize::MIN..=page.max).contains(&page.default), "{page:?}");
         }
     }

@@ -116,7 +116,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a project's diagram records (beyond the spec)
+         * @description Every diagram created from text, oldest first, with its source and version (without the element map: read one record for it).
+         */
+        get: operations["listDiagrams"];
         put?: never;
         /**
          * Create a diagram from Mermaid, laid out automatically (beyond the spec)
@@ -124,6 +128,34 @@ export interface paths {
          */
         post: operations["createDiagram"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/diagrams/{diagramId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a diagram record, or the diagram as it is now as Mermaid (beyond the spec)
+         * @description The source as last written, the version (also the `ETag`) and the element map: which item draws which part of which Mermaid element (`node:A`, `subgraph:S`, `edge:A->B#0`, …), leaving out items people deleted. With `format=mermaid`, `Mermaid` holds the diagram as it is now on the map: texts people changed, deleted items gone, connectors people drew between its items added.
+         */
+        get: operations["getDiagram"];
+        /**
+         * Update a diagram in place from an edited source (beyond the spec)
+         * @description `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a person's moves, and any property a person changed unless the source changed that very property); new elements are created beside their neighbours; removed ones are deleted with their connectors (people's connectors attached to them are detached, as by a single delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update applies only to the version it names (else 412).
+         */
+        put: operations["updateDiagram"];
+        post?: never;
+        /**
+         * Delete a diagram record and its items (beyond the spec)
+         * @description Deletes the record and, in the same transaction, every item it still has (people's connectors attached to them are detached, as by a single delete). With `keepItems=true` the items stay as ordinary items and only the record goes.
+         */
+        delete: operations["deleteDiagram"];
         options?: never;
         head?: never;
         patch?: never;
@@ -584,6 +616,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}/items/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Write part of the map as a Mermaid flowchart (beyond the spec)
+         * @description Shapes and sticky notes become nodes, connectors attached at both ends links, containers subgraphs. `region` takes the items the listing's `region` takes; without it the whole map is written.
+         */
+        get: operations["exportItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/projects/{projectId}/render.png": {
         parameters: {
             query?: never;
@@ -979,6 +1031,29 @@ export interface components {
         DeliveryList: {
             Elements: components["schemas"]["DeliveryAttempt"][];
         };
+        /** @description Which item draws which part of a Mermaid element. */
+        DiagramElement: {
+            /** @description `node:A`, `subgraph:S`, `edge:A->B#0` (the first edge from A to B), `participant:A`, … */
+            Element: string;
+            /** Format: uuid */
+            ItemId: string;
+            ItemType: string;
+            /** @description `shape`, `label`, `title`, `connector` or `note`. */
+            Part: string;
+        };
+        /** @description A page of diagram records. */
+        DiagramPage: {
+            Diagrams: components["schemas"]["DiagramRecord"][];
+            /** @description The `cursor` of the next page; null at the end. */
+            NextCursor?: string | null;
+        };
+        /** @description A point of the map. */
+        DiagramPoint: {
+            /** Format: double */
+            X: number;
+            /** Format: double */
+            Y: number;
+        };
         /** @description A point of the map. */
         DiagramPosition: {
             /** Format: double */
@@ -986,8 +1061,47 @@ export interface components {
             /** Format: double */
             y: number;
         };
+        /** @description A diagram record. */
+        DiagramRecord: {
+            /** Format: date-time */
+            CreatedAt: string;
+            /** Format: uuid */
+            DiagramId: string;
+            /**
+             * @description The items the diagram still has, in creation order (those people deleted are left out; a
+             *     listing leaves the map out).
+             */
+            Elements: components["schemas"]["DiagramElement"][];
+            /** @description `mermaid`. */
+            Format: string;
+            /** @description `flowchart`, `mindmap`, `sequence`, … */
+            Kind: string;
+            /**
+             * @description With `?format=mermaid`: the diagram as it is now on the map (people's text changes,
+             *     deleted items gone, connectors people drew between its items), as Mermaid.
+             */
+            Mermaid?: string | null;
+            /** @description Top-left corner of the layout on the map. */
+            Position: components["schemas"]["DiagramPoint"];
+            /** Format: uuid */
+            ProjectId: string;
+            /** @description The source as last written. */
+            Source: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+            /**
+             * Format: int64
+             * @description Bumped by every update; also the `ETag`.
+             */
+            Version: number;
+        };
         /** @description The answer of a diagram create. */
         DiagramResponse: {
+            /**
+             * Format: uuid
+             * @description The diagram's record: read it, update it in place or delete it at `.../diagrams/{diagramId}`.
+             */
+            DiagramId: string;
             /** @description Every item created (shapes, labels, connectors, containers), in creation order. */
             ItemIds: string[];
             /**
@@ -997,6 +1111,31 @@ export interface components {
             Nodes: {
                 [key: string]: string;
             };
+        };
+        /** @description What an update or delete of a diagram did. */
+        DiagramWriteResponse: {
+            /** @description Items created. */
+            Created: string[];
+            /** @description Items deleted. */
+            Deleted: string[];
+            /** Format: uuid */
+            DiagramId: string;
+            /** @description Every item of the diagram after the write, in creation order. */
+            ItemIds: string[];
+            /**
+             * @description Mermaid node or participant id → its shape (ids keep their spelling whatever `jsonCasing`
+             *     says).
+             */
+            Nodes: {
+                [key: string]: string;
+            };
+            /** @description Items changed. */
+            Updated: string[];
+            /**
+             * Format: int64
+             * @description The record's version after the write (a delete: the version deleted).
+             */
+            Version: number;
         };
         /** @description A document item, as read (default PascalCase). */
         DocumentItem: {
@@ -1041,6 +1180,16 @@ export interface components {
         };
         /** @enum {string} */
         EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed";
+        /** @description Part of the map written as text. */
+        ExportedText: {
+            /** @description `mermaid`. */
+            Format: string;
+            /**
+             * @description A Mermaid flowchart: shapes and notes as nodes, attached connectors as links, containers as
+             *     subgraphs.
+             */
+            Text: string;
+        };
         /** @description One offending field of a 400. */
         FieldError: {
             /** @description The field's camelCase path (`size.width`, `startPoint.itemId`, `adjustmentValues[1]`). */
@@ -1976,6 +2125,44 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    listDiagrams: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description `NextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     createDiagram: {
         parameters: {
             query?: {
@@ -2028,6 +2215,146 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getDiagram: {
+        parameters: {
+            query?: {
+                /** @description `mermaid`: also write the diagram as it is now. */
+                format?: string;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                diagramId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description The record's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateDiagram: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: {
+                /** @description The record's ETag(s): update only that version. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                projectId: string;
+                diagramId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The diagram language.
+                     * @default mermaid
+                     * @enum {string}
+                     */
+                    format?: "mermaid";
+                    /**
+                     * @description The new source. Its items are updated in place: kept elements keep their items, people's
+                     *     changes on the map stay unless the source changed that very property (docs/diagrams/records.md).
+                     */
+                    source: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What changed. */
+            200: {
+                headers: {
+                    /** @description The record's new version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramWriteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteDiagram: {
+        parameters: {
+            query?: {
+                /** @description Keep the items (default false). */
+                keepItems?: boolean;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: {
+                /** @description The record's ETag(s): delete only that version. */
+                "If-Match"?: string | null;
+            };
+            path: {
+                projectId: string;
+                diagramId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramWriteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3529,6 +3856,44 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    exportItems: {
+        parameters: {
+            query?: {
+                /** @description `mermaid` (the default). */
+                format?: string;
+                /** @description Only items whose drawn box meets this rectangle of the map, written `x,y,width,height` (as the item listing's `region`). */
+                region?: string;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportedText"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -27,7 +27,7 @@ type Reply<T> = Result<Response<T>, Status>;
 
 /// The versions a conditional update or delete accepts: `expected_version`, the list of
 /// `expected_versions`, or (both given) the versions both allow; None when neither is set.
-fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> Option<Vec<i64>> {
+pub(super) fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> Option<Vec<i64>> {
     match (one, list) {
         (None, None) => None,
         (Some(one), None) => Some(vec![one]),
@@ -213,8 +213,30 @@ impl ItemService for ItemGrpc {
             Ok(pb::CreateDiagramResponse {
                 item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
                 nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
+                diagram_id: created.diagram.map(|d| d.to_string()).unwrap_or_default(),
             })
         })
         .await
+    }
+
+    // Diagram records: `diagrams.rs`.
+    async fn get_diagram(&self, request: Request<pb::GetDiagramRequest>) -> Reply<pb::DiagramRecord> {
+        super::diagrams::get(&self.core, request).await
+    }
+
+    async fn list_diagrams(&self, request: Request<pb::ListDiagramsRequest>) -> Reply<pb::ListDiagramsResponse> {
+        super::diagrams::list(&self.core, request).await
+    }
+
+    async fn update_diagram(&self, request: Request<pb::UpdateDiagramRequest>) -> Reply<pb::DiagramWriteResponse> {
+        super::diagrams::update(&self.core, request).await
+    }
+
+    async fn delete_diagram(&self, request: Request<pb::DeleteDiagramRequest>) -> Reply<pb::DiagramWriteResponse> {
+        super::diagrams::delete(&self.core, request).await
+    }
+
+    async fn export_items(&self, request: Request<pb::ExportItemsRequest>) -> Reply<pb::ExportedText> {
+        super::diagrams::export(&self.core, request).await
     }
 }

@@ -7,6 +7,7 @@
 mod account_site;
 mod admin;
 pub mod convert;
+mod diagrams;
 mod health;
 pub mod idempotency;
 mod items;

@@ -6,7 +6,9 @@
 //! - [`access`]: authentication (API tokens, sessions, OAuth access tokens), project roles and
 //!   rate limits: one [`Access`] every service holds; it reaches no service.
 //! - [`items`]: [`ItemsService`], items, uploads, bulk, diagrams, arrangements, the change
-//!   stream, per-item write turns and idempotent creating calls.
+//!   stream, per-item write turns and idempotent creating calls; diagrams with their records
+//!   (`items/diagram_records.rs`: read, listed, updated in place, deleted; each write planned by
+//!   `diagram_plan.rs`, placed by `diagram_shifts.rs`, read back by `diagram_export.rs`).
 //! - [`accounts`]: [`AccountsService`], users, tokens, projects, memberships, the account site
 //!   and the OAuth 2.1 authorization server.
 //! - [`retrieval`]: [`RetrievalService`], hybrid retrieval, the index status, and the indexer

@@ -44,8 +44,33 @@ macro_rules! missing_attachment {
     }};
 }
 
+/// Inserts `$items` (`&[ItemRow]`) within the transaction `$tx`, 64 rows per statement (11
+/// parameters each, well inside both backends' parameter limits).
+macro_rules! insert_rows {
+    ($tx:expr, $items:expr) => {{
+        let items: &[ItemRow] = $items;
+        for rows in items.chunks(64) {
+            let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO items ({ITEM_COLUMNS}) "));
+            insert.push_values(rows, |mut values, item| {
+                values
+                    .push_bind(item.id)
+                    .push_bind(item.project_id)
+                    .push_bind(item.item_type.as_str())
+                    .push_bind(item.parent.to_string())
+                    .push_bind(Json(&item.properties))
+                    .push_bind(item.version)
+                    .push_bind(item.created_by)
+                    .push_bind(item.updated_by)
+                    .push_bind(item.created_at)
+                    .push_bind(item.updated_at)
+                    .push_bind(&item.content_key);
+            });
+            insert.build().execute(&mut *$tx).await.map_err(db_error)?;
+        }
+    }};
+}
 /// The refusal of a connector whose attached item was deleted meanwhile.
-fn attached_item_gone(attachment: Attachment) -> CoreError {
+pub(super) fn attached_item_gone(attachment: Attachment) -> CoreError {
     CoreError::invalid(attachment.field, format!("no item '{}' in this project (it was deleted)", attachment.item_id))
 }
 
@@ -73,6 +98,8 @@ macro_rules! update_row {
             == 1
     }};
 }
+// Shared with the diagram records' transaction (`diagram_records.rs`).
+pub(super) use {insert_rows, missing_attachment, update_row};
 
 impl Storage {
     /// Items of a project by id (any order); ids of other projects are ignored.
@@ -138,8 +165,6 @@ impl Storage {
         events: &[NewEvent],
         attached: &[(usize, Attachment)],
     ) -> Result<()> {
-        // Rows per INSERT: 11 parameters each, well inside both backends' parameter limits.
-        const ROWS_PER_STATEMENT: usize = 64;
         let lock = self.share_lock();
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
@@ -151,24 +176,7 @@ impl Storage {
                     ));
                 }
             }
-            for rows in items.chunks(ROWS_PER_STATEMENT) {
-                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO items ({ITEM_COLUMNS}) "));
-                insert.push_values(rows, |mut values, item| {
-                    values
-                        .push_bind(item.id)
-                        .push_bind(item.project_id)
-                        .push_bind(item.item_type.as_str())
-                        .push_bind(item.parent.to_string())
-                        .push_bind(Json(&item.properties))
-                        .push_bind(item.version)
-                        .push_bind(item.created_by)
-                        .push_bind(item.updated_by)
-                        .push_bind(item.created_at)
-                        .push_bind(item.updated_at)
-                        .push_bind(&item.content_key);
-                });
-                insert.build().execute(&mut *tx).await.map_err(db_error)?;
-            }
+            insert_rows!(tx, items);
             for event in events {
                 insert_event!(&mut *tx, event)?;
             }

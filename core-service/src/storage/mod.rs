@@ -60,6 +60,7 @@ macro_rules! with_tx {
 }
 
 mod accounts;
+mod diagram_records;
 mod idempotency;
 mod index_batch;
 mod items;
@@ -79,6 +80,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::ConnectOptions;
 
+pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
 pub use idempotency::{IdempotencyClaim, IdempotencyRow};
 pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::{EventChanges, ItemFilter};

@@ -137,6 +137,9 @@ pub struct CreateDiagramOut {
     /// Mermaid node or participant id → the id of the shape that stands for it: use these ids to
     /// change, connect or style a node afterwards.
     pub nodes: std::collections::BTreeMap<String, String>,
+    /// The diagram's record: pass it to read_diagram (the diagram as it is now, as Mermaid) and to
+    /// update_diagram (change it in place from edited Mermaid).
+    pub diagram_id: String,
     /// Where a user sees the map: {web_url}/map/{projectId}.
     pub link: String,
 }
@@ -151,7 +154,7 @@ impl CanvasTool for CreateDiagram {
         to the nearest shape type) with a label, each edge a connector attached to its two nodes (edge text \
         becomes a label), each subgraph a container holding its nodes. Supports flowchart/graph (TD, TB, BT, LR, \
         RL), mindmap and sequenceDiagram. Unsupported syntax is an error naming the line and column. Returns the \
-        item id of every node.";
+        item id of every node and a diagramId for read_diagram and update_diagram.";
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateDiagramArgs;
     type Output = CreateDiagramOut;
@@ -169,6 +172,7 @@ impl CanvasTool for CreateDiagram {
         Ok(CreateDiagramOut {
             item_ids: created.item_ids,
             nodes: created.nodes.into_iter().collect(),
+            diagram_id: created.diagram_id,
             link: ctx.state.project_link(&args.project_id),
         })
     }

@@ -8,6 +8,7 @@
 //! answer into its output. Every canvas rule is core-service's.
 
 pub mod bulk;
+pub mod diagrams;
 pub mod items;
 pub mod knowledge;
 pub mod layout;
@@ -232,6 +233,9 @@ registry!(
     items::CreateItem,
     bulk::CreateItems,
     bulk::CreateDiagram,
+    diagrams::ReadDiagram,
+    diagrams::UpdateDiagram,
+    diagrams::ExportMermaid,
     bulk::ArrangeItems,
     items::GetItem,
     items::ListItems,

@@ -124,6 +124,9 @@ pub struct DiagramResponse {
     /// Mermaid node or participant id → the id of its shape (the ids keep their spelling
     /// whatever `jsonCasing` says).
     pub nodes: std::collections::BTreeMap<String, String>,
+    /// The diagram's record: read it, update it in place or delete it at `.../diagrams/{diagramId}`.
+    #[schema(format = "uuid")]
+    pub diagram_id: String,
 }
 
 /// `POST .../items/arrange`.

@@ -6,7 +6,7 @@
 //! - [`items`] writes out the generic item routes (`.../item/{a}/{b}`) as concrete paths, one
 //!   create, upload and PATCH operation per item type with that type's body.
 //! - [`item_schemas`]: the item bodies and reads, generated from core-service's property table
-//!   (`canvas_vocabulary`); [`knowledge_schemas`], [`bulk_schemas`] and [`schemas`]: the other
+//!   (`canvas_vocabulary`); [`knowledge_schemas`], [`bulk_schemas`], [`diagram_schemas`] and [`schemas`]: the other
 //!   bodies, whose request types are also what the handlers deserialise the bodies with
 //!   (`routes::body`). Requests use the canonical camelCase names (any casing is accepted);
 //!   responses the default PascalCase.
@@ -21,6 +21,7 @@
 
 pub mod bulk_schemas;
 pub mod contract;
+pub mod diagram_schemas;
 pub mod idempotency;
 pub mod item_schemas;
 pub mod items;
@@ -61,6 +62,11 @@ use crate::state::AppState;
         crate::routes::bulk::create_items,
         crate::routes::bulk::create_diagram,
         crate::routes::bulk::arrange_items,
+        crate::routes::diagrams::list,
+        crate::routes::diagrams::get,
+        crate::routes::diagrams::update,
+        crate::routes::diagrams::delete,
+        crate::routes::diagrams::export,
         crate::routes::knowledge::retrieve,
         crate::routes::knowledge::index_status,
         crate::routes::webhooks::list,
@@ -95,6 +101,9 @@ use crate::state::AppState;
         bulk_schemas::BulkRequest, bulk_schemas::BulkItem, bulk_schemas::BulkResponse, bulk_schemas::BulkCreated,
         bulk_schemas::DiagramRequest, bulk_schemas::DiagramPosition, bulk_schemas::DiagramResponse,
         bulk_schemas::ArrangeRequest, bulk_schemas::ArrangeResponse, bulk_schemas::ArrangedItem,
+        diagram_schemas::DiagramUpdateRequest, diagram_schemas::DiagramRecord, diagram_schemas::DiagramElement,
+        diagram_schemas::DiagramPoint, diagram_schemas::DiagramPage, diagram_schemas::DiagramWriteResponse,
+        diagram_schemas::ExportedText,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),

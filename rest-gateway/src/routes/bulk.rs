@@ -153,7 +153,7 @@ pub async fn create_diagram(
         replayed = crate::state::replayed(&reply);
         let reply = reply.into_inner();
         let nodes: Map<String, Value> = reply.nodes.into_iter().map(|(node, id)| (node, Value::String(id))).collect();
-        Ok(json!({"itemIds": reply.item_ids, "nodes": nodes}))
+        Ok(json!({"itemIds": reply.item_ids, "nodes": nodes, "diagramId": reply.diagram_id}))
     }
     .await;
     mark_replayed(format.reply(result), replayed)

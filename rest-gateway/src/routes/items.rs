@@ -51,7 +51,7 @@ fn item_ref(reply: tonic::Response<pb::ItemRef>) -> (Value, i64) {
 }
 
 /// The versions an `If-Match` list accepts, for core-service to compare (`crate::conditional`).
-fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::ExpectedVersions>, ApiError> {
+pub(crate) fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::ExpectedVersions>, ApiError> {
     Ok(if_match(headers)?.map(|versions| pb::ExpectedVersions { versions }))
 }
 
@@ -76,7 +76,7 @@ pub fn item_json(item: pb::Item) -> Value {
     Value::Object(body)
 }
 
-fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
+pub(crate) fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
     ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
         .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
         .unwrap_or_default()
@@ -275,7 +275,7 @@ pub async fn delete(
 }
 
 /// `region=x,y,width,height`: four numbers (their rules are core-service's).
-fn region(raw: &str) -> Result<pb::Region, ApiError> {
+pub(crate) fn region(raw: &str) -> Result<pb::Region, ApiError> {
     let numbers: Vec<f64> =
         raw.split(',').map(|n| n.trim().parse::<f64>()).collect::<Result<_, _>>().unwrap_or_default();
     match numbers[..] {

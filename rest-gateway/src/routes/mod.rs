@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod bulk;
+pub mod diagrams;
 pub mod files;
 pub mod health;
 pub mod items;
@@ -32,7 +33,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v2/projects/{project_id}/items", get(items::list))
         .route("/api/v2/projects/{project_id}/items/bulk", post(bulk::create_items))
         .route("/api/v2/projects/{project_id}/items/arrange", post(bulk::arrange_items))
-        .route("/api/v2/projects/{project_id}/diagrams", post(bulk::create_diagram))
+        .route("/api/v2/projects/{project_id}/diagrams", post(bulk::create_diagram).get(diagrams::list))
+        .route(
+            "/api/v2/projects/{project_id}/diagrams/{diagram_id}",
+            get(diagrams::get).put(diagrams::update).delete(diagrams::delete),
+        )
+        .route("/api/v2/projects/{project_id}/items/export", get(diagrams::export))
         .route("/api/v1/memory/retrieve", post(knowledge::retrieve))
         .route("/api/v1/memory/index", get(knowledge::index_status))
         .merge(webhook_routes())

@@ -1,20 +1,16 @@
 //! Diagrams from text (beyond the spec): Mermaid source is parsed and laid out by
-//! `canvas-diagram`, and its items are created through the bulk path, so they are ordinary items
-//! and connectors, committed all at once with their events.
+//! `canvas-diagram`, and its items are created as ordinary items and connectors, committed all at
+//! once with their events and the diagram's record (`diagram_records.rs`).
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
-use super::bulk::BulkItem;
 use super::ItemsService;
-use crate::domain::{ItemId, ProjectId, ProjectRole};
-use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
+use crate::domain::{DiagramId, ItemId, ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::ItemFilter;
 use canvas_items::connector::Frame;
 use canvas_items::{ItemType, Parent};
-use canvas_vocabulary::limits::bulk::REF_PREFIX;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 
 /// Space left between what is on the map and a diagram placed beside it.
@@ -29,6 +25,8 @@ pub struct DiagramCreated {
     pub item_ids: Vec<ItemId>,
     /// Mermaid node (or participant) id → the shape that stands for it.
     pub nodes: BTreeMap<String, ItemId>,
+    /// The record remembering the diagram, for reads and updates in place.
+    pub diagram: Option<DiagramId>,
 }
 
 impl ItemsService {
@@ -49,14 +47,7 @@ impl ItemsService {
         check_origin(position)?;
         // Before parsing: a label with U+0000 would otherwise reach the item rules as a layout
         // defect.
-        crate::domain::text::check("source", source)?;
-        let diagram = canvas_diagram::parse(source).map_err(|error| {
-            CoreError::Validation(vec![FieldViolation::with_reason(
-                ViolationReason::InvalidValue,
-                "source",
-                error.to_string(),
-            )])
-        })?;
+        let diagram = super::diagram_records::parse_source(source)?;
         let scene = canvas_diagram::layout(&diagram);
         let origin = match position {
             Some(at) => at,
@@ -72,35 +63,9 @@ impl ItemsService {
             }
         };
         let planned = canvas_diagram::to_items(&scene, origin);
-        let nodes_of: Vec<Option<String>> = planned.iter().map(|p| p.node_id.clone()).collect();
-        let batch = planned
-            .into_iter()
-            .map(|p| BulkItem {
-                reference: Some(p.reference),
-                item_type: p.item_type.to_owned(),
-                parent: p.parent.map(|r| format!("{REF_PREFIX}{r}")),
-                properties: match p.properties {
-                    Value::Object(map) => map,
-                    _ => Default::default(),
-                },
-            })
-            .collect();
-        let created = self.create_items(who, project, batch).await.map_err(|error| match error {
-            // The layout made an item the rules refuse: a defect here, not the caller's.
-            CoreError::Validation(violations) => CoreError::internal(format!(
-                "a laid-out diagram broke item rules: {}",
-                violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-            )),
-            other => other,
-        })?;
-        let mut answer = DiagramCreated::default();
-        for (made, node) in created.into_iter().zip(nodes_of) {
-            answer.item_ids.push(made.item);
-            if let Some(node) = node {
-                answer.nodes.insert(node, made.item);
-            }
-        }
-        Ok(answer)
+        // The items and the record remembering them commit together (`diagram_records.rs`).
+        let written = self.write_new_diagram(who, project, (format, source, &diagram), origin, planned).await?;
+        Ok(DiagramCreated { item_ids: written.item_ids, nodes: written.nodes, diagram: written.diagram })
     }
 }
 
@@ -119,7 +84,7 @@ pub(super) fn check_origin(origin: Option<(f64, f64)>) -> CoreResult<()> {
 
 impl ItemsService {
     /// Top-left corner of free space right of everything on the canvas (the origin when empty).
-    async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
+    pub(super) async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
         let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn
         let mut filter = ItemFilter { parent: None, item_type: None, after: None, limit: PAGE };
         loop {

@@ -18,6 +18,10 @@
 pub mod arrange;
 pub mod bulk;
 pub mod crud;
+pub mod diagram_export;
+pub mod diagram_plan;
+pub mod diagram_records;
+mod diagram_shifts;
 pub mod diagrams;
 pub mod idempotency;
 pub mod item_filters;

@@ -49,9 +49,15 @@ from .create_web_body_size import CreateWebBodySize
 from .decorator import Decorator
 from .delivery_attempt import DeliveryAttempt
 from .delivery_list import DeliveryList
+from .diagram_element import DiagramElement
+from .diagram_page import DiagramPage
+from .diagram_point import DiagramPoint
 from .diagram_position import DiagramPosition
+from .diagram_record import DiagramRecord
 from .diagram_response import DiagramResponse
 from .diagram_response_nodes import DiagramResponseNodes
+from .diagram_write_response import DiagramWriteResponse
+from .diagram_write_response_nodes import DiagramWriteResponseNodes
 from .document_item import DocumentItem
 from .document_item_item_type import DocumentItemItemType
 from .document_item_position import DocumentItemPosition
@@ -60,6 +66,7 @@ from .document_patch import DocumentPatch
 from .document_patch_position_type_0 import DocumentPatchPositionType0
 from .document_patch_size_type_0 import DocumentPatchSizeType0
 from .event_kind import EventKind
+from .exported_text import ExportedText
 from .field_error import FieldError
 from .field_error_reason import FieldErrorReason
 from .file_upload import FileUpload
@@ -137,6 +144,8 @@ from .update_connector_body_properties_start_point import UpdateConnectorBodyPro
 from .update_connector_body_properties_start_point_position_type_0 import (
     UpdateConnectorBodyPropertiesStartPointPositionType0,
 )
+from .update_diagram_body import UpdateDiagramBody
+from .update_diagram_body_format import UpdateDiagramBodyFormat
 from .vertical_text_alignment import VerticalTextAlignment
 from .web_item import WebItem
 from .web_item_item_type import WebItemItemType
@@ -202,9 +211,15 @@ __all__ = (
     "Decorator",
     "DeliveryAttempt",
     "DeliveryList",
+    "DiagramElement",
+    "DiagramPage",
+    "DiagramPoint",
     "DiagramPosition",
+    "DiagramRecord",
     "DiagramResponse",
     "DiagramResponseNodes",
+    "DiagramWriteResponse",
+    "DiagramWriteResponseNodes",
     "DocumentItem",
     "DocumentItemItemType",
     "DocumentItemPosition",
@@ -213,6 +228,7 @@ __all__ = (
     "DocumentPatchPositionType0",
     "DocumentPatchSizeType0",
     "EventKind",
+    "ExportedText",
     "FieldError",
     "FieldErrorReason",
     "FileUpload",
@@ -284,6 +300,8 @@ __all__ = (
     "UpdateConnectorBodyPropertiesEndPointPositionType0",
     "UpdateConnectorBodyPropertiesStartPoint",
     "UpdateConnectorBodyPropertiesStartPointPositionType0",
+    "UpdateDiagramBody",
+    "UpdateDiagramBodyFormat",
     "VerticalTextAlignment",
     "WebhookDefinition",
     "WebhookList",

@@ -19,16 +19,20 @@ class DiagramResponse:
     """The answer of a diagram create.
 
     Attributes:
+        diagram_id (UUID): The diagram's record: read it, update it in place or delete it at `.../diagrams/{diagramId}`.
         item_ids (list[UUID]): Every item created (shapes, labels, connectors, containers), in creation order.
         nodes (DiagramResponseNodes): Mermaid node or participant id → the id of its shape (the ids keep their spelling
             whatever `jsonCasing` says).
     """
 
+    diagram_id: UUID
     item_ids: list[UUID]
     nodes: DiagramResponseNodes
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        diagram_id = str(self.diagram_id)
+
         item_ids = []
         for item_ids_item_data in self.item_ids:
             item_ids_item = str(item_ids_item_data)
@@ -40,6 +44,7 @@ class DiagramResponse:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "DiagramId": diagram_id,
                 "ItemIds": item_ids,
                 "Nodes": nodes,
             }
@@ -52,6 +57,8 @@ class DiagramResponse:
         from ..models.diagram_response_nodes import DiagramResponseNodes  # noqa: PLC0415
 
         d = dict(src_dict)
+        diagram_id = UUID(d.pop("DiagramId"))
+
         item_ids = []
         _item_ids = d.pop("ItemIds")
         for item_ids_item_data in _item_ids:
@@ -62,6 +69,7 @@ class DiagramResponse:
         nodes = DiagramResponseNodes.from_dict(d.pop("Nodes"))
 
         diagram_response = cls(
+            diagram_id=diagram_id,
             item_ids=item_ids,
             nodes=nodes,
         )

@@ -1,0 +1,295 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.diagram_write_response import DiagramWriteResponse
+from ...models.json_casing import JsonCasing
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    project_id: UUID,
+    diagram_id: UUID,
+    *,
+    keep_items: bool | Unset = UNSET,
+    json_casing: JsonCasing | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    params: dict[str, Any] = {}
+
+    params["keepItems"] = keep_items
+
+    json_json_casing: str | Unset = UNSET
+    if not isinstance(json_casing, Unset):
+        json_json_casing = json_casing.value
+
+    params["jsonCasing"] = json_json_casing
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/api/v2/projects/{project_id}/diagrams/{diagram_id}".format(
+            project_id=quote(str(project_id), safe=""),
+            diagram_id=quote(str(diagram_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DiagramWriteResponse | Problem | None:
+    if response.status_code == 200:
+        response_200 = DiagramWriteResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 414:
+        response_414 = Problem.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = Problem.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 504:
+        response_504 = Problem.from_dict(response.json())
+
+        return response_504
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DiagramWriteResponse | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    project_id: UUID,
+    diagram_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    keep_items: bool | Unset = UNSET,
+    json_casing: JsonCasing | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+) -> Response[DiagramWriteResponse | Problem]:
+    """Delete a diagram record and its items (beyond the spec)
+
+     Deletes the record and, in the same transaction, every item it still has (people's connectors
+    attached to them are detached, as by a single delete). With `keepItems=true` the items stay as
+    ordinary items and only the record goes.
+
+    Args:
+        project_id (UUID):
+        diagram_id (UUID):
+        keep_items (bool | Unset):
+        json_casing (JsonCasing | Unset):
+        if_match (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DiagramWriteResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        diagram_id=diagram_id,
+        keep_items=keep_items,
+        json_casing=json_casing,
+        if_match=if_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    project_id: UUID,
+    diagram_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    keep_items: bool | Unset = UNSET,
+    json_casing: JsonCasing | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+) -> DiagramWriteResponse | Problem | None:
+    """Delete a diagram record and its items (beyond the spec)
+
+     Deletes the record and, in the same transaction, every item it still has (people's connectors
+    attached to them are detached, as by a single delete). With `keepItems=true` the items stay as
+    ordinary items and only the record goes.
+
+    Args:
+        project_id (UUID):
+        diagram_id (UUID):
+        keep_items (bool | Unset):
+        json_casing (JsonCasing | Unset):
+        if_match (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DiagramWriteResponse | Problem
+    """
+
+    return sync_detailed(
+        project_id=project_id,
+        diagram_id=diagram_id,
+        client=client,
+        keep_items=keep_items,
+        json_casing=json_casing,
+        if_match=if_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    project_id: UUID,
+    diagram_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    keep_items: bool | Unset = UNSET,
+    json_casing: JsonCasing | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+) -> Response[DiagramWriteResponse | Problem]:
+    """Delete a diagram record and its items (beyond the spec)
+
+     Deletes the record and, in the same transaction, every item it still has (people's connectors
+    attached to them are detached, as by a single delete). With `keepItems=true` the items stay as
+    ordinary items and only the record goes.
+
+    Args:
+        project_id (UUID):
+        diagram_id (UUID):
+        keep_items (bool | Unset):
+        json_casing (JsonCasing | Unset):
+        if_match (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DiagramWriteResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        project_id=project_id,
+        diagram_id=diagram_id,
+        keep_items=keep_items,
+        json_casing=json_casing,
+        if_match=if_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    project_id: UUID,
+    diagram_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    keep_items: bool | Unset = UNSET,
+    json_casing: JsonCasing | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+) -> DiagramWriteResponse | Problem | None:
+    """Delete a diagram record and its items (beyond the spec)
+
+     Deletes the record and, in the same transaction, every item it still has (people's connectors
+    attached to them are detached, as by a single delete). With `keepItems=true` the items stay as
+    ordinary items and only the record goes.
+
+    Args:
+        project_id (UUID):
+        diagram_id (UUID):
+        keep_items (bool | Unset):
+        json_casing (JsonCasing | Unset):
+        if_match (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DiagramWriteResponse | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            project_id=project_id,
+            diagram_id=diagram_id,
+            client=client,
+            keep_items=keep_items,
+            json_casing=json_casing,
+            if_match=if_match,
+        )
+    ).parsed

@@ -1,0 +1,95 @@
+//! The map read back as Mermaid (beyond the spec): a diagram record as it is now on the map, and
+//! any part of the map as a flowchart. core-service gathers the items (the diagram's, or a region's
+//! through the listing's filter) as readers see them; the writing is `canvas-diagram`'s.
+
+use std::collections::BTreeMap;
+
+use canvas_diagram::MapItem;
+use canvas_vocabulary::limits::diagrams::FORMATS;
+
+use super::diagram_records::DiagramRecord;
+use super::item_filters::{ItemMatch, Region};
+use super::crud::ListQuery;
+use super::ItemsService;
+use crate::service::Principal;
+use crate::domain::{DiagramId, ItemId, ProjectId};
+use crate::error::{CoreError, CoreResult};
+use crate::storage::ItemRow;
+
+impl ItemsService {
+    /// A diagram record and the diagram as it is now on the map, as Mermaid.
+    pub async fn diagram_as_mermaid(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: DiagramId,
+    ) -> CoreResult<(DiagramRecord, String)> {
+        let (record, rows) = self.diagram_as_drawn(who, project, id).await?;
+        let text = write_mermaid(&rows, Some(&record));
+        Ok((record, text))
+    }
+
+    /// The items of `region` (the whole map without one) as a Mermaid flowchart: the format and
+    /// the text.
+    pub async fn export_items(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        format: &str,
+        region: Option<Region>,
+    ) -> CoreResult<(String, String)> {
+        let format = format.trim().to_ascii_lowercase();
+        let format = if format.is_empty() { FORMATS[0].to_owned() } else { format };
+        if !FORMATS.contains(&format.as_str()) {
+            return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
+        }
+        let mut rows = Vec::new();
+        let mut cursor = None;
+        loop {
+            let query = ListQuery {
+                page_size: Some(u32::MAX),
+                cursor: cursor.take(),
+                matching: ItemMatch::new(region, None, None),
+                ..ListQuery::default()
+            };
+            let page = self.list_items(who, project, query).await?;
+            rows.extend(page.items);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        Ok((format, write_mermaid(&rows, None)))
+    }
+}
+
+/// The items as Mermaid (`canvas_diagram`'s writers): a diagram record in its own kind, with the
+/// Mermaid ids its element map names; anything else as a flowchart.
+fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
+    let items: Vec<MapItem> = rows
+        .iter()
+        .map(|row| MapItem {
+            id: ItemId(row.id).to_string(),
+            item_type: row.item_type.clone(),
+            parent: Some(row.parent.clone()).filter(|p| p != "panel" && p != "inbox"),
+            properties: row.properties.clone(),
+        })
+        .collect();
+    let Some(record) = record else { return canvas_diagram::export_flowchart(&items, &BTreeMap::new()) };
+    // node shape → Mermaid id, from the element keys (`node:A`, `subgraph:S`, `participant:P`).
+    let names: BTreeMap<String, String> = record
+        .elements
+        .iter()
+        .filter(|e| e.part == "shape")
+        .filter_map(|e| {
+            let (_, id) = e.element.split_once(':')?;
+            matches!(e.element.split(':').next(), Some("node" | "subgraph" | "participant"))
+                .then(|| (ItemId(e.item_id).to_string(), id.to_owned()))
+        })
+        .collect();
+    match record.row.kind.as_str() {
+        "sequence" => canvas_diagram::export_sequence(&items, &names),
+        "mindmap" => canvas_diagram::export_mindmap(&items, &names),
+        _ => canvas_diagram::export_flowchart(&items, &names),
+    }
+}

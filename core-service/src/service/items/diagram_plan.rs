@@ -1,0 +1,242 @@
+//! What a diagram write changes: the items a (new or edited) source plans, matched against the
+//! diagram's element map by `(element, part)`, as inserts, updates and deletes with their events.
+//! No I/O: `diagram_records.rs` reads what this needs and writes what it answers.
+//!
+//! The rules (docs/diagrams/records.md):
+//! - An item whose element and part the new source still has keeps its id.
+//! - A property a person changed on the map (its value differs from what the diagram last wrote)
+//!   is kept unless the source changed that very property; every other property takes the new
+//!   plan's value.
+//! - Position: a box a person moved stays where they put it; any other kept box takes its place
+//!   in the new layout. Its "displacement" (where it is minus where the new layout puts it) is what
+//!   its labels, its connectors and its new neighbours are moved by, so a node added beside a
+//!   moved node appears beside it, where the layout would put it relative to that neighbour.
+//! - A connector whose two ends moved by different amounts loses its corner points and is drawn
+//!   straight (the laid-out route no longer fits); one a person re-routed keeps its route.
+//! - Elements the new source no longer has are deleted (the caller detaches people's connectors).
+
+use std::collections::{BTreeMap, HashMap};
+
+use canvas_diagram::PlannedItem;
+use chrono::Utc;
+use serde_json::{json, Map, Value};
+use uuid::Uuid;
+
+use super::diagram_shifts::{point, Placed, Shifts};
+use super::crud::{changed_properties, first_version, item_event, next_version, NewItem};
+use crate::service::Principal;
+use crate::domain::{DiagramId, EventKind, ItemId, ProjectId};
+use crate::error::{CoreError, CoreResult, Invalid};
+use crate::storage::{Attachment, ElementRow, ItemRow, NewEvent};
+use canvas_items::{ItemFacts, ItemType, Parent};
+use canvas_vocabulary::limits::bulk::REF_PREFIX;
+
+/// A diagram's items as they are, read before planning.
+pub(super) struct Prior {
+    /// The element map as last written.
+    pub elements: Vec<ElementRow>,
+    /// The items of the map that still exist, by id.
+    pub items: HashMap<Uuid, ItemRow>,
+}
+
+/// Everything a diagram write changes.
+#[derive(Default)]
+pub(super) struct Change {
+    pub inserts: Vec<ItemRow>,
+    pub attached: Vec<Attachment>,
+    pub updates: Vec<(ItemRow, i64)>,
+    /// Deleted items as they were.
+    pub deletes: Vec<ItemRow>,
+    pub events: Vec<NewEvent>,
+    pub elements: Vec<ElementRow>,
+    /// Every item of the new plan, in plan order.
+    pub order: Vec<ItemId>,
+    /// Mermaid node id → its shape.
+    pub nodes: BTreeMap<String, ItemId>,
+    pub created: Vec<ItemId>,
+    pub updated: Vec<ItemId>,
+}
+
+/// One planned item with its ids resolved.
+struct Resolved {
+    id: Uuid,
+    item_type: ItemType,
+    parent: Parent,
+    props: Map<String, Value>,
+    /// Index of the plan item each connector end attaches to.
+    ends: Vec<usize>,
+    /// The kept item, if any, and its element row.
+    kept: Option<(ItemRow, ElementRow)>,
+}
+
+/// Plans the change from `prior` to the items of `planned`.
+pub(super) fn plan(
+    who: &Principal,
+    project: ProjectId,
+    diagram: DiagramId,
+    planned: Vec<PlannedItem>,
+    prior: &Prior,
+) -> CoreResult<Change> {
+    let old: HashMap<(&str, &str), &ElementRow> =
+        prior.elements.iter().map(|row| ((row.element.as_str(), row.part.as_str()), row)).collect();
+    let index: HashMap<&str, usize> = planned.iter().enumerate().map(|(i, p)| (p.reference.as_str(), i)).collect();
+    let mut resolved = Vec::with_capacity(planned.len());
+    for p in &planned {
+        let item_type = ItemType::parse(p.item_type).map_err(|_| CoreError::internal("a planned item type"))?;
+        let kept = old.get(&(p.element.as_str(), p.part)).and_then(|row| {
+            let item = prior.items.get(&row.item_id).filter(|item| item.item_type == item_type.as_str())?;
+            Some((item.clone(), (*row).clone()))
+        });
+        let id = kept.as_ref().map_or_else(|| ItemId::new().0, |(item, _)| item.id);
+        resolved.push(Resolved { id, item_type, parent: Parent::Panel, props: Map::new(), ends: Vec::new(), kept });
+    }
+    for (i, p) in planned.iter().enumerate() {
+        let of = |reference: &str| index.get(reference).copied();
+        resolved[i].parent = match p.parent.as_deref().and_then(of) {
+            Some(j) => Parent::Item(ItemId(resolved[j].id)),
+            None => Parent::Panel,
+        };
+        let mut props = match &p.properties {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        for end in ["startPoint", "endPoint"] {
+            let Some(Value::Object(point)) = props.get_mut(end) else { continue };
+            let target = point.get("itemId").and_then(Value::as_str).and_then(|r| r.strip_prefix(REF_PREFIX));
+            if let Some(j) = target.and_then(of) {
+                point.insert("itemId".into(), json!(resolved[j].id.to_string()));
+                resolved[i].ends.push(j);
+            }
+        }
+        resolved[i].props = props;
+    }
+    let placed: Vec<Placed<'_>> = planned
+        .iter()
+        .zip(&resolved)
+        .map(|(p, r)| Placed {
+            element: &p.element,
+            part: p.part,
+            planned_at: point(r.props.get("position")),
+            kept: r.kept.as_ref().map(|(item, row)| {
+                (point(item.properties.get("position")), point(planned_properties(&row.planned).get("position")))
+            }),
+            ends: r.ends.clone(),
+            parent: p.parent.as_deref().and_then(|reference| index.get(reference).copied()),
+        })
+        .collect();
+    let shifts = Shifts::of(&placed);
+    let mut change = Change::default();
+    let now = Utc::now();
+    let mut inserted = std::collections::HashSet::new();
+    for (i, (p, r)) in planned.iter().zip(&resolved).enumerate() {
+        let stored = match &r.kept {
+            None => {
+                let wanted = shifts.place(i, &r.props);
+                let props =
+                    canvas_items::validate_create(r.item_type, wanted.clone(), ItemFacts { has_content: false })
+                        .map_err(|error| layout_defect(p, error))?;
+                let new = NewItem {
+                    id: ItemId(r.id),
+                    project,
+                    item_type: r.item_type,
+                    parent: r.parent,
+                    props: &props,
+                    content_key: None,
+                };
+                let row = first_version(new, who, now);
+                let payload = json!({"parent": row.parent, "new": props});
+                change.events.push(item_event(
+                    who,
+                    project,
+                    ItemId(r.id),
+                    r.item_type,
+                    EventKind::ItemCreated,
+                    payload,
+                ));
+                change.inserts.push(row);
+                change.created.push(ItemId(r.id));
+                inserted.insert(r.id);
+                wanted
+            }
+            Some((current, row)) => {
+                let last = planned_properties(&row.planned);
+                let stored = current.properties.as_object().cloned().unwrap_or_default();
+                let (patch, remembered) = shifts.patch(i, &r.props, &last, &stored);
+                let last_parent = row.planned.get("parent").and_then(Value::as_str).unwrap_or("panel");
+                let parent =
+                    if r.parent.to_string() != last_parent { r.parent.to_string() } else { current.parent.clone() };
+                if !patch.is_empty() || parent != current.parent {
+                    let props =
+                        canvas_items::validate_update(r.item_type, &stored, patch, ItemFacts { has_content: false })
+                            .map_err(|error| layout_defect(p, error))?;
+                    let (new, old) = changed_properties(&stored, &props);
+                    let mut next = next_version(current, who, props);
+                    next.parent = parent;
+                    let payload = json!({"new": new, "old": old});
+                    change.events.push(item_event(
+                        who,
+                        project,
+                        ItemId(r.id),
+                        r.item_type,
+                        EventKind::ItemUpdated,
+                        payload,
+                    ));
+                    change.updates.push((next, current.version));
+                    change.updated.push(ItemId(r.id));
+                }
+                remembered
+            }
+        };
+        change.elements.push(ElementRow {
+            diagram_id: diagram.0,
+            element: p.element.clone(),
+            part: p.part.to_owned(),
+            item_id: r.id,
+            item_type: r.item_type.as_str().to_owned(),
+            ordinal: i as i64,
+            planned: json!({"parent": r.parent.to_string(), "properties": stored}),
+        });
+        change.order.push(ItemId(r.id));
+        if let (Some(node), "shape") = (&p.node_id, p.part) {
+            change.nodes.insert(node.clone(), ItemId(r.id));
+        }
+    }
+    // Connector ends of the connectors written, on items this write does not insert, must still
+    // exist when it commits.
+    let written: std::collections::HashSet<Uuid> =
+        change.inserts.iter().map(|row| row.id).chain(change.updates.iter().map(|(row, _)| row.id)).collect();
+    for r in resolved.iter().filter(|r| written.contains(&r.id)) {
+        for (&j, field) in r.ends.iter().zip(["startPoint.itemId", "endPoint.itemId"]) {
+            let target = resolved[j].id;
+            if !inserted.contains(&target) && !change.attached.iter().any(|a| a.item_id == target) {
+                change.attached.push(Attachment { field, item_id: target });
+            }
+        }
+    }
+    let kept: std::collections::HashSet<Uuid> = resolved.iter().map(|r| r.id).collect();
+    for row in &prior.elements {
+        if kept.contains(&row.item_id) {
+            continue;
+        }
+        if let Some(item) = prior.items.get(&row.item_id) {
+            change.deletes.push(item.clone());
+        }
+    }
+    for item in &change.deletes {
+        let item_type = ItemType::parse(&item.item_type).map_err(|_| CoreError::internal("a stored item type"))?;
+        let payload = json!({"parent": item.parent, "old": item.properties});
+        change.events.push(item_event(who, project, ItemId(item.id), item_type, EventKind::ItemDeleted, payload));
+    }
+    Ok(change)
+}
+
+/// The properties of an element row's `planned` value.
+fn planned_properties(planned: &Value) -> Map<String, Value> {
+    planned.get("properties").and_then(Value::as_object).cloned().unwrap_or_default()
+}
+
+/// An item the layout planned broke an item rule: a defect of the layout, not the caller's.
+fn layout_defect(p: &PlannedItem, error: Invalid) -> CoreError {
+    let why: Vec<String> = error.0.iter().map(ToString::to_string).collect();
+    CoreError::internal(format!("a laid-out diagram broke item rules at {}: {}", p.reference, why.join("; ")))
+}

@@ -1,0 +1,341 @@
+//! Diagram records (beyond the spec): a diagram created from text remembers its source and which
+//! item draws which Mermaid element, so it can be read, edited in place, read back and deleted.
+//!
+//! Every write (create, update, delete) is one transaction holding the items, their events and
+//! the record, planned by `diagram_plan.rs`. Writers of one diagram take turns (the item write
+//! locks, keyed by the diagram's id); between replicas the record's version decides and the loser
+//! plans again from a fresh read. The rules are in docs/diagrams/records.md.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use chrono::Utc;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::diagram_plan::{self, Change, Prior};
+use super::item_locks::WRITE_DEADLINE;
+use super::crud::{changed_properties, item_event, lost_race, next_version, written};
+use super::ItemsService;
+use crate::service::{page_size, Principal};
+use crate::domain::{DiagramId, EventKind, ItemId, ProjectId, ProjectRole};
+use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
+use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, RecordChange};
+use canvas_diagram::{Diagram, PlannedItem};
+use canvas_items::connector::{self, Frame};
+use canvas_items::ItemType;
+use canvas_vocabulary::limits::DIAGRAMS_PAGE;
+
+/// A record as readers see it: the element map lists only items that still exist.
+#[derive(Debug, Clone)]
+pub struct DiagramRecord {
+    pub row: DiagramRow,
+    pub elements: Vec<ElementRow>,
+}
+
+/// What a diagram write answers.
+#[derive(Debug, Clone, Default)]
+pub struct DiagramWritten {
+    pub diagram: Option<DiagramId>,
+    /// The record's version after the write (for a delete: the version deleted).
+    pub version: i64,
+    /// Every item of the diagram after the write, in creation order.
+    pub item_ids: Vec<ItemId>,
+    /// Mermaid node (or participant) id → its shape.
+    pub nodes: BTreeMap<String, ItemId>,
+    pub created: Vec<ItemId>,
+    pub updated: Vec<ItemId>,
+    pub deleted: Vec<ItemId>,
+}
+
+/// Reads Mermaid source, with its errors as a 400 on `source` naming line and column.
+pub(super) fn parse_source(source: &str) -> CoreResult<Diagram> {
+    crate::domain::text::check("source", source)?;
+    canvas_diagram::parse(source).map_err(|error| {
+        CoreError::Validation(vec![FieldViolation::with_reason(
+            ViolationReason::InvalidValue,
+            "source",
+            error.to_string(),
+        )])
+    })
+}
+
+/// The diagram kind a record names: `flowchart`, `mindmap`, `sequence`, … (the model's variant).
+fn kind_of(diagram: &Diagram) -> String {
+    let debug = format!("{diagram:?}");
+    debug.split(['(', ' ', '{']).next().unwrap_or("diagram").to_ascii_lowercase()
+}
+
+impl ItemsService {
+    /// Creates the items of `planned` and the record remembering them, in one transaction.
+    pub(super) async fn write_new_diagram(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        (format, source, diagram): (&str, &str, &Diagram),
+        origin: (f64, f64),
+        planned: Vec<PlannedItem>,
+    ) -> CoreResult<DiagramWritten> {
+        let id = DiagramId::new();
+        let now = Utc::now();
+        let record = DiagramRow {
+            id: id.0,
+            project_id: project.0,
+            kind: kind_of(diagram),
+            format: format.trim().to_ascii_lowercase(),
+            source: source.to_owned(),
+            origin_x: origin.0,
+            origin_y: origin.1,
+            version: 1,
+            created_by: who.user_id.0,
+            updated_by: who.user_id.0,
+            created_at: now,
+            updated_at: now,
+        };
+        let change =
+            diagram_plan::plan(who, project, id, planned, &Prior { elements: Vec::new(), items: HashMap::new() })?;
+        self.commit_diagram(&record, RecordChange::Insert, &change, Vec::new()).await?;
+        Ok(answer(id, 1, change))
+    }
+
+    /// A diagram record with the items it still has.
+    pub async fn get_diagram(&self, who: &Principal, project: ProjectId, id: DiagramId) -> CoreResult<DiagramRecord> {
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        let row = self.load_diagram(project, id).await?;
+        let live: HashSet<Uuid> =
+            self.storage.diagram_items(project.0, id.0).await?.into_iter().map(|item| item.id).collect();
+        let elements =
+            self.storage.diagram_elements(id.0).await?.into_iter().filter(|e| live.contains(&e.item_id)).collect();
+        Ok(DiagramRecord { row, elements })
+    }
+
+    /// A page of a project's diagram records, oldest first, and the cursor of the next page.
+    pub async fn list_diagrams(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        requested: Option<u32>,
+        cursor: Option<&str>,
+    ) -> CoreResult<(Vec<DiagramRow>, Option<String>)> {
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        let limit = page_size(requested, DIAGRAMS_PAGE)?;
+        let after = match cursor.map(str::trim).filter(|c| !c.is_empty()) {
+            Some(raw) => Some(
+                DiagramId::parse(raw)
+                    .map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?
+                    .0,
+            ),
+            None => None,
+        };
+        let mut rows = self.storage.list_diagrams(project.0, after, limit + 1).await?;
+        let next = if rows.len() > limit as usize {
+            rows.truncate(limit as usize);
+            rows.last().map(|r| DiagramId(r.id).to_string())
+        } else {
+            None
+        };
+        Ok((rows, next))
+    }
+
+    /// Replaces the diagram's source and updates its items in place (see `diagram_plan.rs`). With
+    /// `expected`, only if the record is still at one of those versions (HTTP `If-Match`).
+    pub async fn update_diagram(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: DiagramId,
+        source: &str,
+        expected: Option<Vec<i64>>,
+    ) -> CoreResult<DiagramWritten> {
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
+        let diagram = parse_source(source)?;
+        let _turn = self.item_locks.lock(ItemId(id.0)).await;
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        loop {
+            let current = self.load_diagram(project, id).await?;
+            check_expected(expected.as_deref(), &current)?;
+            let prior = self.prior(project, id).await?;
+            let planned =
+                canvas_diagram::to_items(&canvas_diagram::layout(&diagram), (current.origin_x, current.origin_y));
+            let change = diagram_plan::plan(who, project, id, planned, &prior)?;
+            let dependents = self.detach_people_s_connectors(who, project, &change).await?;
+            let record = DiagramRow {
+                kind: kind_of(&diagram),
+                source: source.to_owned(),
+                version: current.version + 1,
+                updated_by: who.user_id.0,
+                updated_at: Utc::now(),
+                ..current.clone()
+            };
+            let change_kind = RecordChange::Update(current.version);
+            if written(self.commit_diagram(&record, change_kind, &change, dependents).await)? {
+                return Ok(answer(id, record.version, change));
+            }
+            lost_race(deadline).await?;
+        }
+    }
+
+    /// Deletes the record and, unless `keep_items`, every item it still has (people's connectors
+    /// attached to them are detached, as by a single delete).
+    pub async fn delete_diagram(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: DiagramId,
+        keep_items: bool,
+        expected: Option<Vec<i64>>,
+    ) -> CoreResult<DiagramWritten> {
+        self.access.require_role(who, project, ProjectRole::Editor).await?;
+        let _turn = self.item_locks.lock(ItemId(id.0)).await;
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        loop {
+            let current = self.load_diagram(project, id).await?;
+            check_expected(expected.as_deref(), &current)?;
+            let prior = self.prior(project, id).await?;
+            let change = match keep_items {
+                true => Change::default(),
+                false => diagram_plan::plan(who, project, id, Vec::new(), &prior)?,
+            };
+            let dependents = self.detach_people_s_connectors(who, project, &change).await?;
+            let change_kind = RecordChange::Delete(current.version);
+            if written(self.commit_diagram(&current, change_kind, &change, dependents).await)? {
+                return Ok(answer(id, current.version, change));
+            }
+            lost_race(deadline).await?;
+        }
+    }
+
+    /// The items of the diagram as they are now, as readers see them, with the connectors people
+    /// drew between two of them: what a read-back writes as Mermaid.
+    pub async fn diagram_as_drawn(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        id: DiagramId,
+    ) -> CoreResult<(DiagramRecord, Vec<ItemRow>)> {
+        let record = self.get_diagram(who, project, id).await?;
+        let mut rows = self.storage.diagram_items(project.0, id.0).await?;
+        let ids: HashSet<String> = rows.iter().map(|r| r.id.to_string()).collect();
+        let own: HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
+        for c in self.storage.project_connectors(project.0).await? {
+            let ends = c.properties.as_object().map(connector::attached_items).unwrap_or_default();
+            if !own.contains(&c.id) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
+                rows.push(c);
+            }
+        }
+        rows.sort_by_key(|r| r.id);
+        Ok((record, self.present(project, rows).await?))
+    }
+
+    async fn load_diagram(&self, project: ProjectId, id: DiagramId) -> CoreResult<DiagramRow> {
+        self.storage.get_diagram(project.0, id.0).await?.ok_or_else(|| CoreError::not_found("diagram", id))
+    }
+
+    async fn prior(&self, project: ProjectId, id: DiagramId) -> CoreResult<Prior> {
+        let elements = self.storage.diagram_elements(id.0).await?;
+        let items = self.storage.diagram_items(project.0, id.0).await?.into_iter().map(|i| (i.id, i)).collect();
+        Ok(Prior { elements, items })
+    }
+
+    /// Connectors that are not the diagram's, attached to items it deletes: detached, their ends
+    /// left where they were drawn, each with its `item.updated` event (as a single delete does).
+    async fn detach_people_s_connectors(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        change: &Change,
+    ) -> CoreResult<Vec<DependentUpdate>> {
+        if change.deletes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let deleted: HashMap<String, &ItemRow> = change.deletes.iter().map(|d| (d.id.to_string(), d)).collect();
+        let diagram_s: HashSet<Uuid> = change.order.iter().map(|i| i.0).collect();
+        let mut updates = Vec::new();
+        for current in self.storage.project_connectors(project.0).await? {
+            if diagram_s.contains(&current.id) || deleted.contains_key(&current.id.to_string()) {
+                continue;
+            }
+            let Value::Object(stored) = &current.properties else { continue };
+            let ends = connector::attached_items(stored);
+            if !ends.iter().any(|e| deleted.contains_key(e)) {
+                continue;
+            }
+            let others: Vec<Uuid> =
+                ends.iter().filter(|e| !deleted.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
+            let mut frames: HashMap<String, Frame> = HashMap::new();
+            for row in deleted.values().copied().chain(self.storage.get_items(project.0, &others).await?.iter()) {
+                if let Some(props) = row.properties.as_object() {
+                    frames.insert(row.id.to_string(), Frame::of(props));
+                }
+            }
+            let mut props = stored.clone();
+            for end in ends.iter().filter(|e| deleted.contains_key(*e)) {
+                connector::detach(&mut props, end, |id| frames.get(id).copied());
+            }
+            let (new, old) = changed_properties(stored, &props);
+            let payload = json!({"new": new, "old": old, "reason": "attached item deleted"});
+            let event =
+                item_event(who, project, ItemId(current.id), ItemType::Connector, EventKind::ItemUpdated, payload);
+            let row = next_version(&current, who, props);
+            updates.push(DependentUpdate { row, expected_version: current.version, event });
+        }
+        Ok(updates)
+    }
+
+    /// Writes a planned change, its dependents and the record in one transaction; false on a lost
+    /// race (nothing written).
+    async fn commit_diagram(
+        &self,
+        record: &DiagramRow,
+        kind: RecordChange,
+        change: &Change,
+        dependents: Vec<DependentUpdate>,
+    ) -> CoreResult<bool> {
+        let mut updates = change.updates.clone();
+        let mut events = change.events.clone();
+        for dependent in dependents {
+            updates.push((dependent.row, dependent.expected_version));
+            events.push(dependent.event);
+        }
+        let deletes: Vec<(Uuid, i64)> = change.deletes.iter().map(|d| (d.id, d.version)).collect();
+        let write = DiagramWrite {
+            record,
+            change: kind,
+            inserts: &change.inserts,
+            attached: &change.attached,
+            updates: &updates,
+            deletes: &deletes,
+            events: &events,
+            elements: &change.elements,
+        };
+        let done = self.storage.write_diagram(&write).await?;
+        if done {
+            self.knowledge.wake();
+        }
+        Ok(done)
+    }
+}
+
+/// `If-Match`: the record must be at a version the caller expects (None: any).
+fn check_expected(expected: Option<&[i64]>, current: &DiagramRow) -> CoreResult<()> {
+    match expected {
+        Some(expected) if !expected.contains(&current.version) => Err(CoreError::PreconditionFailed {
+            kind: "diagram",
+            expected: expected.to_vec(),
+            current: current.version,
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn answer(id: DiagramId, version: i64, change: Change) -> DiagramWritten {
+    DiagramWritten {
+        diagram: Some(id),
+        version,
+        item_ids: change.order,
+        nodes: change.nodes,
+        created: change.created,
+        updated: change.updated,
+        deleted: change.deletes.iter().map(|d| ItemId(d.id)).collect(),
+    }
+}

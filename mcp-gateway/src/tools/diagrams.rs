@@ -1,0 +1,185 @@
+//! Diagrams edited in place and the map read back as Mermaid (beyond the spec): `read_diagram`,
+//! `update_diagram` and `export_mermaid`, each one ItemService call (the REST
+//! faces are `rest-gateway/src/routes/diagrams.rs`).
+
+use canvas_proto::v1 as pb;
+use canvas_vocabulary::limits::diagrams::FORMATS;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::items::RegionArgs;
+use super::{CanvasTool, Hints, ToolContext};
+use crate::error::ToolFailure;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiagramArgs {
+    /// The project (GUID) from list_projects.
+    pub project_id: String,
+    /// The diagramId create_diagram returned (or list_diagrams lists).
+    pub diagram_id: String,
+}
+
+/// Which item draws which part of a Mermaid element.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ElementOut {
+    /// `node:A`, `subgraph:S`, `edge:A->B#0` (the first edge from A to B), `participant:A`, …
+    pub element: String,
+    /// `shape`, `label`, `title`, `connector` or `note`.
+    pub part: String,
+    pub item_id: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadDiagramOut {
+    pub diagram_id: String,
+    /// `flowchart`, `mindmap`, `sequence`, …
+    pub kind: String,
+    /// The source as last written by create_diagram or update_diagram.
+    pub source: String,
+    /// The diagram as it is now on the map, as Mermaid: texts people changed, items they deleted
+    /// gone, connectors they drew between its items added. Edit this and pass it to update_diagram.
+    pub mermaid: String,
+    /// The record's version (pass as expectedVersion to update only this version).
+    pub version: i64,
+    /// The items the diagram still has.
+    pub elements: Vec<ElementOut>,
+}
+
+pub struct ReadDiagram;
+
+impl CanvasTool for ReadDiagram {
+    const NAME: &'static str = "read_diagram";
+    const TITLE: &'static str = "Read a diagram back as Mermaid";
+    const DESCRIPTION: &'static str = "Returns a diagram made by create_diagram as it is now on the map, written \
+        as Mermaid (what people changed on the map included: edited texts, deleted nodes, connectors they drew), \
+        with the source as last written and which item draws which node, edge and subgraph.";
+    const HINTS: Hints = Hints::READ;
+    type Args = DiagramArgs;
+    type Output = ReadDiagramOut;
+
+    async fn run(ctx: &ToolContext, args: DiagramArgs) -> Result<ReadDiagramOut, ToolFailure> {
+        let request =
+            pb::GetDiagramRequest { project_id: args.project_id, diagram_id: args.diagram_id, as_drawn: true };
+        let record = ctx.state.items.clone().get_diagram(ctx.request(request)).await?.into_inner();
+        Ok(ReadDiagramOut {
+            diagram_id: record.diagram_id,
+            kind: record.kind,
+            source: record.source,
+            mermaid: record.drawn,
+            version: record.version,
+            elements: record
+                .elements
+                .into_iter()
+                .map(|e| ElementOut { element: e.element, part: e.part, item_id: e.item_id })
+                .collect(),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpdateDiagramArgs {
+    /// The project (GUID) from list_projects.
+    pub project_id: String,
+    /// The diagramId create_diagram returned.
+    pub diagram_id: String,
+    /// The whole new Mermaid source (edit what read_diagram returned).
+    pub source: String,
+    /// Update only if the diagram is still at this version (read_diagram's); omit to apply after
+    /// any update in between.
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateDiagramOut {
+    /// The diagram's new version.
+    pub version: i64,
+    /// Mermaid node or participant id → the id of its shape, after the update.
+    pub nodes: std::collections::BTreeMap<String, String>,
+    /// Items created, changed and deleted.
+    pub created: Vec<String>,
+    pub updated: Vec<String>,
+    pub deleted: Vec<String>,
+    /// Where a user sees the map: {web_url}/map/{projectId}.
+    pub link: String,
+}
+
+pub struct UpdateDiagram;
+
+impl CanvasTool for UpdateDiagram {
+    const NAME: &'static str = "update_diagram";
+    const TITLE: &'static str = "Update a diagram in place from edited Mermaid";
+    const DESCRIPTION: &'static str = "Changes a diagram made by create_diagram to match a new Mermaid source, in \
+        one all-or-nothing step, instead of drawing it again: nodes, edges and subgraphs kept by id keep their \
+        items, where people moved them and what people changed on the map (unless the new source changes that \
+        very thing); new nodes appear beside their neighbours; removed ones are deleted with their edges. \
+        Unsupported syntax is an error naming the line and column, and changes nothing.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = UpdateDiagramArgs;
+    type Output = UpdateDiagramOut;
+
+    async fn run(ctx: &ToolContext, args: UpdateDiagramArgs) -> Result<UpdateDiagramOut, ToolFailure> {
+        let request = pb::UpdateDiagramRequest {
+            project_id: args.project_id.clone(),
+            diagram_id: args.diagram_id,
+            source: args.source,
+            expected_version: args.expected_version,
+            expected_versions: None,
+        };
+        let done = ctx.state.items.clone().update_diagram(ctx.request(request)).await?.into_inner();
+        Ok(UpdateDiagramOut {
+            version: done.version,
+            nodes: done.nodes.into_iter().collect(),
+            created: done.created,
+            updated: done.updated,
+            deleted: done.deleted,
+            link: ctx.state.project_link(&args.project_id),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExportMermaidArgs {
+    /// The project (GUID) from list_projects.
+    pub project_id: String,
+    /// Only the items whose drawn box meets this rectangle of the map (top-left x, y, width,
+    /// height); omit for the whole map.
+    #[serde(default)]
+    pub region: Option<RegionArgs>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportMermaidOut {
+    /// A Mermaid flowchart of those items.
+    pub mermaid: String,
+}
+
+pub struct ExportMermaid;
+
+impl CanvasTool for ExportMermaid {
+    const NAME: &'static str = "export_mermaid";
+    const TITLE: &'static str = "Write part of the map as Mermaid";
+    const DESCRIPTION: &'static str = "Writes the items of the map (or of a region of it) as a Mermaid flowchart: \
+        shapes and sticky notes as nodes with their text, connectors attached at both ends as links, containers \
+        as subgraphs. Use it to read any part of the map as a graph, whoever drew it.";
+    const HINTS: Hints = Hints::READ;
+    type Args = ExportMermaidArgs;
+    type Output = ExportMermaidOut;
+
+    async fn run(ctx: &ToolContext, args: ExportMermaidArgs) -> Result<ExportMermaidOut, ToolFailure> {
+        let request = pb::ExportItemsRequest {
+            project_id: args.project_id,
+            format: FORMATS[0].to_owned(),
+            region: args.region.map(|r| pb::Region { x: r.x, y: r.y, width: r.width, height: r.height }),
+        };
+        let exported = ctx.state.items.clone().export_items(ctx.request(request)).await?.into_inner();
+        Ok(ExportMermaidOut { mermaid: exported.text })
+    }
+}
