@@ -99,10 +99,10 @@ enum Mutation {
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
-        any::<usize>().prop_map(Mutation::DeleteLine),
-        any::<usize>().prop_map(Mutation::DuplicateLine),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
-        any::<usize>().prop_map(Mutation::CutAt),
+        1 => any::<usize>().prop_map(Mutation::DeleteLine),
+        1 => any::<usize>().prop_map(Mutation::DuplicateLine),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
+        1 => any::<usize>().prop_map(Mutation::CutAt),
         3 => (any::<usize>(), prop::sample::select(INSERTS)).prop_map(|(at, s)| Mutation::Insert(at, s)),
     ]
 }
