@@ -81,6 +81,17 @@ if [ "$(node -p "require('$mcp_sdk_dir/node_modules/@modelcontextprotocol/sdk/pa
     npm install --prefix "$mcp_sdk_dir" --no-audit --no-fund --silent
 fi
 
+# Mermaid itself says which diagrams of the real-world corpus are valid
+# (tests/mermaid-corpus/validate.mjs, run by diagram/tests/corpus.rs): mermaid and jsdom as locked in
+# tests/mermaid-corpus/package-lock.json, in their own npm prefix, reinstalled when the lock changes.
+mermaid_dir="${CANVAS_MERMAID_DIR:-$HOME/.cache/canvas-mermaid}"
+if ! cmp -s tests/mermaid-corpus/package-lock.json "$mermaid_dir/package-lock.json" || [ ! -d "$mermaid_dir/node_modules/mermaid" ]; then
+    echo "installing mermaid and jsdom (tests/mermaid-corpus) into $mermaid_dir"
+    mkdir -p "$mermaid_dir"
+    cp tests/mermaid-corpus/package.json tests/mermaid-corpus/package-lock.json "$mermaid_dir/"
+    npm ci --prefix "$mermaid_dir" --no-audit --no-fund --silent --ignore-scripts
+fi
+
 # The official clients (clients/generate.sh, tests/tests/e2e/generated_clients.rs): openapi-typescript,
 # openapi-fetch and TypeScript as locked in clients/typescript/package-lock.json, in an npm prefix; the
 # Python generator, its ruff and the generated package's dependencies as pinned in

@@ -15,6 +15,7 @@ mod concurrency;
 mod conditional;
 mod connectors;
 mod content_types;
+mod diagram_corpus;
 mod diagram_records;
 mod diagrams;
 mod edge_flood;
