@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::ids::Ids;
+use super::ids::{Grammar, Ids};
 use super::text::{quoted, visible, Place};
 use super::{given_name, Map, MapItem};
 
@@ -56,7 +56,7 @@ pub fn export_mindmap(items: &[MapItem], names: &BTreeMap<String, String>) -> St
         }
         trees.push(tree);
     }
-    let mut ids = Ids::default();
+    let mut ids = Ids::new(Grammar::Mindmap);
     let mut id_of: Vec<Option<String>> =
         nodes.iter().map(|&n| ids.reserve(given_name(names, &map.items[n].id))).collect();
     let mut out = String::from("mindmap\n");
