@@ -12,20 +12,58 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const IDS: &[&str] = &["a", "b", "c", "d", "e", "f", "end", "x y", "", "panel", "inbox"];
-const KINDS: &[&str] = &["shape", "shape", "label", "label", "sticky-note", "connector", "connector", "web", "image", "blob"];
+const KINDS: &[&str] =
+    &["shape", "shape", "label", "label", "sticky-note", "connector", "connector", "web", "image", "blob"];
 const SHAPE_TYPES: &[&str] = &["Rectangle", "RoundedRectangle", "Ellipse", "Diamond", "Star6", "Frame", "nonsense", ""];
 const DECORATORS: &[&str] = &["None", "Arrow", "ArrowLine", "Circle", "odd"];
 const PIECES: &[&str] = &[
-    "\"", "\n", "end", "\nend\nA-->B", "]", "[", "|", ";", "#", "#quot;", "%%", "<b>", "</b>", "<br>", "<i>x</i>",
-    "&amp;", "`", "-->", "subgraph", ":::", "((", "))", "{", "}", ":", ",", "participant", "Note over", "\t", "\r",
-    "é", " ", "*", "_", "\\", "<p>a</p>", "x<y", "<strong>bold **", "as", "loop", "else", "\u{0}", "\u{202e}",
+    "\"",
+    "\n",
+    "end",
+    "\nend\nA-->B",
+    "]",
+    "[",
+    "|",
+    ";",
+    "#",
+    "#quot;",
+    "%%",
+    "<b>",
+    "</b>",
+    "<br>",
+    "<i>x</i>",
+    "&amp;",
+    "`",
+    "-->",
+    "subgraph",
+    ":::",
+    "((",
+    "))",
+    "{",
+    "}",
+    ":",
+    ",",
+    "participant",
+    "Note over",
+    "\t",
+    "\r",
+    "é",
+    " ",
+    "*",
+    "_",
+    "\\",
+    "<p>a</p>",
+    "x<y",
+    "<strong>bold **",
+    "as",
+    "loop",
+    "else",
+    "\u{0}",
+    "\u{202e}",
 ];
 
 fn text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::collection::vec(prop::sample::select(PIECES), 0..8).prop_map(|p| p.concat()),
-        any::<String>(),
-    ]
+    prop_oneof![prop::collection::vec(prop::sample::select(PIECES), 0..8).prop_map(|p| p.concat()), any::<String>(),]
 }
 
 fn coordinate() -> impl Strategy<Value = f64> {
@@ -44,8 +82,8 @@ fn item() -> impl Strategy<Value = MapItem> {
         prop::sample::select(SHAPE_TYPES),
         (end_point(), end_point(), prop::option::of(0.0..6.0f64), prop::option::of(0.0..200.0f64)),
     );
-    (prop::sample::select(IDS), prop::sample::select(KINDS), prop::option::of(prop::sample::select(IDS)), props).prop_map(
-        |(id, kind, parent, ((x, y, w, h), text, shape, (start, end, thickness, radius)))| MapItem {
+    (prop::sample::select(IDS), prop::sample::select(KINDS), prop::option::of(prop::sample::select(IDS)), props)
+        .prop_map(|(id, kind, parent, ((x, y, w, h), text, shape, (start, end, thickness, radius)))| MapItem {
             id: id.into(),
             item_type: kind.into(),
             parent: parent.map(str::to_owned),
@@ -54,8 +92,7 @@ fn item() -> impl Strategy<Value = MapItem> {
                 "startPoint": start, "endPoint": end, "strokeThickness": thickness, "cornerRadius": radius,
                 "url": "https://example.com/\"]\nend", "fileName": "a\"b.png", "fillColor": "#1A60A5FA",
             }),
-        },
-    )
+        })
 }
 
 fn names() -> impl Strategy<Value = BTreeMap<String, String>> {
