@@ -30,7 +30,11 @@ fn drawn(source: &str) -> (Vec<MapItem>, BTreeMap<String, String>) {
     (items, names)
 }
 
+/// A text with white space collapsed and the numeric entity codes the exporter writes (`#59;`
+/// for `;` in sequence texts, `#124;` for `|` in link texts) decoded as Mermaid decodes them:
+/// today's `text::clean` decodes only the named ones (see findings/export-api.md).
 fn words(text: &str) -> String {
+    let text = text.replace("#59;", ";").replace("#124;", "|").replace("#96;", "`");
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ids::Ids;
+use super::ids::{Grammar, Ids};
 use super::text::{quoted, Place};
 use super::{given_name, Map, MapItem};
 
@@ -163,7 +163,7 @@ pub fn export_flowchart(items: &[MapItem], names: &BTreeMap<String, String>) -> 
     let roles = roles(&map);
     let exported = |i: usize| matches!(roles[i], Role::Node | Role::Subgraph);
     // Given names first, so no generated id takes one.
-    let mut ids = Ids::default();
+    let mut ids = Ids::new(Grammar::Flowchart);
     let mut id_of: Vec<Option<String>> = (0..map.len())
         .map(|i| if exported(i) { ids.reserve(given_name(names, &map.items[i].id)) } else { None })
         .collect();

@@ -4,83 +4,106 @@
 
 use std::collections::HashSet;
 
-/// Words that start a statement or block in one of the three grammars: an id spelled like one
-/// would be read as that statement (`end` closes a subgraph). Compared case-insensitively, as
-/// some of Mermaid's lexers do.
-const KEYWORDS: &[&str] = &[
-    "end",
-    "subgraph",
-    "graph",
-    "flowchart",
-    "flowchart-elk",
-    "style",
-    "classdef",
-    "class",
-    "click",
-    "linkstyle",
-    "direction",
-    "default",
-    "call",
-    "href",
-    "interpolate",
-    "acctitle",
-    "accdescr",
-    "participant",
-    "actor",
-    "loop",
-    "alt",
-    "else",
-    "opt",
-    "par",
-    "and",
-    "rect",
-    "critical",
-    "option",
-    "break",
-    "note",
-    "over",
-    "autonumber",
-    "activate",
-    "deactivate",
-    "title",
-    "box",
-    "create",
-    "destroy",
-    "link",
-    "links",
-    "properties",
-    "details",
-    "as",
-    "mindmap",
-    "sequencediagram",
-    "root",
-];
+/// The grammar an id is written in: each has its own words that start a statement or block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Grammar {
+    #[default]
+    Flowchart,
+    Sequence,
+    Mindmap,
+}
+
+impl Grammar {
+    /// Words an id must not be (compared case-insensitively, as some of Mermaid's lexers do): an
+    /// id spelled like one would be read as that statement (`end` closes a block).
+    fn keywords(self) -> &'static [&'static str] {
+        match self {
+            Grammar::Flowchart => &[
+                "end",
+                "subgraph",
+                "graph",
+                "flowchart",
+                "style",
+                "classdef",
+                "class",
+                "click",
+                "linkstyle",
+                "direction",
+                "default",
+                "acctitle",
+                "accdescr",
+            ],
+            Grammar::Sequence => &[
+                "end",
+                "participant",
+                "actor",
+                "loop",
+                "alt",
+                "else",
+                "opt",
+                "par",
+                "and",
+                "rect",
+                "critical",
+                "option",
+                "break",
+                "note",
+                "over",
+                "left",
+                "right",
+                "of",
+                "as",
+                "autonumber",
+                "activate",
+                "deactivate",
+                "title",
+                "box",
+                "create",
+                "destroy",
+                "link",
+                "links",
+                "properties",
+                "details",
+                "acctitle",
+                "accdescr",
+                "sequencediagram",
+            ],
+            Grammar::Mindmap => &["mindmap"],
+        }
+    }
+}
 
 /// Longest id kept as given: ids are for reading, and a long one is more likely pasted text.
 const MAX_ID_CHARS: usize = 64;
 
 /// Whether `id` can be written as a Mermaid id as it is: letters, digits and `_` only (no
 /// character any of the grammars reads as syntax), not a keyword, starting with a letter or `_`.
-pub(crate) fn is_safe(id: &str) -> bool {
+pub(crate) fn is_safe(id: &str, grammar: Grammar) -> bool {
     let mut chars = id.chars();
     let Some(first) = chars.next() else { return false };
     (first.is_alphabetic() || first == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_')
         && id.chars().count() <= MAX_ID_CHARS
-        && !KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(id))
+        && !grammar.keywords().iter().any(|k| k.eq_ignore_ascii_case(id))
 }
 
 /// Hands out unique ids: first the names callers gave ([`Ids::reserve`]), then generated ones.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Ids {
+    grammar: Grammar,
     used: HashSet<String>,
 }
 
 impl Ids {
+    /// Ids for a diagram written in `grammar`.
+    pub fn new(grammar: Grammar) -> Ids {
+        Ids { grammar, used: HashSet::new() }
+    }
+
     /// Takes `name` when it is safe and not taken yet; None otherwise.
     pub fn reserve(&mut self, name: Option<&str>) -> Option<String> {
         let name = name?.trim();
-        (is_safe(name) && self.used.insert(name.to_owned())).then(|| name.to_owned())
+        (is_safe(name, self.grammar) && self.used.insert(name.to_owned())).then(|| name.to_owned())
     }
 
     /// A new id for the item `item_id`: `prefix` and the first letters and digits of the item id
@@ -105,13 +128,8 @@ impl Ids {
             .expect("an unbounded range always has a free id")
     }
 
-    /// The given name when it can be kept, else a generated id.
-    pub fn name_or_generate(&mut self, name: Option<&str>, prefix: &str, item_id: &str) -> String {
-        self.reserve(name).unwrap_or_else(|| self.generate(prefix, item_id))
-    }
-
     fn take(&mut self, candidate: &str) -> bool {
-        is_safe(candidate) && self.used.insert(candidate.to_owned())
+        is_safe(candidate, self.grammar) && self.used.insert(candidate.to_owned())
     }
 }
 
@@ -121,16 +139,20 @@ mod tests {
 
     #[test]
     fn safe_ids_are_words_that_are_not_keywords() {
-        assert!(is_safe("A") && is_safe("node_1") && is_safe("Ünïcode") && is_safe("_x"));
-        for bad in ["", "end", "End", "subgraph", "a-b", "a b", "1st", "x\"y", "a;b", "a\nb", "note"] {
-            assert!(!is_safe(bad), "{bad:?}");
+        let flow = Grammar::Flowchart;
+        assert!(is_safe("A", flow) && is_safe("node_1", flow) && is_safe("Ünïcode", flow) && is_safe("_x", flow));
+        for bad in ["", "end", "End", "subgraph", "a-b", "a b", "1st", "x\"y", "a;b", "a\nb", "classDef"] {
+            assert!(!is_safe(bad, flow), "{bad:?}");
         }
-        assert!(!is_safe(&"a".repeat(65)));
+        assert!(!is_safe(&"a".repeat(65), flow));
+        // Each grammar has its own words: `opt` opens a block in a sequence, not in a flowchart.
+        assert!(is_safe("opt", flow) && !is_safe("opt", Grammar::Sequence) && !is_safe("Note", Grammar::Sequence));
+        assert!(is_safe("root", Grammar::Mindmap));
     }
 
     #[test]
     fn generated_ids_are_stable_and_unique() {
-        let mut ids = Ids::default();
+        let mut ids = Ids::new(Grammar::Flowchart);
         assert_eq!(ids.reserve(Some("A")), Some("A".into()));
         assert_eq!(ids.reserve(Some("A")), None, "taken");
         assert_eq!(ids.reserve(Some("end")), None, "a keyword");
@@ -139,6 +161,6 @@ mod tests {
         assert_eq!(ids.generate("n", id), "n0a1b2c3", "the next free length");
         assert_eq!(ids.generate("n", ""), "n_1");
         assert_eq!(ids.generate("n", ""), "n_2");
-        assert_eq!(ids.name_or_generate(Some("bad id"), "s", "ff"), "sff");
+        assert_eq!(ids.reserve(Some("bad id")), None);
     }
 }

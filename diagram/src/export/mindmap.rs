@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::ids::Ids;
+use super::ids::{Grammar, Ids};
 use super::text::{quoted, visible, Place};
 use super::{given_name, Map, MapItem};
 
@@ -56,14 +56,12 @@ pub fn export_mindmap(items: &[MapItem], names: &BTreeMap<String, String>) -> St
         }
         trees.push(tree);
     }
-    let mut ids = Ids::default();
-    let mut id_of: Vec<Option<String>> =
-        nodes.iter().map(|&n| ids.reserve(given_name(names, &map.items[n].id))).collect();
+    let mut ids = Ids::new(Grammar::Mindmap);
+    let id_of: Vec<Option<String>> = nodes.iter().map(|&n| ids.reserve(given_name(names, &map.items[n].id))).collect();
     let mut out = String::from("mindmap\n");
     let extra = usize::from(trees.len() != 1);
     if extra == 1 {
-        let root = ids.generate("root", "");
-        let _ = writeln!(out, "  {root}((\"…\"))");
+        let _ = writeln!(out, "  ((\"…\"))");
     }
     for (n, depth) in trees.into_iter().flatten() {
         let item = nodes[n];
@@ -74,7 +72,8 @@ pub fn export_mindmap(items: &[MapItem], names: &BTreeMap<String, String>) -> St
             let _ = writeln!(out, "{indent}{}", visible(text));
             continue;
         }
-        let id = id_of[n].get_or_insert_with(|| ids.generate("n", &map.items[item].id)).clone();
+        // Mermaid's mind map takes a shape without an id: only given names are written.
+        let id = id_of[n].clone().unwrap_or_default();
         let (open, close) = match shape.as_str() {
             "roundedrectangle" => ("(", ")"),
             "ellipse" => ("((", "))"),

@@ -24,7 +24,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ids::Ids;
+use super::ids::{Grammar, Ids};
 use super::text::{mermaid, visible, Place};
 use super::{given_name, Map, MapItem};
 
@@ -113,7 +113,7 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
             steps.push((frame_of(i), y, step));
         }
     }
-    let mut ids = Ids::default();
+    let mut ids = Ids::new(Grammar::Sequence);
     let mut participant_ids: Vec<Option<String>> =
         tops.iter().map(|&t| ids.reserve(given_name(names, &map.items[t].id))).collect();
     for (p, &t) in tops.iter().enumerate() {
