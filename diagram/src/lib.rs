@@ -14,7 +14,11 @@
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
 //! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes, `links.rs`
 //!   arrows, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
-//! - `layered/`: the flowchart layout (see below): `mod.rs` ranks and the layered graph,
+//! - [`class`], [`er`], [`state`]: class, ER and state diagrams, each its model (`mod.rs`), parser
+//!   (`parse.rs`), layout (`layout.rs`) and tests; `syntax.rs` the statements their parsers share,
+//!   `boxed.rs` what their layouts share (boxes sized by their sections and filled with labels after
+//!   the layout, texts at connector ends, ends moved onto containers, references safe for any id).
+//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks and the layered graph,
 //!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
 //!   `route.rs` edge routes, `emit.rs` the scene. `mindmap_layout.rs`, `sequence_layout.rs`: the
 //!   other layouts. `shapes.rs`: node sizes per shape, node colours.
@@ -39,6 +43,11 @@
 //!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
 //!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
 //!   labelled frame containers holding their messages and notes.
+//! - `classDiagram`/`classDiagram-v2`, `erDiagram`, `stateDiagram-v2`/`stateDiagram`: every
+//!   construct of Mermaid 11's grammars, mapped as `docs/diagrams/class.md`, `er.md` and `state.md`
+//!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
+//!   namespaces; entities with attribute tables, cardinalities as texts at the ends; states, `[*]`,
+//!   choice, fork and join, composite states and concurrent regions as containers, notes).
 //! - Ignored: `classDef`, `class`, `style`, `linkStyle`, `click`, `:::class`, `direction` inside
 //!   subgraphs (subgraphs follow the diagram's direction), `%%` comments, `%%{init}%%`, front
 //!   matter, `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, `title`/`acc*`.
@@ -92,11 +101,15 @@
 //! where the straight line between the ends is clear.
 
 pub mod arrange;
+pub mod class;
+pub mod er;
 pub mod model;
 pub mod scene;
 pub mod source;
+pub mod state;
 pub mod text;
 
+mod boxed;
 mod flowchart;
 mod items;
 mod layered;
@@ -105,6 +118,7 @@ mod mindmap_layout;
 mod sequence;
 mod sequence_layout;
 mod shapes;
+mod syntax;
 
 pub use items::{planned_count, to_items, PlannedItem};
 pub use model::Diagram;
@@ -144,8 +158,11 @@ impl std::fmt::Display for DiagramError {
 
 impl std::error::Error for DiagramError {}
 
-/// Reads Mermaid source. The first statement names the diagram type:
-/// `flowchart`/`graph`, `mindmap` or `sequenceDiagram`.
+/// The diagram types a source may start with (the service's list, stated once in
+/// `canvas-vocabulary`).
+pub use canvas_vocabulary::limits::diagrams::KINDS;
+
+/// Reads Mermaid source. The first statement names the diagram type, one of [`KINDS`].
 pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(DiagramError::new(
@@ -166,11 +183,14 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
         "flowchart" | "graph" => flowchart::parse(&lines)?,
         "mindmap" => mindmap::parse(&lines)?,
         "sequenceDiagram" => sequence::parse(&lines)?,
+        "classDiagram" | "classDiagram-v2" => class::parse(&lines)?,
+        "erDiagram" => er::parse(&lines)?,
+        "stateDiagram" | "stateDiagram-v2" => state::parse(&lines)?,
         other => {
             return Err(DiagramError::new(
                 first.number,
                 column,
-                format!("unknown diagram type '{other}': expected flowchart, graph, mindmap or sequenceDiagram"),
+                format!("unknown diagram type '{other}': expected one of {}", KINDS.join(", ")),
             ))
         }
     };
@@ -191,6 +211,9 @@ pub fn layout(diagram: &Diagram) -> Scene {
         Diagram::Flowchart(chart) => layered::layout(chart),
         Diagram::Mindmap(map) => mindmap_layout::layout(map),
         Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
+        Diagram::Class(class) => class::layout(class),
+        Diagram::Er(er) => er::layout(er),
+        Diagram::State(state) => state::layout(state),
     }
 }
 
@@ -208,6 +231,28 @@ mod tests {
         assert!(matches!(parse("graph LR\nA-->B"), Ok(Diagram::Flowchart(_))));
         assert!(matches!(parse("mindmap\n  root"), Ok(Diagram::Mindmap(_))));
         assert!(matches!(parse("sequenceDiagram\nA->>B: hi"), Ok(Diagram::Sequence(_))));
+        assert!(err.message.contains("classDiagram, classDiagram-v2, erDiagram"), "{err}");
+    }
+
+    /// Every kind the vocabulary lists is read here, and no other.
+    #[test]
+    fn the_kinds_are_the_vocabularys_list() {
+        let smallest = |kind: &str| match kind {
+            "flowchart" | "graph" => "A-->B",
+            "mindmap" => "  root",
+            "sequenceDiagram" => "A->>B: hi",
+            "classDiagram" | "classDiagram-v2" => "A <|-- B",
+            "erDiagram" => "A ||--o{ B : has",
+            _ => "[*] --> A",
+        };
+        for kind in KINDS {
+            let source = format!("{kind}\n{}", smallest(kind));
+            assert!(parse(&source).is_ok(), "{kind}: {:?}", parse(&source).err());
+        }
+        for other in ["pie", "gantt", "journey", "gitGraph", "timeline", "C4Context", "quadrantChart"] {
+            let err = parse(&format!("{other}\nx")).unwrap_err();
+            assert!(err.message.starts_with("unknown diagram type"), "{other}: {err}");
+        }
     }
 
     #[test]
