@@ -260,6 +260,9 @@ pub fn planned_count(diagram: &Diagram) -> usize {
                 .sum();
             5 * seq.participants.len() + events
         }
+        Diagram::Class(class) => crate::class::planned_count(class),
+        Diagram::Er(er) => crate::er::planned_count(er),
+        Diagram::State(state) => crate::state::planned_count(state),
     }
 }
 

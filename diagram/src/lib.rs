@@ -16,7 +16,11 @@
 //! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
 //!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `styling.rs` classes and
 //!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
-//! - `layered/`: the flowchart layout (see below): `mod.rs` ranks and the layered graph,
+//! - [`class`], [`er`], [`state`]: class, ER and state diagrams, each its model (`mod.rs`), parser
+//!   (`parse.rs`), layout (`layout.rs`) and tests; `syntax.rs` the statements their parsers share,
+//!   `boxed.rs` what their layouts share (boxes sized by their sections and filled with labels after
+//!   the layout, texts at connector ends, ends moved onto containers, references safe for any id).
+//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks and the layered graph,
 //!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
 //!   `route.rs` edge routes, `emit.rs` the scene, `paint.rs` colours and strokes, `ends.rs`
 //!   links cut at subgraph borders and the title. `mindmap_layout.rs`, `sequence_layout.rs`: the
@@ -45,6 +49,11 @@
 //!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
 //!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
 //!   labelled frame containers holding their messages and notes.
+//! - `classDiagram`/`classDiagram-v2`, `erDiagram`, `stateDiagram-v2`/`stateDiagram`: every
+//!   construct of Mermaid 11's grammars, mapped as `docs/diagrams/class.md`, `er.md` and `state.md`
+//!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
+//!   namespaces; entities with attribute tables, cardinalities as texts at the ends; states, `[*]`,
+//!   choice, fork and join, composite states and concurrent regions as containers, notes).
 //! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
 //!   (`e1@{ animate: true }`), `direction` inside subgraphs (subgraphs follow the diagram's
 //!   direction), `%%` comments, `%%{init}%%`, front matter other than a flowchart's `title`,
@@ -102,14 +111,18 @@
 //! only where the ends line up.
 
 pub mod arrange;
+pub mod class;
 pub mod elements;
+pub mod er;
 pub mod export;
 pub mod model;
 pub mod scene;
 pub mod source;
+pub mod state;
 pub mod style;
 pub mod text;
 
+mod boxed;
 mod flowchart;
 mod items;
 mod layered;
@@ -119,6 +132,7 @@ mod rich;
 mod sequence;
 mod sequence_layout;
 mod shapes;
+mod syntax;
 
 pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
 pub use items::{planned_count, to_items, PlannedItem};
@@ -159,8 +173,11 @@ impl std::fmt::Display for DiagramError {
 
 impl std::error::Error for DiagramError {}
 
-/// Reads Mermaid source. The first statement names the diagram type:
-/// `flowchart`/`graph`, `mindmap` or `sequenceDiagram`.
+/// The diagram types a source may start with (the service's list, stated once in
+/// `canvas-vocabulary`).
+pub use canvas_vocabulary::limits::diagrams::KINDS;
+
+/// Reads Mermaid source. The first statement names the diagram type, one of [`KINDS`].
 pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(DiagramError::new(
@@ -181,11 +198,14 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
         "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines, source)?,
         "mindmap" => mindmap::parse(&lines)?,
         "sequenceDiagram" => sequence::parse(&lines)?,
+        "classDiagram" | "classDiagram-v2" => class::parse(&lines)?,
+        "erDiagram" => er::parse(&lines)?,
+        "stateDiagram" | "stateDiagram-v2" => state::parse(&lines)?,
         other => {
             return Err(DiagramError::new(
                 first.number,
                 column,
-                format!("unknown diagram type '{other}': expected flowchart, graph, mindmap or sequenceDiagram"),
+                format!("unknown diagram type '{other}': expected one of {}", KINDS.join(", ")),
             ))
         }
     };
@@ -206,6 +226,9 @@ pub fn layout(diagram: &Diagram) -> Scene {
         Diagram::Flowchart(chart) => layered::layout(chart),
         Diagram::Mindmap(map) => mindmap_layout::layout(map),
         Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
+        Diagram::Class(class) => class::layout(class),
+        Diagram::Er(er) => er::layout(er),
+        Diagram::State(state) => state::layout(state),
     }
 }
 
@@ -223,6 +246,28 @@ mod tests {
         assert!(matches!(parse("graph LR\nA-->B"), Ok(Diagram::Flowchart(_))));
         assert!(matches!(parse("mindmap\n  root"), Ok(Diagram::Mindmap(_))));
         assert!(matches!(parse("sequenceDiagram\nA->>B: hi"), Ok(Diagram::Sequence(_))));
+        assert!(err.message.contains("classDiagram, classDiagram-v2, erDiagram"), "{err}");
+    }
+
+    /// Every kind the vocabulary lists is read here, and no other.
+    #[test]
+    fn the_kinds_are_the_vocabularys_list() {
+        let smallest = |kind: &str| match kind {
+            "flowchart" | "graph" => "A-->B",
+            "mindmap" => "  root",
+            "sequenceDiagram" => "A->>B: hi",
+            "classDiagram" | "classDiagram-v2" => "A <|-- B",
+            "erDiagram" => "A ||--o{ B : has",
+            _ => "[*] --> A",
+        };
+        for kind in KINDS {
+            let source = format!("{kind}\n{}", smallest(kind));
+            assert!(parse(&source).is_ok(), "{kind}: {:?}", parse(&source).err());
+        }
+        for other in ["pie", "gantt", "journey", "gitGraph", "timeline", "C4Context", "quadrantChart"] {
+            let err = parse(&format!("{other}\nx")).unwrap_err();
+            assert!(err.message.starts_with("unknown diagram type"), "{other}: {err}");
+        }
     }
 
     #[test]

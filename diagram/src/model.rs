@@ -1,4 +1,4 @@
-//! What a Mermaid source says, once parsed: the three diagram kinds with their
+//! What a Mermaid source says, once parsed: the diagram kinds with their
 //! nodes, edges and events, before any geometry. Texts are already cleaned
 //! (see [`crate::text::clean`]): plain text, `\n` for line breaks, clipped.
 
@@ -11,6 +11,12 @@ pub enum Diagram {
     Mindmap(Mindmap),
     /// `sequenceDiagram`.
     Sequence(Sequence),
+    /// `classDiagram`.
+    Class(crate::class::ClassDiagram),
+    /// `erDiagram`.
+    Er(crate::er::ErDiagram),
+    /// `stateDiagram-v2` / `stateDiagram`.
+    State(crate::state::StateDiagram),
 }
 
 /// Which way a flowchart's edges run.

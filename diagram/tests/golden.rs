@@ -1,5 +1,6 @@
 //! Every golden under `tests/golden/` (flowcharts `f*`, mind maps `m*`,
-//! sequence diagrams `s*`): parsed, laid out and planned; the geometry is
+//! sequence diagrams `s*`, class diagrams `c*`, ER diagrams `e*`, state
+//! diagrams `st*`): parsed, laid out and planned; the geometry is
 //! clean (no overlaps, containers nest, no line through a box it does not
 //! connect), every item obeys the spec's tables, every `ref:` names an
 //! earlier item, the connectors core-service would resolve are drawn where
@@ -16,7 +17,10 @@ fn there_are_enough_goldens_of_every_kind() {
     let count = |prefix: &str| goldens.iter().filter(|(name, _)| name.starts_with(prefix)).count();
     assert!(count("f") >= 15, "flowcharts: {}", count("f"));
     assert!(count("m") >= 5, "mind maps: {}", count("m"));
-    assert!(count("s") >= 5, "sequence diagrams: {}", count("s"));
+    assert!(count("s") - count("st") >= 5, "sequence diagrams: {}", count("s") - count("st"));
+    assert!(count("c") >= 5, "class diagrams: {}", count("c"));
+    assert!(count("e") >= 3, "ER diagrams: {}", count("e"));
+    assert!(count("st") >= 5, "state diagrams: {}", count("st"));
     for (name, source) in goldens.iter().filter(|(n, _)| n.starts_with('f')) {
         let Ok(canvas_diagram::Diagram::Flowchart(chart)) = parse(source) else { panic!("{name}") };
         assert!((5..=60).contains(&chart.nodes.len()), "{name}: {} nodes", chart.nodes.len());

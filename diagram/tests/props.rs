@@ -119,6 +119,62 @@ const TOKENS: &[&str] = &[
     "日本",
 ];
 
+/// Tokens of the class, ER and state grammars.
+const KIND_TOKENS: &[&str] = &[
+    "classDiagram\n",
+    "erDiagram\n",
+    "stateDiagram-v2\n",
+    "class ",
+    "namespace ",
+    "<|--",
+    "*--",
+    "o--",
+    "..>",
+    "..|>",
+    "()--",
+    "--()",
+    "\"1\"",
+    "\"*\"",
+    "<<interface>>",
+    "~T~",
+    "+int x",
+    "-m()$",
+    "`q n`",
+    "note for A \"n\"",
+    "[\"L\"]",
+    "||--o{",
+    "}|..|{",
+    "|o",
+    "o|",
+    " one or more ",
+    " to ",
+    "string name PK \"c\"",
+    "p[Person]",
+    "[*]",
+    "-->",
+    "--",
+    "state ",
+    "\"long\" as ",
+    "<<choice>>",
+    "<<fork>>",
+    "<<join>>",
+    "note right of A",
+    "end note",
+    "direction LR",
+    ":::c",
+    "{",
+    "}",
+    ": ",
+];
+
+fn kind_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(KIND_TOKENS).prop_map(str::to_owned),
+        2 => prop::sample::select(TOKENS).prop_map(str::to_owned),
+        1 => any::<char>().prop_map(String::from),
+    ]
+}
+
 fn token() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => prop::sample::select(TOKENS).prop_map(str::to_owned),
@@ -184,6 +240,26 @@ proptest! {
     #[test]
     fn token_soup_never_panics(tokens in prop::collection::vec(token(), 0..80)) {
         exercise(&tokens.concat())?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// One per parser: its header, then any of the grammars' tokens.
+    #[test]
+    fn class_token_soup_never_panics(tokens in prop::collection::vec(kind_token(), 0..60)) {
+        exercise(&format!("classDiagram\n{}", tokens.concat()))?;
+    }
+
+    #[test]
+    fn er_token_soup_never_panics(tokens in prop::collection::vec(kind_token(), 0..60)) {
+        exercise(&format!("erDiagram\n{}", tokens.concat()))?;
+    }
+
+    #[test]
+    fn state_token_soup_never_panics(tokens in prop::collection::vec(kind_token(), 0..60)) {
+        exercise(&format!("stateDiagram-v2\n{}", tokens.concat()))?;
     }
 }
 

@@ -88,6 +88,24 @@ pub mod bulk {
 pub mod diagrams {
     /// The languages a diagram may be written in; the first is the default.
     pub const FORMATS: &[&str] = &["mermaid"];
+    /// The Mermaid diagram types a source may start with (`canvas-diagram` reads exactly these;
+    /// its tests check it): flowcharts, mind maps, sequence, class, entity-relationship and state
+    /// diagrams, with Mermaid's alternative spellings.
+    pub const KINDS: &[&str] = &[
+        "flowchart",
+        "graph",
+        "mindmap",
+        "sequenceDiagram",
+        "classDiagram",
+        "classDiagram-v2",
+        "erDiagram",
+        "stateDiagram-v2",
+        "stateDiagram",
+    ];
+    /// The kinds in words, for descriptions of the diagram operations (each of [`KINDS`] appears in
+    /// it; the gateways' tests check their descriptions name them all).
+    pub const KINDS_IN_WORDS: &str = "flowchart/graph, mindmap, sequenceDiagram, classDiagram (or \
+        classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram)";
     /// Largest |x| or |y| of a diagram's or an arrangement's top-left corner: far beyond any map,
     /// and small enough that every laid-out position stays a finite, exact-enough number.
     pub const MAX_ORIGIN: f64 = 1e12;

@@ -132,9 +132,16 @@ impl Layered {
 
 /// Lays out a flowchart.
 pub fn layout(chart: &Flowchart) -> Scene {
+    let boxes: Vec<NodeBox> = chart.nodes.iter().map(|n| shapes::node_box(n.shape, &n.text)).collect();
+    layout_boxes(chart, &boxes)
+}
+
+/// Lays out a flowchart whose node boxes are given: the class, ER and state
+/// diagrams size their boxes themselves (compartments, attribute tables,
+/// start dots) and draw what goes inside afterwards.
+pub(crate) fn layout_boxes(chart: &Flowchart, boxes: &[NodeBox]) -> Scene {
     let horizontal = chart.direction.is_horizontal();
     let tb = |w: f64, h: f64| if horizontal { (h, w) } else { (w, h) };
-    let boxes: Vec<NodeBox> = chart.nodes.iter().map(|n| shapes::node_box(n.shape, &n.text)).collect();
     let labels: Vec<Option<text::Block>> =
         chart.edges.iter().map(|e| e.text.as_ref().map(|t| text::block(t, SMALL_FONT_SIZE, EDGE_TEXT_WIDTH))).collect();
     let label_sizes: Vec<Option<(f64, f64)>> =
@@ -144,7 +151,7 @@ pub fn layout(chart: &Flowchart) -> Scene {
     let mut graph = build(chart, &sizes, &label_tb);
     order::order(&mut graph);
     let mut placed = position::place_x(&graph);
-    let plan = route::plan(&graph, &placed, &boxes);
+    let plan = route::plan(&graph, &placed, boxes);
     position::place_y(&graph, &mut placed, &plan.tracks);
     let mut routes = route::routes(&graph, &placed, &plan);
     let widths: Vec<Option<f64>> = label_tb.iter().map(|s| s.map(|(w, _)| w)).collect();
@@ -155,7 +162,7 @@ pub fn layout(chart: &Flowchart) -> Scene {
         graph: &graph,
         placed: &placed,
         routes: &routes,
-        boxes: &boxes,
+        boxes,
         labels: &labels,
         label_sizes: &label_sizes,
     })

@@ -199,7 +199,8 @@ pub fn geometry_problems(scene: &Scene) -> Vec<String> {
     for line in &scene.lines {
         let drawn = line.drawn();
         for &(b, r) in &solid {
-            if Some(b) == line.start.attach || Some(b) == line.end.attach {
+            // A line inside its own box (a class's compartment divider) is part of the box.
+            if Some(b) == line.start.attach || Some(b) == line.end.attach || Some(b) == line.container {
                 continue;
             }
             if drawn.windows(2).any(|w| r.grow(-0.5).cut_by(w[0], w[1])) {

@@ -112,8 +112,8 @@ impl CanvasTool for CreateItems {
 pub struct CreateDiagramArgs {
     /// The project (GUID) from list_projects.
     pub project_id: String,
-    /// The diagram in Mermaid: a flowchart (`flowchart TD` / `graph LR`, with subgraphs), a
-    /// `mindmap` or a `sequenceDiagram`.
+    /// The diagram in Mermaid; its first word names the kind (`flowchart TD`, `classDiagram`…: the
+    /// tool's description lists them).
     pub source: String,
     /// The diagram's top-left corner on the map (x, y); omit both to place it in free space beside
     /// what is already there.
@@ -152,12 +152,17 @@ impl CanvasTool for CreateDiagram {
     const DESCRIPTION: &'static str = "Lays out a Mermaid diagram automatically and creates it on the map as \
         ordinary, editable items in one all-or-nothing step: each node becomes a shape (Mermaid's node shapes map \
         to the nearest shape type) with a label, each edge a connector attached to its two nodes (edge text \
-        becomes a label), each subgraph a container holding its nodes. Supports flowchart/graph (TD, TB, BT, LR, \
-        RL), mindmap and sequenceDiagram. Unsupported syntax is an error naming the line and column. Returns the \
-        item id of every node and a diagramId for read_diagram and update_diagram.";
+        becomes a label), each subgraph a container holding its nodes; a class or entity is a box with its \
+        compartments or attributes as labels, a composite state a container. Unsupported syntax is an error \
+        naming the line and column. Returns the item id of every node and a diagramId for read_diagram and \
+        update_diagram.";
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateDiagramArgs;
     type Output = CreateDiagramOut;
+
+    fn details() -> String {
+        format!("Mermaid kinds: {}.", canvas_vocabulary::limits::diagrams::KINDS_IN_WORDS)
+    }
 
     async fn run(ctx: &ToolContext, args: CreateDiagramArgs) -> Result<CreateDiagramOut, ToolFailure> {
         let request = pb::CreateDiagramRequest {

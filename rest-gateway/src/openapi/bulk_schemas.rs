@@ -90,7 +90,7 @@ pub struct DiagramRequest {
     #[serde(default)]
     #[schema(schema_with = diagram_format)]
     pub format: Option<String>,
-    /// The diagram's text: a flowchart (`flowchart`/`graph`), a `mindmap` or a `sequenceDiagram`.
+    /// The diagram's Mermaid text; its first word names the kind (the operation lists them).
     pub source: String,
     /// Top-left corner of the diagram on the map; absent: right of everything on the map.
     #[serde(default)]

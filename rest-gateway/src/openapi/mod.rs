@@ -156,7 +156,19 @@ pub fn document() -> OpenApi {
         .build()]);
     idempotency::document(&mut doc);
     add_webhook_links(&mut doc);
+    add_diagram_kinds(&mut doc);
     doc
+}
+
+/// The Mermaid kinds the diagram operations read, from `canvas-vocabulary`'s list (the one
+/// canvas-diagram's dispatch is tested against), appended to their descriptions.
+fn add_diagram_kinds(doc: &mut OpenApi) {
+    let kinds = format!("\n\nMermaid kinds: {}.", canvas_vocabulary::limits::diagrams::KINDS_IN_WORDS);
+    if let Some(item) = doc.paths.paths.get_mut("/api/v2/projects/{projectId}/diagrams") {
+        if let Some(operation) = item.post.as_mut() {
+            operation.description.get_or_insert_with(String::new).push_str(&kinds);
+        }
+    }
 }
 
 /// The document as JSON text, after the passes that make generated clients work

@@ -121,9 +121,9 @@ pub async fn arrange_items(
     tag = "items",
     operation_id = "createDiagram",
     summary = "Create a diagram from Mermaid, laid out automatically (beyond the spec)",
-    description = "`{format: \"mermaid\", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT \
-        LR RL, node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes, \
-        labels, connectors and containers, created all at once through the bulk path. `position` is the diagram's \
+    description = "`{format: \"mermaid\", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed \
+        below) becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk \
+        path. `position` is the diagram's \
         top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. \
         Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id \
         and maps each Mermaid node id to its shape.",
