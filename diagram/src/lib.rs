@@ -13,11 +13,15 @@
 //! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
 //! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes, `links.rs`
-//!   arrows, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
+//!   arrows, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers (`sequence/`:
+//!   `mod.rs` statements, `pieces.rs` statements cut at `;` and comments, `arrows.rs` messages,
+//!   `declare.rs` participants, boxes and notes). [`rich`]: markdown strings as label HTML;
+//!   `entities.rs`: Mermaid's `#59;` entity codes.
 //! - `layered/`: the flowchart layout (see below): `mod.rs` ranks and the layered graph,
 //!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
 //!   `route.rs` edge routes, `emit.rs` the scene. `mindmap_layout.rs`, `sequence_layout.rs`: the
-//!   other layouts. `shapes.rs`: node sizes per shape, node colours.
+//!   other layouts (`sequence_shapes.rs`: participant symbols, bars, marks, the item count).
+//!   `shapes.rs`: node sizes per shape, node colours.
 //! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
 //! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
 //!   grid, a layered graph (`layered/sized.rs`, the flowchart engine on given sizes) or a tidy tree
@@ -34,16 +38,24 @@
 //!   `-->`, `---`, `-.->`, `-.-`, `==>`, `===`, `~~~`, with `<`, `o` and `x` ends and extra dashes
 //!   for longer links; link text as `-- text -->` or `-->|text|`; chains and `&`; nested
 //!   `subgraph id [title] … end`; quoted texts, `<br>` line breaks.
-//! - `mindmap`: indentation, shapes `[ ]`, `( )`, `(( ))`, `)) ((`, `) (`, `{{ }}`.
-//! - `sequenceDiagram`: `participant`/`actor` (with `as`; actors are drawn as ellipses), the
-//!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
-//!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
-//!   labelled frame containers holding their messages and notes.
+//! - `mindmap` (the whole grammar of Mermaid 11, `docs/diagrams/mindmap.md`): indentation as
+//!   Mermaid counts it (white space characters; the root anywhere), shapes `[ ]`, `( )`, `(( ))`,
+//!   `)) ((`, `) (`, `{{ }}`, `(- -)`, with or without an id, `"strings"` and markdown strings
+//!   ``"`**bold** *italic*`"`` (label HTML) over several lines, entity codes, `::icon()`,
+//!   `:::class` and `%%` comments read and not drawn.
+//! - `sequenceDiagram` (the whole grammar of Mermaid 11, `docs/diagrams/sequence.md`):
+//!   participants and actors with any name, `@{ "type": … }` symbols, `as` aliases, `box` groups
+//!   with colour and title, `create`/`destroy`, `activate`/`deactivate` and `+`/`-` (bars), every
+//!   arrow (`<<->>`, half arrows…), notes, `autonumber` with start, step and `off`, frames `loop`,
+//!   `alt`/`else`, `opt`, `par`/`par_over`/`and`, `critical`/`option`, `break`, `rect` (coloured),
+//!   `title`; `;` and `#` comments as Mermaid's lexer reads them; `link`, `links`,
+//!   `properties`, `details`, `accTitle`, `accDescr` and `()` central connections read and not
+//!   drawn.
 //! - Ignored: `classDef`, `class`, `style`, `linkStyle`, `click`, `:::class`, `direction` inside
 //!   subgraphs (subgraphs follow the diagram's direction), `%%` comments, `%%{init}%%`, front
-//!   matter, `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, `title`/`acc*`.
+//!   matter, `title`/`acc*` in flowcharts.
 //! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. edges to a
-//!   subgraph, `A@{…}` shapes, sequence `box`/`create`/`destroy` and `<<->>`; an empty source, an
+//!   subgraph, `A@{…}` shapes; an empty source, an
 //!   unknown diagram type, unterminated brackets, strings and link texts, `end` without an open
 //!   block, a block left open; a source over [`MAX_SOURCE_BYTES`] or one that would make more
 //!   than [`MAX_ITEMS`] items. Texts longer than [`MAX_LABEL_CHARS`] are clipped, not refused.
@@ -59,8 +71,12 @@
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
-//! `else`/`and`. Colours are dark fills with light outlines and white text, for the map's dark
-//! background.
+//! `else`/`and`, a `box` as a `Rectangle` parent of its participants, activations as thin
+//! rectangles on the lifeline, a destroyed lifeline ending in an X of two short connectors.
+//! Colours are dark fills with light outlines and white text, for the map's dark background;
+//! Mermaid's colours (`rect`, `box`) are laid over it as 30 % tints. Item references are made
+//! from scene keys; a key outside the bulk `ref` rule is rewritten (`items.rs`), so no Mermaid
+//! id can make a batch that core-service refuses.
 //!
 //! # Shapes and lines on the canvas
 //! Mermaid shapes map to the spec's closest `type`: rectangle → `Rectangle`, rounded →
@@ -92,7 +108,9 @@
 //! where the straight line between the ends is clear.
 
 pub mod arrange;
+mod entities;
 pub mod model;
+pub mod rich;
 pub mod scene;
 pub mod source;
 pub mod text;
@@ -104,6 +122,7 @@ mod mindmap;
 mod mindmap_layout;
 mod sequence;
 mod sequence_layout;
+mod sequence_shapes;
 mod shapes;
 
 pub use items::{planned_count, to_items, PlannedItem};

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod rules;
 pub mod spec;
 
 use std::collections::HashMap;
