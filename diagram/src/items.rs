@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Diagram, Head, SeqEvent, Stroke};
+use crate::model::{Diagram, Head, Stroke};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Scene, SceneLine};
 
 /// One item to create.
@@ -55,10 +55,29 @@ fn decorator(head: Head) -> &'static str {
     }
 }
 
+/// The batch reference of a scene key. Keys are made from Mermaid ids (`n:<id>`), but a bulk
+/// `ref` is 1 to 64 ASCII letters, digits, `_`, `-`, `.` and `:` (`valid_ref`), and a batch that
+/// breaks that rule is refused as a whole: a key outside the rule keeps its allowed characters
+/// (others become `_`, cut to 40) and gains a hash of the whole key, so it stays unique.
+fn reference(key: &str) -> String {
+    use canvas_vocabulary::limits::bulk::valid_ref;
+    if valid_ref(key) {
+        return key.to_owned();
+    }
+    let kept: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':') { c } else { '_' })
+        .take(40)
+        .collect();
+    // FNV-1a: stable across runs and platforms, unlike the standard library's hasher.
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{kept}.{hash:016x}")
+}
+
 /// The items drawing `scene`, moved by `origin`.
 pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
     let mut items = Vec::new();
-    let parent_of = |container: Option<usize>| container.map(|c| scene.boxes[c].key.clone());
+    let parent_of = |container: Option<usize>| container.map(|c| reference(&scene.boxes[c].key));
     let mut pending: Vec<&SceneLine> =
         scene.lines.iter().filter(|l| l.start.attach.is_some() && l.end.attach.is_some()).collect();
     for (index, b) in scene.boxes.iter().enumerate() {
@@ -71,7 +90,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         let size = json!({"width": round(b.rect.width), "height": round(b.rect.height)});
         if b.role == BoxRole::Note {
             items.push(PlannedItem {
-                reference: b.key.clone(),
+                reference: reference(&b.key),
                 item_type: "sticky-note",
                 parent: parent_of(b.container),
                 properties: json!({"position": centre, "size": size, "text": b.text, "fontSize": b.font_size}),
@@ -93,7 +112,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             shape["cornerRadius"] = json!(round(radius));
         }
         items.push(PlannedItem {
-            reference: b.key.clone(),
+            reference: reference(&b.key),
             item_type: "shape",
             parent: parent_of(b.container),
             properties: shape,
@@ -103,9 +122,9 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         });
         if !b.text.is_empty() {
             items.push(PlannedItem {
-                reference: format!("label:{}", b.key),
+                reference: reference(&format!("label:{}", b.key)),
                 item_type: "label",
-                parent: Some(b.key.clone()),
+                parent: Some(reference(&b.key)),
                 properties: label(centre, size, &b.text, b.font_size, &b.text_color, "#00000000", true),
                 node_id: None,
                 element: String::new(),
@@ -119,15 +138,15 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
     }
     for t in &scene.texts {
         let parent = match t.owner {
-            Owner::Box(b) => Some(scene.boxes[b].key.clone()),
-            Owner::Line(l) => Some(scene.lines[l].key.clone()),
+            Owner::Box(b) => Some(reference(&scene.boxes[b].key)),
+            Owner::Line(l) => Some(reference(&scene.lines[l].key)),
             Owner::Free => None,
         };
         let size = json!({"width": round(t.rect.width), "height": round(t.rect.height)});
         let props =
             label(point(t.rect.centre(), origin), size, &t.text, t.font_size, &t.color, &t.background, t.centred);
         items.push(PlannedItem {
-            reference: t.key.clone(),
+            reference: reference(&t.key),
             item_type: "label",
             parent,
             properties: props,
@@ -180,13 +199,13 @@ fn valid_references(items: &mut [PlannedItem]) {
 
 /// The connector item of `line`.
 fn connector(scene: &Scene, line: &SceneLine, origin: (f64, f64)) -> PlannedItem {
-    let parent_of = |container: Option<usize>| container.map(|c| scene.boxes[c].key.clone());
+    let parent_of = |container: Option<usize>| container.map(|c| reference(&scene.boxes[c].key));
     let end = |end: &End| {
         let mut p = Map::new();
         match end.attach {
             Some(b) => {
                 let (cx, cy) = scene.boxes[b].rect.centre();
-                p.insert("itemId".into(), json!(format!("ref:{}", scene.boxes[b].key)));
+                p.insert("itemId".into(), json!(format!("ref:{}", reference(&scene.boxes[b].key))));
                 p.insert("edge".into(), json!(true));
                 p.insert("position".into(), json!({"x": round(end.at.0 - cx), "y": round(end.at.1 - cy)}));
             }
@@ -208,7 +227,7 @@ fn connector(scene: &Scene, line: &SceneLine, origin: (f64, f64)) -> PlannedItem
         props["cornerPoints"] = Value::Array(line.corners.iter().map(|&c| point(c, origin)).collect());
     }
     PlannedItem {
-        reference: line.key.clone(),
+        reference: reference(&line.key),
         item_type: "connector",
         parent: parent_of(line.container),
         properties: props,
@@ -246,20 +265,7 @@ pub fn planned_count(diagram: &Diagram) -> usize {
                 + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()
         }
         Diagram::Mindmap(map) => 3 * map.nodes.len() - 1,
-        Diagram::Sequence(seq) => {
-            let events: usize = seq
-                .events
-                .iter()
-                .map(|e| match e {
-                    SeqEvent::Message { text, .. } => 1 + usize::from(!text.is_empty()),
-                    SeqEvent::Note { .. } => 1,
-                    SeqEvent::Open { kind, .. } => 1 + usize::from(kind != "rect"),
-                    SeqEvent::Divide { .. } => 2,
-                    SeqEvent::Close => 0,
-                })
-                .sum();
-            5 * seq.participants.len() + events
-        }
+        Diagram::Sequence(seq) => crate::sequence_shapes::planned_count(seq),
         Diagram::Class(class) => crate::class::planned_count(class),
         Diagram::Er(er) => crate::er::planned_count(er),
         Diagram::State(state) => crate::state::planned_count(state),
@@ -337,21 +343,33 @@ mod tests {
     #[test]
     fn sequence_parts_become_boxes_lifelines_free_messages_and_notes() {
         let items = items("sequenceDiagram\nA->>B: hello\nNote over A,B: a note");
-        let life = &find(&items, "life:A").properties;
+        let life = &find(&items, "life:0").properties;
         assert_eq!(
             (life["startPoint"]["itemId"].as_str(), life["endPoint"]["itemId"].as_str()),
-            (Some("ref:p:A"), Some("ref:pb:A"))
+            (Some("ref:p:0"), Some("ref:pb:0"))
         );
         let message = items.iter().find(|i| i.reference.starts_with("msg:")).unwrap();
         assert!(message.properties["startPoint"].get("itemId").is_none(), "messages have free ends");
         assert_eq!(message.properties["endPoint"]["decorator"], "Arrow");
         let note = items.iter().find(|i| i.item_type == "sticky-note").unwrap();
         assert_eq!(note.properties["text"], "a note");
-        assert_eq!(find(&items, "p:A").node_id.as_deref(), Some("A"));
-        assert_eq!(find(&items, "pb:A").node_id, None);
+        assert_eq!(find(&items, "p:0").node_id.as_deref(), Some("A"));
+        assert_eq!(find(&items, "pb:0").node_id, None);
         // The note comes after the lifelines, so it is drawn over them.
         let at = |r: &str| items.iter().position(|i| i.reference == r).unwrap();
-        assert!(at("life:A") < at(&note.reference));
+        assert!(at("life:0") < at(&note.reference));
+    }
+
+    #[test]
+    fn every_key_becomes_a_valid_unique_reference() {
+        use canvas_vocabulary::limits::bulk::valid_ref;
+        let keys = ["n:A", "sg:Group Chat", "sg:Group_Chat", "n:é", &format!("n:{}", "x".repeat(80))];
+        let refs: Vec<String> = keys.iter().map(|k| reference(k)).collect();
+        assert_eq!(refs[0], "n:A", "valid keys stay as they are");
+        assert!(refs.iter().all(|r| valid_ref(r)), "{refs:?}");
+        assert_ne!(refs[1], refs[2]);
+        let items = items("graph TD\nsubgraph Group Chat\nA --> B\nend");
+        assert!(items.iter().all(|i| valid_ref(&i.reference)), "{items:?}");
     }
 
     #[test]

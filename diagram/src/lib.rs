@@ -15,16 +15,21 @@
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
 //! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
 //!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `styling.rs` classes and
-//!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers.
+//!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers (`sequence/`:
+//!   `mod.rs` statements, `pieces.rs` statements cut at `;` and comments, `arrows.rs` messages,
+//!   `declare.rs` participants, boxes and notes).
+//!   `entities.rs`: Mermaid's `#59;` entity codes.
 //! - [`class`], [`er`], [`state`]: class, ER and state diagrams, each its model (`mod.rs`), parser
 //!   (`parse.rs`), layout (`layout.rs`) and tests; `syntax.rs` the statements their parsers share,
 //!   `boxed.rs` what their layouts share (boxes sized by their sections and filled with labels after
 //!   the layout, texts at connector ends, ends moved onto containers, references safe for any id).
-//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks and the layered graph,
+//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks
+//!   and the layered graph,
 //!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
 //!   `route.rs` edge routes, `emit.rs` the scene, `paint.rs` colours and strokes, `ends.rs`
 //!   links cut at subgraph borders and the title. `mindmap_layout.rs`, `sequence_layout.rs`: the
-//!   other layouts. `shapes.rs`: node sizes per shape, node colours.
+//!   other layouts (`sequence_shapes.rs`: participant symbols, bars, marks, the item count).
+//!   `shapes.rs`: node sizes per shape, node colours.
 //! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
 //! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
 //!   grid, a layered graph (`layered/sized.rs`, the flowchart engine on given sizes) or a tidy tree
@@ -44,11 +49,19 @@
 //!   links continued on the next line; subgraphs with titles of every form, nested, linked to
 //!   (a connector attached to the container); `classDef`/`class`/`:::`/`style`/`linkStyle` set
 //!   fill, stroke, stroke width and text colour ([`style`]); the front matter's `title`.
-//! - `mindmap`: indentation, shapes `[ ]`, `( )`, `(( ))`, `)) ((`, `) (`, `{{ }}`.
-//! - `sequenceDiagram`: `participant`/`actor` (with `as`; actors are drawn as ellipses), the
-//!   eight message arrows, notes, `autonumber` (texts prefixed `1. `), and
-//!   `loop`/`alt`/`else`/`opt`/`par`/`and`/`critical`/`option`/`break`/`rect` frames, drawn as
-//!   labelled frame containers holding their messages and notes.
+//! - `mindmap` (the whole grammar of Mermaid 11, `docs/diagrams/mindmap.md`): indentation as
+//!   Mermaid counts it (white space characters; the root anywhere), shapes `[ ]`, `( )`, `(( ))`,
+//!   `)) ((`, `) (`, `{{ }}`, `(- -)`, with or without an id, `"strings"` and markdown strings
+//!   ``"`**bold** *italic*`"`` (label HTML) over several lines, entity codes, `::icon()`,
+//!   `:::class` and `%%` comments read and not drawn.
+//! - `sequenceDiagram` (the whole grammar of Mermaid 11, `docs/diagrams/sequence.md`):
+//!   participants and actors with any name, `@{ "type": … }` symbols, `as` aliases, `box` groups
+//!   with colour and title, `create`/`destroy`, `activate`/`deactivate` and `+`/`-` (bars), every
+//!   arrow (`<<->>`, half arrows…), notes, `autonumber` with start, step and `off`, frames `loop`,
+//!   `alt`/`else`, `opt`, `par`/`par_over`/`and`, `critical`/`option`, `break`, `rect` (coloured),
+//!   `title`; `;` and `#` comments as Mermaid's lexer reads them; `link`, `links`,
+//!   `properties`, `details`, `accTitle`, `accDescr` and `()` central connections read and not
+//!   drawn.
 //! - `classDiagram`/`classDiagram-v2`, `erDiagram`, `stateDiagram-v2`/`stateDiagram`: every
 //!   construct of Mermaid 11's grammars, mapped as `docs/diagrams/class.md`, `er.md` and `state.md`
 //!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
@@ -56,11 +69,9 @@
 //!   choice, fork and join, composite states and concurrent regions as containers, notes).
 //! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
 //!   (`e1@{ animate: true }`), `direction` inside subgraphs (subgraphs follow the diagram's
-//!   direction), `%%` comments, `%%{init}%%`, front matter other than a flowchart's `title`,
-//!   `activate`/`deactivate`, `+`/`-` on message targets, `::icon()`, sequence `title`/`acc*`.
+//!   direction), `%%` comments, `%%{init}%%`, front matter other than a flowchart's `title`.
 //! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. a link to a
-//!   subgraph with no nodes, an unknown `@{ shape }`, sequence `box`/`create`/`destroy` and
-//!   `<<->>`; an empty source, an
+//!   subgraph with no nodes, an unknown `@{ shape }`; an empty source, an
 //!   unknown diagram type, unterminated brackets, strings and link texts, `end` without an open
 //!   block, a block left open; a source over [`MAX_SOURCE_BYTES`] or one that would make more
 //!   than [`MAX_ITEMS`] items. Texts longer than [`MAX_LABEL_CHARS`] are clipped, not refused.
@@ -77,8 +88,12 @@
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
-//! `else`/`and`. Colours are dark fills with light outlines and white text, for the map's dark
-//! background.
+//! `else`/`and`, a `box` as a `Rectangle` parent of its participants, activations as thin
+//! rectangles on the lifeline, a destroyed lifeline ending in an X of two short connectors.
+//! Colours are dark fills with light outlines and white text, for the map's dark background;
+//! Mermaid's colours (`rect`, `box`) are laid over it as 30 % tints. Item references are made
+//! from scene keys; a key outside the bulk `ref` rule is rewritten (`items.rs`), so no Mermaid
+//! id can make a batch that core-service refuses.
 //!
 //! # Shapes and lines on the canvas
 //! Mermaid shapes map to the spec's closest `type`: rectangle → `Rectangle`, rounded →
@@ -123,6 +138,7 @@ pub mod style;
 pub mod text;
 
 mod boxed;
+mod entities;
 mod flowchart;
 mod items;
 mod layered;
@@ -131,6 +147,7 @@ mod mindmap_layout;
 mod rich;
 mod sequence;
 mod sequence_layout;
+mod sequence_shapes;
 mod shapes;
 mod syntax;
 

@@ -14,6 +14,7 @@
 //! would touch another node.
 
 use crate::model::Mindmap;
+use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Point, Rect, Scene, SceneBox, SceneLine};
 use crate::shapes::{self, NodeBox};
 use crate::text::FONT_SIZE;
@@ -101,10 +102,24 @@ fn place_children(children: &[Vec<usize>], heights: &[f64], gap: f64, v: usize, 
     Laid { offsets, contour }
 }
 
+/// A node's box; a markdown text with emphasis becomes label HTML, its box a little wider for
+/// the bold runs a client may draw wider than the estimate.
+fn node_box(node: &crate::model::MindNode) -> NodeBox {
+    let mut b = shapes::node_box(node.shape, &node.text);
+    if !node.emphasis.is_empty() {
+        let rich = Rich { text: node.text.clone(), marks: node.emphasis.clone() };
+        b.text = rich::label_text(&b.text, &rich);
+        if node.emphasis.iter().any(|mark| mark & rich::BOLD != 0) {
+            b.width = (b.width * 1.08).ceil();
+        }
+    }
+    b
+}
+
 /// Lays out a mind map.
 pub fn layout(map: &Mindmap) -> Scene {
     let n = map.nodes.len();
-    let boxes: Vec<NodeBox> = map.nodes.iter().map(|node| shapes::node_box(node.shape, &node.text)).collect();
+    let boxes: Vec<NodeBox> = map.nodes.iter().map(node_box).collect();
     let heights: Vec<f64> = boxes.iter().map(|b| b.height).collect();
     let root_children = &map.nodes[0].children;
     // Leaves per branch decide the split: the first half (by leaves) goes right.

@@ -214,6 +214,9 @@ pub struct MindNode {
     pub shape: NodeShape,
     /// Indexes of its children, in source order.
     pub children: Vec<usize>,
+    /// The emphasis of each character of `text` (`crate::rich::BOLD`/`ITALIC` bits) when it was
+    /// a markdown string with `**bold**` or `*italic*` parts; empty otherwise.
+    pub emphasis: Vec<u8>,
 }
 
 /// A mind map; node 0 is the root.
@@ -232,6 +235,42 @@ pub struct Participant {
     pub label: String,
     /// Declared with `actor`.
     pub actor: bool,
+    /// The symbol it is drawn as (`actor`, `@{ "type": … }`).
+    pub kind: ParticipantKind,
+    /// Declared with `create`: drawn from the message that creates it on.
+    pub created: bool,
+}
+
+/// The symbols Mermaid draws a participant as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParticipantKind {
+    /// `participant`: a box.
+    Participant,
+    /// `actor`: a stick figure.
+    Actor,
+    /// `@{ "type": "boundary" }`.
+    Boundary,
+    /// `@{ "type": "control" }`.
+    Control,
+    /// `@{ "type": "entity" }`.
+    Entity,
+    /// `@{ "type": "database" }`: a cylinder.
+    Database,
+    /// `@{ "type": "collections" }`: stacked boxes.
+    Collections,
+    /// `@{ "type": "queue" }`: a lying cylinder.
+    Queue,
+}
+
+/// A `box … end` around participants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParticipantGroup {
+    /// Its title (may be empty).
+    pub label: String,
+    /// Its fill, `#RRGGBB` or `#AARRGGBB`; None for transparent.
+    pub color: Option<String>,
+    /// The participants declared inside it.
+    pub members: Vec<usize>,
 }
 
 /// Where a note sits.
@@ -260,6 +299,8 @@ pub enum SeqEvent {
         stroke: Stroke,
         /// Decorator at the receiver.
         head: Head,
+        /// Decorator at the sender (`<<->>`, reversed half arrows).
+        tail: Head,
     },
     /// A note.
     Note {
@@ -268,12 +309,14 @@ pub enum SeqEvent {
         /// Its text.
         text: String,
     },
-    /// `loop`, `alt`, `opt`, `par`, `critical`, `break` or `rect` opens a frame.
+    /// `loop`, `alt`, `opt`, `par`, `par_over`, `critical`, `break` or `rect` opens a frame.
     Open {
         /// The keyword.
         kind: String,
-        /// The text after it.
+        /// The text after it (empty for `rect`).
         label: String,
+        /// The fill of a `rect`, `#AARRGGBB`.
+        color: Option<String>,
     },
     /// `else`, `and` or `option` divides the innermost frame.
     Divide {
@@ -282,6 +325,14 @@ pub enum SeqEvent {
     },
     /// `end` closes the innermost frame.
     Close,
+    /// A participant's lifeline becomes active (`activate`, `+`): an activation bar starts.
+    Activate(usize),
+    /// The innermost activation of a participant ends (`deactivate`, `-`).
+    Deactivate(usize),
+    /// `create`: the participant appears at its next message.
+    Create(usize),
+    /// `destroy`: the participant's lifeline ends at its next message.
+    Destroy(usize),
 }
 
 /// A sequence diagram.
@@ -291,4 +342,8 @@ pub struct Sequence {
     pub participants: Vec<Participant>,
     /// Steps, top to bottom.
     pub events: Vec<SeqEvent>,
+    /// `box … end` groups.
+    pub groups: Vec<ParticipantGroup>,
+    /// `title`, drawn above the diagram.
+    pub title: Option<String>,
 }

@@ -96,6 +96,11 @@ pub enum BoxRole {
     Note,
     /// A sequence block (`loop`, `alt`…): a shape holding its messages, with a title.
     Frame,
+    /// A sequence `box`: a shape holding its participants, with a title; frames and messages
+    /// may cross it.
+    Group,
+    /// A plain shape with no text and no members: a sequence activation bar.
+    Bar,
 }
 
 /// A box of the drawing.

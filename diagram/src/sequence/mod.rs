@@ -1,60 +1,73 @@
-//! The sequence diagram parser: participants and actors, the eight message
-//! arrows with their text, notes, `autonumber`, and frames (`loop`, `alt` …
-//! `end`), which the layout draws as labelled frame containers.
+//! The sequence diagram parser, written from Mermaid 11's grammar (`sequenceDiagram.jison`):
+//! statements are cut at `;` and comments (`pieces.rs`), keywords are read in any case, then
+//! declarations (`declare.rs`: participants, actors and their `@{ "type" }`, `box`, notes) and
+//! messages (`arrows.rs`: every arrow, `+`/`-`, `()`) become [`SeqEvent`]s in source order.
+//! `box … end` groups participants; `loop`, `alt` … `end` open frames the layout draws around
+//! their steps. Accessibility texts, links, properties and details are read and not drawn.
+
+mod arrows;
+mod declare;
+mod pieces;
 
 use std::collections::HashMap;
 
-use crate::model::{Head, NotePlace, Participant, SeqEvent, Sequence, Stroke};
+use crate::model::{Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 use crate::source::{Cursor, Line};
 use crate::text;
 use crate::{Diagram, DiagramError};
 
-/// Message arrows, longest first: stroke and head.
-const ARROWS: &[(&str, Stroke, Head)] = &[
-    ("-->>", Stroke::Dotted, Head::Arrow),
-    ("->>", Stroke::Normal, Head::Arrow),
-    ("--x", Stroke::Dotted, Head::Cross),
-    ("-x", Stroke::Normal, Head::Cross),
-    ("--)", Stroke::Dotted, Head::Open),
-    ("-)", Stroke::Normal, Head::Open),
-    ("-->", Stroke::Dotted, Head::None),
-    ("->", Stroke::Normal, Head::None),
-];
-
-const OPENERS: &[&str] = &["loop", "alt", "opt", "par", "critical", "break", "rect"];
+const OPENERS: &[&str] = &["loop", "alt", "opt", "par", "par_over", "critical", "break", "rect"];
 const DIVIDERS: &[&str] = &["else", "and", "option"];
-const IGNORED: &[&str] = &["activate", "deactivate", "title", "accTitle", "accDescr"];
-const UNSUPPORTED: &[&str] = &["box", "create", "destroy", "link", "links", "properties", "details"];
 
-struct Parser {
+/// A block waiting for its `end`.
+enum Block {
+    /// A frame (`loop`, `alt` …).
+    Frame,
+    /// A `box` (index into the groups).
+    Group(usize),
+}
+
+pub(crate) struct Parser {
     sequence: Sequence,
     ids: HashMap<String, usize>,
-    /// Next number when `autonumber` is on.
-    number: Option<(i64, i64)>,
-    /// Open frames: line and column of their keyword.
-    open: Vec<(usize, usize)>,
+    /// Next number and step while `autonumber` is on.
+    number: Option<(f64, f64)>,
+    /// Where numbering resumes after `autonumber off` … `autonumber`.
+    next_number: (f64, f64),
+    /// Open blocks with the line and column of their keyword.
+    open: Vec<(Block, usize, usize)>,
 }
 
 /// Parses a sequence diagram from its lines (the first is the header).
 pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     let mut parser = Parser {
-        sequence: Sequence { participants: Vec::new(), events: Vec::new() },
+        sequence: Sequence { participants: Vec::new(), events: Vec::new(), groups: Vec::new(), title: None },
         ids: HashMap::new(),
         number: None,
+        next_number: (1.0, 1.0),
         open: Vec::new(),
     };
     let mut header = Cursor::new(lines[0]);
     header.skip_ws();
-    header.take_while(|c| !c.is_whitespace());
-    header.skip_ws();
-    if !header.eof() {
-        return Err(header.error(format!("unexpected {}: statements go on their own lines", header.token())));
+    header.take_while(|c| !c.is_whitespace() && c != ';');
+    let first: Vec<pieces::Piece> = pieces::split(Line { number: lines[0].number, text: &header.rest() });
+    // `accDescr {` … `}` spans lines: its text is skipped up to the closing brace.
+    let mut in_description = false;
+    let header_rest = first.into_iter().map(|p| Statement { offset: header.pos, piece: p });
+    let body = lines[1..].iter().flat_map(|line| pieces::split(*line)).map(|piece| Statement { offset: 0, piece });
+    for Statement { offset, piece } in header_rest.chain(body) {
+        let text = format!("{}{}", " ".repeat(offset), piece.text);
+        let line = Line { number: piece.number, text: &text };
+        if in_description {
+            in_description = !line.text.contains('}');
+            continue;
+        }
+        let mut cur = Cursor::new(line);
+        in_description = parser.statement(&mut cur)?;
     }
-    for line in &lines[1..] {
-        parser.statement(&mut Cursor::new(*line))?;
-    }
-    if let Some(&(line, col)) = parser.open.last() {
-        return Err(DiagramError::new(line, col, "this block is not closed: expected `end`"));
+    if let Some(&(ref block, line, col)) = parser.open.last() {
+        let what = if matches!(block, Block::Group(_)) { "`box`" } else { "block" };
+        return Err(DiagramError::new(line, col, format!("this {what} is not closed: expected `end`")));
     }
     if parser.sequence.participants.is_empty() {
         let last = lines[lines.len() - 1];
@@ -67,145 +80,174 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     Ok(Diagram::Sequence(parser.sequence))
 }
 
+/// A statement with the columns its line had before it (the header line's rest).
+struct Statement {
+    offset: usize,
+    piece: pieces::Piece,
+}
+
 impl Parser {
-    fn participant(&mut self, id: &str, label: Option<String>, actor: bool) -> usize {
+    /// The participant `id`, declared now if it is new; a label or kind given replaces the old.
+    fn participant(&mut self, id: &str, label: Option<String>, kind: Option<ParticipantKind>) -> usize {
         if let Some(&index) = self.ids.get(id) {
+            let participant = &mut self.sequence.participants[index];
             if let Some(label) = label {
-                self.sequence.participants[index].label = label;
+                participant.label = label;
             }
-            self.sequence.participants[index].actor |= actor;
+            if let Some(kind) = kind {
+                participant.kind = kind;
+                participant.actor = kind == ParticipantKind::Actor;
+            }
             return index;
         }
         let index = self.sequence.participants.len();
-        let label = text::nonempty(label.unwrap_or_else(|| text::clean(id)));
-        self.sequence.participants.push(Participant { id: id.to_owned(), label, actor });
+        let label = text::nonempty(label.unwrap_or_else(|| text::clean(&crate::entities::decode(id))));
+        let kind = kind.unwrap_or(ParticipantKind::Participant);
+        self.sequence.participants.push(Participant {
+            id: id.to_owned(),
+            label,
+            actor: kind == ParticipantKind::Actor,
+            kind,
+            created: false,
+        });
         self.ids.insert(id.to_owned(), index);
         index
     }
 
-    fn statement(&mut self, cur: &mut Cursor) -> Result<(), DiagramError> {
+    /// The innermost open `box`, if the innermost block is one.
+    fn open_group(&self) -> Option<usize> {
+        match self.open.last() {
+            Some((Block::Group(g), ..)) => Some(*g),
+            _ => None,
+        }
+    }
+
+    /// One statement. Answers whether a multi-line `accDescr {` starts (and is not closed) here.
+    fn statement(&mut self, cur: &mut Cursor) -> Result<bool, DiagramError> {
         cur.skip_ws();
+        if cur.eof() {
+            return Ok(false);
+        }
         let col = cur.col();
         let mut probe = cur.clone();
         let word = probe.take_while(|c| c.is_alphanumeric() || c == '_');
-        let whole_word = probe.peek().is_none_or(|c| c.is_whitespace() || c == ':');
-        let keyword = if whole_word { word.as_str() } else { "" };
-        let rest_text = text::clean(probe.rest().trim());
-        match keyword {
+        let whole_word = !word.is_empty() && probe.peek().is_none_or(|c| c.is_whitespace() || c == ':' || c == '{');
+        let keyword = if whole_word { word.to_ascii_lowercase() } else { String::new() };
+        let rest_text = arrows::message_text(probe.rest().trim_start().trim_start_matches(':'));
+        match keyword.as_str() {
             "participant" | "actor" => {
-                let decl = probe.rest();
-                let (id, label) = match decl.split_once(" as ") {
-                    Some((id, label)) => (id.trim().to_owned(), Some(text::nonempty(text::clean(label)))),
-                    None => (decl.trim().to_owned(), None),
-                };
-                if id.is_empty() {
-                    return Err(probe.error(format!("expected a name after `{keyword}`")));
+                self.declare(&mut probe, &word, false)?;
+            }
+            "create" => {
+                probe.skip_ws();
+                let what_col = probe.col();
+                let what = probe.take_while(char::is_alphanumeric).to_ascii_lowercase();
+                if what != "participant" && what != "actor" {
+                    return Err(probe.error_at(what_col, "expected `participant` or `actor` after `create`"));
                 }
-                self.participant(&id, label, keyword == "actor");
+                self.declare(&mut probe, &what, true)?;
             }
-            "autonumber" => {
-                let numbers: Vec<i64> = probe.rest().split_whitespace().filter_map(|n| n.parse().ok()).collect();
-                self.number = match numbers.as_slice() {
-                    [] => Some((1, 1)),
-                    [start] => Some((*start, 1)),
-                    [start, step, ..] => Some((*start, *step)),
-                };
-            }
-            "end" => {
-                if self.open.pop().is_none() {
-                    return Err(cur.error_at(col, "`end` without an open block (`loop`, `alt`, `opt`…)"));
+            "destroy" | "activate" | "deactivate" => {
+                let name = probe.rest();
+                let name = name.trim();
+                if name.is_empty() {
+                    return Err(probe.error(format!("expected a participant after `{keyword}`")));
                 }
-                self.sequence.events.push(SeqEvent::Close);
+                let index = self.participant(name, None, None);
+                self.sequence.events.push(match keyword.as_str() {
+                    "destroy" => SeqEvent::Destroy(index),
+                    "activate" => SeqEvent::Activate(index),
+                    _ => SeqEvent::Deactivate(index),
+                });
             }
+            "autonumber" => self.autonumber(&mut probe)?,
+            "title" => {
+                self.sequence.title = Some(rest_text).filter(|t| !t.is_empty());
+            }
+            "accdescr" => {
+                let rest = probe.rest();
+                let rest = rest.trim_start();
+                return Ok(rest.starts_with('{') && !rest.contains('}'));
+            }
+            "box" => {
+                if self.open.iter().any(|(b, ..)| matches!(b, Block::Group(_))) {
+                    return Err(cur.error_at(col, "a `box` cannot hold another `box`"));
+                }
+                let (color, label) = declare::box_data(&probe.rest());
+                self.sequence.groups.push(ParticipantGroup { label, color, members: Vec::new() });
+                self.open.push((Block::Group(self.sequence.groups.len() - 1), cur.line, col));
+            }
+            "end" => match self.open.pop() {
+                None => return Err(cur.error_at(col, "`end` without an open block (`loop`, `alt`, `box`…)")),
+                Some((Block::Frame, ..)) => self.sequence.events.push(SeqEvent::Close),
+                Some((Block::Group(_), ..)) => {}
+            },
             k if OPENERS.contains(&k) => {
-                let label = if k == "rect" { String::new() } else { rest_text };
-                self.open.push((cur.line, col));
-                self.sequence.events.push(SeqEvent::Open { kind: k.to_owned(), label });
+                let (label, color) = if k == "rect" {
+                    let raw = probe.rest();
+                    let color = declare::tint(&raw).unwrap_or_else(|| "#2660A5FA".to_owned());
+                    (String::new(), Some(color))
+                } else {
+                    (rest_text, None)
+                };
+                self.open.push((Block::Frame, cur.line, col));
+                self.sequence.events.push(SeqEvent::Open { kind: k.to_owned(), label, color });
             }
             k if DIVIDERS.contains(&k) => {
-                if self.open.is_empty() {
+                if !self.open.iter().any(|(b, ..)| matches!(b, Block::Frame)) {
                     return Err(cur.error_at(col, format!("`{k}` outside a block")));
                 }
                 self.sequence.events.push(SeqEvent::Divide { label: rest_text });
             }
-            k if IGNORED.contains(&k) => {}
-            k if UNSUPPORTED.contains(&k) => {
-                return Err(cur.error_at(col, format!("`{k}` is not supported in sequence diagrams here")));
+            "link" | "links" | "properties" | "details" => {
+                // `link A: Label @ url`: the participant is declared; the menu is not drawn.
+                let rest = probe.rest();
+                let name = rest.split(':').next().unwrap_or_default().trim();
+                if !name.is_empty() {
+                    self.participant(name, None, None);
+                }
             }
-            _ if word.eq_ignore_ascii_case("note") && whole_word => self.note(&mut probe)?,
+            // Read and not drawn: the canvas has no place for an accessible title.
+            "acctitle" => {}
+            "note" => self.note(&mut probe)?,
             _ => self.message(cur)?,
         }
-        Ok(())
+        Ok(false)
     }
 
-    /// `Note left of A: text`, `Note right of A: text`, `Note over A[,B]: text`.
-    fn note(&mut self, cur: &mut Cursor) -> Result<(), DiagramError> {
-        cur.skip_ws();
-        let col = cur.col();
-        let rest = cur.rest();
-        let Some((place, body)) = rest.split_once(':') else {
-            return Err(cur.error_at(col + rest.chars().count(), "expected ':' and the note's text"));
-        };
-        let words: Vec<&str> = place.split_whitespace().collect();
-        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-        let targets = match lower.first().map(String::as_str) {
-            Some("left") | Some("right") if lower.get(1).map(String::as_str) == Some("of") => words[2..].join(" "),
-            Some("over") => words[1..].join(" "),
-            _ => return Err(cur.error_at(col, "expected `left of`, `right of` or `over` after `Note`")),
-        };
-        let names: Vec<&str> = targets.split(',').map(str::trim).collect();
-        if names.iter().any(|n| n.is_empty()) || names.len() > 2 {
-            return Err(cur.error_at(col, "expected one participant, or two separated by ','"));
-        }
-        let first = self.participant(names[0], None, false);
-        let last = names.get(1).map_or(first, |n| self.participant(n, None, false));
-        let place = match lower[0].as_str() {
-            "left" => NotePlace::LeftOf(first),
-            "right" => NotePlace::RightOf(first),
-            _ => NotePlace::Over(first.min(last), first.max(last)),
-        };
-        self.sequence.events.push(SeqEvent::Note { place, text: text::nonempty(text::clean(body)) });
-        Ok(())
-    }
-
-    /// `A->>B: text`, with an optional `+`/`-` before the receiver.
-    fn message(&mut self, cur: &mut Cursor) -> Result<(), DiagramError> {
-        let col = cur.col();
-        let mut found = None;
-        let mut probe = cur.clone();
-        while !probe.eof() && probe.peek() != Some(':') {
-            if let Some(arrow) = ARROWS.iter().find(|(arrow, ..)| probe.starts_with(arrow)) {
-                found = Some((probe.pos, *arrow));
+    /// `autonumber`, `autonumber 10`, `autonumber 10 5`, `autonumber off`.
+    fn autonumber(&mut self, cur: &mut Cursor) -> Result<(), DiagramError> {
+        let mut numbers = Vec::new();
+        loop {
+            cur.skip_ws();
+            if cur.eof() {
                 break;
             }
-            probe.bump();
+            let col = cur.col();
+            let word = cur.take_while(|c| !c.is_whitespace());
+            if word.eq_ignore_ascii_case("off") && numbers.is_empty() {
+                if let Some(current) = self.number.take() {
+                    self.next_number = current;
+                }
+                return Ok(());
+            }
+            match word.parse::<f64>() {
+                Ok(n) if n.is_finite() && numbers.len() < 2 => numbers.push(n),
+                _ => {
+                    return Err(
+                        cur.error_at(col, format!("expected a start and a step after `autonumber`, found '{word}'"))
+                    )
+                }
+            }
         }
-        let Some((at, (arrow, stroke, head))) = found else {
-            return Err(cur.error_at(col, format!("expected a message such as `A->>B: text`, found {}", cur.token())));
-        };
-        let from = cur.take_to(at).trim().to_owned();
-        if from.is_empty() || from.contains(['<', '>']) {
-            return Err(cur.error_at(col, "expected the sender's name before the arrow"));
+        let (mut start, mut step) = self.number.unwrap_or(self.next_number);
+        if let Some(&n) = numbers.first() {
+            (start, step) = (n, 1.0);
         }
-        cur.eat(arrow);
-        if matches!(cur.peek(), Some('+' | '-')) {
-            cur.bump();
+        if let Some(&n) = numbers.get(1) {
+            step = n;
         }
-        let to_col = cur.col();
-        let rest = cur.take_rest();
-        let (to, body) = rest.split_once(':').unwrap_or((&rest, ""));
-        let to = to.trim();
-        if to.is_empty() || to.contains(['<', '>']) {
-            return Err(cur.error_at(to_col, "expected the receiver's name after the arrow"));
-        }
-        let from = self.participant(&from, None, false);
-        let to = self.participant(to, None, false);
-        let mut text = text::clean(body);
-        if let Some((number, step)) = self.number {
-            text = if text.is_empty() { format!("{number}.") } else { format!("{number}. {text}") };
-            self.number = Some((number + step, step));
-        }
-        self.sequence.events.push(SeqEvent::Message { from, to, text, stroke, head });
+        self.number = Some((start, step));
         Ok(())
     }
 }
