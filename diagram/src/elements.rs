@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use crate::items::reference;
 use crate::scene::{BoxRole, Owner, Scene};
 
 /// Fills in the element and part of the items planned for `scene`, given as (reference, element,
@@ -39,15 +40,16 @@ pub(crate) fn assign<'a>(scene: &Scene, items: impl Iterator<Item = (&'a str, &'
         };
         lines.push(element);
     }
-    let mut by_reference: HashMap<&str, (String, &'static str)> = HashMap::new();
+    // Keyed by the batch reference `items.rs` made of each scene key.
+    let mut by_reference: HashMap<String, (String, &'static str)> = HashMap::new();
     let labels: Vec<String> = scene.boxes.iter().map(|b| format!("label:{}", b.key)).collect();
     for (b, scene_box) in scene.boxes.iter().enumerate() {
         let part = if scene_box.role == BoxRole::Note { "note" } else { "shape" };
-        by_reference.insert(&scene_box.key, (boxes[b].clone(), part));
-        by_reference.insert(&labels[b], (boxes[b].clone(), "label"));
+        by_reference.insert(reference(&scene_box.key), (boxes[b].clone(), part));
+        by_reference.insert(reference(&labels[b]), (boxes[b].clone(), "label"));
     }
     for (l, line) in scene.lines.iter().enumerate() {
-        by_reference.insert(&line.key, (lines[l].clone(), "connector"));
+        by_reference.insert(reference(&line.key), (lines[l].clone(), "connector"));
     }
     for text in &scene.texts {
         let owned = match text.owner {
@@ -55,7 +57,7 @@ pub(crate) fn assign<'a>(scene: &Scene, items: impl Iterator<Item = (&'a str, &'
             Owner::Line(l) => (lines[l].clone(), "label"),
             Owner::Free => (text.key.clone(), "label"),
         };
-        by_reference.insert(&text.key, owned);
+        by_reference.insert(reference(&text.key), owned);
     }
     let mut seen: HashMap<(String, &'static str), usize> = HashMap::new();
     for (reference, item_element, item_part) in items {

@@ -59,7 +59,7 @@ fn decorator(head: Head) -> &'static str {
 /// `ref` is 1 to 64 ASCII letters, digits, `_`, `-`, `.` and `:` (`valid_ref`), and a batch that
 /// breaks that rule is refused as a whole: a key outside the rule keeps its allowed characters
 /// (others become `_`, cut to 40) and gains a hash of the whole key, so it stays unique.
-fn reference(key: &str) -> String {
+pub(crate) fn reference(key: &str) -> String {
     use canvas_vocabulary::limits::bulk::valid_ref;
     if valid_ref(key) {
         return key.to_owned();
@@ -156,45 +156,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         });
     }
     crate::elements::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
-    valid_references(&mut items);
     items
-}
-
-/// Every reference made a valid bulk `ref` (see `canvas_vocabulary::limits::bulk::valid_ref`),
-/// with every use of it (parents, connector ends) renamed alike. Keys are made from Mermaid ids,
-/// which may hold spaces, any script and any length; an invalid one becomes `item.<index>`,
-/// which no valid key can be (keys have a `:`-separated kind prefix).
-fn valid_references(items: &mut [PlannedItem]) {
-    use canvas_vocabulary::limits::bulk::valid_ref;
-    let taken: std::collections::HashSet<String> = items.iter().map(|i| i.reference.clone()).collect();
-    let renamed: std::collections::HashMap<String, String> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| !valid_ref(&item.reference))
-        .map(|(index, item)| {
-            let name = (0..).map(|n| format!("item.{index}.{n}")).find(|n| !taken.contains(n)).unwrap_or_default();
-            (item.reference.clone(), name)
-        })
-        .collect();
-    if renamed.is_empty() {
-        return;
-    }
-    for item in items.iter_mut() {
-        if let Some(new) = renamed.get(&item.reference) {
-            item.reference = new.clone();
-        }
-        if let Some(new) = item.parent.as_ref().and_then(|p| renamed.get(p)) {
-            item.parent = Some(new.clone());
-        }
-        for end in ["startPoint", "endPoint"] {
-            let id = item.properties.get_mut(end).and_then(|e| e.get_mut("itemId"));
-            if let Some(Value::String(text)) = id {
-                if let Some(new) = text.strip_prefix("ref:").and_then(|r| renamed.get(r)) {
-                    *text = format!("ref:{new}");
-                }
-            }
-        }
-    }
 }
 
 /// The connector item of `line`.

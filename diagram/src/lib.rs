@@ -84,7 +84,8 @@
 //! `connector` attached to both shapes (`itemId: "ref:n:…"`, `edge: true`, the port as the
 //! offset), or to a subgraph's container, `Angled` with `cornerPoints` (`Straight` only when its
 //! ends line up); its text a label child beside the line. References are made from Mermaid
-//! ids, and any that is not a valid bulk `ref` is renamed (`item.<n>.<m>`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
+//! ids, and any that is not a valid bulk `ref` keeps its allowed characters and gains a stable hash
+//! (`items.rs`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per

@@ -132,8 +132,10 @@ fn sequence_facts(diagram: &Diagram) -> (Vec<(String, String, bool)>, Vec<String
     let steps = seq
         .events
         .iter()
+        // Activations, `create` and `destroy` are drawn (bars, late boxes, an X) but not read back.
+        .filter(|e| !matches!(e, SeqEvent::Activate(_) | SeqEvent::Deactivate(_) | SeqEvent::Create(_) | SeqEvent::Destroy(_)))
         .map(|e| match e {
-            SeqEvent::Message { from, to, text, stroke, head } => {
+            SeqEvent::Message { from, to, text, stroke, head, .. } => {
                 format!("{}->{} {:?} {:?}: {}", id(*from), id(*to), stroke, mark(*head), words(text))
             }
             SeqEvent::Note { place, text } => {
@@ -145,9 +147,12 @@ fn sequence_facts(diagram: &Diagram) -> (Vec<(String, String, bool)>, Vec<String
                 };
                 format!("note {place}: {}", words(text))
             }
-            SeqEvent::Open { kind, label } => format!("{kind} {}", words(label)),
+            SeqEvent::Open { kind, label, .. } => format!("{kind} {}", words(label)),
             SeqEvent::Divide { label } => format!("divide {}", words(label)),
             SeqEvent::Close => "end".into(),
+            SeqEvent::Activate(_) | SeqEvent::Deactivate(_) | SeqEvent::Create(_) | SeqEvent::Destroy(_) => {
+                unreachable!("filtered out above")
+            }
         })
         .collect();
     (participants, steps)

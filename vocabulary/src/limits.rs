@@ -93,6 +93,7 @@ pub mod diagrams {
     /// diagrams, with Mermaid's alternative spellings.
     pub const KINDS: &[&str] = &[
         "flowchart",
+        "flowchart-elk",
         "graph",
         "mindmap",
         "sequenceDiagram",
@@ -104,7 +105,7 @@ pub mod diagrams {
     ];
     /// The kinds in words, for descriptions of the diagram operations (each of [`KINDS`] appears in
     /// it; the gateways' tests check their descriptions name them all).
-    pub const KINDS_IN_WORDS: &str = "flowchart/graph, mindmap, sequenceDiagram, classDiagram (or \
+    pub const KINDS_IN_WORDS: &str = "flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or \
         classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram)";
     /// Largest |x| or |y| of a diagram's or an arrangement's top-left corner: far beyond any map,
     /// and small enough that every laid-out position stays a finite, exact-enough number.

@@ -117,6 +117,8 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
             text: String::new(),
             shape: NodeShape::Rectangle,
             subgraph: c.namespace,
+            marks: Vec::new(),
+            style: Default::default(),
         })
         .collect();
     nodes.extend(d.notes.iter().enumerate().map(|(k, n)| FlowNode {
@@ -124,6 +126,8 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         text: String::new(),
         shape: NodeShape::Rectangle,
         subgraph: n.namespace.or_else(|| n.class.and_then(|c| d.classes[c].namespace)),
+        marks: Vec::new(),
+        style: Default::default(),
     }));
     let edge = |from: usize, to: usize, text: Option<String>, dotted: bool| FlowEdge {
         from,
@@ -133,6 +137,11 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         end: Head::None,
         stroke: if dotted { Stroke::Dotted } else { Stroke::Normal },
         length: 1,
+        marks: Vec::new(),
+        id: None,
+        style: Default::default(),
+        from_subgraph: None,
+        to_subgraph: None,
     };
     let mut edges: Vec<FlowEdge> = d.relations.iter().map(|r| edge(r.from, r.to, r.label.clone(), r.dotted)).collect();
     let notes = d.notes.iter().enumerate();
@@ -141,9 +150,9 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         .namespaces
         .iter()
         .enumerate()
-        .map(|(k, n)| Subgraph { id: boxed::safe_id(&n.id, k), title: n.title.clone(), parent: n.parent })
+        .map(|(k, n)| Subgraph { id: boxed::safe_id(&n.id, k), title: n.title.clone(), parent: n.parent, direction: None, style: Default::default() })
         .collect();
-    Flowchart { direction: d.direction, nodes, edges, subgraphs }
+    Flowchart { direction: d.direction, nodes, edges, subgraphs, title: None }
 }
 
 /// How many items [`layout`] plans, known before it runs.

@@ -51,6 +51,8 @@ pub fn layout(d: &ErDiagram) -> Scene {
                 text: String::new(),
                 shape: NodeShape::Rectangle,
                 subgraph: None,
+                marks: Vec::new(),
+                style: Default::default(),
             })
             .collect(),
         edges: d
@@ -64,9 +66,15 @@ pub fn layout(d: &ErDiagram) -> Scene {
                 end: Head::None,
                 stroke: if r.identifying { Stroke::Normal } else { Stroke::Dotted },
                 length: 1,
+                marks: Vec::new(),
+                id: None,
+                style: Default::default(),
+                from_subgraph: None,
+                to_subgraph: None,
             })
             .collect(),
         subgraphs: Vec::new(),
+        title: None,
     };
     let sections: Vec<Vec<Section>> = d.entities.iter().map(sections).collect();
     let measured: Vec<boxed::Measured> = sections.iter().map(|s| boxed::measure(s, MIN_HEIGHT)).collect();

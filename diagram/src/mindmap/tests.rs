@@ -72,16 +72,17 @@ fn decorations_comments_and_classes() {
 
 #[test]
 fn strings_span_lines_and_markdown_becomes_emphasis() {
+    use crate::rich::{BOLD, ITALIC};
     let m = map("mindmap\n    id1[\"`**Root** with\na second line\nUnicode works too: 🤓`\"]\n      id2[\"`The dog in **the** hog... a *very long text*`\"]\n      id3[plain\n      over two lines]\n      id4[\"a #quot;string#quot;\n   on two\"]");
     assert_eq!(m.nodes[0].text, "Root with\na second line\nUnicode works too: 🤓");
-    assert!(m.nodes[0].emphasis[0].bold && !m.nodes[0].emphasis[5].bold);
+    assert!(m.nodes[0].emphasis[0] & BOLD != 0 && m.nodes[0].emphasis[5] & BOLD == 0);
     assert_eq!(m.nodes[0].children, [1, 2, 3]);
-    assert!(m.nodes[1].emphasis.iter().any(|e| e.italic));
+    assert!(m.nodes[1].emphasis.iter().any(|mark| mark & ITALIC != 0));
     assert_eq!(m.nodes[2].text, "plain\nover two lines");
     assert!(m.nodes[2].emphasis.is_empty());
     assert_eq!(m.nodes[3].text, "a \"string\"\non two");
     // A plain markdown line without a shape.
-    assert!(map("mindmap\nr\n  \"`**b**`\"").nodes[1].emphasis[0].bold);
+    assert!(map("mindmap\nr\n  \"`**b**`\"").nodes[1].emphasis[0] & BOLD != 0);
 }
 
 #[test]

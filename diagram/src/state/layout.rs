@@ -108,7 +108,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
         .map(|&i| {
             let s = &d.states[i];
             let title = if s.kind == StateKind::Region { String::new() } else { s.name() };
-            Subgraph { id: boxed::safe_id(&s.id, i), title, parent: sub_of(s.parent) }
+            Subgraph { id: boxed::safe_id(&s.id, i), title, parent: sub_of(s.parent), direction: None, style: Default::default() }
         })
         .collect();
     for (i, s) in d.states.iter().enumerate() {
@@ -120,7 +120,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
         } else {
             boxed::safe_id(&s.id, i)
         };
-        nodes.push(FlowNode { id, text: String::new(), shape: NodeShape::Rectangle, subgraph: sub_of(s.parent) });
+        nodes.push(FlowNode { id, text: String::new(), shape: NodeShape::Rectangle, subgraph: sub_of(s.parent), marks: Vec::new(), style: Default::default() });
         boxes.push(match s.kind {
             StateKind::Start | StateKind::End => boxed::bare_box("Ellipse", DOT, DOT),
             StateKind::Choice => boxed::bare_box("Diamond", CHOICE, CHOICE),
@@ -140,6 +140,8 @@ pub fn layout(d: &StateDiagram) -> Scene {
             text: String::new(),
             shape: NodeShape::Rectangle,
             subgraph: sub_of(holder),
+            marks: Vec::new(),
+            style: Default::default(),
         });
         boxes.push(boxed::note_box(&note.text));
     }
@@ -155,6 +157,11 @@ pub fn layout(d: &StateDiagram) -> Scene {
         end,
         stroke,
         length: 1,
+        marks: Vec::new(),
+        id: None,
+        style: Default::default(),
+        from_subgraph: None,
+        to_subgraph: None,
     };
     let mut edges: Vec<FlowEdge> = d
         .transitions
@@ -172,7 +179,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
         });
         ends.push(if note.left { (usize::MAX, note.state) } else { (note.state, usize::MAX) });
     }
-    let chart = Flowchart { direction: d.direction, nodes, edges, subgraphs };
+    let chart = Flowchart { direction: d.direction, nodes, edges, subgraphs, title: None };
     let mut scene = crate::layered::layout_boxes(&chart, &boxes);
     let first = chart.subgraphs.len();
     for (i, s) in d.states.iter().enumerate() {

@@ -70,8 +70,11 @@ fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
         .iter()
         .map(|row| MapItem {
             id: ItemId(row.id).to_string(),
-            item_type: row.item_type.clone(),
-            parent: Some(row.parent.clone()).filter(|p| p != "panel" && p != "inbox"),
+            item_type: row.item_type.as_str().to_owned(),
+            parent: match row.parent {
+                canvas_items::Parent::Item(container) => Some(container.to_string()),
+                canvas_items::Parent::Panel | canvas_items::Parent::Inbox => None,
+            },
             properties: row.properties.clone(),
         })
         .collect();

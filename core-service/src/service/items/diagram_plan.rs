@@ -84,7 +84,7 @@ pub(super) fn plan(
     for p in &planned {
         let item_type = ItemType::parse(p.item_type).map_err(|_| CoreError::internal("a planned item type"))?;
         let kept = old.get(&(p.element.as_str(), p.part)).and_then(|row| {
-            let item = prior.items.get(&row.item_id).filter(|item| item.item_type == item_type.as_str())?;
+            let item = prior.items.get(&row.item_id).filter(|item| item.item_type == item_type)?;
             Some((item.clone(), (*row).clone()))
         });
         let id = kept.as_ref().map_or_else(|| ItemId::new().0, |(item, _)| item.id);
@@ -144,7 +144,7 @@ pub(super) fn plan(
                     content_key: None,
                 };
                 let row = first_version(new, who, now);
-                let payload = json!({"parent": row.parent, "new": props});
+                let payload = json!({"parent": row.parent.to_string(), "new": props});
                 change.events.push(item_event(
                     who,
                     project,
@@ -164,7 +164,7 @@ pub(super) fn plan(
                 let (patch, remembered) = shifts.patch(i, &r.props, &last, &stored);
                 let last_parent = row.planned.get("parent").and_then(Value::as_str).unwrap_or("panel");
                 let parent =
-                    if r.parent.to_string() != last_parent { r.parent.to_string() } else { current.parent.clone() };
+                    if r.parent.to_string() != last_parent { r.parent } else { current.parent };
                 if !patch.is_empty() || parent != current.parent {
                     let props =
                         canvas_items::validate_update(r.item_type, &stored, patch, ItemFacts { has_content: false })
@@ -223,8 +223,8 @@ pub(super) fn plan(
         }
     }
     for item in &change.deletes {
-        let item_type = ItemType::parse(&item.item_type).map_err(|_| CoreError::internal("a stored item type"))?;
-        let payload = json!({"parent": item.parent, "old": item.properties});
+        let item_type = item.item_type;
+        let payload = json!({"parent": item.parent.to_string(), "old": item.properties});
         change.events.push(item_event(who, project, ItemId(item.id), item_type, EventKind::ItemDeleted, payload));
     }
     Ok(change)
