@@ -156,6 +156,7 @@ pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
 pub use items::{planned_count, to_items, PlannedItem};
 pub use model::Diagram;
 pub use scene::{scene_bounds, Scene};
+pub use shapes::spec_type;
 
 /// Largest source accepted, in bytes.
 pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
@@ -271,7 +272,7 @@ mod tests {
     #[test]
     fn the_kinds_are_the_vocabularys_list() {
         let smallest = |kind: &str| match kind {
-            "flowchart" | "graph" => "A-->B",
+            "flowchart" | "flowchart-elk" | "graph" => "A-->B",
             "mindmap" => "  root",
             "sequenceDiagram" => "A->>B: hi",
             "classDiagram" | "classDiagram-v2" => "A <|-- B",

@@ -169,8 +169,7 @@ fn node(lines: &[Line<'_>], at: usize) -> Result<(Option<Read>, usize), DiagramE
         return Err(DiagramError::new(line.number, col, format!("unexpected '{}' after the node", rest.trim())));
     }
     let decoded = entities::decode(&raw);
-    let mut text =
-        if markdown { rich::markdown(&decoded) } else { rich::plain(&decoded) };
+    let mut text = if markdown { rich::markdown(&decoded) } else { rich::plain(&decoded) };
     let id = id.trim();
     if text.text.is_empty() {
         text = rich::plain(id);

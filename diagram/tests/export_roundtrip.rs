@@ -47,31 +47,19 @@ fn mark(head: Head) -> Head {
     }
 }
 
-fn shape_type(shape: NodeShape) -> &'static str {
-    // The spec type each Mermaid shape is drawn with (the crate's mapping): shapes drawn alike
-    // come back as one of them.
-    use NodeShape::*;
+fn shape_type(shape: NodeShape) -> String {
+    // The spec type each Mermaid shape is drawn with (the crate's own mapping): shapes drawn alike
+    // come back as one of them; a rounded rectangle's corner tells a stadium from a rounded box.
     match shape {
-        Rounded | Plain => "rounded",
-        Circle | DoubleCircle | Cloud => "ellipse",
-        Parallelogram | ParallelogramAlt => "parallelogram",
-        Trapezoid | TrapezoidAlt => "trapezoid",
-        other => match other {
-            Rectangle => "rectangle",
-            Stadium => "stadium",
-            Diamond => "diamond",
-            Hexagon => "hexagon",
-            Cylinder => "cylinder",
-            Subroutine => "subroutine",
-            Asymmetric => "asymmetric",
-            _ => "bang",
-        },
+        NodeShape::Stadium => "stadium".to_owned(),
+        NodeShape::Rounded | NodeShape::Plain => "rounded".to_owned(),
+        other => canvas_diagram::spec_type(other).to_ascii_lowercase(),
     }
 }
 
 /// What a flowchart says, in comparable form: nodes, links, subgraphs.
 type FlowFacts = (
-    Vec<(String, String, &'static str, Option<String>)>,
+    Vec<(String, String, String, Option<String>)>,
     Vec<(String, String, String, Head, Head, Stroke)>,
     Vec<(String, String, Option<String>)>,
 );
@@ -113,7 +101,19 @@ fn flowchart_round_trip(source: &str) -> Result<(), TestCaseError> {
     let exported = export_flowchart(&items, &names);
     let again = parse(&exported).map_err(|e| TestCaseError::fail(format!("{e}\n{exported}")))?;
     let before = parse(source).unwrap();
-    prop_assert_eq!(flow_facts(&before), flow_facts(&again), "\n{}\n--- exported ---\n{}", source, exported);
+    let mut read_back = flow_facts(&again);
+    if let Diagram::Flowchart(chart) = &before {
+        // The front matter's title is drawn as a free label above the chart and is read back as
+        // a node like any free label (docs/diagrams/records.md, "What is lost").
+        if let Some(title) = &chart.title {
+            let (nodes, links, _) = &mut read_back;
+            let unlinked = |id: &String| !links.iter().any(|l| &l.0 == id || &l.1 == id);
+            if let Some(at) = nodes.iter().position(|n| &n.1 == &words(title) && n.3.is_none() && unlinked(&n.0)) {
+                nodes.remove(at);
+            }
+        }
+    }
+    prop_assert_eq!(flow_facts(&before), read_back, "\n{}\n--- exported ---\n{}", source, exported);
     Ok(())
 }
 
@@ -126,14 +126,21 @@ fn golden_flowcharts_come_back_with_the_same_graph() {
 
 /// A sequence diagram's steps with participants by id and heads as the canvas tells them.
 fn sequence_facts(diagram: &Diagram) -> (Vec<(String, String, bool)>, Vec<String>) {
+    use canvas_diagram::model::ParticipantKind::{Actor, Boundary, Control, Entity};
     let Diagram::Sequence(seq) = diagram else { panic!("not a sequence: {diagram:?}") };
     let id = |p: usize| seq.participants[p].id.clone();
-    let participants = seq.participants.iter().map(|p| (p.id.clone(), words(&p.label), p.actor)).collect();
+    // Actors and the boundary, control and entity symbols are all drawn as ellipses, and an
+    // ellipse is read back as an actor.
+    let drawn_round =
+        |p: &canvas_diagram::model::Participant| p.actor || matches!(p.kind, Boundary | Control | Entity | Actor);
+    let participants = seq.participants.iter().map(|p| (p.id.clone(), words(&p.label), drawn_round(p))).collect();
     let steps = seq
         .events
         .iter()
         // Activations, `create` and `destroy` are drawn (bars, late boxes, an X) but not read back.
-        .filter(|e| !matches!(e, SeqEvent::Activate(_) | SeqEvent::Deactivate(_) | SeqEvent::Create(_) | SeqEvent::Destroy(_)))
+        .filter(|e| {
+            !matches!(e, SeqEvent::Activate(_) | SeqEvent::Deactivate(_) | SeqEvent::Create(_) | SeqEvent::Destroy(_))
+        })
         .map(|e| match e {
             SeqEvent::Message { from, to, text, stroke, head, .. } => {
                 format!("{}->{} {:?} {:?}: {}", id(*from), id(*to), stroke, mark(*head), words(text))
@@ -147,7 +154,10 @@ fn sequence_facts(diagram: &Diagram) -> (Vec<(String, String, bool)>, Vec<String
                 };
                 format!("note {place}: {}", words(text))
             }
-            SeqEvent::Open { kind, label, .. } => format!("{kind} {}", words(label)),
+            // `par_over` is drawn as a `par` frame, so it comes back as one.
+            SeqEvent::Open { kind, label, .. } => {
+                format!("{} {}", if kind == "par_over" { "par" } else { kind.as_str() }, words(label))
+            }
             SeqEvent::Divide { label } => format!("divide {}", words(label)),
             SeqEvent::Close => "end".into(),
             SeqEvent::Activate(_) | SeqEvent::Deactivate(_) | SeqEvent::Create(_) | SeqEvent::Destroy(_) => {
@@ -160,7 +170,7 @@ fn sequence_facts(diagram: &Diagram) -> (Vec<(String, String, bool)>, Vec<String
 
 #[test]
 fn golden_sequences_come_back_with_the_same_steps() {
-    for (name, source) in common::goldens().iter().filter(|(n, _)| n.starts_with('s')) {
+    for (name, source) in common::goldens().iter().filter(|(n, _)| n.starts_with('s') && !n.starts_with("st")) {
         let (items, names) = drawn(source);
         let exported = export_sequence(&items, &names);
         let again = parse(&exported).unwrap_or_else(|e| panic!("{name}: {e}\n{exported}"));
@@ -169,7 +179,7 @@ fn golden_sequences_come_back_with_the_same_steps() {
 }
 
 /// A mind map as (depth, id, text, shape) in source order.
-fn mindmap_facts(diagram: &Diagram) -> Vec<(usize, Option<String>, String, &'static str)> {
+fn mindmap_facts(diagram: &Diagram) -> Vec<(usize, Option<String>, String, String)> {
     let Diagram::Mindmap(map) = diagram else { panic!("not a mind map: {diagram:?}") };
     let mut out = Vec::new();
     let mut stack = vec![(0usize, 0usize)];

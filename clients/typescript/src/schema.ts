@@ -124,7 +124,9 @@ export interface paths {
         put?: never;
         /**
          * Create a diagram from Mermaid, laid out automatically (beyond the spec)
-         * @description `{format: "mermaid", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT LR RL, node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes, labels, connectors and containers, created all at once through the bulk path. `position` is the diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+         * @description `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below) becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk path. `position` is the diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+         *
+         *     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
          */
         post: operations["createDiagram"];
         delete?: never;
@@ -2188,7 +2190,7 @@ export interface operations {
                      */
                     format?: "mermaid";
                     position?: null | components["schemas"]["DiagramPosition"];
-                    /** @description The diagram's text: a flowchart (`flowchart`/`graph`), a `mindmap` or a `sequenceDiagram`. */
+                    /** @description The diagram's Mermaid text; its first word names the kind (the operation lists them). */
                     source: string;
                 };
             };

@@ -150,7 +150,13 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         .namespaces
         .iter()
         .enumerate()
-        .map(|(k, n)| Subgraph { id: boxed::safe_id(&n.id, k), title: n.title.clone(), parent: n.parent, direction: None, style: Default::default() })
+        .map(|(k, n)| Subgraph {
+            id: boxed::safe_id(&n.id, k),
+            title: n.title.clone(),
+            parent: n.parent,
+            direction: None,
+            style: Default::default(),
+        })
         .collect();
     Flowchart { direction: d.direction, nodes, edges, subgraphs, title: None }
 }

@@ -114,6 +114,15 @@ fn brackets(map: &Map<'_>, i: usize) -> (&'static str, &'static str) {
         "twosamesideroundcornerrectangle" => ("[(", ")]"),
         "frame" => ("[[", "]]"),
         "directionarrowright" => (">", "]"),
+        // Shapes Mermaid writes only by name (`A@{ shape: doc, label: "…" }`).
+        "star6" => ("@{ shape: bang, label: ", " }"),
+        "onesnipcornerrectangle" => ("@{ shape: card, label: ", " }"),
+        "oneroundcornerrectangle" => ("@{ shape: doc, label: ", " }"),
+        "triangle" => ("@{ shape: hourglass, label: ", " }"),
+        "lightningbolt" => ("@{ shape: bolt, label: ", " }"),
+        "halfframe" => ("@{ shape: brace, label: ", " }"),
+        "twosamesidesnipcornerrectangle" => ("@{ shape: notch-pent, label: ", " }"),
+        "plaque" => ("@{ shape: bow-rect, label: ", " }"),
         _ => ("[", "]"),
     }
 }

@@ -74,7 +74,11 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
             tops.push(s);
         }
     }
-    let frames: Vec<usize> = shapes.iter().copied().filter(|&s| !tops.contains(&s) && is_frame(&map, s)).collect();
+    // A `box` group holds participants; a frame holds what happens.
+    let groups: Vec<usize> =
+        shapes.iter().copied().filter(|&s| map.children(s).iter().any(|c| tops.contains(c))).collect();
+    let frames: Vec<usize> =
+        shapes.iter().copied().filter(|&s| !tops.contains(&s) && !groups.contains(&s) && is_frame(&map, s)).collect();
     tops.sort_by(|&a, &b| map.bounds(a).cx.total_cmp(&map.bounds(b).cx));
     let xs: Vec<f64> = tops.iter().map(|&t| map.bounds(t).cx).collect();
     let participant_at = |c: usize, end: &str| -> Option<usize> {
@@ -87,8 +91,15 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
                 return xs.iter().position(|&px| (px - x).abs() < ON_LIFELINE);
             }
         }
-        let x = map.end_point(c, end).0;
-        xs.iter().position(|&px| (px - x).abs() < ON_LIFELINE)
+        let (x, y) = map.end_point(c, end);
+        xs.iter().position(|&px| (px - x).abs() < ON_LIFELINE).or_else(|| {
+            // A message ending at the side of a participant's box (the one `create` draws late).
+            tops.iter().position(|&t| {
+                let b = map.bounds(t);
+                (b.left() - ON_LIFELINE..=b.right() + ON_LIFELINE).contains(&x)
+                    && (b.top() - ON_LIFELINE..=b.cy + b.half_h + ON_LIFELINE).contains(&y)
+            })
+        })
     };
     // Steps and the frame (or None) each belongs to.
     let mut steps: Vec<(Option<usize>, f64, Step)> = Vec::new();
@@ -98,6 +109,10 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
             "connector" if !lifelines.contains(&i) => {
                 let (s, e) = (map.end_point(i, "startPoint"), map.end_point(i, "endPoint"));
                 match (participant_at(i, "startPoint"), participant_at(i, "endPoint")) {
+                    // The X closing a destroyed lifeline: two short diagonals without text.
+                    (Some(from), Some(to)) if from == to && (s.0 - e.0).abs() > 1.0 && map.label_of(i).is_none() => {
+                        None
+                    }
                     (Some(from), Some(to)) => Some((s.1.min(e.1), Step::Message { from, to, connector: i })),
                     _ if frame_of(i).is_some() && (s.1 - e.1).abs() < 2.0 => {
                         Some((s.1, Step::Divider { connector: i }))
@@ -124,7 +139,19 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
     }
     let pid = |p: usize| participant_ids[p].clone().unwrap_or_default();
     let mut out = String::from("sequenceDiagram\n");
+    let mut open_group: Option<usize> = None;
     for (p, &t) in tops.iter().enumerate() {
+        let group = map.parent(t).filter(|g| groups.contains(g));
+        if group != open_group {
+            if open_group.is_some() {
+                out.push_str("    end\n");
+            }
+            if let Some(g) = group {
+                let title = mermaid(map.label_of(g).unwrap_or(""), Place::Line, false);
+                let _ = writeln!(out, "    box {title}");
+            }
+            open_group = group;
+        }
         let keyword = if map.str_prop(t, "type").eq_ignore_ascii_case("ellipse") { "actor" } else { "participant" };
         let label = mermaid(map.label_of(t).unwrap_or(""), Place::Line, false);
         let id = pid(p);
@@ -133,6 +160,9 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
         } else {
             let _ = writeln!(out, "    {keyword} {id} as {label}");
         }
+    }
+    if open_group.is_some() {
+        out.push_str("    end\n");
     }
     let writer = Writer { map: &map, xs: &xs, pid: &pid, steps: &steps };
     writer.frame(None, None, 1, &mut out);

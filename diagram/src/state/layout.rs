@@ -108,7 +108,13 @@ pub fn layout(d: &StateDiagram) -> Scene {
         .map(|&i| {
             let s = &d.states[i];
             let title = if s.kind == StateKind::Region { String::new() } else { s.name() };
-            Subgraph { id: boxed::safe_id(&s.id, i), title, parent: sub_of(s.parent), direction: None, style: Default::default() }
+            Subgraph {
+                id: boxed::safe_id(&s.id, i),
+                title,
+                parent: sub_of(s.parent),
+                direction: None,
+                style: Default::default(),
+            }
         })
         .collect();
     for (i, s) in d.states.iter().enumerate() {
@@ -120,7 +126,14 @@ pub fn layout(d: &StateDiagram) -> Scene {
         } else {
             boxed::safe_id(&s.id, i)
         };
-        nodes.push(FlowNode { id, text: String::new(), shape: NodeShape::Rectangle, subgraph: sub_of(s.parent), marks: Vec::new(), style: Default::default() });
+        nodes.push(FlowNode {
+            id,
+            text: String::new(),
+            shape: NodeShape::Rectangle,
+            subgraph: sub_of(s.parent),
+            marks: Vec::new(),
+            style: Default::default(),
+        });
         boxes.push(match s.kind {
             StateKind::Start | StateKind::End => boxed::bare_box("Ellipse", DOT, DOT),
             StateKind::Choice => boxed::bare_box("Diamond", CHOICE, CHOICE),

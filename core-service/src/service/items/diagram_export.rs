@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 use canvas_diagram::MapItem;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 
+use super::crud::ListQuery;
 use super::diagram_records::DiagramRecord;
 use super::item_filters::{ItemMatch, Region};
-use super::crud::ListQuery;
 use super::ItemsService;
-use crate::service::Principal;
 use crate::domain::{DiagramId, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
 use crate::storage::ItemRow;
 
 impl ItemsService {

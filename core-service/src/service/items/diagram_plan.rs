@@ -22,11 +22,11 @@ use chrono::Utc;
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
-use super::diagram_shifts::{point, Placed, Shifts};
 use super::crud::{changed_properties, first_version, item_event, next_version, NewItem};
-use crate::service::Principal;
+use super::diagram_shifts::{point, Placed, Shifts};
 use crate::domain::{DiagramId, EventKind, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult, Invalid};
+use crate::service::Principal;
 use crate::storage::{Attachment, ElementRow, ItemRow, NewEvent};
 use canvas_items::{ItemFacts, ItemType, Parent};
 use canvas_vocabulary::limits::bulk::REF_PREFIX;
@@ -163,8 +163,7 @@ pub(super) fn plan(
                 let stored = current.properties.as_object().cloned().unwrap_or_default();
                 let (patch, remembered) = shifts.patch(i, &r.props, &last, &stored);
                 let last_parent = row.planned.get("parent").and_then(Value::as_str).unwrap_or("panel");
-                let parent =
-                    if r.parent.to_string() != last_parent { r.parent } else { current.parent };
+                let parent = if r.parent.to_string() != last_parent { r.parent } else { current.parent };
                 if !patch.is_empty() || parent != current.parent {
                     let props =
                         canvas_items::validate_update(r.item_type, &stored, patch, ItemFacts { has_content: false })

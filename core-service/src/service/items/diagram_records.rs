@@ -13,13 +13,13 @@ use serde_json::{json, Value};
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::crud::{changed_properties, item_event, lost_race, next_version, written};
 use super::diagram_plan::{self, Change, Prior};
 use super::item_locks::WRITE_DEADLINE;
-use super::crud::{changed_properties, item_event, lost_race, next_version, written};
 use super::ItemsService;
-use crate::service::{page_size, Principal};
 use crate::domain::{DiagramId, EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
+use crate::service::{page_size, Principal};
 use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, RecordChange};
 use canvas_diagram::{Diagram, PlannedItem};
 use canvas_items::connector::{self, Frame};

@@ -20,7 +20,7 @@ class CreateDiagramBody:
     """`POST .../diagrams`.
 
     Attributes:
-        source (str): The diagram's text: a flowchart (`flowchart`/`graph`), a `mindmap` or a `sequenceDiagram`.
+        source (str): The diagram's Mermaid text; its first word names the kind (the operation lists them).
         format_ (CreateDiagramBodyFormat | Unset): The diagram language. Default: CreateDiagramBodyFormat.MERMAID.
         position (DiagramPosition | None | Unset):
     """

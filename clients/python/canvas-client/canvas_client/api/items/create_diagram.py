@@ -156,12 +156,14 @@ def sync_detailed(
 ) -> Response[DiagramResponse | Problem]:
     """Create a diagram from Mermaid, laid out automatically (beyond the spec)
 
-     `{format: "mermaid", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT LR RL,
-    node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes,
-    labels, connectors and containers, created all at once through the bulk path. `position` is the
-    diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping
-    nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists
-    every item id and maps each Mermaid node id to its shape.
+     `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
+    becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
+    path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
+    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
+    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+
+    Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
+    classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
 
     Args:
         project_id (UUID):
@@ -201,12 +203,14 @@ def sync(
 ) -> DiagramResponse | Problem | None:
     """Create a diagram from Mermaid, laid out automatically (beyond the spec)
 
-     `{format: "mermaid", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT LR RL,
-    node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes,
-    labels, connectors and containers, created all at once through the bulk path. `position` is the
-    diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping
-    nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists
-    every item id and maps each Mermaid node id to its shape.
+     `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
+    becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
+    path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
+    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
+    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+
+    Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
+    classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
 
     Args:
         project_id (UUID):
@@ -241,12 +245,14 @@ async def asyncio_detailed(
 ) -> Response[DiagramResponse | Problem]:
     """Create a diagram from Mermaid, laid out automatically (beyond the spec)
 
-     `{format: "mermaid", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT LR RL,
-    node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes,
-    labels, connectors and containers, created all at once through the bulk path. `position` is the
-    diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping
-    nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists
-    every item id and maps each Mermaid node id to its shape.
+     `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
+    becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
+    path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
+    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
+    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+
+    Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
+    classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
 
     Args:
         project_id (UUID):
@@ -284,12 +290,14 @@ async def asyncio(
 ) -> DiagramResponse | Problem | None:
     """Create a diagram from Mermaid, laid out automatically (beyond the spec)
 
-     `{format: "mermaid", source, position?: {x, y}}`. Flowcharts (`flowchart`/`graph`, TD TB BT LR RL,
-    node shapes, edges with labels, subgraphs), `mindmap` and `sequenceDiagram` become ordinary shapes,
-    labels, connectors and containers, created all at once through the bulk path. `position` is the
-    diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping
-    nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists
-    every item id and maps each Mermaid node id to its shape.
+     `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
+    becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
+    path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
+    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
+    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+
+    Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
+    classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
 
     Args:
         project_id (UUID):
