@@ -108,7 +108,7 @@ fn flowchart_round_trip(source: &str) -> Result<(), TestCaseError> {
         if let Some(title) = &chart.title {
             let (nodes, links, _) = &mut read_back;
             let unlinked = |id: &String| !links.iter().any(|l| &l.0 == id || &l.1 == id);
-            if let Some(at) = nodes.iter().position(|n| &n.1 == &words(title) && n.3.is_none() && unlinked(&n.0)) {
+            if let Some(at) = nodes.iter().position(|n| n.1 == words(title) && n.3.is_none() && unlinked(&n.0)) {
                 nodes.remove(at);
             }
         }

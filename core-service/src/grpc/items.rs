@@ -202,20 +202,24 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateDiagram", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
-        once.run(&self.core, async move {
-            let project = ProjectId::parse(&req.project_id)?;
-            let position = match (req.x, req.y) {
-                (Some(x), Some(y)) => Some((x, y)),
-                (None, None) => None,
-                _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
-            };
-            let created = core.items().create_diagram(&who, project, &req.format, &req.source, position).await?;
-            Ok(pb::CreateDiagramResponse {
-                item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
-                nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
-                diagram_id: created.diagram.map(|d| d.to_string()).unwrap_or_default(),
-            })
-        })
+        // Boxed: laying out and writing a diagram is a large future.
+        once.run(
+            &self.core,
+            Box::pin(async move {
+                let project = ProjectId::parse(&req.project_id)?;
+                let position = match (req.x, req.y) {
+                    (Some(x), Some(y)) => Some((x, y)),
+                    (None, None) => None,
+                    _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
+                };
+                let created = core.items().create_diagram(&who, project, &req.format, &req.source, position).await?;
+                Ok(pb::CreateDiagramResponse {
+                    item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
+                    nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),
+                    diagram_id: created.diagram.map(|d| d.to_string()).unwrap_or_default(),
+                })
+            }),
+        )
         .await
     }
 

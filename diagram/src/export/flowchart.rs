@@ -41,9 +41,8 @@ const MEDIA: &[&str] = &["web", "image", "document", "svg"];
 /// text of a link; every other label is a node.
 fn roles(map: &Map<'_>) -> Vec<Role> {
     let holds_items = |i: usize| map.children(i).iter().any(|&c| !matches!(map.kind(c), "label" | "connector"));
-    let mut roles = vec![Role::Skipped; map.len()];
-    for i in 0..map.len() {
-        roles[i] = match map.kind(i) {
+    (0..map.len())
+        .map(|i| match map.kind(i) {
             "connector" => Role::Part,
             "shape" | "sticky-note" | "label" if holds_items(i) => Role::Subgraph,
             "shape" if titled(map, i) => Role::Subgraph,
@@ -54,9 +53,8 @@ fn roles(map: &Map<'_>) -> Vec<Role> {
             },
             kind if MEDIA.contains(&kind) => Role::Node,
             _ => Role::Skipped,
-        };
-    }
-    roles
+        })
+        .collect()
 }
 
 /// The label that is the text of `owner` (a shape's or container's first label child).
@@ -207,7 +205,7 @@ pub fn export_flowchart(items: &[MapItem], names: &BTreeMap<String, String>) -> 
             }
             d
         };
-        let indent = "    ".repeat(if closing { depth } else { depth });
+        let indent = "    ".repeat(depth);
         let id = id_of[i].as_deref().unwrap_or_default();
         if closing {
             let _ = writeln!(out, "{indent}end");

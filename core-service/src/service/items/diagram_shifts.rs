@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
+/// A position on the map (x, y).
+type Point = (f64, f64);
 /// A displacement in map units.
 pub(super) type Shift = (f64, f64);
 
@@ -17,7 +19,7 @@ pub(super) struct Placed<'a> {
     /// Position in the new layout.
     pub planned_at: Option<(f64, f64)>,
     /// For a kept item: where it is now and where the diagram last put it.
-    pub kept: Option<(Option<(f64, f64)>, Option<(f64, f64)>)>,
+    pub kept: Option<(Option<Point>, Option<Point>)>,
     /// Plan indexes of the items its connector ends attach to.
     pub ends: Vec<usize>,
     /// Plan index of its container.
