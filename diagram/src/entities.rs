@@ -15,11 +15,9 @@ pub fn code_end(chars: &[char], at: usize) -> Option<usize> {
     (end > at + 1 && chars.get(end) == Some(&';')).then_some(end + 1)
 }
 
-/// The character a code's body (between `#` and `;`) stands for, when it is known.
-fn character(body: &str) -> Option<char> {
-    if let Ok(number) = body.parse::<u32>() {
-        return char::from_u32(number).filter(|c| !c.is_control() || *c == '\n' || *c == '\t');
-    }
+/// The character an entity name (`quot`, `infin`, … between `#` or `&` and `;`) stands for: the
+/// one table of names every diagram kind reads (`crate::text::decode_entities`).
+pub(crate) fn named(body: &str) -> Option<char> {
     let named = match body {
         "quot" => '"',
         "amp" => '&',
@@ -61,34 +59,22 @@ fn character(body: &str) -> Option<char> {
         "pound" => '£',
         "laquo" => '«',
         "raquo" => '»',
+        "divide" => '÷',
+        "para" => '¶',
+        "sect" => '§',
+        "yen" => '¥',
+        "ne" => '≠',
+        "le" => '≤',
+        "ge" => '≥',
         _ => return None,
     };
     Some(named)
 }
 
-/// `text` with every known entity code replaced by its character; unknown codes stay as written.
-pub fn decode(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        if let Some(end) = code_end(&chars, i) {
-            let body: String = chars[i + 1..end - 1].iter().collect();
-            if let Some(c) = character(&body) {
-                out.push(c);
-                i = end;
-                continue;
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::decode_entities as decode;
 
     #[test]
     fn numbers_and_names_become_characters() {

@@ -10,7 +10,7 @@
 use crate::model::{MindNode, Mindmap, NodeShape};
 use crate::rich::{self, Rich};
 use crate::source::{Cursor, Line};
-use crate::{entities, text};
+use crate::text;
 use crate::{Diagram, DiagramError};
 
 /// Openers, longest first, with their closers and shapes.
@@ -92,10 +92,10 @@ fn plain_text(raw: &str) -> Rich {
     let cut = [":::", "::icon(", "%%"].iter().filter_map(|m| raw.find(m)).min().unwrap_or(raw.len());
     let raw = raw[..cut].trim();
     if let Some(inner) = raw.strip_prefix("\"`").and_then(|r| r.strip_suffix("`\"")) {
-        return rich::markdown(&entities::decode(inner));
+        return rich::markdown(inner);
     }
     let raw = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-    rich::plain(&entities::decode(raw))
+    rich::plain(&text::decode_entities(raw))
 }
 
 /// The node starting on `lines[at]` (None for a decoration line) and the index of the line
@@ -168,7 +168,7 @@ fn node(lines: &[Line<'_>], at: usize) -> Result<(Option<Read>, usize), DiagramE
         let col = line.text.chars().count() - rest.trim_start().chars().count() + 1;
         return Err(DiagramError::new(line.number, col, format!("unexpected '{}' after the node", rest.trim())));
     }
-    let decoded = entities::decode(&raw);
+    let decoded = text::decode_entities(&raw);
     let mut text = if markdown { rich::markdown(&decoded) } else { rich::plain(&decoded) };
     let id = id.trim();
     if text.text.is_empty() {

@@ -102,8 +102,11 @@ pub fn decode_entities(text: &str) -> String {
                 body.parse::<u32>().ok()
             };
             match number {
-                Some(code) => char::from_u32(code).filter(|c| *c != '\0').map(String::from),
-                None => named_entity(body).map(String::from),
+                // Control characters (but line breaks and tabs) stay written: a code is no way to smuggle one.
+                Some(code) => {
+                    char::from_u32(code).filter(|c| !c.is_control() || *c == '\n' || *c == '\t').map(String::from)
+                }
+                None => crate::entities::named(body).map(String::from),
             }
             .map(|text| (text, end))
         });
@@ -120,49 +123,6 @@ pub fn decode_entities(text: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The named character references Mermaid sources use.
-fn named_entity(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "quot" => "\"",
-        "amp" => "&",
-        "lt" => "<",
-        "gt" => ">",
-        "apos" => "'",
-        "nbsp" => " ",
-        "hearts" => "♥",
-        "copy" => "©",
-        "reg" => "®",
-        "trade" => "™",
-        "hellip" => "…",
-        "mdash" => "—",
-        "ndash" => "–",
-        "laquo" => "«",
-        "raquo" => "»",
-        "deg" => "°",
-        "plusmn" => "±",
-        "times" => "×",
-        "divide" => "÷",
-        "larr" => "←",
-        "rarr" => "→",
-        "uarr" => "↑",
-        "darr" => "↓",
-        "harr" => "↔",
-        "check" => "✓",
-        "bull" => "•",
-        "middot" => "·",
-        "para" => "¶",
-        "sect" => "§",
-        "euro" => "€",
-        "pound" => "£",
-        "yen" => "¥",
-        "infin" => "∞",
-        "ne" => "≠",
-        "le" => "≤",
-        "ge" => "≥",
-        _ => return None,
-    })
 }
 
 /// Every line of `text` wrapped to `max_width` as the renderer wraps it (a word wider than the

@@ -40,12 +40,15 @@ const MEDIA: &[&str] = &["web", "image", "document", "svg"];
 /// Reads every item's role. A label is a part when it is the text of a shape or container or the
 /// text of a link; every other label is a node.
 fn roles(map: &Map<'_>) -> Vec<Role> {
-    let holds_items = |i: usize| map.children(i).iter().any(|&c| !matches!(map.kind(c), "label" | "connector"));
+    // Only members that are written make a subgraph: Mermaid has nothing to attach a link to in
+    // an empty one, so a container holding none (or only items of unknown types) is a node.
+    let holds_items = |i: usize| {
+        map.children(i).iter().any(|&c| matches!(map.kind(c), "shape" | "sticky-note") || MEDIA.contains(&map.kind(c)))
+    };
     (0..map.len())
         .map(|i| match map.kind(i) {
             "connector" => Role::Part,
             "shape" | "sticky-note" | "label" if holds_items(i) => Role::Subgraph,
-            "shape" if titled(map, i) => Role::Subgraph,
             "shape" | "sticky-note" => Role::Node,
             "label" => match map.parent(i) {
                 Some(p) if map.kind(p) == "connector" || text_label(map, p) == Some(i) => Role::Part,
@@ -63,13 +66,6 @@ fn text_label(map: &Map<'_>, owner: usize) -> Option<usize> {
         return None;
     }
     map.children(owner).iter().copied().find(|&c| map.kind(c) == "label")
-}
-
-/// A shape whose text label is a title in its top part rather than its own box: an empty subgraph.
-fn titled(map: &Map<'_>, shape: usize) -> bool {
-    let Some(label) = text_label(map, shape) else { return false };
-    let (s, l) = (map.bounds(shape), map.bounds(label));
-    l.half_h > 0.0 && s.half_h > 0.0 && l.half_h * 2.0 < s.half_h && l.cy < s.cy - s.half_h / 3.0
 }
 
 /// The text an item shows as a node or subgraph.

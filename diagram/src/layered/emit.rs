@@ -107,11 +107,14 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
         if sub.title.is_empty() {
             continue;
         }
-        let room = rect.width - 12.0 - 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
+        // The whole title, never cut: where the container is narrower, the title runs past its
+        // right edge (a cut title would lose what the person wrote, and read back shortened).
+        let padding = 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
+        let width = (rect.width - 12.0).max(text::width(&sub.title, SMALL_FONT_SIZE) + padding);
         scene.texts.push(SceneText {
             key: format!("title:sg:{}", sub.id),
-            rect: Rect { x: rect.x + 6.0, y: rect.y + 4.0, width: rect.width - 12.0, height: TITLE_HEIGHT },
-            text: text::fit(&sub.title, SMALL_FONT_SIZE, room.max(SMALL_FONT_SIZE)),
+            rect: Rect { x: rect.x + 6.0, y: rect.y + 4.0, width, height: TITLE_HEIGHT },
+            text: sub.title.clone(),
             font_size: SMALL_FONT_SIZE,
             owner: Owner::Box(c),
             color: paint.text,

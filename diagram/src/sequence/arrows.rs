@@ -74,7 +74,7 @@ pub fn message_text(raw: &str) -> String {
         .iter()
         .find_map(|p| raw.get(..p.len()).filter(|h| h.eq_ignore_ascii_case(p)).map(|_| &raw[p.len()..]))
         .unwrap_or(raw);
-    text::clean(&crate::entities::decode(raw))
+    text::clean(&crate::text::decode_entities(raw))
 }
 
 impl Parser {

@@ -101,7 +101,7 @@ impl Parser {
             return index;
         }
         let index = self.sequence.participants.len();
-        let label = text::nonempty(label.unwrap_or_else(|| text::clean(&crate::entities::decode(id))));
+        let label = text::nonempty(label.unwrap_or_else(|| text::clean(&crate::text::decode_entities(id))));
         let kind = kind.unwrap_or(ParticipantKind::Participant);
         self.sequence.participants.push(Participant {
             id: id.to_owned(),

@@ -51,10 +51,15 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
         return Err(DiagramError::new(line, col, "this composite state is not closed: expected `}`"));
     }
     let mut states = p.states;
-    let holders: Vec<usize> = states.iter().filter_map(|s| s.parent).collect();
-    for h in holders {
-        if states[h].kind != StateKind::Region {
-            states[h].kind = StateKind::Composite;
+    // A container is exactly a state that holds others: one written `state X { }` that ends up
+    // holding nothing is drawn as a plain state (the layout lays transitions out to members).
+    let holders: std::collections::HashSet<usize> = states.iter().filter_map(|s| s.parent).collect();
+    for (i, state) in states.iter_mut().enumerate() {
+        match (holders.contains(&i), state.kind) {
+            (true, StateKind::Region) => {}
+            (true, _) => state.kind = StateKind::Composite,
+            (false, StateKind::Composite | StateKind::Region) => state.kind = StateKind::State,
+            (false, _) => {}
         }
     }
     Ok(Diagram::State(StateDiagram {
