@@ -4,10 +4,15 @@
 //! `-Tplain`, sampled); ours are the routes as the map draws them. Ours must
 //! have no more crossings than dot's on at least 80 % of the flowcharts.
 //!
+//! The same comparison runs over the real-world corpus (`tests/mermaid-corpus/`, flowcharts that
+//! Mermaid accepts and we draw): there ours must cross no more than dot's on at least
+//! [`CORPUS_MIN_PERCENT`] of them.
+//!
 //! Without `dot` the comparison is skipped with a notice, except under
 //! `CI=true`, where it fails (tests/run.sh installs Debian's graphviz).
 
 mod common;
+mod corpus_support;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -25,7 +30,7 @@ fn dot_source(chart: &Flowchart, scene: &Scene) -> String {
         Direction::RightLeft => "RL",
     };
     let mut out = format!(
-        "digraph G {{\n  rankdir={rankdir}; nodesep=0.5; ranksep=0.55;\n  node [shape=box, fixedsize=true, label=\"\"];\n  edge [fontsize=12];\n"
+        "digraph G {{\n  rankdir={rankdir}; nodesep=0.5; ranksep=0.55; compound=true;\n  node [shape=box, fixedsize=true, label=\"\"];\n  edge [fontsize=12];\n"
     );
     let node_box = |i: usize| scene.boxes.iter().find(|b| b.key == format!("n:{}", chart.nodes[i].id)).unwrap();
     let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
@@ -57,6 +62,13 @@ fn dot_source(chart: &Flowchart, scene: &Scene) -> String {
         }
         if e.stroke == Stroke::Invisible {
             attrs.push("style=invis".into());
+        }
+        // A link to or from a subgraph ends on the cluster's border, as ours does.
+        if let Some(s) = e.from_subgraph {
+            attrs.push(format!("ltail=cluster_{s}"));
+        }
+        if let Some(s) = e.to_subgraph {
+            attrs.push(format!("lhead=cluster_{s}"));
         }
         let _ = writeln!(out, "  n{} -> n{} [{}];", e.from, e.to, attrs.join(", "));
     }
@@ -101,21 +113,30 @@ fn run_dot(source: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-#[test]
-fn our_layouts_cross_no_more_than_graphviz_on_most_flowcharts() {
-    if Command::new("dot").arg("-V").output().is_err() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "Graphviz `dot` is missing (tests/run.sh installs it)");
-        println!("notice: Graphviz `dot` is not installed; the crossing comparison is skipped");
-        return;
+/// Share of the corpus flowcharts on which ours must cross no more than dot's, in percent.
+const CORPUS_MIN_PERCENT: usize = 90;
+
+/// Whether `dot` can run; without it the comparison fails under `CI=true` and is skipped otherwise.
+fn dot_is_installed() -> bool {
+    if Command::new("dot").arg("-V").output().is_ok() {
+        return true;
     }
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "Graphviz `dot` is missing (tests/run.sh installs it)");
+    println!("notice: Graphviz `dot` is not installed; the crossing comparison is skipped");
+    false
+}
+
+/// Compares each flowchart's crossings with dot's; returns the table (written to `artifact`) and
+/// how many of how many were no worse than dot.
+fn compare(flowcharts: Vec<(String, Flowchart)>, artifact: &str) -> (String, usize, usize) {
     let mut table = String::from("| flowchart | nodes | edges | ours | dot |\n|---|---:|---:|---:|---:|\n");
     let (mut total, mut good) = (0, 0);
-    for (name, source) in common::goldens().into_iter().filter(|(n, _)| n.starts_with('f')) {
-        let Ok(Diagram::Flowchart(chart)) = parse(&source) else { panic!("{name}") };
+    for (name, chart) in flowcharts {
         let scene = layout(&Diagram::Flowchart(chart.clone()));
         let ours = common::count_crossings(&scene.lines.iter().map(|l| l.drawn()).collect::<Vec<_>>());
         let dot_source = dot_source(&chart, &scene);
-        std::fs::write(common::artifacts_dir().join(format!("{name}.dot")), &dot_source).unwrap();
+        let file = name.replace('/', "__");
+        std::fs::write(common::artifacts_dir().join(format!("{file}.dot")), &dot_source).unwrap();
         let theirs = common::count_crossings(&dot_edges(&run_dot(&dot_source)));
         let edges = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible).count();
         let _ = writeln!(table, "| {name} | {} | {edges} | {ours} | {theirs} |", chart.nodes.len());
@@ -124,8 +145,43 @@ fn our_layouts_cross_no_more_than_graphviz_on_most_flowcharts() {
     }
     let _ = writeln!(table, "\nours ≤ dot on {good} of {total} flowcharts");
     println!("{table}");
-    std::fs::write(common::artifacts_dir().join("crossings.md"), &table).unwrap();
+    std::fs::write(common::artifacts_dir().join(artifact), &table).unwrap();
+    (table, good, total)
+}
+
+#[test]
+fn our_layouts_cross_no_more_than_graphviz_on_most_flowcharts() {
+    if !dot_is_installed() {
+        return;
+    }
+    let goldens = common::goldens().into_iter().filter(|(n, _)| n.starts_with('f'));
+    let charts = goldens
+        .map(|(name, source)| match parse(&source) {
+            Ok(Diagram::Flowchart(chart)) => (name, chart),
+            other => panic!("{name}: {other:?}"),
+        })
+        .collect();
+    let (table, good, total) = compare(charts, "crossings.md");
     assert!(good * 5 >= total * 4, "ours ≤ dot on only {good} of {total}:\n{table}");
+}
+
+/// The flowcharts people wrote (the corpus), not ours.
+#[test]
+fn our_layouts_cross_no_more_than_graphviz_on_the_real_corpus() {
+    if !dot_is_installed() {
+        return;
+    }
+    let charts: Vec<(String, Flowchart)> = corpus_support::valid_files()
+        .into_iter()
+        .filter(|file| file.kind == "flowchart")
+        .filter_map(|file| match parse(&file.source) {
+            Ok(Diagram::Flowchart(chart)) if !chart.nodes.is_empty() => Some((file.name, chart)),
+            _ => None,
+        })
+        .collect();
+    assert!(charts.len() >= 120, "only {} corpus flowcharts were drawn", charts.len());
+    let (table, good, total) = compare(charts, "crossings-corpus.md");
+    assert!(good * 100 >= total * CORPUS_MIN_PERCENT, "ours ≤ dot on only {good} of {total}:\n{table}");
 }
 
 #[test]

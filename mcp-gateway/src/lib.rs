@@ -17,11 +17,14 @@
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
 //!   `tools/call`.
 //! - [`tools`]: one type per tool, their schemas and outputs.
+//! - [`app`]: the map as an MCP App view (`ui://canvas/map.html`), named by the tools whose
+//!   results are places on the map.
 //! - [`error`]: every error the gateway shows, mapped in one place.
 //! - [`state`]: the gRPC clients, links and the caller's credentials (on the client frame both
 //!   gateways share, `canvas_proto::client`).
 //! - [`config`]: settings and the binary's command line.
 
+pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;

@@ -1,13 +1,14 @@
-//! The MCP server proper: what `initialize`/`server/discover` announce, and
+//! The MCP server proper: what `initialize`/`server/discover` announce,
 //! `tools/list` and `tools/call` handed to the [`tools`](crate::tools)
-//! registry. rmcp does the protocol (version negotiation, JSON-RPC framing,
+//! registry, and the map view's `resources/list` and `resources/read` ([`app`](crate::app)). rmcp does the protocol (version negotiation, JSON-RPC framing,
 //! per-request metadata of the newest revision); this type only answers.
 
 use std::borrow::Cow;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -40,9 +41,13 @@ impl ServerHandler for CanvasMcp {
     fn get_info(&self) -> ServerConfig {
         let mut info = Implementation::new("canvas-mcp", env!("CARGO_PKG_VERSION"));
         info.title = Some("Canvas project service".to_owned());
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(info)
-            .with_instructions(INSTRUCTIONS)
+        // Tools, and the map view of the MCP Apps extension (`crate::app`) as the one resource.
+        let capabilities = ServerCapabilities::builder()
+            .enable_extensions_with(crate::app::capability())
+            .enable_resources()
+            .enable_tools()
+            .build();
+        InitializeResult::new(capabilities).with_server_info(info).with_instructions(INSTRUCTIONS)
     }
 
     /// Every revision rmcp speaks, from 2024-11-05 (with `initialize`) to
@@ -74,6 +79,22 @@ impl ServerHandler for CanvasMcp {
             .unwrap_or_else(|| self.state.caller(None));
         let ctx = ToolContext { state: self.state.clone(), caller };
         tools::call(&request.name, &ctx, request.arguments.unwrap_or_default()).await.map(CallToolResponse::from)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(crate::app::resources()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        crate::app::read(&request.uri).map(ReadResourceResponse::from)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

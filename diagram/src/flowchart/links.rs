@@ -44,10 +44,23 @@ fn head_of(c: Option<char>) -> Option<Head> {
 
 /// Whether a link starts at the cursor.
 pub fn at_link(cur: &Cursor) -> bool {
-    let skip = usize::from(matches!(cur.peek(), Some('<' | 'o' | 'x')) && matches!(cur.peek_at(1), Some('-' | '=')));
+    // An end mark before the line: `<-->`, `o==o`, and the dotted `<.->` (Mermaid's dotted link
+    // may leave out its first dash after the mark too).
+    let marked =
+        matches!(cur.peek_at(1), Some('-' | '=')) || (cur.peek_at(1) == Some('.') && dotted_run_closes(cur, 1));
+    let skip = usize::from(matches!(cur.peek(), Some('<' | 'o' | 'x')) && marked);
     let (a, b) = (cur.peek_at(skip), cur.peek_at(skip + 1));
     matches!((a, b), (Some('-'), Some('-' | '.')) | (Some('='), Some('=')) | (Some('.'), Some('.' | '-')))
         || (skip == 0 && cur.starts_with("~~~"))
+}
+
+/// Whether the dots from `at` on are followed by a dash (`.->`, `..-`): a dotted link, not text.
+fn dotted_run_closes(cur: &Cursor, at: usize) -> bool {
+    let mut i = at;
+    while cur.peek_at(i) == Some('.') {
+        i += 1;
+    }
+    i > at && cur.peek_at(i) == Some('-')
 }
 
 /// Reads the link at the cursor (see [`at_link`]).
@@ -233,6 +246,17 @@ mod tests {
         assert_eq!((l.stroke, l.end, l.length), (Stroke::Dotted, Head::Arrow, 1));
         let (l, _) = link("~~~ B");
         assert_eq!(l.stroke, Stroke::Invisible);
+        // Mermaid's own docs (flowchart.md's link lengths): `R2 <.-> C`, its first dash left out.
+        let (l, rest) = link("<.-> C");
+        assert_eq!(
+            (l.start, l.end, l.stroke, l.length, rest.as_str()),
+            (Head::Arrow, Head::Arrow, Stroke::Dotted, 1, "C")
+        );
+        let (l, _) = link("o..-o C");
+        assert_eq!((l.start, l.end, l.length), (Head::Circle, Head::Circle, 2));
+        let at = |text: &str| at_link(&Cursor::new(Line { number: 1, text }));
+        assert!(at("<.-> C") && at("x.-x C") && at("<-.-> C"));
+        assert!(!at("<. text") && !at("o.x") && !at("x."), "a mark and dots without a dash is no link");
     }
 
     #[test]

@@ -379,7 +379,8 @@ impl Parser {
 
     /// A node named like a subgraph stands for the subgraph: its links become links to the
     /// subgraph (laid out through one node inside it, drawn to the subgraph's border), and the
-    /// node itself goes. A subgraph with no node inside has nothing to stand for it: refused.
+    /// node itself goes. A subgraph with nothing inside is drawn as Mermaid draws it: as a plain
+    /// node titled like it, in its place, which the links attach to.
     fn subgraph_links(&mut self, cur: &Cursor) -> Result<(), DiagramError> {
         let aliases: Vec<(usize, usize)> = (0..self.chart.nodes.len())
             .filter_map(|n| self.subgraph_ids.get(&self.chart.nodes[n].id).map(|&s| (n, s)))
@@ -387,7 +388,7 @@ impl Parser {
         if aliases.is_empty() {
             return Ok(());
         }
-        let is_alias: HashSet<usize> = aliases.iter().map(|a| a.0).collect();
+        let alias_nodes: HashSet<usize> = aliases.iter().map(|a| a.0).collect();
         // The node standing for each subgraph: its first node, its nested subgraphs' included.
         let within = |node: usize, sub: usize, chart: &Flowchart| {
             let mut at = chart.nodes[node].subgraph;
@@ -400,21 +401,34 @@ impl Parser {
             false
         };
         let mut stand_in = HashMap::new();
+        let mut emptied = Vec::new();
         for &(alias, sub) in &aliases {
-            let inside = (0..self.chart.nodes.len()).find(|&n| !is_alias.contains(&n) && within(n, sub, &self.chart));
+            let inside =
+                (0..self.chart.nodes.len()).find(|&n| !alias_nodes.contains(&n) && within(n, sub, &self.chart));
             match inside {
                 Some(n) => {
                     stand_in.insert(alias, (n, sub));
                 }
-                None => {
+                None if self.chart.subgraphs.iter().any(|s| s.parent == Some(sub)) => {
                     let id = &self.chart.subgraphs[sub].id;
                     return Err(cur.error_at_pos(
                         self.mentions[alias].0,
                         format!("'{id}' is a subgraph with no nodes: a link to it has nothing to attach to"),
                     ));
                 }
+                None => emptied.push((alias, sub)),
             }
         }
+        // The empty subgraphs become their alias nodes.
+        for &(alias, sub) in &emptied {
+            let group = &self.chart.subgraphs[sub];
+            let node = &mut self.chart.nodes[alias];
+            if node.text == node.id && !group.title.is_empty() {
+                node.text = group.title.clone();
+            }
+            node.subgraph = group.parent;
+        }
+        let is_alias: HashSet<usize> = stand_in.keys().copied().collect();
         for edge in &mut self.chart.edges {
             if let Some(&(n, sub)) = stand_in.get(&edge.from) {
                 edge.from = n;
@@ -439,7 +453,39 @@ impl Parser {
             edge.from = renumber[edge.from];
             edge.to = renumber[edge.to];
         }
+        let mut gone: Vec<usize> = emptied.iter().map(|e| e.1).collect();
+        gone.sort_unstable();
+        gone.dedup();
+        for &sub in gone.iter().rev() {
+            self.remove_subgraph(sub);
+        }
         Ok(())
+    }
+
+    /// Removes subgraph `sub`, which holds nothing, and renumbers the later ones.
+    fn remove_subgraph(&mut self, sub: usize) {
+        self.chart.subgraphs.remove(sub);
+        let shift = |at: &mut Option<usize>| {
+            if let Some(i) = *at {
+                *at = if i > sub { Some(i - 1) } else { Some(i) };
+            }
+        };
+        for node in &mut self.chart.nodes {
+            shift(&mut node.subgraph);
+        }
+        for group in &mut self.chart.subgraphs {
+            shift(&mut group.parent);
+        }
+        for edge in &mut self.chart.edges {
+            shift(&mut edge.from_subgraph);
+            shift(&mut edge.to_subgraph);
+        }
+        self.subgraph_ids.retain(|_, i| *i != sub);
+        for i in self.subgraph_ids.values_mut() {
+            if *i > sub {
+                *i -= 1;
+            }
+        }
     }
 }
 

@@ -223,11 +223,9 @@ pub fn shape_data(cur: &mut Cursor) -> Result<(Option<NodeShape>, Option<Rich>),
         let value = match cur.peek() {
             Some(q @ ('"' | '\'')) => {
                 cur.bump();
-                let Some(end) = cur.find(&q.to_string()) else {
+                let Some(raw) = yaml_string(cur, q) else {
                     return Err(cur.error_at_pos(value_pos, format!("unterminated string: expected a closing '{q}'")));
                 };
-                let raw = cur.take_to(end);
-                cur.bump();
                 // A string over lines is one text, its lines its lines.
                 text_of(&raw.split('\n').map(str::trim).collect::<Vec<_>>().join("\n"))
             }
@@ -246,6 +244,44 @@ pub fn shape_data(cur: &mut Cursor) -> Result<(Option<NodeShape>, Option<Rich>),
             "label" => label = Some(value),
             _ => {}
         }
+    }
+}
+
+/// The rest of a quoted value of shape data, which Mermaid reads as YAML: in double quotes `\"`,
+/// `\\` and `\/` stand for the character and `\n`, `\t` for a line break and a tab (any other
+/// backslash is kept as written); in single quotes `''` stands for one quote. Leaves the cursor
+/// after the closing quote; None when there is none.
+fn yaml_string(cur: &mut Cursor, quote: char) -> Option<String> {
+    let mut out = String::new();
+    loop {
+        let c = cur.bump()?;
+        if c == quote {
+            if quote == '\'' && cur.peek() == Some('\'') {
+                cur.bump();
+                out.push('\'');
+                continue;
+            }
+            return Some(out);
+        }
+        if c == '\\' && quote == '"' {
+            match cur.peek() {
+                Some(e @ ('"' | '\\' | '/')) => {
+                    cur.bump();
+                    out.push(e);
+                }
+                Some('n') => {
+                    cur.bump();
+                    out.push('\n');
+                }
+                Some('t') => {
+                    cur.bump();
+                    out.push('\t');
+                }
+                _ => out.push(c),
+            }
+            continue;
+        }
+        out.push(c);
     }
 }
 
@@ -323,6 +359,12 @@ mod tests {
         let (n, _) = node("A[Old]@{ shape: diamond }").unwrap();
         assert_eq!(n.shape.as_ref().map(|s| (s.0, s.1.text.as_str())), Some((NodeShape::Diamond, "Old")));
         let (n, _) = node("A@{ icon: \"fa:user\", form: square }").unwrap();
+        // Quoted values are YAML strings (opentofu's docs: `label: "provider[\"hashicorp/aws\"]"`).
+        let (q, rest) = node(r#"A@{ label: "provider[\"aws\"] \\ x", shape: rect } --> B"#).unwrap();
+        assert_eq!(text(&q), r#"provider["aws"] \ x"#);
+        assert_eq!(rest.trim(), "--> B");
+        let (q, _) = node("A@{ label: 'it''s' }").unwrap();
+        assert_eq!(text(&q), "it's");
         assert!(n.data && n.shape.is_none());
     }
 

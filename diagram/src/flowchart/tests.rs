@@ -128,8 +128,21 @@ fn links_to_and_from_subgraphs_attach_to_them() {
     let ends: Vec<(Option<usize>, Option<usize>)> = c.edges.iter().map(|e| (e.from_subgraph, e.to_subgraph)).collect();
     assert_eq!(ends, [(None, Some(0)), (None, None), (Some(0), Some(1))]);
     assert_eq!(c.nodes[c.edges[2].to].id, "D", "a node inside, nested subgraphs included, stands for it");
-    let err = error("graph TD\nsubgraph E\nend\nA --> E");
-    assert_eq!((err.line, err.column), (4, 7), "{err}");
+    // An empty subgraph linked to is drawn as Mermaid draws it: a node titled like it, in its place.
+    let c = chart(
+        "graph TD\nsubgraph Outer\n  X\n  subgraph E [Empty box]\n  end\nend\nA --> E\nsubgraph F\nY\nend\nE --> F",
+    );
+    let ids: Vec<&str> = c.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["X", "A", "E", "Y"]);
+    let e = &c.nodes[2];
+    assert_eq!((e.text.as_str(), e.subgraph), ("Empty box", Some(0)), "inside Outer, titled");
+    let subs: Vec<&str> = c.subgraphs.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(subs, ["Outer", "F"], "the empty subgraph is gone, the later one renumbered");
+    assert_eq!((c.nodes[3].subgraph, c.edges[1].to_subgraph), (Some(1), Some(1)));
+    assert_eq!(edges(&c), [("A", "E"), ("E", "Y")]);
+    // A subgraph holding only empty subgraphs still has nothing a link could attach to.
+    let err = error("graph TD\nsubgraph E\nsubgraph G\nend\nend\nA --> E");
+    assert_eq!((err.line, err.column), (6, 7), "{err}");
     assert!(err.message.contains("no nodes"), "{err}");
 }
 

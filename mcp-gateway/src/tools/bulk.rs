@@ -77,6 +77,7 @@ impl CanvasTool for CreateItems {
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateItemsArgs;
     type Output = CreateItemsOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     fn details() -> String {
         format!("At most {MAX_ITEMS} items per call. A ref is {}.", ref_rule())
@@ -159,6 +160,7 @@ impl CanvasTool for CreateDiagram {
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateDiagramArgs;
     type Output = CreateDiagramOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     fn details() -> String {
         format!("Mermaid kinds: {}.", canvas_vocabulary::limits::diagrams::KINDS_IN_WORDS)
@@ -234,6 +236,7 @@ impl CanvasTool for ArrangeItems {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = ArrangeItemsArgs;
     type Output = ArrangeItemsOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     fn details() -> String {
         format!(

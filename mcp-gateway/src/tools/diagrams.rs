@@ -122,6 +122,7 @@ impl CanvasTool for UpdateDiagram {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = UpdateDiagramArgs;
     type Output = UpdateDiagramOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     async fn run(ctx: &ToolContext, args: UpdateDiagramArgs) -> Result<UpdateDiagramOut, ToolFailure> {
         let request = pb::UpdateDiagramRequest {

@@ -54,6 +54,7 @@ impl CanvasTool for CreateItem {
     const HINTS: Hints = Hints::CREATE;
     type Args = CreateItemArgs;
     type Output = CreatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     /// Every type created from properties, with each property's rule, default and flags, from
     /// core-service's property table.
@@ -155,6 +156,7 @@ impl CanvasTool for GetItem {
     const HINTS: Hints = Hints::READ;
     type Args = ItemArgs;
     type Output = ItemOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     async fn run(ctx: &ToolContext, args: ItemArgs) -> Result<ItemOut, ToolFailure> {
         let request = ctx.request(pb::GetItemRequest { project_id: args.project_id, item_id: args.item_id });
@@ -288,6 +290,7 @@ impl CanvasTool for UpdateItemProperty {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = UpdateItemPropertyArgs;
     type Output = UpdatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     /// The properties an update can change, per type, from core-service's property table.
     fn details() -> String {

@@ -74,6 +74,7 @@ impl CanvasTool for StyleItem {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = StyleItemArgs;
     type Output = UpdatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     /// Which types take which style properties, from core-service's property table.
     fn details() -> String {
@@ -148,6 +149,7 @@ impl CanvasTool for ArrangeItem {
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = ArrangeItemArgs;
     type Output = UpdatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     fn input_schema() -> Arc<JsonObject> {
         item_properties::<ArrangeItemArgs>(ARRANGE_PROPERTIES)
@@ -232,6 +234,7 @@ impl CanvasTool for ConnectItems {
     const HINTS: Hints = Hints::CREATE;
     type Args = ConnectItemsArgs;
     type Output = CreatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     /// The connector's properties and its ends' decorator, from core-service's property table (their
     /// defaults included: they are what an omitted argument gets).

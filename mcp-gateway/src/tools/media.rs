@@ -58,6 +58,7 @@ impl CanvasTool for UploadImage {
     const HINTS: Hints = Hints::CREATE;
     type Args = UploadImageArgs;
     type Output = CreatedOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     /// `fileName`, `position` and `size` as an image's properties in core-service's table.
     fn input_schema() -> Arc<JsonObject> {

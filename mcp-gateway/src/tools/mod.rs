@@ -128,6 +128,10 @@ pub trait CanvasTool {
         violation.field.clone()
     }
 
+    /// Whether the result's item links are a place on the map a person would look at: the tool's
+    /// definition then names the map view (`crate::app`), which MCP Apps hosts show inline.
+    const SHOWN_ON_THE_MAP: bool = false;
+
     /// Content blocks added after the structured result's text block (an image, say).
     fn attachments(_output: &Self::Output) -> Vec<ContentBlock> {
         Vec::new()
@@ -146,10 +150,15 @@ fn definition<T: CanvasTool>() -> Tool {
     let details = T::details();
     let description =
         if details.is_empty() { T::DESCRIPTION.to_owned() } else { format!("{}\n{details}", T::DESCRIPTION) };
-    Tool::new(T::NAME, description, T::input_schema())
+    let tool = Tool::new(T::NAME, description, T::input_schema())
         .with_title(T::TITLE)
         .with_raw_output_schema(schema::output::<T::Output>())
-        .with_annotations(annotations)
+        .with_annotations(annotations);
+    if T::SHOWN_ON_THE_MAP {
+        tool.with_meta(crate::app::tool_meta())
+    } else {
+        tool
+    }
 }
 
 /// Parses the arguments, runs the tool and renders its outcome: the output

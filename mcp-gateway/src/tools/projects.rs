@@ -110,6 +110,7 @@ impl CanvasTool for FindItem {
     const HINTS: Hints = Hints::READ;
     type Args = FindItemArgs;
     type Output = FindItemOut;
+    const SHOWN_ON_THE_MAP: bool = true;
 
     async fn run(ctx: &ToolContext, args: FindItemArgs) -> Result<FindItemOut, ToolFailure> {
         let request = ctx.request(pb::FindItemRequest { item_id: args.item_id });

@@ -15,6 +15,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use canvas_proto::failure::CallFailure;
 use canvas_proto::v1 as pb;
 use canvas_render::{Content, Drawing, Rect, RenderError, RenderOptions};
 // Items are read in the service's largest pages.
@@ -170,12 +171,75 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
 async fn draw(state: &AppState, project_id: String, query: String, headers: &HeaderMap) -> Result<Drawing, ApiError> {
     let options = options(&query)?;
     let auth = authorization(headers);
-    let items = list_all(state, &project_id, auth).await?;
+    let items = match &options.item_ids {
+        // A few named items (the live map redrawing what changed): read each by id, so the cost
+        // follows the change, not the size of the map.
+        Some(ids) if ids.len() <= BY_ID_MAX => fetch_by_id(state, &project_id, auth, ids).await?,
+        _ => list_all(state, &project_id, auth).await?,
+    };
     let contents = fetch_contents(state, &project_id, auth, &items, &options).await?;
     tokio::task::spawn_blocking(move || canvas_render::render_svg(&items, &contents, &options))
         .await
         .map_err(ApiError::internal)?
         .map_err(render_error)
+}
+
+/// Most items `itemIds` reads one by one; more are filtered from the whole listing.
+const BY_ID_MAX: usize = 200;
+
+/// The named items, read by id (a few at once). An id that names no item (deleted since the
+/// caller saw it) is left out of the drawing, as the listing would leave it out; every other
+/// refusal (no access, no such project) is the answer.
+async fn fetch_by_id(
+    state: &AppState,
+    project_id: &str,
+    auth: Option<&str>,
+    ids: &HashSet<String>,
+) -> Result<Vec<Value>, ApiError> {
+    let mut requests = Vec::with_capacity(ids.len());
+    for id in ids {
+        let request = pb::GetItemRequest { project_id: project_id.to_owned(), item_id: id.clone() };
+        requests.push(with_auth(request, auth)?);
+    }
+    let mut replies = stream::iter(requests)
+        .map(|request| {
+            let mut client = state.items.clone();
+            async move { client.get_item(request).await }
+        })
+        .buffered(CONTENT_CONCURRENCY);
+    let mut items = Vec::with_capacity(ids.len());
+    while let Some(reply) = replies.next().await {
+        match reply {
+            Ok(item) => items.push(item_json(item.into_inner())),
+            Err(status) => match item_refusal(&status) {
+                Some(ItemRefusal::Missing) => {}
+                Some(ItemRefusal::NotAnId(rule)) => return Err(ApiError::invalid("itemIds", &rule)),
+                None => return Err(status.into()),
+            },
+        }
+    }
+    Ok(items)
+}
+
+/// How reading one of the named items was refused, when it concerns that item alone.
+enum ItemRefusal {
+    /// No such item (not "no such project", which is the caller's answer).
+    Missing,
+    /// The id is not an item id: core-service's rule, reported under the query parameter.
+    NotAnId(String),
+}
+
+fn item_refusal(status: &tonic::Status) -> Option<ItemRefusal> {
+    let CallFailure::Refused(refusal) = canvas_proto::failure::classify(status) else { return None };
+    match refusal.reason {
+        pb::ErrorReason::NotFound if refusal.resource.as_ref().is_some_and(|(kind, _)| kind == "item") => {
+            Some(ItemRefusal::Missing)
+        }
+        pb::ErrorReason::ValidationFailed => {
+            refusal.violations.into_iter().find(|v| v.field == "itemId").map(|v| ItemRefusal::NotAnId(v.description))
+        }
+        _ => None,
+    }
 }
 
 /// Every item of the project, page by page, as REST item JSON.

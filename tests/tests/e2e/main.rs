@@ -37,6 +37,7 @@ mod labels;
 mod limits;
 mod map_browser;
 mod mcp;
+mod mcp_app;
 mod mcp_calls;
 mod mcp_clients;
 mod mcp_schemas;

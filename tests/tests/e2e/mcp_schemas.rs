@@ -16,7 +16,7 @@ use tokio::process::Command;
 use crate::support::owner_with_project;
 
 /// The npm prefix holding the pinned SDK.
-fn sdk_dir() -> PathBuf {
+pub(crate) fn sdk_dir() -> PathBuf {
     std::env::var_os("CANVAS_MCP_SDK_DIR").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-mcp-sdk")
     })

@@ -11,7 +11,12 @@ use crate::files;
 use crate::support::{assert_invalid, owner_with_project, send, Reply};
 use crate::uploads::upload;
 
-backend_tests!(every_item_type_is_drawn, png_has_the_asked_size, rendering_follows_access_rules);
+backend_tests!(
+    every_item_type_is_drawn,
+    png_has_the_asked_size,
+    rendering_follows_access_rules,
+    named_items_are_drawn_alone_and_missing_ones_left_out
+);
 
 /// A label scaled by 10¹² viewed through a 20-unit region reaches about 10¹³ pixels outside the
 /// PNG, which the rasteriser (tiny-skia) cannot scan; found by schemathesis. The answer is a 422
@@ -213,4 +218,49 @@ async fn rendering_follows_access_rules(backend: Backend) {
     let refused = get(&app, &huge, Some(&owner)).await;
     assert_invalid(&refused, "scale");
     assert!(refused.body["detail"].as_str().unwrap().contains("more than the limit"), "{}", refused.body);
+}
+
+/// `itemIds` (what the live map redraws a change with): only the named items, each exactly as in
+/// the whole drawing; an id deleted since is left out; an id that is not one names `itemIds`;
+/// access as for the whole map; upper-case ids and spaces as sent by hand.
+async fn named_items_are_drawn_alone_and_missing_ones_left_out(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let items = every_type(&app, &owner, &project).await;
+    let svg_url = render_url(&app, &project, "svg");
+    let whole = String::from_utf8(get(&app, &svg_url, Some(&owner)).await.bytes).unwrap();
+    let group_of = |svg: &str, id: &str| -> String {
+        let start =
+            svg.find(&format!("<g class=\"item\" id=\"item-{id}\"")).unwrap_or_else(|| panic!("{id} not drawn"));
+        // Items do not nest: the group ends at the next item's start or the end of the drawing.
+        let rest = &svg[start + 1..];
+        let end = rest.find("<g class=\"item\"").or_else(|| rest.rfind("</svg>")).unwrap();
+        svg[start..start + 1 + end].to_owned()
+    };
+
+    let (note, connector) = (&items[1].0, &items[4].0);
+    let deleted = create(&app, &owner, &project, "label", json!({"text": "gone soon"})).await;
+    let reply =
+        send(&app, Method::DELETE, &app.item_url(&project, &format!("/{deleted}")), Some(&owner.bearer()), None).await;
+    assert!(reply.status.is_success(), "{}", reply.body);
+    let url = format!("{svg_url}?itemIds={},%20{},{deleted}", note.to_uppercase(), connector);
+    let reply = get(&app, &url, Some(&owner)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", String::from_utf8_lossy(&reply.bytes));
+    let part = String::from_utf8(reply.bytes).unwrap();
+    assert_eq!(part.matches("class=\"item\"").count(), 2, "{part}");
+    assert_eq!(group_of(&part, note), group_of(&whole, note), "the note is drawn as in the whole map");
+    assert_eq!(group_of(&part, connector), group_of(&whole, connector), "the connector too");
+    assert!(!part.contains(&deleted), "a deleted item is left out");
+
+    let only_deleted = get(&app, &format!("{svg_url}?itemIds={deleted}"), Some(&owner)).await;
+    assert_eq!(only_deleted.status, StatusCode::OK);
+    assert_eq!(String::from_utf8(only_deleted.bytes).unwrap().matches("class=\"item\"").count(), 0);
+
+    assert_invalid(&get(&app, &format!("{svg_url}?itemIds={note},not-an-id"), Some(&owner)).await, "itemIds");
+    let stranger = app.user("stranger").await;
+    let denied = get(&app, &format!("{svg_url}?itemIds={note}"), Some(&stranger)).await;
+    assert_eq!(denied.status, StatusCode::FORBIDDEN);
+    assert!(!String::from_utf8_lossy(&denied.bytes).contains("Remember"));
+    let other_project = format!("{}/api/v2/projects/{}/render.svg?itemIds={note}", app.base_url, uuid::Uuid::new_v4());
+    assert_eq!(get(&app, &other_project, Some(&owner)).await.status, StatusCode::NOT_FOUND);
 }

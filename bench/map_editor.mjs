@@ -1,0 +1,153 @@
+// The live map editor in headless Chromium (Debian's, through playwright-core), against a running
+// service (bench/map_editor.sh starts `canvasctl up` from the release build):
+//
+//   - open time: from navigation to the whole map drawn (`body[data-renders]` set by the page), for
+//     the project as it is, five runs, median; the baseline of the same run is the same page
+//     opened on an empty project;
+//   - frames per second while dragging one sticky note across the map for 3 s (the page's
+//     requestAnimationFrame callbacks, counted in the page; input paced at 60 Hz);
+//   - presence latency: A moves the mouse, the time until B's page shows A's cursor at the new
+//     place (`.cursor[data-client-id]`), twenty moves, median and worst.
+//
+//   node bench/map_editor.mjs --base URL --token T --project P --empty-project E --label NAME
+//
+// Prints one JSON line with the figures. CANVAS_BROWSER_DIR holds playwright-core.
+import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir, homedir } from "node:os";
+import { join } from "node:path";
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
+const browserDir = process.env.CANVAS_BROWSER_DIR || join(homedir(), ".cache/canvas-browser");
+const { chromium } = createRequire(join(browserDir, "package.json"))("playwright-core");
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function browser() {
+  const profile = mkdtempSync(join(tmpdir(), "canvas-bench-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    viewport: { width: 1280, height: 800 },
+  });
+  // The token mode of the page: the token in sessionStorage before the page's script runs.
+  await context.addInitScript((token) => sessionStorage.setItem("canvas.map.token", token), args.token);
+  return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
+}
+
+async function openTime(context, project) {
+  const page = await context.newPage();
+  const started = Date.now();
+  await page.goto(`${args.base}/map/${project}?auth=token`);
+  await page.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1 && document.body.dataset.live === "true", null, { timeout: 60000 });
+  const elapsed = Date.now() - started;
+  const nav = await page.evaluate(() => {
+    const [entry] = performance.getEntriesByType("navigation");
+    return entry ? entry.responseEnd - entry.startTime : null;
+  });
+  await page.close();
+  return { elapsed, nav };
+}
+
+async function dragFps(context, project) {
+  const page = await context.newPage();
+  await page.goto(`${args.base}/map/${project}?auth=token`);
+  await page.waitForFunction(() => document.body.dataset.live === "true" && document.body.dataset.role, null, { timeout: 60000 });
+  // The note nearest the middle of the screen.
+  const target = await page.evaluate(() => {
+    let best = null;
+    for (const g of document.querySelectorAll('#map svg g.item[data-item-type="sticky-note"]')) {
+      const r = g.getBoundingClientRect();
+      if (r.width < 8 || r.height < 8) continue;
+      const d = Math.hypot(r.x + r.width / 2 - innerWidth / 2, r.y + r.height / 2 - innerHeight / 2);
+      if (!best || d < best.d) best = { d, x: r.x + r.width / 2, y: r.y + r.height / 2, id: g.dataset.itemId };
+    }
+    return best;
+  });
+  if (!target) throw new Error("no sticky note on screen to drag");
+  await page.evaluate(() => {
+    window.__frames = [];
+    const tick = (t) => {
+      window.__frames.push(t);
+      if (window.__counting) requestAnimationFrame(tick);
+    };
+    window.__counting = true;
+    requestAnimationFrame(tick);
+  });
+  await page.mouse.move(target.x, target.y);
+  await page.mouse.down();
+  const steps = 180;
+  for (let i = 1; i <= steps; i += 1) {
+    await page.mouse.move(target.x + Math.sin(i / 20) * 200, target.y + (i / steps) * 150);
+    await page.waitForTimeout(16);
+  }
+  const frames = await page.evaluate(() => {
+    window.__counting = false;
+    return window.__frames;
+  });
+  await page.mouse.up();
+  await page.close();
+  const span = (frames[frames.length - 1] - frames[0]) / 1000;
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+  return { fps: (frames.length - 1) / span, worstFrameMs: Math.max(...gaps), frames: frames.length, seconds: span };
+}
+
+async function presenceLatency(project) {
+  const a = await browser();
+  const b = await browser();
+  try {
+    const pa = await a.context.newPage();
+    const pb = await b.context.newPage();
+    for (const page of [pa, pb]) {
+      await page.goto(`${args.base}/map/${project}?auth=token`);
+      await page.waitForFunction(() => document.body.dataset.live === "true", null, { timeout: 60000 });
+    }
+    const box = await pa.locator("#map").boundingBox();
+    const samples = [];
+    for (let i = 0; i < 20; i += 1) {
+      const x = box.x + 100 + ((i * 37) % 500);
+      const y = box.y + 100 + ((i * 53) % 300);
+      const before = await pb.evaluate(() => {
+        const c = document.querySelector(".cursor[data-client-id]");
+        return c ? c.getAttribute("transform") : null;
+      });
+      const started = Date.now();
+      await pa.mouse.move(x, y);
+      await pb.waitForFunction(
+        (old) => {
+          const c = document.querySelector(".cursor[data-client-id]");
+          return c && c.getAttribute("transform") !== old;
+        },
+        before,
+        { timeout: 10000, polling: 5 },
+      );
+      samples.push(Date.now() - started);
+      await pa.waitForTimeout(150); // past the page's own send throttle
+    }
+    return { medianMs: median(samples), worstMs: Math.max(...samples), samples: samples.length };
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
+const result = { label: args.label };
+const { context, close } = await browser();
+try {
+  const baseline = [];
+  const open = [];
+  for (let i = 0; i < 5; i += 1) {
+    baseline.push((await openTime(context, args["empty-project"])).elapsed);
+    open.push((await openTime(context, args.project)).elapsed);
+  }
+  result.openEmptyMs = median(baseline);
+  result.openMs = median(open);
+  result.openRatio = result.openMs / result.openEmptyMs;
+  result.drag = await dragFps(context, args.project);
+} finally {
+  await close();
+}
+if (args.presence === "true") result.presence = await presenceLatency(args.project);
+console.log(JSON.stringify(result));
