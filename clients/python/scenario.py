@@ -49,7 +49,7 @@ from canvas_client.api.items import (
     upload_svg,
 )
 from canvas_client.api.knowledge import get_index_status, retrieve_knowledge
-from canvas_client.api.map_ import render_png, render_svg
+from canvas_client.api.map_ import announce_presence, render_png, render_svg
 from canvas_client.api.webhooks import (
     create_webhook,
     delete_webhook,
@@ -416,6 +416,17 @@ def _() -> None:
     assert isinstance(picture, File), f"render.png gives a File, not {type(picture).__name__}"
     raw = picture.payload.read()
     equal(raw[:8], b"\x89PNG\r\n\x1a\n", "PNG signature")
+
+
+@step("announce presence on the map")
+def _() -> None:
+    cursor = m.PresenceCursor(x=1.5, y=-2)
+    body = m.PresenceAnnouncement(client_id="py-scenario", cursor=cursor, selection=[str(ids["web"])])
+    equal(int(announce_presence.sync_detailed(PROJECT, client=client, body=body).status_code), 204, "announced")
+    body = m.PresenceAnnouncement(client_id="py-scenario", cursor=None, leaving=True)
+    equal(int(announce_presence.sync_detailed(PROJECT, client=client, body=body).status_code), 204, "left")
+    body = m.PresenceAnnouncement(client_id="not valid!")
+    equal(int(announce_presence.sync_detailed(PROJECT, client=client, body=body).status_code), 400, "a bad client id")
 
 
 @step("delete an item; it is gone")

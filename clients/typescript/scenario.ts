@@ -429,6 +429,21 @@ await step("render the map as SVG and PNG", async () => {
   equal(Array.from(new Uint8Array(picture).slice(0, 8)), [137, 80, 78, 71, 13, 10, 26, 10], "PNG signature");
 });
 
+await step("announce presence on the map", async () => {
+  const announced = await client.POST("/api/v2/projects/{projectId}/presence", {
+    params: { path: project },
+    body: { clientId: "ts-scenario", cursor: { x: 1.5, y: -2 }, selection: [id("web")] },
+  });
+  equal(announced.response.status, 204, "announced");
+  const left = await client.POST("/api/v2/projects/{projectId}/presence", {
+    params: { path: project },
+    body: { clientId: "ts-scenario", cursor: null, leaving: true },
+  });
+  equal(left.response.status, 204, "left");
+  const refused = await client.POST("/api/v2/projects/{projectId}/presence", { params: { path: project }, body: { clientId: "not valid!" } });
+  equal(refused.response.status, 400, "a client id out of its characters");
+});
+
 await step("delete an item; it is gone", async () => {
   const deleted = await client.DELETE("/api/v2/projects/{projectId}/item/{itemId}", { params: { path: { projectId, itemId: id("web") } } });
   equal(ok(deleted, "delete").ItemId, id("web"), "the deleted item's id");

@@ -19,6 +19,9 @@ pub const AUTHORIZATION: &str = "authorization";
 /// An account-site session (never sent as `authorization`: core-service tells the two kinds of
 /// credential apart by where they arrive).
 pub const SESSION: &str = "x-canvas-session";
+/// The session's CSRF value, from the page's `X-Canvas-CSRF` header: with it (and only with it)
+/// core-service lets a session write.
+pub const CSRF: &str = "x-canvas-csrf";
 /// The public URL of the endpoint a call came through, so an OAuth access token is accepted only
 /// at the resource it was minted for.
 pub const RESOURCE: &str = "x-canvas-resource";
@@ -36,12 +39,16 @@ pub struct Credentials<'a> {
     pub session: Option<&'a str>,
     /// The endpoint's public URL (MCP's resource), see [`RESOURCE`].
     pub resource: Option<&'a str>,
+    /// The session's CSRF value the page sent with a write, see [`CSRF`].
+    pub csrf: Option<&'a str>,
 }
 
 impl Credentials<'_> {
     /// Writes the credentials into `metadata`, leaving out any value that cannot travel.
     pub fn stamp(&self, metadata: &mut MetadataMap) {
-        for (name, value) in [(AUTHORIZATION, self.authorization), (SESSION, self.session), (RESOURCE, self.resource)] {
+        let all =
+            [(AUTHORIZATION, self.authorization), (SESSION, self.session), (RESOURCE, self.resource), (CSRF, self.csrf)];
+        for (name, value) in all {
             if let Some(value) = value.and_then(|v| MetadataValue::try_from(v).ok()) {
                 metadata.insert(name, value);
             }
@@ -137,12 +144,13 @@ mod tests {
     #[test]
     fn credentials_travel_under_their_own_names() {
         let credentials =
-            Credentials { authorization: Some("Bearer svc_tk_x"), session: Some("s"), resource: Some("https://c/mcp") };
+            Credentials { authorization: Some("Bearer svc_tk_x"), session: Some("s"), resource: Some("https://c/mcp"), csrf: Some("c") };
         let request = request((), &credentials);
         let get = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         assert_eq!(get(AUTHORIZATION).as_deref(), Some("Bearer svc_tk_x"));
         assert_eq!(get(SESSION).as_deref(), Some("s"));
         assert_eq!(get(RESOURCE).as_deref(), Some("https://c/mcp"));
+        assert_eq!(get(CSRF).as_deref(), Some("c"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What every handler shares: gRPC clients of core-service, and how a call to it carries the
 //! caller's credentials (the client frame both gateways share, `canvas_proto::client`, with this
-//! gateway's two additions: a GET's session cookie, and an `Authorization` header that is not
+//! gateway's two additions: the session cookie of a GET or of a write with `X-Canvas-CSRF`, and an `Authorization` header that is not
 //! text refused here with 401).
 
 use std::future::Future;
@@ -90,31 +90,51 @@ impl AppState {
     }
 }
 
-tokio::task_local! {
-    /// The session cookie of a GET or HEAD request that sent no `Authorization` header, set by
-    /// `account::session::forward_on_reads` around the handler; [`with_auth`] forwards it.
-    static READ_SESSION: String;
+/// The session cookie a request forwards (when it sent no `Authorization` header), set by
+/// `account::forward_session` around the handler: a GET or HEAD request's, or a write's that
+/// carries the page's `X-Canvas-CSRF` header, which travels with it.
+#[derive(Debug, Clone)]
+pub struct ForwardedSession {
+    pub session: String,
+    /// The `X-Canvas-CSRF` value of a write; `None` on reads.
+    pub csrf: Option<String>,
 }
 
-/// Runs `work` (a GET or HEAD handler) with `session` forwarded by every [`with_auth`] request it
-/// makes. A task-local rather than a parameter, so the REST handlers keep one signature and no
-/// write path can ever be handed the session.
+tokio::task_local! {
+    static FORWARDED_SESSION: ForwardedSession;
+}
+
+/// Runs `work` (a handler) with `session` forwarded by every [`with_auth`] request it makes. A
+/// task-local rather than a parameter, so the REST handlers keep one signature and only the
+/// middleware decides when a cookie travels (reads; writes with `X-Canvas-CSRF`).
+pub async fn with_forwarded_session<F: Future>(session: ForwardedSession, work: F) -> F::Output {
+    FORWARDED_SESSION.scope(session, work).await
+}
+
+/// Runs `work` (a GET or HEAD handler) with `session` forwarded, see [`with_forwarded_session`].
 pub async fn with_read_session<F: Future>(session: String, work: F) -> F::Output {
-    READ_SESSION.scope(session, work).await
+    with_forwarded_session(ForwardedSession { session, csrf: None }, work).await
 }
 
 /// The request of [`with_auth`] once its header is known to travel.
 fn framed<T>(message: T, authorization: Option<&str>) -> Request<T> {
-    let session = match authorization {
+    let forwarded = match authorization {
         Some(_) => None,
-        None => READ_SESSION.try_with(Clone::clone).ok(),
+        None => FORWARDED_SESSION.try_with(Clone::clone).ok(),
     };
-    client::request(message, &Credentials { authorization, session: session.as_deref(), resource: None })
+    let credentials = Credentials {
+        authorization,
+        session: forwarded.as_ref().map(|f| f.session.as_str()),
+        csrf: forwarded.as_ref().and_then(|f| f.csrf.as_deref()),
+        resource: None,
+    };
+    client::request(message, &credentials)
 }
 
 /// Wraps a message in a gRPC request carrying the client's `Authorization`
-/// header unchanged; core-service does all authentication. Without the header, a GET or HEAD
-/// request's session cookie (see [`with_read_session`]) goes as `x-canvas-session` instead.
+/// header unchanged; core-service does all authentication. Without the header, the session
+/// cookie the middleware let through (see [`with_forwarded_session`]) goes as `x-canvas-session`
+/// instead, with a write's `X-Canvas-CSRF` as `x-canvas-csrf`.
 pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T>, ApiError> {
     if authorization.is_some_and(|value| !client::sendable(value)) {
         return Err(ApiError::new(axum::http::StatusCode::UNAUTHORIZED, "the Authorization header is not valid text"));

@@ -13,6 +13,7 @@ pub mod idempotency;
 mod items;
 mod knowledge;
 pub mod metrics;
+mod presence;
 pub mod status;
 mod watch;
 pub mod webhooks;
@@ -24,6 +25,7 @@ use canvas_proto::v1::admin_service_server::AdminServiceServer;
 use canvas_proto::v1::item_service_server::ItemServiceServer;
 use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
 use canvas_proto::v1::o_auth_service_server::OAuthServiceServer;
+use canvas_proto::v1::presence_service_server::PresenceServiceServer;
 use canvas_proto::v1::project_copy_service_server::ProjectCopyServiceServer;
 use canvas_proto::v1::project_service_server::ProjectServiceServer;
 use canvas_proto::v1::session_service_server::SessionServiceServer;
@@ -41,6 +43,9 @@ pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
 /// Metadata a gateway passes the account site's session cookie in (never `authorization`).
 pub const SESSION_METADATA: &str = "x-canvas-session";
+/// Metadata a gateway passes the page's `X-Canvas-CSRF` header in: a session writes only with its
+/// CSRF value beside it.
+pub const CSRF_METADATA: &str = "x-canvas-csrf";
 /// Metadata mcp-gateway names its protected resource in, for OAuth access tokens.
 pub const RESOURCE_METADATA: &str = "x-canvas-resource";
 
@@ -52,12 +57,15 @@ pub fn credentials<T>(request: &Request<T>) -> Credentials<'_> {
         authorization: text("authorization"),
         session: text(SESSION_METADATA),
         resource: text(RESOURCE_METADATA),
+        csrf: text(CSRF_METADATA),
         client_address: text(canvas_runtime::client_address::METADATA).and_then(|a| a.parse().ok()),
     }
 }
 
-/// Authenticates a call that may change something: an API token, or an OAuth access token at
-/// its resource; never a session (a cookie must not be ridden into a write).
+/// Authenticates a call that may change something: an API token, an OAuth access token at its
+/// resource, or a session only together with its CSRF value (`x-canvas-csrf`, which a page of
+/// this site sends as a custom header and another site cannot), so a cookie alone is never
+/// ridden into a write.
 pub async fn authenticate<T>(core: &Core, request: &Request<T>) -> Result<Principal, Status> {
     Ok(core.access().authenticate_with(credentials(request), false).await?)
 }
@@ -82,6 +90,12 @@ fn spawn_rate_limit_pruning(core: Arc<Core>, shutdown: tokio_util::sync::Cancell
     });
 }
 
+/// Keeps this replica's presence of open maps (expiries; on PostgreSQL, the other replicas'
+/// announcements) until shutdown.
+fn spawn_presence(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken) {
+    tokio::spawn(async move { core.items().run_presence(shutdown).await });
+}
+
 /// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
 /// period (change streams end at once) and drops those still running after it.
 pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime::Shutdown) -> anyhow::Result<()> {
@@ -91,6 +105,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     canvas_runtime::metrics::install();
     metrics::spawn_gauges(core.clone(), shutdown.clone());
     spawn_rate_limit_pruning(core.clone(), shutdown.clone());
+    spawn_presence(core.clone(), shutdown.clone());
     health_reporter.set_serving::<ItemServiceServer<items::ItemGrpc>>().await;
     health_reporter.set_serving::<KnowledgeServiceServer<knowledge::KnowledgeGrpc>>().await;
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;
@@ -99,6 +114,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     health_reporter.set_serving::<WebhookDispatchServiceServer<webhooks::DispatchGrpc>>().await;
     health_reporter.set_serving::<ProjectCopyServiceServer<webhooks::CopyGrpc>>().await;
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
+    health_reporter.set_serving::<PresenceServiceServer<presence::PresenceGrpc>>().await;
     health_reporter.set_serving::<SessionServiceServer<account_site::SessionGrpc>>().await;
     health_reporter.set_serving::<OAuthServiceServer<account_site::OAuthGrpc>>().await;
     health_reporter.set_serving::<AccountAdminServiceServer<account_site::AccountAdminGrpc>>().await;
@@ -122,6 +138,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let dispatch = WebhookDispatchServiceServer::new(webhooks::DispatchGrpc { core: core.clone() });
     let copies = ProjectCopyServiceServer::new(webhooks::CopyGrpc { core: core.clone() });
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
+    let presence = PresenceServiceServer::new(presence::PresenceGrpc { core: core.clone(), shutdown: shutdown.clone() });
     let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
@@ -147,6 +164,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
         .add_service(dispatch)
         .add_service(copies)
         .add_service(watches)
+        .add_service(presence)
         .add_service(sessions)
         .add_service(oauth)
         .add_service(account_admin)

@@ -151,19 +151,38 @@ async fn token_endpoints_speak_json_with_cors() {
 }
 
 #[tokio::test]
-async fn only_reads_without_authorization_forward_the_session() {
-    let state = crate::state::AppState::connect("http://127.0.0.1:9", &canvas_runtime::GatewayArgs::default()).unwrap();
-    // What the gRPC request of a handler would carry.
+async fn reads_and_csrf_writes_without_authorization_forward_the_session() {
+    let state = crate::state::AppState::connect("http://127.0.0.1:9", &canvas_runtime::GatewayArgs::default())
+        .unwrap()
+        .with_account_url("https://canvas.example");
+    // What the gRPC request of a handler would carry: session and CSRF metadata.
     let forwarded = || async {
         let request = crate::state::with_auth((), None).unwrap();
-        request.metadata().get("x-canvas-session").map(|v| v.to_str().unwrap_or("").to_owned()).unwrap_or_default()
+        let get = |name: &str| request.metadata().get(name).map(|v| v.to_str().unwrap_or("").to_owned());
+        format!("{}|{}", get("x-canvas-session").unwrap_or_default(), get("x-canvas-csrf").unwrap_or_default())
     };
     let app = axum::Router::new()
         .route("/r", axum::routing::get(forwarded).post(forwarded).patch(forwarded))
-        .layer(axum::middleware::from_fn_with_state(state, super::forward_on_reads));
-    assert_eq!(send(&app, "GET", "/r", &[SESSION], "").await.body, "svc_ss_good");
-    assert_eq!(send(&app, "HEAD", "/r", &[SESSION], "").await.status, StatusCode::OK);
-    assert_eq!(send(&app, "GET", "/r", &[SESSION, ("authorization", "Bearer svc_tk_x")], "").await.body, "");
-    assert_eq!(send(&app, "POST", "/r", &[SESSION], "").await.body, "");
-    assert_eq!(send(&app, "PATCH", "/r", &[SESSION], "").await.body, "");
+        .route("/api/r", axum::routing::get(forwarded).post(forwarded).patch(forwarded))
+        .layer(axum::middleware::from_fn_with_state(state, super::forward_session));
+    const COOKIE: (&str, &str) = ("cookie", "__Host-canvas_session=svc_ss_good");
+    const CSRF: (&str, &str) = ("x-canvas-csrf", "c1");
+    assert_eq!(send(&app, "GET", "/r", &[COOKIE], "").await.body, "svc_ss_good|");
+    assert_eq!(send(&app, "HEAD", "/r", &[COOKIE], "").await.status, StatusCode::OK);
+    assert_eq!(send(&app, "GET", "/r", &[COOKIE, ("authorization", "Bearer svc_tk_x")], "").await.body, "|");
+    assert_eq!(send(&app, "POST", "/api/r", &[COOKIE], "").await.body, "|", "a cookie alone never writes");
+    assert_eq!(send(&app, "PATCH", "/api/r", &[COOKIE], "").await.body, "|");
+    assert_eq!(send(&app, "POST", "/r", &[COOKIE, CSRF], "").await.body, "|", "only the API's writes");
+    assert_eq!(send(&app, "POST", "/api/r", &[COOKIE, CSRF], "").await.body, "svc_ss_good|c1");
+    let own = ("origin", "https://canvas.example");
+    assert_eq!(send(&app, "PATCH", "/api/r", &[COOKIE, CSRF, own], "").await.body, "svc_ss_good|c1");
+    let token = ("authorization", "Bearer svc_tk_x");
+    assert_eq!(send(&app, "POST", "/api/r", &[COOKIE, CSRF, token], "").await.body, "|", "a token goes alone");
+    for foreign in [("origin", "https://evil.example"), ("sec-fetch-site", "cross-site"), ("sec-fetch-site", "same-site")]
+    {
+        let refused = send(&app, "POST", "/api/r", &[COOKIE, CSRF, foreign], "").await;
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{foreign:?}");
+        assert_eq!(refused.header("content-type"), "application/problem+json");
+        assert!(refused.body.contains("own pages"), "{}", refused.body);
+    }
 }

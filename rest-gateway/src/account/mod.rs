@@ -44,7 +44,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 
-pub(crate) use site::forward_on_reads;
+pub(crate) use site::forward_session;
 
 use crate::limits::MAX_FORM_BYTES;
 use crate::state::AppState;

@@ -50,11 +50,31 @@ pub(crate) fn is_cross_site(headers: &HeaderMap, account_url: Option<&str>) -> b
     }
     // Garbage names no origin of ours.
     let Ok(origin) = Url::parse(origin) else { return true };
+    !is_own_origin(&origin, headers, account_url)
+}
+
+/// Whether a write with the session cookie comes from anywhere but this site's own pages, which
+/// send it with `fetch` (so with their `Origin`): `Sec-Fetch-Site` `cross-site` or `same-site`, or
+/// an `Origin` that is not the service's own (`account_url`'s, or when unset the `Host` the
+/// request was sent to); `null` is no origin of ours. No `Origin` at all passes (the page's
+/// `X-Canvas-CSRF` value, which core-service checks, still guards it).
+pub(crate) fn is_foreign_write(headers: &HeaderMap, account_url: Option<&str>) -> bool {
+    let fetch_site = headers.get("sec-fetch-site").map(|v| v.as_bytes().to_ascii_lowercase());
+    if matches!(fetch_site.as_deref(), Some(b"cross-site" | b"same-site")) {
+        return true;
+    }
+    let Some(origin) = headers.get(ORIGIN) else { return false };
+    let Ok(origin) = Url::parse(origin.to_str().unwrap_or("").trim()) else { return true };
+    !is_own_origin(&origin, headers, account_url)
+}
+
+/// Whether `origin` is the service's own: `account_url`'s, or when unset the request's `Host`.
+fn is_own_origin(origin: &Url, headers: &HeaderMap, account_url: Option<&str>) -> bool {
     match account_url {
-        Some(own) => Url::parse(own).map_or(true, |own| own.origin() != origin.origin()),
+        Some(own) => Url::parse(own).is_ok_and(|own| own.origin() == origin.origin()),
         None => {
             let host = headers.get(HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-            !origin_is_host(&origin, host)
+            origin_is_host(origin, host)
         }
     }
 }
@@ -205,6 +225,20 @@ mod tests {
         assert!(!is_cross_site(&headers(&dev), None));
         assert!(is_cross_site(&headers(&[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:9999")]), None));
         assert!(!is_cross_site(&headers(&[("host", "[::1]"), ("origin", "http://[::1]:80")]), None));
+    }
+
+    #[test]
+    fn cookie_writes_from_other_sites_are_recognised() {
+        let own = Some("https://canvas.example");
+        assert!(!is_foreign_write(&headers(&[("origin", "https://canvas.example")]), own));
+        assert!(!is_foreign_write(&headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "same-origin")]), own));
+        assert!(!is_foreign_write(&headers(&[]), own));
+        assert!(is_foreign_write(&headers(&[("origin", "https://evil.example")]), own));
+        assert!(is_foreign_write(&headers(&[("origin", "null")]), own), "no origin of ours");
+        assert!(is_foreign_write(&headers(&[("sec-fetch-site", "same-site")]), own));
+        assert!(is_foreign_write(&headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "cross-site")]), own));
+        assert!(!is_foreign_write(&headers(&[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:8080")]), None));
+        assert!(is_foreign_write(&headers(&[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:9")]), None));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::{AUTHORIZATION, HOST, USER_AGENT};
 use axum::http::request::Parts;
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use canvas_proto::v1 as pb;
@@ -18,7 +18,10 @@ use tonic::Status;
 use super::cookies::{self, Cookies};
 use super::failure::Failure;
 use super::html::Nav;
-use crate::state::{with_read_session, with_session, AppState};
+use super::security;
+use crate::casing::Casing;
+use crate::error::ApiError;
+use crate::state::{with_forwarded_session, with_read_session, with_session, AppState, ForwardedSession};
 
 /// The browser behind an account request.
 #[derive(Debug, Clone)]
@@ -125,18 +128,40 @@ pub(crate) fn nav(info: &pb::SessionInfo, current: &'static str) -> Nav {
     }
 }
 
-/// axum middleware of the REST routes: a GET or HEAD request without `Authorization` that
-/// carries the session cookie has it forwarded as `x-canvas-session` (what the web map reads with).
-/// Every other method never forwards it, so a cookie can never be ridden into a write.
-pub(crate) async fn forward_on_reads(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let read = matches!(*request.method(), Method::GET | Method::HEAD);
-    if read && !request.headers().contains_key(AUTHORIZATION) {
-        let name = Cookies::for_account_url(state.account_url.as_deref()).session_name();
-        if let Some(session) = cookies::read(request.headers(), name) {
-            return with_read_session(session, next.run(request)).await;
-        }
+/// The header a page of this site sends its session's CSRF value in, to write with the cookie.
+pub(crate) const CSRF_HEADER: &str = "x-canvas-csrf";
+
+/// axum middleware of the REST routes: when a request sends no `Authorization` header, its
+/// session cookie is forwarded as `x-canvas-session` on GET and HEAD (what the web map reads
+/// with), and on an `/api/` write only beside its `X-Canvas-CSRF` header (forwarded as
+/// `x-canvas-csrf`; core-service compares it with the session's). A write without the header
+/// never forwards the cookie, so a cookie alone (a forged form post) is never ridden into a
+/// write. A cookie write from another site (`Origin` not this site's, `Sec-Fetch-Site`
+/// `cross-site` or `same-site`) is refused here with 403, before anything is forwarded.
+pub(crate) async fn forward_session(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if request.headers().contains_key(AUTHORIZATION) {
+        return next.run(request).await;
     }
-    next.run(request).await
+    let name = Cookies::for_account_url(state.account_url.as_deref()).session_name();
+    let Some(session) = cookies::read(request.headers(), name) else { return next.run(request).await };
+    if matches!(*request.method(), Method::GET | Method::HEAD) {
+        return with_read_session(session, next.run(request)).await;
+    }
+    let csrf = request.headers().get(CSRF_HEADER).map(|v| v.to_str().unwrap_or("").to_owned());
+    match csrf {
+        Some(csrf) if request.uri().path().starts_with("/api/") => {
+            if security::is_foreign_write(request.headers(), state.account_url.as_deref()) {
+                return ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "a write with the session cookie must come from this site's own pages: its Origin is another \
+                     site's, or Sec-Fetch-Site says cross-site or same-site",
+                )
+                .into_problem(Casing::default());
+            }
+            with_forwarded_session(ForwardedSession { session, csrf: Some(csrf) }, next.run(request)).await
+        }
+        _ => next.run(request).await,
+    }
 }
 
 #[cfg(test)]

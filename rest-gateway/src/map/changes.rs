@@ -21,7 +21,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::watch_service_client::WatchServiceClient;
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use serde_json::json;
 
 use crate::error::ApiError;
@@ -90,15 +90,26 @@ pub async fn stream_changes(
                     })
                     .to_string(),
                 ),
-                Err(status) => {
-                    let error = ApiError::from(status);
-                    Event::default()
-                        .event("error")
-                        .data(json!({"status": error.status.as_u16(), "detail": error.detail}).to_string())
-                }
+                Err(status) => error_event(status),
             })
-        })
-        .take_until(tokio::time::sleep(MAX_STREAM));
+        });
+    event_stream(events)
+}
+
+/// The `error` event that ends a stream core-service ended with a refusal (data `{status,
+/// detail}`).
+pub(crate) fn error_event(status: tonic::Status) -> Event {
+    let error = ApiError::from(status);
+    Event::default().event("error").data(json!({"status": error.status.as_u16(), "detail": error.detail}).to_string())
+}
+
+/// The server-sent events answer of `events`: ended after [`MAX_STREAM`], a keep-alive every 15 s,
+/// never cached nor buffered by proxies.
+pub(crate) fn event_stream<S>(events: S) -> Response
+where
+    S: Stream<Item = Result<Event, Infallible>> + Send + 'static,
+{
+    let events = events.take_until(tokio::time::sleep(MAX_STREAM));
     let mut response = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
     response.headers_mut().insert("cache-control", axum::http::HeaderValue::from_static("no-store"));
     // Tell buffering proxies (nginx) to pass events through at once.

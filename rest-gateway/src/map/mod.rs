@@ -1,6 +1,7 @@
 //! The map a person sees: the rendered project (`render.svg`, `render.png`),
 //! the live web map at `/map/{projectId}?node={itemId}` with its assets, and
-//! the change stream that keeps it live.
+//! the change stream that keeps it live, and presence (who else has the map open, their cursors
+//! and selections: `presence.rs`).
 //!
 //! The page and its script and style are plain files compiled into the
 //! binary (`include_str!`), so a fresh `cargo run` serves the map with no
@@ -13,6 +14,7 @@
 
 pub(crate) mod changes;
 pub(crate) mod page;
+pub(crate) mod presence;
 pub mod render;
 
 use axum::routing::get;
@@ -26,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v2/projects/{project_id}/render.svg", get(render::svg))
         .route("/api/v2/projects/{project_id}/render.png", get(render::png))
         .route("/api/v2/projects/{project_id}/changes", get(changes::stream_changes))
+        .route("/api/v2/projects/{project_id}/presence", get(presence::stream_presence).post(presence::announce))
         .route("/map/{project_id}", get(page::index))
         .route("/map/assets/{file}", get(page::asset))
 }

@@ -82,6 +82,8 @@ use crate::state::AppState;
         crate::map::render::svg,
         crate::map::render::png,
         crate::map::changes::stream_changes,
+        crate::map::presence::announce,
+        crate::map::presence::stream_presence,
         crate::map::page::index,
         crate::map::page::asset,
         crate::routes::health::live,
@@ -104,12 +106,13 @@ use crate::state::AppState;
         diagram_schemas::DiagramUpdateRequest, diagram_schemas::DiagramRecord, diagram_schemas::DiagramElement,
         diagram_schemas::DiagramPoint, diagram_schemas::DiagramPage, diagram_schemas::DiagramWriteResponse,
         diagram_schemas::ExportedText,
+        crate::map::presence::PresenceAnnouncement, crate::map::presence::PresenceCursor,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),
         (name = "knowledge", description = "Retrieval over a project's content."),
         (name = "webhooks", description = "Signed HTTPS calls on item and member events (Manager or Admin)."),
-        (name = "map", description = "The rendered map, the live web map and its change stream."),
+        (name = "map", description = "The rendered map, the live web map, its change stream and presence."),
         (name = "health", description = "Liveness, readiness and metrics."),
         (name = "documentation", description = "This document and its reference page."),
     )

@@ -51,8 +51,8 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // A session cookie authenticates GET and HEAD requests that carry no Authorization header
-        // (what the web map reads); no other method ever forwards it.
-        .layer(axum::middleware::from_fn_with_state(session_reads, crate::account::forward_on_reads))
+        // (what the web map reads), and writes only beside the page's X-Canvas-CSRF header.
+        .layer(axum::middleware::from_fn_with_state(session_reads, crate::account::forward_session))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(crate::limits::reject_oversized))
         .layer(axum::middleware::from_fn(move |request, next| {

@@ -44,6 +44,8 @@ fn served_routes() -> BTreeSet<(String, String)> {
         ("get", "/api/v2/projects/{projectId}/render.svg".into()),
         ("get", "/api/v2/projects/{projectId}/render.png".into()),
         ("get", "/api/v2/projects/{projectId}/changes".into()),
+        ("get", "/api/v2/projects/{projectId}/presence".into()),
+        ("post", "/api/v2/projects/{projectId}/presence".into()),
         ("get", "/map/{projectId}".into()),
         ("get", "/map/assets/{file}".into()),
         ("get", "/healthz".into()),

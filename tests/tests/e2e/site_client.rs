@@ -121,6 +121,31 @@ impl SiteClient {
         self.finish(request).await
     }
 
+    /// A REST call with the cookies, an optional JSON body and extra headers (the page's
+    /// `X-Canvas-CSRF`, an `Origin`), no `Authorization` unless given among them.
+    pub async fn api_with(
+        &mut self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<serde_json::Value>,
+        headers: &[(&str, &str)],
+    ) -> Page {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        self.finish(request).await
+    }
+
+    /// The session's CSRF value, as the account site gives it to its pages (the session must be
+    /// signed in).
+    pub fn csrf(&self) -> String {
+        core_service::domain::tokens::csrf_for(self.session().expect("signed in"))
+    }
+
     /// Signs in through the form; the answer to the post.
     pub async fn sign_in(&mut self, login: &str, password: &str) -> Page {
         let form = self.get("/account/sign-in").await;

@@ -11,6 +11,9 @@ use crate::error::{CoreError, CoreResult};
 use crate::storage::{SessionRow, UserRow};
 
 const SESSION_ENDED: &str = "the session has ended or is not valid; sign in again";
+const CSRF_REFUSED: &str =
+    "a write with the session cookie needs the session's CSRF value in the X-Canvas-CSRF header, and this one is \
+     missing or not the session's";
 const ACCESS_REFUSED: &str =
     "the access token is not valid here: it is unknown, expired, revoked, or minted for another resource";
 /// A session's `last_seen_at` is rewritten at most this often, so reads do not all write.
@@ -21,8 +24,11 @@ const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
 pub struct Credentials<'a> {
     /// The client's `Authorization` header.
     pub authorization: Option<&'a str>,
-    /// The account site's session cookie (rest-gateway passes it on reads only).
+    /// The account site's session cookie (rest-gateway passes it on reads, and on writes that
+    /// carry `X-Canvas-CSRF`).
     pub session: Option<&'a str>,
+    /// The session's CSRF value a write carried (`X-Canvas-CSRF`); a session writes only with it.
+    pub csrf: Option<&'a str>,
     /// The protected resource the call came through (mcp-gateway's MCP URL), which an OAuth
     /// access token must have been minted for.
     pub resource: Option<&'a str>,
@@ -64,6 +70,16 @@ impl Access {
             });
         }
         Ok(signed_in(user, login, session, secret))
+    }
+
+    /// The session of a write: alive, and `csrf` its CSRF value (compared in constant time). A
+    /// missing or wrong value is UNAUTHENTICATED, as a missing token is.
+    pub(crate) async fn session_for_write(&self, secret: Option<&str>, csrf: &str) -> CoreResult<Principal> {
+        let signed_in = self.session(secret).await?;
+        if csrf.is_empty() || !tokens::strings_match(&signed_in.csrf, csrf) {
+            return Err(CoreError::Unauthenticated(CSRF_REFUSED.into()));
+        }
+        Ok(signed_in.principal)
     }
 
     /// Authenticates an OAuth access token presented at `resource` (the MCP endpoint the call

@@ -57,8 +57,9 @@ impl Access {
         &self.rate_limits
     }
 
-    /// Authenticates a call: an API token; or an OAuth access token at its own resource; or,
-    /// when `allow_session` (reads) and no `Authorization` header was sent, a session.
+    /// Authenticates a call: an API token; or an OAuth access token at its own resource; or, when
+    /// no `Authorization` header was sent, a session: alone when `allow_session` (reads), else
+    /// only with its CSRF value in `credentials.csrf` (writes).
     ///
     /// Every call spends one of its credential's rate budget; a call whose credentials fail spends
     /// one of its client address's instead, and once that is used up is answered
@@ -100,8 +101,14 @@ impl Access {
     /// Who the credentials name, without spending any rate budget.
     async fn identify(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
         let header = credentials.authorization.map(str::trim).filter(|h| !h.is_empty());
-        if header.is_none() && allow_session && credentials.session.is_some() {
-            return Ok(self.session(credentials.session).await?.principal);
+        if header.is_none() && credentials.session.is_some() {
+            if allow_session {
+                return Ok(self.session(credentials.session).await?.principal);
+            }
+            // A write rides a session only with the session's CSRF value beside it.
+            if let Some(csrf) = credentials.csrf {
+                return self.session_for_write(credentials.session, csrf).await;
+            }
         }
         if let Some((scheme, secret)) = header.and_then(|h| h.split_once(' ')) {
             let secret = secret.trim();

@@ -12,6 +12,8 @@
 //! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
 //! - [`arrange`]: existing items laid out (grid, layered, tree) in one atomic update.
 //! - [`watch`]: a project's live change stream.
+//! - [`presence`]: who has the map open, their cursors and selections (in memory, across
+//!   replicas through the database's notifications; never a table write).
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 
@@ -27,6 +29,7 @@ pub mod idempotency;
 pub mod item_filters;
 pub mod item_locks;
 pub mod item_views;
+pub mod presence;
 pub mod watch;
 
 use std::sync::Arc;
@@ -47,10 +50,12 @@ pub struct ItemsService {
     knowledge: Knowledge,
     /// Serialises writers of one item within this replica.
     item_locks: Arc<item_locks::ItemLocks>,
+    /// This replica's presence of every open map.
+    presence: Arc<presence::PresenceHub>,
 }
 
 impl ItemsService {
     pub(crate) fn new(access: Arc<Access>, storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
-        Self { access, storage, blobs, knowledge, item_locks: Arc::default() }
+        Self { access, storage, blobs, knowledge, item_locks: Arc::default(), presence: Arc::default() }
     }
 }

@@ -1,0 +1,477 @@
+//! Presence: who has a project's map open, where their cursor is and what they have selected.
+//!
+//! Presence is kept in memory only, never in a table: an announcement (sent by an open map when
+//! its cursor or selection changes) is checked here, then reaches every replica's [`PresenceHub`]:
+//! on PostgreSQL through one `NOTIFY` on the presence channel, which each replica's listener
+//! ([`ItemsService::run_presence`]) feeds into its hub (this replica's own included); on SQLite
+//! (one process) directly. Each hub keeps, per project, the state of every present client and a
+//! broadcast channel of changes; a follower gets the present clients first, then the changes. A
+//! client not heard from for [`PRESENCE_EXPIRY`] has left, as has one that says it is leaving.
+//!
+//! A client id is held by the person who first announced it, until it leaves: another person's
+//! announcement under the same id is refused (409), and on other replicas ignored.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::ItemsService;
+use crate::domain::{ItemId, ProjectId, ProjectRole, UserId};
+use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
+
+/// A client not heard from for this long has left.
+pub const PRESENCE_EXPIRY: Duration = Duration::from_secs(30);
+/// The most items one announcement may name as selected.
+pub const MAX_SELECTION: usize = 200;
+/// The longest client id.
+pub const MAX_CLIENT_ID: usize = 64;
+/// Changes buffered per project for followers; one that falls further behind is ended (it
+/// follows again and gets a fresh list of the present clients).
+const BUFFER: usize = 256;
+/// How often expired clients are looked for.
+const SWEEP_EVERY: Duration = Duration::from_millis(250);
+/// The longest wait for the database's `LISTEN`, and the pauses before listening again.
+const LISTEN_WITHIN: Duration = Duration::from_secs(10);
+const RELISTEN_AFTER: [Duration; 4] =
+    [Duration::from_millis(250), Duration::from_secs(1), Duration::from_secs(3), Duration::from_secs(10)];
+
+/// The colours of people on a map, each readable on the map's white background and under white
+/// text; a person's is [`colour_for`] their user id, the same on every replica and every visit.
+pub const PALETTE: [&str; 12] = [
+    "#d32f2f", "#c2185b", "#7b1fa2", "#512da8", "#303f9f", "#1565c0", "#00796b", "#2e7d32", "#558b2f", "#ef6c00",
+    "#d84315", "#5d4037",
+];
+
+/// The colour of `user` on every map: one of [`PALETTE`], picked by the user id's bits.
+pub fn colour_for(user: UserId) -> &'static str {
+    let bits = user.0.as_u128();
+    let folded = (bits ^ (bits >> 64)) as u64;
+    PALETTE[(folded % PALETTE.len() as u64) as usize]
+}
+
+/// What a client says about itself, as the caller sent it (checked by [`ItemsService::announce`]).
+#[derive(Debug, Clone, Default)]
+pub struct Announcement {
+    pub client_id: String,
+    /// The pointer on the map; `None` when it is off the map.
+    pub cursor: Option<(f64, f64)>,
+    pub selection: Vec<String>,
+    pub leaving: bool,
+}
+
+/// One present client, as followers see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Present {
+    pub client_id: String,
+    pub user_id: UserId,
+    /// The person's name (or login).
+    pub name: String,
+    /// `#rrggbb`, [`colour_for`] the user.
+    pub colour: &'static str,
+    pub cursor: Option<(f64, f64)>,
+    pub selection: Vec<ItemId>,
+    /// When the announcement was received, in Unix milliseconds.
+    pub at_unix_ms: i64,
+}
+
+/// A change of a project's presence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresenceChange {
+    Present(Present),
+    Left { client_id: String },
+}
+
+/// A checked announcement as it travels between replicas (the `NOTIFY` payload): short names and
+/// the selection as one base64url string of 16-byte ids, so 200 ids and a long name stay well
+/// under PostgreSQL's 8000 bytes.
+#[derive(Debug, Serialize, Deserialize)]
+struct Wire {
+    /// Project.
+    p: Uuid,
+    /// Client id.
+    c: String,
+    /// User id.
+    u: Uuid,
+    /// Name.
+    n: String,
+    /// Cursor.
+    x: Option<f64>,
+    y: Option<f64>,
+    /// Selection.
+    s: String,
+    /// Received at (Unix ms).
+    t: i64,
+    /// Leaving.
+    l: bool,
+}
+
+impl Wire {
+    fn of(project: ProjectId, present: &Present, leaving: bool) -> Self {
+        let mut ids = Vec::with_capacity(present.selection.len() * 16);
+        for id in &present.selection {
+            ids.extend_from_slice(id.0.as_bytes());
+        }
+        Self {
+            p: project.0,
+            c: present.client_id.clone(),
+            u: present.user_id.0,
+            n: present.name.clone(),
+            x: present.cursor.map(|c| c.0),
+            y: present.cursor.map(|c| c.1),
+            s: URL_SAFE_NO_PAD.encode(ids),
+            t: present.at_unix_ms,
+            l: leaving,
+        }
+    }
+
+    fn read(payload: &str) -> Option<(ProjectId, Present, bool)> {
+        let wire: Wire = serde_json::from_str(payload).ok()?;
+        let ids = URL_SAFE_NO_PAD.decode(wire.s.as_bytes()).ok()?;
+        let selection = ids
+            .chunks(16)
+            .map(|chunk| Uuid::from_slice(chunk).ok().map(ItemId))
+            .collect::<Option<Vec<_>>>()?;
+        let user_id = UserId(wire.u);
+        let present = Present {
+            client_id: wire.c,
+            user_id,
+            name: wire.n,
+            colour: colour_for(user_id),
+            cursor: wire.x.zip(wire.y),
+            selection,
+            at_unix_ms: wire.t,
+        };
+        Some((ProjectId(wire.p), present, wire.l))
+    }
+}
+
+/// One project's present clients and its followers' channel.
+#[derive(Debug)]
+struct ProjectPresence {
+    clients: HashMap<String, (Present, Instant)>,
+    changes: broadcast::Sender<PresenceChange>,
+}
+
+impl Default for ProjectPresence {
+    fn default() -> Self {
+        Self { clients: HashMap::new(), changes: broadcast::channel(BUFFER).0 }
+    }
+}
+
+/// This replica's presence of every project, in memory.
+#[derive(Debug)]
+pub struct PresenceHub {
+    projects: Mutex<HashMap<ProjectId, ProjectPresence>>,
+    /// [`PRESENCE_EXPIRY`], or a test's shorter time, in milliseconds.
+    expiry_ms: AtomicU64,
+}
+
+impl Default for PresenceHub {
+    fn default() -> Self {
+        Self { projects: Mutex::default(), expiry_ms: AtomicU64::new(PRESENCE_EXPIRY.as_millis() as u64) }
+    }
+}
+
+/// A follower of one project's presence: the clients present when it started, then the changes.
+#[derive(Debug)]
+pub struct PresenceFollow {
+    pub project: ProjectId,
+    pub present: Vec<Present>,
+    pub changes: broadcast::Receiver<PresenceChange>,
+}
+
+impl PresenceHub {
+    fn projects(&self) -> std::sync::MutexGuard<'_, HashMap<ProjectId, ProjectPresence>> {
+        // The map stays consistent whatever a panicking holder did (each change is one insert or
+        // remove), so a poisoned lock is used as it is.
+        self.projects.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Who holds `client_id` in `project`, if anyone.
+    fn holder(&self, project: ProjectId, client_id: &str) -> Option<UserId> {
+        self.projects().get(&project)?.clients.get(client_id).map(|(present, _)| present.user_id)
+    }
+
+    /// Applies an announcement: the client is present with this state, or has left. Another
+    /// person's announcement under a client id already held is ignored.
+    fn apply(&self, project: ProjectId, present: Present, leaving: bool) {
+        let mut projects = self.projects();
+        let entry = projects.entry(project).or_default();
+        if entry.clients.get(&present.client_id).is_some_and(|(held, _)| held.user_id != present.user_id) {
+            return;
+        }
+        // A send fails only when nobody follows, which is fine.
+        if leaving {
+            if entry.clients.remove(&present.client_id).is_some() {
+                let _ = entry.changes.send(PresenceChange::Left { client_id: present.client_id });
+            }
+        } else {
+            entry.clients.insert(present.client_id.clone(), (present.clone(), Instant::now()));
+            let _ = entry.changes.send(PresenceChange::Present(present));
+        }
+    }
+
+    /// Starts following `project`: its present clients, and a receiver of what changes after.
+    fn follow(&self, project: ProjectId) -> PresenceFollow {
+        let mut projects = self.projects();
+        let entry = projects.entry(project).or_default();
+        let mut present: Vec<Present> = entry.clients.values().map(|(present, _)| present.clone()).collect();
+        present.sort_by_key(|p| p.at_unix_ms);
+        PresenceFollow { project, present, changes: entry.changes.subscribe() }
+    }
+
+    /// Clients not heard from within the expiry leave; projects nobody is in or follows are
+    /// forgotten.
+    fn sweep(&self, now: Instant) {
+        let expiry = Duration::from_millis(self.expiry_ms.load(Ordering::Relaxed));
+        let mut projects = self.projects();
+        projects.retain(|_, entry| {
+            let expired: Vec<String> = entry
+                .clients
+                .iter()
+                .filter(|(_, (_, seen))| now.saturating_duration_since(*seen) >= expiry)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for client_id in expired {
+                entry.clients.remove(&client_id);
+                let _ = entry.changes.send(PresenceChange::Left { client_id });
+            }
+            !entry.clients.is_empty() || entry.changes.receiver_count() > 0
+        });
+    }
+}
+
+/// A client id: 1 to [`MAX_CLIENT_ID`] characters of `A-Z a-z 0-9 _ -`.
+fn check_client_id(client_id: &str) -> CoreResult<()> {
+    let fits = (1..=MAX_CLIENT_ID).contains(&client_id.len())
+        && client_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if fits {
+        Ok(())
+    } else {
+        Err(CoreError::invalid("clientId", format!("must be 1 to {MAX_CLIENT_ID} characters of A-Z, a-z, 0-9, _ and -")))
+    }
+}
+
+/// The announcement's checked cursor and selection.
+fn check_announcement(announcement: &Announcement) -> CoreResult<Vec<ItemId>> {
+    check_client_id(&announcement.client_id)?;
+    if let Some((x, y)) = announcement.cursor {
+        for (field, value) in [("cursor.x", x), ("cursor.y", y)] {
+            if !value.is_finite() {
+                return Err(CoreError::invalid(field, "must be a finite number"));
+            }
+        }
+    }
+    if announcement.selection.len() > MAX_SELECTION {
+        return Err(CoreError::invalid(
+            "selection",
+            format!("names {} items; at most {MAX_SELECTION} may be selected", announcement.selection.len()),
+        ));
+    }
+    announcement
+        .selection
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            Uuid::parse_str(id.trim())
+                .map(ItemId)
+                .map_err(|_| CoreError::invalid(format!("selection[{i}]"), "must be an item id (a GUID)"))
+        })
+        .collect()
+}
+
+impl ItemsService {
+    /// Records what one client of `project`'s map says about itself (needs the Viewer role or
+    /// above) and passes it to every follower on every replica. Writes nothing to the database.
+    pub async fn announce(&self, who: &Principal, project: ProjectId, announcement: Announcement) -> CoreResult<()> {
+        let selection = check_announcement(&announcement)?;
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        if self.presence.holder(project, &announcement.client_id).is_some_and(|holder| holder != who.user_id) {
+            return Err(CoreError::Conflict(format!(
+                "client id '{}' is in use by another person on this map; choose another",
+                announcement.client_id
+            )));
+        }
+        let present = Present {
+            client_id: announcement.client_id,
+            user_id: who.user_id,
+            name: who.name.clone(),
+            colour: colour_for(who.user_id),
+            cursor: announcement.cursor,
+            selection,
+            at_unix_ms: chrono::Utc::now().timestamp_millis(),
+        };
+        if self.storage.shares_presence() {
+            let payload = serde_json::to_string(&Wire::of(project, &present, announcement.leaving))
+                .map_err(CoreError::internal)?;
+            self.storage.notify_presence(&payload).await
+        } else {
+            self.presence.apply(project, present, announcement.leaving);
+            Ok(())
+        }
+    }
+
+    /// Starts following `project`'s presence (needs the Viewer role or above).
+    pub async fn follow_presence(&self, who: &Principal, project: ProjectId) -> CoreResult<PresenceFollow> {
+        self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        Ok(self.presence.follow(project))
+    }
+
+    /// Whether a follower still may follow (its role is checked again now and then).
+    pub async fn recheck_presence(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
+        self.access.require_role(who, project, ProjectRole::Viewer).await.map(|_| ())
+    }
+
+    /// How long a client not heard from stays present ([`PRESENCE_EXPIRY`]); tests shorten it.
+    pub fn set_presence_expiry(&self, expiry: Duration) {
+        self.presence.expiry_ms.store(expiry.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+
+    /// Keeps this replica's presence until `shutdown`: sweeps out expired clients and, on
+    /// PostgreSQL, feeds the hub from the presence channel.
+    pub async fn run_presence(&self, shutdown: CancellationToken) {
+        let sweep = async {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    _ = every.tick() => self.presence.sweep(Instant::now()),
+                }
+            }
+        };
+        tokio::join!(sweep, self.relay_presence(&shutdown));
+    }
+
+    /// Feeds the hub from the database's presence channel (PostgreSQL; on SQLite it returns at
+    /// once), listening again after a growing pause when the connection is lost. A receive is
+    /// cancelled only at shutdown.
+    async fn relay_presence(&self, shutdown: &CancellationToken) {
+        if !self.storage.shares_presence() {
+            return;
+        }
+        let mut failures = 0usize;
+        loop {
+            let listen = tokio::select! {
+                () = shutdown.cancelled() => return,
+                listen = self.storage.listen_presence(LISTEN_WITHIN) => listen,
+            };
+            match listen {
+                Ok(Some(mut listener)) => {
+                    failures = 0;
+                    loop {
+                        let received = tokio::select! {
+                            () = shutdown.cancelled() => return,
+                            received = listener.next() => received,
+                        };
+                        match received {
+                            Ok(payload) => match Wire::read(&payload) {
+                                Some((project, present, leaving)) => self.presence.apply(project, present, leaving),
+                                None => tracing::warn!("presence: an announcement that does not decode was ignored"),
+                            },
+                            Err(err) => {
+                                tracing::warn!(error = %err, "presence: the database connection was lost; listening again");
+                                break;
+                            }
+                        }
+                    }
+                }
+                Ok(None) => return,
+                Err(err) => tracing::warn!(error = %err, "presence: cannot listen to the database; trying again"),
+            }
+            let pause = RELISTEN_AFTER[failures.min(RELISTEN_AFTER.len() - 1)];
+            failures += 1;
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(pause) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn present(client: &str, user: u128) -> Present {
+        let user_id = UserId(Uuid::from_u128(user));
+        Present {
+            client_id: client.into(),
+            user_id,
+            name: "Ada".into(),
+            colour: colour_for(user_id),
+            cursor: Some((1.5, -2.0)),
+            selection: vec![ItemId(Uuid::from_u128(7))],
+            at_unix_ms: 1,
+        }
+    }
+
+    #[test]
+    fn colours_come_from_the_palette_and_stay_per_user() {
+        let a = UserId(Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0001));
+        assert_eq!(colour_for(a), colour_for(a));
+        let used: std::collections::HashSet<_> = (0..240u128).map(|n| colour_for(UserId(Uuid::from_u128(n)))).collect();
+        assert_eq!(used.len(), PALETTE.len(), "every colour is reached");
+    }
+
+    #[test]
+    fn announcements_are_checked_by_field() {
+        let field = |announcement: Announcement| match check_announcement(&announcement) {
+            Err(CoreError::Validation(v)) => v[0].field.clone(),
+            other => panic!("{other:?}"),
+        };
+        let ok = Announcement { client_id: "tab-1_A".into(), ..Announcement::default() };
+        assert!(check_announcement(&ok).is_ok());
+        for bad in ["", "a b", "é", "x".repeat(65).as_str()] {
+            assert_eq!(field(Announcement { client_id: bad.into(), ..ok.clone() }), "clientId", "{bad:?}");
+        }
+        assert_eq!(field(Announcement { cursor: Some((f64::NAN, 0.0)), ..ok.clone() }), "cursor.x");
+        assert_eq!(field(Announcement { cursor: Some((0.0, f64::INFINITY)), ..ok.clone() }), "cursor.y");
+        let many = vec![Uuid::nil().to_string(); MAX_SELECTION + 1];
+        assert_eq!(field(Announcement { selection: many, ..ok.clone() }), "selection");
+        let odd = vec![Uuid::nil().to_string(), "nope".into()];
+        assert_eq!(field(Announcement { selection: odd, ..ok }), "selection[1]");
+    }
+
+    #[test]
+    fn the_wire_carries_the_largest_announcement_well_under_the_limit() {
+        let mut largest = present(&"c".repeat(MAX_CLIENT_ID), 9);
+        largest.name = "\u{1F600}".repeat(128);
+        largest.selection = (0..MAX_SELECTION as u128).map(|n| ItemId(Uuid::from_u128(n))).collect();
+        let project = ProjectId(Uuid::from_u128(3));
+        let payload = serde_json::to_string(&Wire::of(project, &largest, false)).unwrap();
+        assert!(payload.len() < crate::storage::MAX_PRESENCE_PAYLOAD, "{} bytes", payload.len());
+        assert_eq!(Wire::read(&payload), Some((project, largest, false)));
+    }
+
+    #[tokio::test]
+    async fn followers_get_the_present_clients_then_changes_and_expiries() {
+        let hub = PresenceHub::default();
+        let project = ProjectId(Uuid::from_u128(1));
+        hub.apply(project, present("a", 1), false);
+        let mut follow = hub.follow(project);
+        assert_eq!(follow.present, vec![present("a", 1)]);
+        hub.apply(project, present("b", 2), false);
+        // Another person cannot take a held client id, nor make it leave.
+        hub.apply(project, present("a", 2), true);
+        hub.apply(project, present("b", 2), true);
+        assert_eq!(follow.changes.recv().await.unwrap(), PresenceChange::Present(present("b", 2)));
+        assert_eq!(follow.changes.recv().await.unwrap(), PresenceChange::Left { client_id: "b".into() });
+        hub.expiry_ms.store(0, Ordering::Relaxed);
+        hub.sweep(Instant::now());
+        assert_eq!(follow.changes.recv().await.unwrap(), PresenceChange::Left { client_id: "a".into() });
+        assert!(follow.changes.try_recv().is_err(), "nothing more");
+        drop(follow);
+        hub.sweep(Instant::now());
+        assert!(hub.projects().is_empty(), "an empty project nobody follows is forgotten");
+    }
+}
