@@ -36,6 +36,7 @@ mod label_rules;
 mod labels;
 mod limits;
 mod map_browser;
+mod map_editor;
 mod mcp;
 mod mcp_calls;
 mod mcp_clients;
