@@ -54,9 +54,9 @@
       if (!M.canEdit || M.selection.size !== 1 || M.dragging.size) continue;
       const { box } = f;
       if (RESIZABLE.has(f.item.itemType)) {
-        svgEl("line", { class: "handle-stem", x1: box.x + box.width / 2, y1: box.y, x2: box.x + box.width / 2, y2: box.y - 24 * px,
+        svgEl("line", { class: "handle-stem", x1: box.x + box.width / 2, y1: box.y, x2: box.x + box.width / 2, y2: box.y - 40 * px,
           "vector-effect": "non-scaling-stroke" }, g);
-        svgEl("circle", { class: "handle", "data-handle": "rotate", cx: box.x + box.width / 2, cy: box.y - 24 * px, r: 6 * px }, g);
+        svgEl("circle", { class: "handle", "data-handle": "rotate", cx: box.x + box.width / 2, cy: box.y - 40 * px, r: 6 * px }, g);
         svgEl("rect", { class: "handle", "data-handle": "resize", x: box.x + box.width - 6 * px, y: box.y + box.height - 6 * px,
           width: 12 * px, height: 12 * px }, g);
       }
@@ -64,7 +64,7 @@
         const cx = box.x + box.width / 2;
         const cy = box.y + box.height / 2;
         const off = 14 * px;
-        for (const [x, y] of [[cx, box.y - off - 20 * px], [box.x + box.width + off, cy], [cx, box.y + box.height + off], [box.x - off, cy]]) {
+        for (const [x, y] of [[cx, box.y - off], [box.x + box.width + off, cy], [cx, box.y + box.height + off], [box.x - off, cy]]) {
           svgEl("circle", { class: "handle connect", "data-handle": "connect", cx: x, cy: y, r: 5 * px }, g);
         }
       }
