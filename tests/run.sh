@@ -138,17 +138,18 @@ fi
 # Kubernetes schemas, offline (installs its tools into $HOME/.cache).
 bash deploy/validate.sh
 
-# The web-map browser test (tests/tests/e2e/map_browser.rs): Debian's Chromium
-# and playwright-core, pinned in tests/browser/package.json, in an npm prefix.
-# Nothing downloads a browser build; both are installed only when missing.
+# The web-map browser tests (tests/tests/e2e/map_browser.rs, map_editor.rs): Debian's Chromium,
+# and playwright-core and axe-core, pinned in tests/browser/package.json, in an npm prefix.
+# Nothing downloads a browser build; each is installed only when missing or at another version.
 if [ ! -x /usr/bin/chromium ]; then
     echo "installing chromium"
     apt-get update -qq && apt-get install -y -qq chromium
 fi
 browser_dir="${CANVAS_BROWSER_DIR:-$HOME/.cache/canvas-browser}"
-playwright_version="$(node -p "require('./tests/browser/package.json').dependencies['playwright-core']")"
-if [ "$(node -p "require('$browser_dir/node_modules/playwright-core/package.json').version" 2>/dev/null)" != "$playwright_version" ]; then
-    echo "installing playwright-core $playwright_version into $browser_dir"
+browser_wanted="$(node -p "const d = require('./tests/browser/package.json').dependencies; Object.keys(d).sort().map((n) => n + '@' + d[n]).join(' ')")"
+browser_have="$(cd "$browser_dir" 2>/dev/null && node -p "const d = require('./package.json').dependencies; Object.keys(d).sort().map((n) => { try { return n + '@' + require('./node_modules/' + n + '/package.json').version; } catch { return n + '@none'; } }).join(' ')" 2>/dev/null)"
+if [ "$browser_have" != "$browser_wanted" ]; then
+    echo "installing $browser_wanted into $browser_dir"
     mkdir -p "$browser_dir"
     cp tests/browser/package.json "$browser_dir/package.json"
     npm install --prefix "$browser_dir" --no-audit --no-fund --silent

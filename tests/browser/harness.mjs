@@ -63,3 +63,29 @@ export async function inBrowser(body, options = {}) {
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
+
+/**
+ * Runs `body(newContext)` with one browser in which each `newContext(options)` is a separate
+ * person (own cookies, storage and tabs), then prints the summary and exits (1 on a failure).
+ */
+export async function inBrowsers(body) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CANVAS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+  const newContext = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  try {
+    await body(newContext);
+  } finally {
+    await browser.close();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+/** A check that cannot run here: printed, counted neither as passed nor failed. */
+export function skip(name, why) {
+  console.log(`skip ${name}: ${why}`);
+}

@@ -1,34 +1,34 @@
-// The live web map: /map/{projectId}?node={itemId}.
+// The live web map: /map/{projectId}?node={itemId} (loaded last; it starts the page).
 //
-// Draws the project with the server's renderer (render.svg), pans and zooms
-// by changing the SVG viewBox (mouse drag, wheel, one- and two-finger touch),
-// centres and highlights the `node` item, and follows changes through the
-// server-sent event stream at /api/v2/projects/{projectId}/changes, read with
-// fetch() so the Authorization header can be sent (EventSource cannot).
-// Signed in to the account site, the reads go without a token: the session
-// cookie rides along. Otherwise (or with ?auth=token) it asks for an API token,
-// which lives in sessionStorage only.
+// Editing the map (issue 24). Decisions:
+// - The look is the server renderer's, never re-implemented here. First paint is `render.svg`
+//   (the whole map); afterwards each change re-fetches only the changed items' fragments,
+//   `render.svg?itemIds=a,b,c`, and swaps those `<g>` in place: a deleted item's `<g>` is removed,
+//   a created one inserted in the listing's order (creation order: ids are UUIDv7, so id order).
+//   A fragment whose transform changed (someone moved or turned it) animates into place (200 ms).
+// - Item data comes from `GET .../items` once, then `GET .../item/{id}` per changed item; its
+//   ETag is the version every write sends as `If-Match` (editor.js, history.js).
+// - Writes: with an API token `Authorization: Bearer`; signed in with the account site's cookie,
+//   `X-Canvas-CSRF` with the value of `<meta name="canvas-csrf">` (core.js).
+// - The role decides the tools: `GET /api/v2/projects/{projectId}` answers the caller's role;
+//   Viewers get the read-only map (the service refuses their writes anyway).
+// - Presence (presence.js): who is here, their cursors and selections.
+//
+// Pans and zooms by changing the SVG viewBox (mouse drag, wheel, one- and two-finger touch;
+// gestures.js), centres and highlights the `node` item, and follows changes through the
+// server-sent event stream at /api/v2/projects/{projectId}/changes, read with fetch() so the
+// Authorization header can be sent (EventSource cannot).
 "use strict";
 
 (() => {
-  const TOKEN_KEY = "canvas.map.token";
-  const projectId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-  const api = `/api/v2/projects/${encodeURIComponent(projectId)}`;
-  const $ = (id) => document.getElementById(id);
-  const mapEl = $("map");
-
+  const M = window.canvasMap;
+  const { $ } = M;
   let node = new URLSearchParams(location.search).get("node");
-  let view = null; // {cx, cy, zoom}: map point at the centre, pixels per map unit
-  let region = null; // the drawn region of the last render
-  let svg = null;
   let lastSeq = 0;
   let streamAbort = null;
-  let reloadTimer = null;
+  let started = false;
 
-  const token = () => sessionStorage.getItem(TOKEN_KEY);
-  // No token: no header, so the account site's session cookie authenticates the reads.
-  const authHeaders = () => (token() ? { Authorization: `Bearer ${token()}` } : {});
-  const mapLink = (id) => `${location.origin}/map/${encodeURIComponent(projectId)}?node=${encodeURIComponent(id)}`;
+  const mapLink = (id) => `${location.origin}/map/${encodeURIComponent(M.projectId)}?node=${encodeURIComponent(id)}`;
 
   function setStatus(text, live) {
     $("status").textContent = text;
@@ -36,8 +36,7 @@
     document.body.dataset.live = live ? "true" : "false";
   }
 
-  // ---- signing in and problems ------------------------------------------------
-
+  // ---- signing in and problems ------------------------------------------------------------
   function showSignIn(message) {
     $("problem").hidden = true;
     $("sign-in").hidden = false;
@@ -47,14 +46,11 @@
   }
 
   function showProblem(status, detail) {
-    const titles = {
-      403: "You have no access to this project",
-      404: "This project does not exist",
-    };
+    const titles = { 403: "You have no access to this project", 404: "This project does not exist" };
     $("problem-title").textContent = titles[status] || `The map could not be loaded (${status})`;
     const hints = {
       403: "The token you signed in with belongs to a user who is not a member of this project. Ask a project admin to add you, or use another token.",
-      404: `There is no project '${projectId}', or the link is mistyped. Check the link you followed.`,
+      404: `There is no project '${M.projectId}', or the link is mistyped. Check the link you followed.`,
     };
     $("problem-detail").textContent = hints[status] ? `${hints[status]} (${detail})` : detail;
     $("problem").hidden = false;
@@ -62,169 +58,102 @@
     setStatus(`error ${status}`, false);
   }
 
-  async function problemDetail(response) {
-    try {
-      const body = await response.json();
-      return body.detail || body.Detail || response.statusText;
-    } catch {
-      return response.statusText;
-    }
-  }
-
-  // Handles an API answer that is not 2xx. Returns true when handled.
-  async function handleFailure(response) {
-    if (response.ok) return false;
-    const detail = await problemDetail(response);
-    if (response.status === 401) {
-      // Without a token this was the session cookie (or nothing): just ask for a token.
-      const sent = token();
-      sessionStorage.removeItem(TOKEN_KEY);
-      showSignIn(sent ? `The token was not accepted: ${detail}` : "");
-    } else {
-      showProblem(response.status, detail);
-    }
+  // Handles a failed read. Returns true when handled.
+  function handleFailure(r) {
+    if (r.ok) return false;
+    if (r.status === 401) {
+      const sent = M.token();
+      M.setToken(null);
+      showSignIn(sent ? `The token was not accepted: ${r.detail}` : "");
+    } else showProblem(r.status, r.detail);
     return true;
   }
 
-  // ---- view -------------------------------------------------------------------
-
-  function applyView() {
-    if (!svg || !view) return;
-    const w = mapEl.clientWidth || 1;
-    const h = mapEl.clientHeight || 1;
-    const vw = w / view.zoom;
-    const vh = h / view.zoom;
-    svg.setAttribute("viewBox", `${view.cx - vw / 2} ${view.cy - vh / 2} ${vw} ${vh}`);
+  // ---- items: the list beside the map, and each drawn item's attributes ---------------------
+  function listEntry(item) {
+    const li = document.createElement("li");
+    li.dataset.itemId = item.itemId;
+    const name = document.createElement("button");
+    name.type = "button";
+    name.className = "name";
+    name.textContent = M.itemName(item);
+    name.title = item.itemId;
+    name.addEventListener("click", () => M.select([item.itemId], true));
+    const type = document.createElement("span");
+    type.className = "type";
+    type.textContent = item.itemType;
+    li.append(name, type, copyButton(item.itemId));
+    return li;
   }
 
-  function fit(rect, fill) {
-    const w = mapEl.clientWidth || 1;
-    const h = mapEl.clientHeight || 1;
-    const zoom = Math.min((w * fill) / Math.max(rect.width, 1), (h * fill) / Math.max(rect.height, 1));
-    view = { cx: rect.x + rect.width / 2, cy: rect.y + rect.height / 2, zoom: Math.min(Math.max(zoom, 0.02), 4) };
-    applyView();
+  function renderList() {
+    const list = $("items");
+    list.textContent = "";
+    const ids = [...M.items.keys()].sort();
+    for (const id of ids) if (M.items.get(id).parent !== "inbox") list.append(listEntry(M.items.get(id)));
+    markSelected();
   }
 
-  // Client pixel → map point.
-  function toMap(clientX, clientY) {
-    const box = mapEl.getBoundingClientRect();
-    return {
-      x: view.cx + (clientX - box.left - box.width / 2) / view.zoom,
-      y: view.cy + (clientY - box.top - box.height / 2) / view.zoom,
-    };
+  // Keyboard and screen-reader access to each drawn item; connectors name their ends.
+  function decorate(g) {
+    const id = g.dataset.itemId;
+    const item = M.items.get(id);
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    const what = M.typeWords(g.dataset.itemType);
+    g.setAttribute("aria-label", item ? `${what}: ${M.itemName(item)}` : what);
+    if (item && item.itemType === "connector") {
+      if (item.startPoint && item.startPoint.itemId) g.dataset.startId = item.startPoint.itemId;
+      if (item.endPoint && item.endPoint.itemId) g.dataset.endId = item.endPoint.itemId;
+    }
+    g.classList.toggle("highlighted", M.selection.has(id));
   }
 
-  // The item's bounds in map units, from its on-screen box.
-  function itemRect(el) {
-    const r = el.getBoundingClientRect();
-    const a = toMap(r.left, r.top);
-    const b = toMap(r.right, r.bottom);
-    return { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y };
+  async function loadItems() {
+    const items = [];
+    let cursor = null;
+    do {
+      const r = await M.request("GET", `/items?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      if (handleFailure(r)) return false;
+      items.push(...(r.body.items || []));
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    M.items.clear();
+    for (const item of items) M.items.set(item.itemId, item);
+    renderList();
+    if (M.svg) M.svg.querySelectorAll(".item").forEach(decorate);
+    return true;
   }
 
-  function zoomAt(clientX, clientY, factor) {
-    const before = toMap(clientX, clientY);
-    view.zoom = Math.min(Math.max(view.zoom * factor, 0.02), 16);
-    const after = toMap(clientX, clientY);
-    view.cx += before.x - after.x;
-    view.cy += before.y - after.y;
-    applyView();
+  // ---- selection ------------------------------------------------------------------------------
+  function markSelected() {
+    if (M.svg) M.svg.querySelectorAll(".item").forEach((g) => g.classList.toggle("highlighted", M.selection.has(g.dataset.itemId)));
+    document.querySelectorAll("#items li").forEach((li) => li.classList.toggle("selected", M.selection.has(li.dataset.itemId)));
   }
 
-  function installGestures() {
-    const pointers = new Map();
-    let pinch = null;
-    mapEl.addEventListener("pointerdown", (e) => {
-      mapEl.setPointerCapture(e.pointerId);
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
-      mapEl.classList.add("dragging");
-      if (pointers.size === 2) {
-        const [p, q] = [...pointers.values()];
-        pinch = Math.hypot(p.x - q.x, p.y - q.y);
-      }
-    });
-    mapEl.addEventListener("pointermove", (e) => {
-      const p = pointers.get(e.pointerId);
-      if (!p || !view) return;
-      if (pointers.size === 1) {
-        view.cx -= (e.clientX - p.x) / view.zoom;
-        view.cy -= (e.clientY - p.y) / view.zoom;
-        applyView();
-      }
-      p.x = e.clientX;
-      p.y = e.clientY;
-      if (pointers.size === 2 && pinch) {
-        const [a, b] = [...pointers.values()];
-        const distance = Math.hypot(a.x - b.x, a.y - b.y);
-        zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, distance / pinch);
-        pinch = distance;
-      }
-    });
-    const release = (e) => {
-      const p = pointers.get(e.pointerId);
-      pointers.delete(e.pointerId);
-      if (pointers.size < 2) pinch = null;
-      if (pointers.size === 0) mapEl.classList.remove("dragging");
-      // A press that did not move is a click: select the item under it.
-      if (p && e.type === "pointerup" && Math.hypot(e.clientX - p.startX, e.clientY - p.startY) < 4) {
-        const hit = document.elementFromPoint(e.clientX, e.clientY);
-        const group = hit && hit.closest(".item");
-        if (group) select(group.dataset.itemId, false);
-      }
-    };
-    mapEl.addEventListener("pointerup", release);
-    mapEl.addEventListener("pointercancel", release);
-    mapEl.addEventListener(
-      "wheel",
-      (e) => {
-        e.preventDefault();
-        if (view) zoomAt(e.clientX, e.clientY, Math.exp(-e.deltaY * 0.0015));
-      },
-      { passive: false },
-    );
-    window.addEventListener("resize", applyView);
-    $("fit").addEventListener("click", () => region && fit(region, 0.95));
-  }
-
-  // ---- selection and links ----------------------------------------------------
-
-  function highlight() {
-    if (!svg) return;
-    svg.querySelectorAll(".item.highlighted").forEach((el) => el.classList.remove("highlighted"));
-    svg.querySelectorAll(".highlight-ring").forEach((el) => el.remove());
-    document.querySelectorAll("#items li.selected").forEach((li) => li.classList.remove("selected"));
-    if (!node) return null;
-    const el = svg.getElementById(`item-${node}`);
-    if (!el) return null;
-    el.classList.add("highlighted");
-    const r = itemRect(el);
-    const pad = 8 / view.zoom;
-    const ring = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    ring.setAttribute("class", "highlight-ring");
-    ring.setAttribute("x", r.x - pad);
-    ring.setAttribute("y", r.y - pad);
-    ring.setAttribute("width", r.width + 2 * pad);
-    ring.setAttribute("height", r.height + 2 * pad);
-    ring.setAttribute("vector-effect", "non-scaling-stroke");
-    svg.appendChild(ring);
-    const li = document.querySelector(`#items li[data-item-id="${CSS.escape(node)}"]`);
-    if (li) li.classList.add("selected");
-    return r;
-  }
-
-  function select(id, centre) {
-    node = id;
-    history.replaceState(null, "", `${location.pathname}?node=${encodeURIComponent(id)}`);
-    const rect = highlight();
-    if (centre && rect) fit(rect, 0.4);
+  // Selects exactly `ids` (centred when asked); the single selected item is the URL's `node`.
+  M.select = (ids, centre = false) => {
+    M.selection = new Set(ids.filter((id) => M.items.has(id) || M.itemEl(id)));
+    markSelected();
     const sel = $("selection");
-    sel.hidden = false;
-    sel.textContent = "";
-    const link = document.createElement("span");
-    link.textContent = mapLink(id) + " ";
-    const copy = copyButton(id);
-    sel.append(link, copy);
-  }
+    if (M.selection.size === 1) {
+      node = [...M.selection][0];
+      const params = new URLSearchParams(location.search);
+      params.set("node", node);
+      history.replaceState(null, "", `${location.pathname}?${params}`);
+      sel.hidden = false;
+      sel.textContent = "";
+      const link = document.createElement("span");
+      link.textContent = `${mapLink(node)} `;
+      sel.append(link, copyButton(node));
+      const el = M.itemEl(node);
+      if (centre && el) M.fit(M.itemRect(el), 0.4);
+    } else {
+      sel.hidden = M.selection.size === 0;
+      sel.textContent = `${M.selection.size} items selected`;
+    }
+    M.emit("selection");
+  };
 
   async function copyText(text) {
     try {
@@ -254,93 +183,123 @@
     return button;
   }
 
-  function itemName(item) {
-    const text = item.text || item.url || item.fileName || item.type || "";
-    const plain = String(text).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-    return plain || item.itemId;
-  }
-
-  async function loadItems() {
-    const items = [];
-    let cursor = null;
-    do {
-      const query = `?jsonCasing=camel&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const response = await fetch(`${api}/items${query}`, { headers: authHeaders() });
-      if (await handleFailure(response)) return;
-      const page = await response.json();
-      items.push(...(page.items || []));
-      cursor = page.nextCursor;
-    } while (cursor);
-    const list = $("items");
-    list.textContent = "";
-    for (const item of items) {
-      const li = document.createElement("li");
-      li.dataset.itemId = item.itemId;
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = itemName(item);
-      name.title = item.itemId;
-      name.addEventListener("click", () => select(item.itemId, true));
-      const type = document.createElement("span");
-      type.className = "type";
-      type.textContent = item.itemType;
-      li.append(name, type, copyButton(item.itemId));
-      list.appendChild(li);
-    }
-    highlight();
-  }
-
-  // ---- drawing and live changes -------------------------------------------------
+  // ---- drawing: the whole map once, then fragments -------------------------------------------
+  const parseSvg = (text) => document.importNode(new DOMParser().parseFromString(text, "image/svg+xml").documentElement, true);
 
   async function render() {
-    const response = await fetch(`${api}/render.svg`, { headers: authHeaders() });
-    if (await handleFailure(response)) return false;
-    const text = await response.text();
-    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-    const fresh = document.importNode(doc.documentElement, true);
+    const response = await fetch(`${M.api}/render.svg`, { headers: M.readHeaders() });
+    if (!response.ok) {
+      let detail = response.statusText;
+      try {
+        detail = (await response.json()).detail || detail;
+      } catch {
+        /* not JSON */
+      }
+      handleFailure({ ok: false, status: response.status, detail });
+      return false;
+    }
+    const fresh = parseSvg(await response.text());
     const box = fresh.getAttribute("viewBox").split(/\s+/).map(Number);
-    region = { x: box[0], y: box[1], width: box[2], height: box[3] };
+    M.region = { x: box[0], y: box[1], width: box[2], height: box[3] };
     fresh.removeAttribute("width");
     fresh.removeAttribute("height");
-    if (svg) svg.replaceWith(fresh);
-    else mapEl.appendChild(fresh);
-    svg = fresh;
+    fresh.classList.add("drawing");
+    fresh.setAttribute("aria-hidden", "false");
+    if (M.svg) M.svg.replaceWith(fresh);
+    else M.mapEl.prepend(fresh);
+    M.svg = fresh;
+    if (!M.layer) {
+      M.layer = document.createElementNS(M.NS, "svg");
+      M.layer.setAttribute("class", "layer");
+      M.layer.setAttribute("aria-hidden", "true");
+      M.mapEl.append(M.layer);
+    }
+    M.svg.querySelectorAll(".item").forEach(decorate);
     document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
     return true;
   }
 
-  function scheduleReload() {
-    clearTimeout(reloadTimer);
-    reloadTimer = setTimeout(async () => {
-      if (await render()) {
-        applyView();
-        // The fresh drawing has no highlight yet: put it back at once rather than after the
-        // item list's fetch, so the selected item never flickers (and a change that lands
-        // while the list loads does not show the map without it).
-        highlight();
-        await loadItems();
+  // Puts a fresh fragment `<g>` in place of the drawn one, or in creation order when new.
+  function place(fresh) {
+    const id = fresh.dataset.itemId;
+    // Being dragged here: the drop writes it and draws it again.
+    if (M.dragging.has(id)) return;
+    const old = M.svg.querySelector(`#item-${CSS.escape(id)}`);
+    decorate(fresh);
+    if (old) {
+      const from = old.getAttribute("transform");
+      const to = fresh.getAttribute("transform");
+      const focused = document.activeElement === old;
+      old.replaceWith(fresh);
+      if (focused) fresh.focus({ preventScroll: true });
+      if (from && to && from !== to) {
+        fresh.animate([{ transform: M.cssTransform(from) }, { transform: M.cssTransform(to) }], { duration: 200, easing: "ease-out" });
       }
-    }, 150);
+      return;
+    }
+    const after = [...M.svg.querySelectorAll(":scope > .item")].find((g) => g.dataset.itemId > id);
+    if (after) after.before(fresh);
+    else M.svg.append(fresh);
+  }
+
+  // Re-reads `ids` (and the connectors attached to them) and redraws their fragments.
+  let queue = Promise.resolve();
+  M.refresh = (ids) => (queue = queue.then(() => redraw(ids)).catch((err) => console.error(err)));
+  async function redraw(ids) {
+    const wanted = new Set(ids);
+    for (const [id, item] of M.items) {
+      if (item.itemType !== "connector") continue;
+      if (wanted.has(item.startPoint && item.startPoint.itemId) || wanted.has(item.endPoint && item.endPoint.itemId)) wanted.add(id);
+    }
+    const all = [...wanted];
+    await Promise.all(all.map((id) => M.fetchItem(id)));
+    const drawn = all.filter((id) => M.items.has(id) && M.items.get(id).parent !== "inbox");
+    const seen = new Set();
+    if (drawn.length) {
+      const query = drawn.map(encodeURIComponent).join(",");
+      const response = await fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() });
+      if (response.ok) {
+        for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
+          seen.add(g.dataset.itemId);
+          place(g);
+        }
+      }
+    }
+    for (const id of all) {
+      if (seen.has(id) || M.dragging.has(id)) continue;
+      const old = M.svg.querySelector(`#item-${CSS.escape(id)}`);
+      if (old) old.remove();
+    }
+    const gone = all.filter((id) => !M.items.has(id));
+    if (gone.some((id) => M.selection.has(id))) M.select([...M.selection].filter((id) => !gone.includes(id)));
+    renderList();
+    M.emit("redrawn", all);
+    document.body.dataset.redraws = String(Number(document.body.dataset.redraws || 0) + 1);
+  }
+
+  // ---- live changes ---------------------------------------------------------------------------
+  let pending = new Set();
+  let timer = null;
+  function changed(id) {
+    pending.add(id);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const ids = [...pending];
+      pending = new Set();
+      M.refresh(ids);
+    }, 30);
   }
 
   async function follow() {
     streamAbort = new AbortController();
     try {
       const query = lastSeq > 0 ? `?after=${lastSeq}` : "";
-      const response = await fetch(`${api}/changes${query}`, { headers: authHeaders(), signal: streamAbort.signal });
-      if (await handleFailure(response)) return;
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          onEvent(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
+      const response = await fetch(`${M.api}/changes${query}`, { headers: M.readHeaders(), signal: streamAbort.signal });
+      if (!response.ok) {
+        handleFailure({ ok: false, status: response.status, detail: response.statusText });
+        return;
       }
+      await M.readEvents(response, onEvent);
     } catch (err) {
       if (err.name === "AbortError") return;
     }
@@ -349,24 +308,34 @@
   }
 
   function onEvent(block) {
-    let type = "message";
-    let data = "";
-    for (const line of block.split("\n")) {
-      if (line.startsWith("event:")) type = line.slice(6).trim();
-      else if (line.startsWith("data:")) data += line.slice(5).trim();
-    }
+    const { type, data } = M.parseEvent(block);
     if (!data) return;
-    const payload = JSON.parse(data);
     if (type === "ready") {
-      if (lastSeq > 0 && payload.seq !== lastSeq) scheduleReload();
-      lastSeq = Math.max(lastSeq, payload.seq);
+      // Missed changes while away: read everything again.
+      if (lastSeq > 0 && data.seq !== lastSeq) reloadAll();
+      lastSeq = Math.max(lastSeq, data.seq);
       setStatus("live", true);
     } else if (type === "change") {
-      lastSeq = Math.max(lastSeq, payload.seq);
-      scheduleReload();
-    } else if (type === "error") {
-      showProblem(payload.status, payload.detail);
+      lastSeq = Math.max(lastSeq, data.seq);
+      changed(data.itemId);
+    } else if (type === "error") showProblem(data.status, data.detail);
+  }
+
+  async function reloadAll() {
+    if ((await render()) && (await loadItems())) {
+      M.applyView();
+      markSelected();
+      M.emit("redrawn", []);
     }
+  }
+
+  async function readRole() {
+    const r = await M.request("GET", "");
+    M.role = r.ok ? r.body.role : "Viewer";
+    M.canEdit = ["Editor", "Manager", "Admin"].includes(M.role);
+    document.body.dataset.role = M.role;
+    document.body.classList.toggle("can-edit", M.canEdit);
+    $("toolbar").hidden = !M.canEdit;
   }
 
   async function start() {
@@ -374,13 +343,15 @@
     $("sign-out").hidden = false;
     setStatus("loading…", false);
     if (!(await render())) return;
-    fit(region, 0.95);
-    await loadItems();
+    M.fit(M.region, 0.95);
+    if (!(await loadItems())) return;
+    await readRole();
     if (node) {
-      const rect = highlight();
-      if (rect) select(node, true);
+      if (M.itemEl(node)) M.select([node], true);
       else setStatus(`item ${node} is not on this map`, false);
     }
+    if (!started) M.emit("ready");
+    started = true;
     follow();
   }
 
@@ -388,19 +359,22 @@
     e.preventDefault();
     const value = $("token").value.trim();
     if (!value) return;
-    sessionStorage.setItem(TOKEN_KEY, value);
+    M.setToken(value);
     $("token").value = "";
     start();
   });
   const signOut = () => {
-    sessionStorage.removeItem(TOKEN_KEY);
+    M.setToken(null);
     if (streamAbort) streamAbort.abort();
+    M.emit("signed-out");
     showSignIn();
   };
   $("sign-out").addEventListener("click", signOut);
   $("problem-token").addEventListener("click", signOut);
+  $("fit").addEventListener("click", () => M.region && M.fit(M.region, 0.95));
+  window.addEventListener("resize", M.applyView);
+  M.on("wrote", (ids) => M.refresh(ids));
 
-  installGestures();
-  if (!projectId) showProblem(404, "the link names no project");
+  if (!M.projectId) showProblem(404, "the link names no project");
   else start(); // with the stored token, else with the session cookie; a 401 asks for a token
 })();

@@ -15,6 +15,7 @@
 pub(crate) mod changes;
 pub(crate) mod page;
 pub(crate) mod presence;
+pub(crate) mod project;
 pub mod render;
 
 use axum::routing::get;
@@ -29,6 +30,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v2/projects/{project_id}/render.png", get(render::png))
         .route("/api/v2/projects/{project_id}/changes", get(changes::stream_changes))
         .route("/api/v2/projects/{project_id}/presence", get(presence::stream_presence).post(presence::announce))
+        .route("/api/v2/projects/{project_id}", get(project::get))
         .route("/map/{project_id}", get(page::index))
         .route("/map/assets/{file}", get(page::asset))
 }

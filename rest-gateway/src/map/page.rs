@@ -12,18 +12,34 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::account::failure::Failure;
+use crate::account::html::escape;
 use crate::account::site::{self, Visitor};
 use crate::respond::query_value;
 use crate::state::AppState;
 
 const INDEX: &str = include_str!("../../assets/map/index.html");
-const SCRIPT: &str = include_str!("../../assets/map/map.js");
-const STYLE: &str = include_str!("../../assets/map/map.css");
+/// Where a signed-in visitor's CSRF value goes (a `<meta>`, never a URL or an inline script).
+const CSRF_SLOT: &str = "<!-- canvas-csrf -->";
+
+const JS: &str = "text/javascript; charset=utf-8";
+/// The page's scripts and style, by file name. The scripts load in the order `index.html` lists
+/// them (`core.js` first, `map.js` last, which starts the page).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("core.js", JS, include_str!("../../assets/map/core.js")),
+    ("history.js", JS, include_str!("../../assets/map/history.js")),
+    ("presence.js", JS, include_str!("../../assets/map/presence.js")),
+    ("editor.js", JS, include_str!("../../assets/map/editor.js")),
+    ("panel.js", JS, include_str!("../../assets/map/panel.js")),
+    ("gestures.js", JS, include_str!("../../assets/map/gestures.js")),
+    ("keys.js", JS, include_str!("../../assets/map/keys.js")),
+    ("map.js", JS, include_str!("../../assets/map/map.js")),
+    ("map.css", "text/css; charset=utf-8", include_str!("../../assets/map/map.css")),
+];
 
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                       connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-fn asset_response(content_type: &'static str, body: &'static str) -> Response {
+fn asset_response(content_type: &'static str, body: impl Into<axum::body::Body>) -> Response {
     let headers: [(HeaderName, HeaderValue); 5] = [
         (CONTENT_TYPE, HeaderValue::from_static(content_type)),
         // Assets change with the binary; a short cache keeps upgrades visible.
@@ -32,11 +48,12 @@ fn asset_response(content_type: &'static str, body: &'static str) -> Response {
         (HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff")),
         (HeaderName::from_static("referrer-policy"), HeaderValue::from_static("no-referrer")),
     ];
-    (StatusCode::OK, headers, body).into_response()
+    (StatusCode::OK, headers, body.into()).into_response()
 }
 
 /// `GET /map/{projectId}`: the page; it reads the project and `node` from its own URL. A person
-/// signed in to the account site gets it at once (its reads go with the session cookie); with
+/// signed in to the account site gets it at once (its reads go with the session cookie, its
+/// writes with it and the session's CSRF value, which the page carries in a `<meta>`); with
 /// `auth=token` it asks for an API token instead; anyone else is sent to sign in and back.
 #[utoipa::path(
     get,
@@ -64,7 +81,8 @@ pub async fn index(
         return asset_response("text/html; charset=utf-8", INDEX);
     }
     match site::session(&state, &visitor).await {
-        Ok(_) => asset_response("text/html; charset=utf-8", INDEX),
+        // Writes with the session cookie must carry the session's CSRF value (`X-Canvas-CSRF`).
+        Ok(info) => asset_response("text/html; charset=utf-8", with_csrf(&info.csrf_token)),
         Err(failure) => Failure::respond(failure, &visitor, &visitor.here, false),
     }
 }
@@ -76,16 +94,38 @@ pub async fn index(
     tag = "map",
     operation_id = "getMapAsset",
     summary = "A script or style of the web map",
-    params(("file" = String, Path, description = "`map.js` or `map.css`")),
+    params(("file" = String, Path, description = "`core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, \
+        `gestures.js`, `keys.js`, `map.js` or `map.css`")),
     responses(
         (status = 200, description = "The asset.", content((String = "text/javascript"), (String = "text/css"))),
         (status = 404, description = "No such asset.", content_type = "text/plain", body = String),
     )
 )]
 pub async fn asset(Path(file): Path<String>) -> Response {
-    match file.as_str() {
-        "map.js" => asset_response("text/javascript; charset=utf-8", SCRIPT),
-        "map.css" => asset_response("text/css; charset=utf-8", STYLE),
-        _ => (StatusCode::NOT_FOUND, "no such map asset").into_response(),
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, content_type, body)) => asset_response(content_type, *body),
+        None => (StatusCode::NOT_FOUND, "no such map asset").into_response(),
+    }
+}
+
+/// The page with the session's CSRF value in `<meta name="canvas-csrf">`, escaped.
+fn with_csrf(csrf: &str) -> String {
+    let meta = format!("<meta name=\"canvas-csrf\" content=\"{}\">", escape(csrf));
+    INDEX.replacen(CSRF_SLOT, &meta, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_csrf_value_goes_into_a_meta_escaped_and_every_script_is_served() {
+        assert!(INDEX.contains(CSRF_SLOT));
+        let page = with_csrf("a\"<b>&c");
+        assert!(page.contains("<meta name=\"canvas-csrf\" content=\"a&quot;&lt;b&gt;&amp;c\">"), "{page}");
+        assert!(!page.contains(CSRF_SLOT));
+        for (name, _, _) in ASSETS.iter().filter(|(name, _, _)| name.ends_with(".js")) {
+            assert!(INDEX.contains(&format!("<script src=\"/map/assets/{name}\" defer></script>")), "{name}");
+        }
     }
 }

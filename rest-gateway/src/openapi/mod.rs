@@ -84,6 +84,7 @@ use crate::state::AppState;
         crate::map::changes::stream_changes,
         crate::map::presence::announce,
         crate::map::presence::stream_presence,
+        crate::map::project::get,
         crate::map::page::index,
         crate::map::page::asset,
         crate::routes::health::live,
@@ -93,7 +94,7 @@ use crate::state::AppState;
         ui::asset,
     ),
     components(schemas(
-        schemas::Problem, schemas::FieldError, schemas::Health,
+        schemas::Problem, schemas::FieldError, schemas::Health, schemas::ProjectView,
         knowledge_schemas::RetrieveRequest, knowledge_schemas::SearchMode, knowledge_schemas::AnswerResponse,
         knowledge_schemas::CitationReference, knowledge_schemas::IndexStatusPage, knowledge_schemas::IndexStatus,
         knowledge_schemas::IndexCounts,

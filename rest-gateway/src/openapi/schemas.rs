@@ -283,3 +283,23 @@ fn jwk_use() -> Object {
 fn jwk_alg() -> Object {
     one_of(&["ES256"])
 }
+
+/// `GET /api/v2/projects/{projectId}`: the project and the caller's role in it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct ProjectView {
+    #[schema(format = "uuid")]
+    pub project_id: String,
+    pub name: String,
+    /// The caller's role: `Viewer` reads; `Editor` also writes items; `Manager` also manages
+    /// webhooks; `Admin` also manages members.
+    #[schema(schema_with = project_roles)]
+    pub role: String,
+    /// RFC 3339, UTC.
+    #[schema(format = "date-time")]
+    pub created_at: String,
+}
+
+fn project_roles() -> Object {
+    one_of(&["Viewer", "Editor", "Manager", "Admin"])
+}

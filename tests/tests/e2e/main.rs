@@ -37,6 +37,7 @@ mod label_rules;
 mod labels;
 mod limits;
 mod map_browser;
+mod map_editor;
 mod mcp;
 mod mcp_app;
 mod mcp_calls;

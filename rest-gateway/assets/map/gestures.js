@@ -1,0 +1,287 @@
+// Pointer gestures on the map and the overlay that shows the selection.
+//
+// Plain drag on empty map pans; Shift-drag (or drag in "Box select" mode) selects what the box
+// touches; wheel and pinch zoom. On an item: click selects it, Shift-click adds or removes it,
+// drag moves every selected item (Editors): the dragged `<g>`s go into the overlay `<svg>` for
+// the drag, so the big drawing does not repaint each frame, and on drop each gets one PATCH of
+// `position` with the version it had when the drag began. A single selected item shows handles:
+// a corner to resize (PATCH `size`, with `position` so the opposite corner stays), a knob above
+// it to rotate (PATCH `angle`; Shift: 15° steps), and four edge knobs to drag a connector onto
+// another item.
+"use strict";
+
+(() => {
+  const M = window.canvasMap;
+  const RESIZABLE = new Set(["shape", "sticky-note", "label", "web", "image"]);
+  const MIN_SIZE = 5;
+  M.dragging = new Set();
+  let gesture = null;
+
+  const svgEl = (name, attrs, parent) => {
+    const el = document.createElementNS(M.NS, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (parent) parent.append(el);
+    return el;
+  };
+  const layerGroup = (cls) => M.layer.querySelector(`:scope > g.${cls}`) || svgEl("g", { class: cls }, M.layer);
+
+  // The item's drawn box in its own coordinates (origin at its centre) and its transform.
+  function frame(id) {
+    const el = M.itemEl(id);
+    if (!el) return null;
+    const item = M.items.get(id) || {};
+    const box = el.getBBox();
+    const scale = item.scale || 1;
+    const w = (item.size && item.size.width) * scale || box.width;
+    const h = (item.size && item.size.height) * scale || box.height;
+    const t = M.parseTransform(el.getAttribute("transform"));
+    return { el, item, box, w, h, t, hasTransform: el.hasAttribute("transform") };
+  }
+
+  // ---- the overlay: selection outlines and handles ------------------------------------------
+  M.drawOverlay = () => {
+    if (!M.layer || !M.view) return;
+    const group = layerGroup("selection");
+    group.textContent = "";
+    const px = 1 / M.view.zoom;
+    for (const id of M.selection) {
+      const f = frame(id);
+      if (!f) continue;
+      const g = svgEl("g", f.hasTransform ? { transform: f.el.getAttribute("transform") } : {}, group);
+      const pad = 4 * px;
+      svgEl("rect", { class: "highlight-ring", x: f.box.x - pad, y: f.box.y - pad, width: f.box.width + 2 * pad,
+        height: f.box.height + 2 * pad, "vector-effect": "non-scaling-stroke" }, g);
+      if (!M.canEdit || M.selection.size !== 1 || M.dragging.size) continue;
+      const { box } = f;
+      if (RESIZABLE.has(f.item.itemType)) {
+        svgEl("line", { class: "handle-stem", x1: box.x + box.width / 2, y1: box.y, x2: box.x + box.width / 2, y2: box.y - 40 * px,
+          "vector-effect": "non-scaling-stroke" }, g);
+        svgEl("circle", { class: "handle", "data-handle": "rotate", cx: box.x + box.width / 2, cy: box.y - 40 * px, r: 6 * px }, g);
+        svgEl("rect", { class: "handle", "data-handle": "resize", x: box.x + box.width - 6 * px, y: box.y + box.height - 6 * px,
+          width: 12 * px, height: 12 * px }, g);
+      }
+      if (f.item.itemType !== "connector") {
+        const cx = box.x + box.width / 2;
+        const cy = box.y + box.height / 2;
+        const off = 14 * px;
+        for (const [x, y] of [[cx, box.y - off], [box.x + box.width + off, cy], [cx, box.y + box.height + off], [box.x - off, cy]]) {
+          svgEl("circle", { class: "handle connect", "data-handle": "connect", cx: x, cy: y, r: 5 * px }, g);
+        }
+      }
+    }
+    for (const box of document.querySelectorAll("#notices .notice.anchored")) M.placeNotice(box);
+  };
+  for (const name of ["selection", "view", "redrawn"]) M.on(name, () => M.drawOverlay());
+
+  // ---- moving ------------------------------------------------------------------------------
+  function beginMove(start) {
+    const moving = [...M.selection].filter((id) => M.items.get(id) && M.items.get(id).itemType !== "connector" && M.itemEl(id));
+    if (!moving.length) return null;
+    const drag = layerGroup("dragging");
+    const parts = moving.map((id) => {
+      const el = M.itemEl(id);
+      const mark = document.createComment("dragged");
+      el.before(mark);
+      drag.append(el);
+      M.dragging.add(id);
+      const item = M.items.get(id);
+      return { id, el, mark, t: M.parseTransform(el.getAttribute("transform")), pos: { ...(item.position || { x: 0, y: 0 }) },
+        version: M.versions.get(id) };
+    });
+    M.mapEl.classList.add("moving");
+    return { kind: "move", start, parts, moved: { x: 0, y: 0 } };
+  }
+
+  const snap = (value) => (M.snap ? Math.round(value / 10) * 10 : Math.round(value));
+
+  function moveTo(g, p) {
+    for (const part of g.parts) {
+      const x = snap(part.pos.x + p.x - g.start.x);
+      const y = snap(part.pos.y + p.y - g.start.y);
+      part.to = { x, y };
+      part.el.setAttribute("transform", M.transformOf(part.t.x + x - part.pos.x, part.t.y + y - part.pos.y, part.t.angle));
+    }
+    M.drawOverlay();
+  }
+
+  async function endMove(g) {
+    for (const part of g.parts) part.mark.replaceWith(part.el);
+    M.dragging.clear();
+    M.mapEl.classList.remove("moving");
+    const changes = g.parts.filter((p) => p.to && (p.to.x !== p.pos.x || p.to.y !== p.pos.y))
+      .map((p) => ({ id: p.id, props: { position: p.to }, version: p.version }));
+    M.drawOverlay();
+    if (changes.length) await M.patch(changes, changes.length > 1 ? `Move ${changes.length} items` : "Move");
+  }
+
+  // ---- resizing, rotating, connecting ---------------------------------------------------------
+  function resizeTo(g, p) {
+    const { f } = g;
+    const a = (f.t.angle * Math.PI) / 180;
+    const dx = p.x - f.t.x;
+    const dy = p.y - f.t.y;
+    const lx = dx * Math.cos(a) + dy * Math.sin(a);
+    const ly = -dx * Math.sin(a) + dy * Math.cos(a);
+    const scale = f.item.scale || 1;
+    const w = Math.max(MIN_SIZE * scale, lx + f.w / 2);
+    const h = Math.max(MIN_SIZE * scale, ly + f.h / 2);
+    const cl = { x: (w - f.w) / 2, y: (h - f.h) / 2 };
+    g.to = { w, h, x: f.t.x + cl.x * Math.cos(a) - cl.y * Math.sin(a), y: f.t.y + cl.x * Math.sin(a) + cl.y * Math.cos(a) };
+    f.el.setAttribute("transform", M.transformOf(g.to.x, g.to.y, f.t.angle, w / f.w, h / f.h));
+    M.drawOverlay();
+  }
+
+  M.resizeProps = (item, w, h, x, y) => {
+    const scale = item.scale || 1;
+    const props = { size: { width: Math.round(w / scale), height: Math.round(h / scale) }, position: { x: Math.round(x), y: Math.round(y) } };
+    if (item.isAutoSizeWidth) props.isAutoSizeWidth = false;
+    if (item.isAutoSizeHeight) props.isAutoSizeHeight = false;
+    if (item.itemType === "shape" && item.cornerRadius != null) props.cornerRadius = item.cornerRadius;
+    return props;
+  };
+
+  function rotateTo(g, p, shift) {
+    let angle = (Math.atan2(p.y - g.f.t.y, p.x - g.f.t.x) * 180) / Math.PI + 90;
+    angle = ((angle % 360) + 360) % 360;
+    angle = shift ? Math.round(angle / 15) * 15 % 360 : Math.round(angle);
+    g.to = angle;
+    g.f.el.setAttribute("transform", M.transformOf(g.f.t.x, g.f.t.y, angle));
+    M.drawOverlay();
+  }
+
+  const itemAt = (x, y, except) =>
+    document.elementsFromPoint(x, y).map((el) => el.closest && el.closest(".drawing .item"))
+      .find((g) => g && g.dataset.itemId !== except && g.dataset.itemType !== "connector");
+
+  M.connect = (from, to) =>
+    M.create("connector", { startPoint: { itemId: from, position: { x: 0, y: 0 } }, endPoint: { itemId: to, position: { x: 0, y: 0 } } }, "Connect");
+
+  // ---- pointers ---------------------------------------------------------------------------------
+  const pointers = new Map();
+  let pinch = null;
+
+  M.mapEl.addEventListener("pointerdown", (e) => {
+    if (!M.view || (e.pointerType === "mouse" && e.button !== 0)) return;
+    M.mapEl.setPointerCapture(e.pointerId);
+    M.pointerBusy = true;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
+    if (pointers.size === 2) {
+      const [p, q] = [...pointers.values()];
+      pinch = Math.hypot(p.x - q.x, p.y - q.y);
+      gesture = { kind: "pan" };
+      return;
+    }
+    const start = M.toMap(e.clientX, e.clientY);
+    const handle = e.target.closest && e.target.closest("[data-handle]");
+    const group = e.target.closest && e.target.closest(".drawing .item");
+    if (handle && M.canEdit && M.selection.size === 1) {
+      const id = [...M.selection][0];
+      const f = frame(id);
+      const kind = handle.dataset.handle;
+      gesture = { kind, f, id, start, version: M.versions.get(id) };
+      if (kind === "connect") {
+        const r = handle.getBoundingClientRect();
+        const from = M.toMap(r.left + r.width / 2, r.top + r.height / 2);
+        gesture.line = svgEl("line", { class: "rubber", x1: from.x, y1: from.y, x2: from.x, y2: from.y, "vector-effect": "non-scaling-stroke" }, M.layer);
+      }
+      M.mapEl.classList.add("moving");
+    } else if (group) {
+      const id = group.dataset.itemId;
+      if (e.shiftKey) {
+        const next = new Set(M.selection);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        M.select([...next]);
+        gesture = { kind: "none" };
+      } else {
+        if (!M.selection.has(id)) M.select([id]);
+        gesture = { kind: M.canEdit ? "press" : "pan", id, start };
+      }
+    } else if (M.canEdit && (e.shiftKey || M.selectMode)) {
+      gesture = { kind: "box", start, add: e.shiftKey, rect: svgEl("rect", { class: "box", "vector-effect": "non-scaling-stroke" }, M.layer) };
+    } else {
+      gesture = { kind: "pan", empty: true };
+    }
+    if (gesture.kind === "pan") M.mapEl.classList.add("dragging");
+  });
+
+  M.mapEl.addEventListener("pointermove", (e) => {
+    const p = pointers.get(e.pointerId);
+    if (!p || !M.view) return;
+    const far = Math.hypot(e.clientX - p.startX, e.clientY - p.startY) >= 4;
+    const at = M.toMap(e.clientX, e.clientY);
+    if (pointers.size === 2 && pinch) {
+      p.x = e.clientX;
+      p.y = e.clientY;
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a.x - b.x, a.y - b.y);
+      M.zoomAt((a.x + b.x) / 2, (a.y + b.y) / 2, distance / pinch);
+      pinch = distance;
+      return;
+    }
+    if (gesture && gesture.kind === "press" && far) gesture = beginMove(gesture.start) || { kind: "none" };
+    if (!gesture) return;
+    if (gesture.kind === "pan") {
+      M.view.cx -= (e.clientX - p.x) / M.view.zoom;
+      M.view.cy -= (e.clientY - p.y) / M.view.zoom;
+      M.applyView();
+    } else if (gesture.kind === "move") moveTo(gesture, at);
+    else if (gesture.kind === "resize") resizeTo(gesture, at);
+    else if (gesture.kind === "rotate") rotateTo(gesture, at, e.shiftKey);
+    else if (gesture.kind === "connect") {
+      gesture.line.setAttribute("x2", at.x);
+      gesture.line.setAttribute("y2", at.y);
+    } else if (gesture.kind === "box") {
+      const s = gesture.start;
+      for (const [k, v] of Object.entries({ x: Math.min(s.x, at.x), y: Math.min(s.y, at.y), width: Math.abs(at.x - s.x), height: Math.abs(at.y - s.y) })) {
+        gesture.rect.setAttribute(k, v);
+      }
+    }
+    p.x = e.clientX;
+    p.y = e.clientY;
+  });
+
+  async function release(e) {
+    const p = pointers.get(e.pointerId);
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (pointers.size > 0) return;
+    M.mapEl.classList.remove("dragging", "moving");
+    M.pointerBusy = false;
+    const g = gesture;
+    gesture = null;
+    if (!g || !p) return;
+    const click = e.type === "pointerup" && Math.hypot(e.clientX - p.startX, e.clientY - p.startY) < 4;
+    const cancelled = e.type !== "pointerup";
+    if (g.kind === "press" && click) M.select([g.id]);
+    else if (g.kind === "pan" && g.empty && click) M.select([]);
+    else if (g.kind === "move") await endMove(g);
+    else if (g.kind === "resize" && g.to && !cancelled) {
+      await M.patch([{ id: g.id, props: M.resizeProps(g.f.item, g.to.w, g.to.h, g.to.x, g.to.y), version: g.version }], "Resize");
+    } else if (g.kind === "rotate" && g.to != null && !cancelled) await M.patch([{ id: g.id, props: { angle: g.to }, version: g.version }], "Rotate");
+    else if (g.kind === "connect") {
+      g.line.remove();
+      const target = !cancelled && itemAt(e.clientX, e.clientY, g.id);
+      if (target) await M.connect(g.id, target.dataset.itemId);
+    } else if (g.kind === "box") {
+      const box = g.rect.getBoundingClientRect();
+      g.rect.remove();
+      const hit = [...M.svg.querySelectorAll(":scope > .item")].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.right >= box.left && r.left <= box.right && r.bottom >= box.top && r.top <= box.bottom;
+      }).map((el) => el.dataset.itemId);
+      M.select(g.add ? [...new Set([...M.selection, ...hit])] : hit);
+    }
+    if ((g.kind === "resize" || g.kind === "rotate") && (cancelled || g.to == null)) M.refresh([g.id]);
+  }
+  M.mapEl.addEventListener("pointerup", release);
+  M.mapEl.addEventListener("pointercancel", release);
+  M.mapEl.addEventListener(
+    "wheel",
+    (e) => {
+      e.preventDefault();
+      if (M.view) M.zoomAt(e.clientX, e.clientY, Math.exp(-e.deltaY * 0.0015));
+    },
+    { passive: false },
+  );
+})();

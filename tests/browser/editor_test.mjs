@@ -1,0 +1,273 @@
+// The map as a multi-user editor, in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core; nothing is downloaded). Run by tests/tests/e2e/map_editor.rs:
+//
+//   node editor_test.mjs --base URL --project ID --sticky ID --shape1 ID --shape2 ID \
+//        --token-a TOKEN --token-b TOKEN --viewer-token TOKEN --shots DIR --label NAME \
+//        [--mode token|cookie --link-a URL --link-b URL] [--dev-assets DIR]
+//
+// Two people (A and B, each in their own browser context) edit one map at once; a Viewer looks.
+// `--mode cookie` signs both in through one-time sign-in links instead of API tokens (writes then
+// go with the session cookie and X-Canvas-CSRF); only `openAs` differs. `--dev-assets` serves the
+// page's scripts from that directory instead of the binary (for working on them). Prints one line
+// per check and "N passed, N failed".
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { args, assert, check, inBrowsers, skip } from "./harness.mjs";
+
+const api = `${args.base}/api/v2/projects/${args.project}`;
+const mode = args.mode || "token";
+const timings = {};
+
+async function rest(method, path, token, body) {
+  const headers = { Authorization: `Bearer ${token}` };
+  if (body) headers["Content-Type"] = "application/json";
+  const response = await fetch(`${api}${path}${path.includes("?") ? "&" : "?"}jsonCasing=camel`, { method, headers, body: body && JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+// Opens the map as one person, signed in with a token or (cookie mode) a sign-in link.
+async function openAs(context, who) {
+  const page = await context.newPage();
+  page.on("pageerror", (err) => console.log(`page error (${who.name}): ${err}`));
+  if (args["dev-assets"]) {
+    await page.route("**/map/assets/*", (route) => {
+      const file = new URL(route.request().url()).pathname.split("/").pop();
+      const type = file.endsWith(".css") ? "text/css" : "text/javascript";
+      route.fulfill({ status: 200, contentType: type, body: readFileSync(join(args["dev-assets"], file)) });
+    });
+  }
+  if (mode === "cookie") {
+    await page.goto(who.link);
+    await page.goto(`${args.base}/map/${args.project}`);
+  } else {
+    await page.goto(`${args.base}/map/${args.project}?auth=token`);
+    await page.fill("#token", who.token);
+    await page.click("#sign-in button[type=submit]");
+  }
+  await page.waitForSelector("body[data-live=true]", { timeout: 20000 });
+  await page.waitForSelector("body[data-role]", { timeout: 10000 });
+  return page;
+}
+
+const g = (id) => `.drawing #item-${id}`;
+const transformOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.getAttribute("transform"), g(id));
+const centre = async (page, id) => {
+  const box = await page.locator(g(id)).boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+};
+async function drag(page, from, dx, dy) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + dx / 2, from.y + dy / 2, { steps: 4 });
+  await page.mouse.move(from.x + dx, from.y + dy, { steps: 4 });
+  await page.mouse.up();
+}
+// Waits until `page` shows `text` in the drawing of item `id`; the time it took in ms.
+async function seesText(page, id, text, timeout = 5000) {
+  const t0 = Date.now();
+  await page.waitForFunction(([sel, want]) => (document.querySelector(sel)?.textContent || "").includes(want), [g(id), text], { timeout, polling: 20 });
+  return Date.now() - t0;
+}
+const selectItem = async (page, id) => {
+  await page.locator(g(id)).click();
+  await page.waitForFunction((sel) => document.querySelector(sel)?.classList.contains("highlighted"), g(id));
+};
+
+await inBrowsers(async (newContext) => {
+  const people = {
+    a: { name: "A", token: args["token-a"], link: args["link-a"] },
+    b: { name: "B", token: args["token-b"], link: args["link-b"] },
+  };
+  const a = await openAs(await newContext(), people.a);
+  const b = await openAs(await newContext(), people.b);
+  const { sticky, shape1, shape2 } = args;
+
+  await check("both editors see the tools", async () => {
+    for (const page of [a, b]) {
+      assert(await page.locator("#toolbar").isVisible(), "the toolbar is hidden for an Editor");
+      assert((await page.locator("#add-sticky").getAttribute("type")) === "button", "tools are real buttons");
+    }
+    const types = await a.locator("#shape-type option").count();
+    assert(types >= 40, `the shape picker lists ${types} types (read from /api/openapi.json)`);
+  });
+
+  await check("A drags a sticky note and B sees it move within 1 s", async () => {
+    const before = await transformOf(b, sticky);
+    await drag(a, await centre(a, sticky), 140, 60);
+    const t0 = Date.now();
+    await b.waitForFunction(([sel, was]) => document.querySelector(sel)?.getAttribute("transform") !== was, [g(sticky), before], { timeout: 5000, polling: 20 });
+    timings.moveSeenByB = Date.now() - t0;
+    const after = await transformOf(b, sticky);
+    assert(after === (await transformOf(a, sticky)), `A shows ${await transformOf(a, sticky)}, B ${after}`);
+    const stored = await rest("GET", `/item/${sticky}`, args["token-a"]);
+    assert(after.includes(`translate(${stored.body.position.x} ${stored.body.position.y})`), `B shows ${after}, stored ${JSON.stringify(stored.body.position)}`);
+    assert(timings.moveSeenByB <= 1000, `B saw the move after ${timings.moveSeenByB} ms`);
+  });
+
+  await check("A edits the text in place and B sees it", async () => {
+    await a.locator(g(sticky)).dblclick();
+    await a.waitForSelector("textarea.text-editor");
+    await a.fill("textarea.text-editor", "EditedByA");
+    const t0 = Date.now();
+    await a.press("textarea.text-editor", "Enter");
+    await seesText(b, sticky, "EditedByA");
+    timings.textSeenByB = Date.now() - t0;
+    assert((await a.locator("textarea.text-editor").count()) === 0, "the editor closes on Enter");
+  });
+
+  await check("A connects two shapes, moves one, and the connector follows on both screens", async () => {
+    await selectItem(a, shape1);
+    const handles = a.locator("svg.layer [data-handle=connect]");
+    assert((await handles.count()) === 4, `a selected shape shows ${await handles.count()} edge handles`);
+    const hb = await handles.nth(1).boundingBox();
+    const target = await centre(a, shape2);
+    await a.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await a.mouse.down();
+    await a.mouse.move(target.x, target.y, { steps: 8 });
+    await a.mouse.up();
+    const sel = `.drawing g[data-item-type=connector][data-start-id="${shape1}"][data-end-id="${shape2}"]`;
+    await a.waitForSelector(sel, { timeout: 5000 });
+    await b.waitForSelector(sel, { timeout: 5000 });
+    const lineOf = (page) => page.evaluate((s) => document.querySelector(s).innerHTML, sel);
+    const [beforeA, beforeB] = [await lineOf(a), await lineOf(b)];
+    await drag(a, await centre(a, shape1), 0, 160);
+    for (const [page, before] of [[a, beforeA], [b, beforeB]]) {
+      await page.waitForFunction(([s, was]) => document.querySelector(s) && document.querySelector(s).innerHTML !== was, [sel, before], { timeout: 5000 });
+    }
+    assert((await lineOf(a)) === (await lineOf(b)), "both screens draw the connector alike");
+    await a.screenshot({ path: join(args.shots, `editor-${args.label}-a.png`) });
+    await b.screenshot({ path: join(args.shots, `editor-${args.label}-b.png`) });
+  });
+
+  await check("both edit the same text at once: one gets a 412 notice, nothing is lost silently", async () => {
+    await a.locator(g(sticky)).dblclick();
+    await b.locator(g(sticky)).dblclick();
+    await a.waitForSelector("textarea.text-editor");
+    await b.waitForSelector("textarea.text-editor");
+    await a.fill("textarea.text-editor", "AliceWrote");
+    await b.fill("textarea.text-editor", "BobWrote");
+    await a.press("textarea.text-editor", "Enter");
+    await seesText(b, sticky, "AliceWrote");
+    await b.press("textarea.text-editor", "Enter");
+    const notice = b.locator(".notice.conflict");
+    await notice.waitFor({ timeout: 5000 });
+    const words = await notice.textContent();
+    assert(words.includes("AliceWrote") && words.includes("BobWrote"), `the notice shows both values: ${words}`);
+    await seesText(a, sticky, "AliceWrote");
+    assert((await rest("GET", `/item/${sticky}`, args["token-a"])).body.text === "AliceWrote", "the stored text is A's (the latest)");
+    await notice.getByRole("button", { name: "Apply mine" }).click();
+    await seesText(a, sticky, "BobWrote");
+    await seesText(b, sticky, "BobWrote");
+  });
+
+  await check("undo of a change someone has changed since is refused with a notice", async () => {
+    await selectItem(a, shape2);
+    const start = (await rest("GET", `/item/${shape2}`, args["token-a"])).body.position;
+    await a.keyboard.press("ArrowRight");
+    await b.waitForFunction(([sel, x]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} `), [g(shape2), start.x + 10]);
+    await selectItem(b, shape2);
+    await b.keyboard.press("ArrowDown");
+    await a.waitForFunction(([sel, y]) => document.querySelector(sel)?.getAttribute("transform").includes(` ${y})`), [g(shape2), start.y + 10]);
+    await a.keyboard.press("Control+z");
+    await a.locator(".notice.error", { hasText: "changed by someone else since — not undone" }).waitFor({ timeout: 5000 });
+    const now = (await rest("GET", `/item/${shape2}`, args["token-a"])).body.position;
+    assert(now.x === start.x + 10 && now.y === start.y + 10, `B's move stays: ${JSON.stringify(now)} from ${JSON.stringify(start)}`);
+  });
+
+  await check("A undoes and redoes an own change", async () => {
+    const start = (await rest("GET", `/item/${shape1}`, args["token-a"])).body.position;
+    await selectItem(a, shape1);
+    await a.keyboard.press("Shift+ArrowLeft");
+    await a.waitForFunction(([sel, x]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} `), [g(shape1), start.x - 1]);
+    await a.keyboard.press("Control+z");
+    for (const page of [a, b]) {
+      await page.waitForFunction(([sel, x]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} `), [g(shape1), start.x]);
+    }
+    await a.keyboard.press("Control+Shift+z");
+    await b.waitForFunction(([sel, x]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} `), [g(shape1), start.x - 1]);
+  });
+
+  await check("an agent's diagram appears on both screens", async () => {
+    const t0 = Date.now();
+    const made = await rest("POST", "/diagrams", args["token-a"], { format: "mermaid", source: "flowchart LR\n  p[Plan] --> q[Ship]" });
+    assert(made.status === 200 || made.status === 201, `diagram create: ${made.status} ${JSON.stringify(made.body)}`);
+    for (const page of [a, b]) {
+      await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`.drawing #item-${id}`)), made.body.itemIds, { timeout: 5000, polling: 20 });
+    }
+    timings.diagramSeen = Date.now() - t0;
+  });
+
+  await check("keyboard only: create, move, edit and delete a sticky note", async () => {
+    const k = await openAs(await newContext(), people.b);
+    for (let i = 0; i < 60 && (await k.evaluate(() => document.activeElement?.id)) !== "add-sticky"; i++) await k.keyboard.press("Tab");
+    assert((await k.evaluate(() => document.activeElement?.id)) === "add-sticky", "Tab reaches the Add sticky note button");
+    await k.keyboard.press("Enter");
+    await k.waitForFunction(() => document.activeElement?.matches(".drawing .item"), null, { timeout: 5000 });
+    const id = await k.evaluate(() => document.activeElement.dataset.itemId);
+    const start = (await rest("GET", `/item/${id}`, args["token-b"])).body.position;
+    await k.keyboard.press("ArrowRight");
+    await k.keyboard.press("ArrowRight");
+    await k.keyboard.press("ArrowDown");
+    const want = `translate(${start.x + 20} ${start.y + 10})`;
+    await k.waitForFunction(([sel, t]) => document.querySelector(sel)?.getAttribute("transform") === t, [g(id), want], { timeout: 5000 }).catch(async () => {
+      const shown = await transformOf(k, id);
+      throw new Error(`the note shows ${shown}, not ${want}; notices: ${await k.locator("#notices").textContent()}`);
+    });
+    await k.keyboard.press("Enter");
+    await k.waitForSelector("textarea.text-editor");
+    await k.keyboard.press("Control+a");
+    await k.keyboard.type("Typed");
+    await k.keyboard.press("Enter");
+    await seesText(k, id, "Typed");
+    await seesText(a, id, "Typed");
+    assert((await k.evaluate(() => document.activeElement?.dataset.itemId)) === id, "focus returns to the item");
+    await k.keyboard.press("Delete");
+    await k.waitForSelector(g(id), { state: "detached", timeout: 5000 });
+    await a.waitForSelector(g(id), { state: "detached", timeout: 5000 });
+    assert((await rest("GET", `/item/${id}`, args["token-b"])).status === 404, "the item is deleted");
+    await k.context().close();
+  });
+
+  const presence = await fetch(`${api}/presence`, { headers: { Authorization: `Bearer ${args["token-a"]}` }, signal: AbortSignal.timeout(3000) }).catch(() => null);
+  if (!presence || presence.status === 404) skip("presence: A sees B and B's cursor", "the service has no presence endpoint yet");
+  else {
+    presence.body?.cancel();
+    await check("presence: A sees B and B's cursor", async () => {
+      const box = await b.locator("#map").boundingBox();
+      await b.mouse.move(box.x + 200, box.y + 200);
+      await b.mouse.move(box.x + 260, box.y + 240, { steps: 3 });
+      await a.waitForSelector("#presence li", { timeout: 5000 });
+      await a.waitForSelector("svg.layer .cursor", { timeout: 5000 });
+    });
+  }
+
+  await check("a Viewer sees no tools and a forced write is refused (403)", async () => {
+    const v = await openAs(await newContext(), { name: "viewer", token: args["viewer-token"] });
+    assert((await v.locator("body").getAttribute("data-role")) === "Viewer", "the page knows the role");
+    assert(!(await v.locator("#toolbar").isVisible()), "the toolbar is hidden for a Viewer");
+    await v.locator(`#items li[data-item-id="${shape2}"] .name`).click();
+    await v.waitForSelector("svg.layer .highlight-ring");
+    assert((await v.locator("svg.layer [data-handle]").count()) === 0, "a Viewer gets no handles");
+    const status = await v.evaluate(async ([path]) => {
+      const r = await fetch(path, { method: "PATCH", headers: { Authorization: `Bearer ${sessionStorage.getItem("canvas.map.token")}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ position: { x: 0, y: 0 } }) });
+      return r.status;
+    }, [`/api/v2/projects/${args.project}/item/shape/${shape2}`]);
+    assert(status === 403, `the forced write answered ${status}`);
+    await v.context().close();
+  });
+
+  await check("axe-core finds no accessibility violations in the editor", async () => {
+    // CSP forbids the injected script: this one context bypasses it for the checker.
+    const x = await openAs(await newContext({ bypassCSP: true }), people.a);
+    await selectItem(x, sticky);
+    const axe = join(process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser"), "node_modules/axe-core/axe.min.js");
+    await x.addScriptTag({ path: axe });
+    const result = await x.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0].target}`));
+    assert(result.length === 0, `violations: ${result.join("; ")}`);
+    await x.context().close();
+  });
+
+  console.log(`timings: ${JSON.stringify(timings)}`);
+});

@@ -1,0 +1,84 @@
+//! The web map as a multi-user editor in a real browser: headless Chromium (Debian's `chromium`)
+//! driven by `playwright-core` runs `tests/browser/editor_test.mjs` against the real services,
+//! with two Editors (A owns the project, B is a member) in separate browser contexts and a
+//! Viewer; axe-core checks the editor's accessibility. `tests/run.sh` installs all three. The
+//! screenshots of both screens are kept under `target/test-artifacts/` (of `CARGO_TARGET_DIR`), or
+//! `CANVAS_TEST_ARTIFACTS`.
+//!
+//! People sign in with API tokens (`?auth=token`). The script's `--mode cookie` (with `--link-a`
+//! and `--link-b`, one-time sign-in links from `TestApp::sign_in_link`) runs the same checks signed
+//! in to the account site, whose writes need the session's CSRF value: to be switched on once
+//! core-service accepts session writes.
+
+use std::path::Path;
+use std::time::Duration;
+
+use canvas_tests::{backend_tests, Backend, TestApp};
+use core_service::domain::ProjectRole;
+use reqwest::Method;
+use serde_json::{json, Value};
+use tokio::process::Command;
+
+use crate::browser::{artifacts_dir, browser_dir, require_browser};
+use crate::support::{owner_with_project, send};
+
+backend_tests!(two_people_edit_one_map);
+
+async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Value) -> String {
+    let reply = send(
+        app,
+        Method::POST,
+        &app.item_url(project, &format!("/panel/{kind}?jsonCasing=camel")),
+        Some(token),
+        Some(body),
+    )
+    .await;
+    assert!(reply.status.is_success(), "{}", reply.body);
+    reply.body["itemId"].as_str().unwrap().to_owned()
+}
+
+async fn two_people_edit_one_map(backend: Backend) {
+    require_browser();
+    let app = TestApp::spawn(backend).await;
+    let (a, project) = owner_with_project(&app).await;
+    let b = app.user("bea").await;
+    app.add_member(&project, &b, ProjectRole::Editor).await;
+    let viewer = app.user("vic").await;
+    app.add_member(&project, &viewer, ProjectRole::Viewer).await;
+
+    let bearer = a.bearer();
+    let sticky =
+        create(&app, &bearer, &project, "sticky-note", json!({"text": "Plan", "position": {"x": 0, "y": 0}})).await;
+    let shape = |x: i32| json!({"type": "Rectangle", "size": {"width": 160, "height": 90}, "position": {"x": x, "y": 260}, "fillColor": "#1D4ED8"});
+    let shape1 = create(&app, &bearer, &project, "shape", shape(-260)).await;
+    let shape2 = create(&app, &bearer, &project, "shape", shape(260)).await;
+
+    let artifacts = artifacts_dir();
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let label = format!("{backend:?}").to_lowercase();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/editor_test.mjs");
+    let mut command = Command::new("node");
+    command.arg(&script).env("CANVAS_BROWSER_DIR", browser_dir());
+    command.args(["--base", &app.base_url, "--project", &project, "--mode", "token"]);
+    command.args(["--sticky", &sticky, "--shape1", &shape1, "--shape2", &shape2]);
+    command.args(["--token-a", &a.token, "--token-b", &b.token, "--viewer-token", &viewer.token]);
+    command.arg("--shots").arg(&artifacts).args(["--label", &label]);
+    let output = tokio::time::timeout(Duration::from_secs(300), command.kill_on_drop(true).output())
+        .await
+        .expect("the browser test finishes within 300 s")
+        .expect("node starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
+    let passed = stdout
+        .lines()
+        .find_map(|line| line.strip_suffix(" passed, 0 failed"))
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    assert!(output.status.success() && passed >= 11, "the browser test failed; see above");
+    for person in ["a", "b"] {
+        let shot = artifacts.join(format!("editor-{label}-{person}.png"));
+        let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+        assert!(size > 10_000, "the screenshot {} is missing or empty", shot.display());
+        println!("screenshot saved to {}", shot.display());
+    }
+}
