@@ -123,7 +123,7 @@ async fn presence_reaches_followers_with_name_colour_selection_and_leaving(backe
     assert_eq!((data["clientId"].as_str(), data["name"].as_str()), (Some("bo-1"), Some("Bo")));
     assert_eq!(data["colour"], colour_of(&bo));
     let mut late = Follower::open(&app, &app.base_url, &ada, &project).await;
-    let mut present = vec![late.expect(WITHIN).await, late.expect(WITHIN).await];
+    let mut present = [late.expect(WITHIN).await, late.expect(WITHIN).await];
     present.sort_by(|a, b| a.1["clientId"].as_str().cmp(&b.1["clientId"].as_str()));
     assert_eq!(
         present.iter().map(|(k, d)| (k.as_str(), d["clientId"].as_str().unwrap())).collect::<Vec<_>>(),
