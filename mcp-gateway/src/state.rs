@@ -107,8 +107,11 @@ impl Caller {
     /// UNAUTHENTICATED as for a missing one).
     pub fn request<T>(&self, message: T) -> Request<T> {
         self.check.sent();
-        let credentials =
-            Credentials { authorization: self.authorization.as_deref(), resource: Some(&self.resource), ..Credentials::default() };
+        let credentials = Credentials {
+            authorization: self.authorization.as_deref(),
+            resource: Some(&self.resource),
+            ..Credentials::default()
+        };
         let mut request = client::request(message, &credentials);
         let metadata = request.metadata_mut();
         for entry in self.served.iter() {

@@ -46,8 +46,12 @@ pub struct Credentials<'a> {
 impl Credentials<'_> {
     /// Writes the credentials into `metadata`, leaving out any value that cannot travel.
     pub fn stamp(&self, metadata: &mut MetadataMap) {
-        let all =
-            [(AUTHORIZATION, self.authorization), (SESSION, self.session), (RESOURCE, self.resource), (CSRF, self.csrf)];
+        let all = [
+            (AUTHORIZATION, self.authorization),
+            (SESSION, self.session),
+            (RESOURCE, self.resource),
+            (CSRF, self.csrf),
+        ];
         for (name, value) in all {
             if let Some(value) = value.and_then(|v| MetadataValue::try_from(v).ok()) {
                 metadata.insert(name, value);
@@ -143,8 +147,12 @@ mod tests {
 
     #[test]
     fn credentials_travel_under_their_own_names() {
-        let credentials =
-            Credentials { authorization: Some("Bearer svc_tk_x"), session: Some("s"), resource: Some("https://c/mcp"), csrf: Some("c") };
+        let credentials = Credentials {
+            authorization: Some("Bearer svc_tk_x"),
+            session: Some("s"),
+            resource: Some("https://c/mcp"),
+            csrf: Some("c"),
+        };
         let request = request((), &credentials);
         let get = |name: &str| request.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         assert_eq!(get(AUTHORIZATION).as_deref(), Some("Bearer svc_tk_x"));

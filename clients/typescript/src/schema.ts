@@ -638,6 +638,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who has the project's map open, as server-sent events
+         * @description Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`, `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+         */
+        get: operations["streamPresence"];
+        put?: never;
+        /**
+         * Say where this open map's cursor is and what it has selected
+         * @description `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's presence see it at once, on every replica; nothing is written to the database. A client not heard from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A client id is held by the person who first announced it until it leaves (409 for another person).
+         */
+        post: operations["announcePresence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/projects/{projectId}/render.png": {
         parameters: {
             query?: never;
@@ -1414,6 +1438,23 @@ export interface components {
         LineType: "Straight" | "Angled" | "Curved";
         /** @description `panel` (the canvas), `inbox`, or the id of a container item of the same project */
         Parent: ("panel" | "inbox") | string;
+        /** @description `POST .../presence`: what one open map says about itself. */
+        PresenceAnnouncement: {
+            /** @description The open map's own id, kept while it is open: 1 to 64 characters of `A-Z a-z 0-9 _ -`. */
+            clientId: string;
+            cursor?: null | components["schemas"]["PresenceCursor"];
+            /** @description The map is being closed: the client leaves at once. */
+            leaving?: boolean;
+            /** @description The selected items (at most 200). */
+            selection?: string[];
+        };
+        /** @description A point of the map. */
+        PresenceCursor: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
         /**
          * @description RFC 9457 problem details: the body of every error answer (`application/problem+json`).
          *     Names follow `jsonCasing` like every JSON answer; shown here in the default PascalCase.
@@ -3896,6 +3937,79 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamPresence: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    announcePresence: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresenceAnnouncement"];
+            };
+        };
+        responses: {
+            /** @description Announced. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

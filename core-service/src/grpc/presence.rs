@@ -21,7 +21,7 @@ use super::watch::RECHECK_INTERVAL;
 use super::{authenticate, authenticate_reader};
 use crate::domain::ProjectId;
 use crate::grpc::status::invalid;
-use crate::service::items::presence::{Announcement, Present, PresenceChange, PresenceFollow};
+use crate::service::items::presence::{Announcement, PresenceChange, PresenceFollow, Present};
 use crate::service::{Core, Principal};
 
 /// Messages buffered per stream before forwarding waits for a slow client.

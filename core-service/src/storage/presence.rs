@@ -57,7 +57,9 @@ impl Storage {
         };
         match tokio::time::timeout(within, listen).await {
             Ok(listener) => Ok(Some(PresenceListener(listener.map_err(db_error)?))),
-            Err(_) => Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1)),
+            Err(_) => {
+                Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1))
+            }
         }
     }
 }

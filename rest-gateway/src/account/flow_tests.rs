@@ -178,7 +178,8 @@ async fn reads_and_csrf_writes_without_authorization_forward_the_session() {
     assert_eq!(send(&app, "PATCH", "/api/r", &[COOKIE, CSRF, own], "").await.body, "svc_ss_good|c1");
     let token = ("authorization", "Bearer svc_tk_x");
     assert_eq!(send(&app, "POST", "/api/r", &[COOKIE, CSRF, token], "").await.body, "|", "a token goes alone");
-    for foreign in [("origin", "https://evil.example"), ("sec-fetch-site", "cross-site"), ("sec-fetch-site", "same-site")]
+    for foreign in
+        [("origin", "https://evil.example"), ("sec-fetch-site", "cross-site"), ("sec-fetch-site", "same-site")]
     {
         let refused = send(&app, "POST", "/api/r", &[COOKIE, CSRF, foreign], "").await;
         assert_eq!(refused.status, StatusCode::FORBIDDEN, "{foreign:?}");

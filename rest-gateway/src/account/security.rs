@@ -231,12 +231,18 @@ mod tests {
     fn cookie_writes_from_other_sites_are_recognised() {
         let own = Some("https://canvas.example");
         assert!(!is_foreign_write(&headers(&[("origin", "https://canvas.example")]), own));
-        assert!(!is_foreign_write(&headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "same-origin")]), own));
+        assert!(!is_foreign_write(
+            &headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "same-origin")]),
+            own
+        ));
         assert!(!is_foreign_write(&headers(&[]), own));
         assert!(is_foreign_write(&headers(&[("origin", "https://evil.example")]), own));
         assert!(is_foreign_write(&headers(&[("origin", "null")]), own), "no origin of ours");
         assert!(is_foreign_write(&headers(&[("sec-fetch-site", "same-site")]), own));
-        assert!(is_foreign_write(&headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "cross-site")]), own));
+        assert!(is_foreign_write(
+            &headers(&[("origin", "https://canvas.example"), ("sec-fetch-site", "cross-site")]),
+            own
+        ));
         assert!(!is_foreign_write(&headers(&[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:8080")]), None));
         assert!(is_foreign_write(&headers(&[("host", "127.0.0.1:8080"), ("origin", "http://127.0.0.1:9")]), None));
     }

@@ -73,26 +73,25 @@ pub async fn stream_changes(
         Ok(reply) => reply.into_inner(),
         Err(status) => return format.error(ApiError::from(status)),
     };
-    let events = changes
-        .map(|message| -> Result<Event, Infallible> {
-            Ok(match message {
-                Ok(change) if change.kind == "watch.started" => {
-                    Event::default().event("ready").data(json!({"seq": change.seq}).to_string())
-                }
-                Ok(change) => Event::default().event("change").id(change.seq.to_string()).data(
-                    json!({
-                        "eventId": change.event_id,
-                        "seq": change.seq,
-                        "kind": change.kind,
-                        "itemId": change.subject_id,
-                        "itemType": change.subject_type,
-                        "occurredAt": change.occurred_at.map(|t| t.seconds * 1000 + i64::from(t.nanos) / 1_000_000),
-                    })
-                    .to_string(),
-                ),
-                Err(status) => error_event(status),
-            })
-        });
+    let events = changes.map(|message| -> Result<Event, Infallible> {
+        Ok(match message {
+            Ok(change) if change.kind == "watch.started" => {
+                Event::default().event("ready").data(json!({"seq": change.seq}).to_string())
+            }
+            Ok(change) => Event::default().event("change").id(change.seq.to_string()).data(
+                json!({
+                    "eventId": change.event_id,
+                    "seq": change.seq,
+                    "kind": change.kind,
+                    "itemId": change.subject_id,
+                    "itemType": change.subject_type,
+                    "occurredAt": change.occurred_at.map(|t| t.seconds * 1000 + i64::from(t.nanos) / 1_000_000),
+                })
+                .to_string(),
+            ),
+            Err(status) => error_event(status),
+        })
+    });
     event_stream(events)
 }
 

@@ -90,7 +90,9 @@ pub async fn announce(
             selection: body.selection,
             leaving: body.leaving,
         };
-        PresenceServiceClient::new(state.channel.clone()).announce(with_auth(message, authorization(&headers))?).await?;
+        PresenceServiceClient::new(state.channel.clone())
+            .announce(with_auth(message, authorization(&headers))?)
+            .await?;
         Ok::<_, ApiError>(())
     }
     .await;
@@ -128,24 +130,25 @@ pub async fn stream_presence(
         Ok(reply) => reply.into_inner(),
         Err(status) => return format.error(ApiError::from(status)),
     };
-    let events = presence
-        .map(|message| -> Result<Event, Infallible> {
-            Ok(match message {
-                Ok(event) if event.left => Event::default().event("left").data(json!({"clientId": event.client_id}).to_string()),
-                Ok(event) => Event::default().event("presence").data(
-                    json!({
-                        "clientId": event.client_id,
-                        "userId": event.user_id,
-                        "name": event.name,
-                        "colour": event.colour,
-                        "cursor": event.cursor.map(|c| json!({"x": c.x, "y": c.y})),
-                        "selection": event.selection,
-                        "at": event.at_unix_ms,
-                    })
-                    .to_string(),
-                ),
-                Err(status) => error_event(status),
-            })
-        });
+    let events = presence.map(|message| -> Result<Event, Infallible> {
+        Ok(match message {
+            Ok(event) if event.left => {
+                Event::default().event("left").data(json!({"clientId": event.client_id}).to_string())
+            }
+            Ok(event) => Event::default().event("presence").data(
+                json!({
+                    "clientId": event.client_id,
+                    "userId": event.user_id,
+                    "name": event.name,
+                    "colour": event.colour,
+                    "cursor": event.cursor.map(|c| json!({"x": c.x, "y": c.y})),
+                    "selection": event.selection,
+                    "at": event.at_unix_ms,
+                })
+                .to_string(),
+            ),
+            Err(status) => error_event(status),
+        })
+    });
     event_stream(events)
 }

@@ -12,7 +12,10 @@ use serde_json::{json, Value};
 use crate::site_client::{Page, SiteClient};
 use crate::support::{create_label, send};
 
-backend_tests!(a_session_writes_only_beside_its_csrf_value_from_this_site, a_viewer_session_with_its_csrf_value_cannot_write,);
+backend_tests!(
+    a_session_writes_only_beside_its_csrf_value_from_this_site,
+    a_viewer_session_with_its_csrf_value_cannot_write,
+);
 
 const PASSWORD: &str = "correct horse battery";
 

@@ -91,8 +91,13 @@ async fn presence_reaches_followers_with_name_colour_selection_and_leaving(backe
     assert!(follower.next(Duration::from_millis(300)).await.is_none(), "nobody is present yet");
 
     let started = tokio::time::Instant::now();
-    announced(&app, &ada, &project, json!({"clientId": "ada-tab_1", "cursor": {"x": 1.5, "y": -2}, "selection": [label]}))
-        .await;
+    announced(
+        &app,
+        &ada,
+        &project,
+        json!({"clientId": "ada-tab_1", "cursor": {"x": 1.5, "y": -2}, "selection": [label]}),
+    )
+    .await;
     let (kind, data) = follower.expect(WITHIN).await;
     assert!(started.elapsed() < WITHIN, "arrived after {:?}", started.elapsed());
     assert_eq!(kind, "presence");
@@ -118,12 +123,12 @@ async fn presence_reaches_followers_with_name_colour_selection_and_leaving(backe
     assert_eq!((data["clientId"].as_str(), data["name"].as_str()), (Some("bo-1"), Some("Bo")));
     assert_eq!(data["colour"], colour_of(&bo));
     let mut late = Follower::open(&app, &app.base_url, &ada, &project).await;
-    let mut present = vec![late.expect(WITHIN).await, late.expect(WITHIN).await];
+    let mut present = [late.expect(WITHIN).await, late.expect(WITHIN).await];
     present.sort_by(|a, b| a.1["clientId"].as_str().cmp(&b.1["clientId"].as_str()));
-    assert_eq!(present.iter().map(|(k, d)| (k.as_str(), d["clientId"].as_str().unwrap())).collect::<Vec<_>>(), [
-        ("presence", "ada-tab_1"),
-        ("presence", "bo-1")
-    ]);
+    assert_eq!(
+        present.iter().map(|(k, d)| (k.as_str(), d["clientId"].as_str().unwrap())).collect::<Vec<_>>(),
+        [("presence", "ada-tab_1"), ("presence", "bo-1")]
+    );
 
     // Another person cannot take a client id in use.
     let taken = announce(&app, &app.base_url, &bo, &project, json!({"clientId": "ada-tab_1"})).await;
@@ -217,7 +222,8 @@ async fn presence_is_checked_like_every_project_call(backend: Backend) {
         assert_invalid(&reply, field);
     }
     let at_most: Vec<String> = (0..200).map(|_| uuid::Uuid::new_v4().to_string()).collect();
-    announced(&app, &ada, &project, json!({"clientId": "c1", "selection": at_most, "cursor": {"x": -1e9, "y": 1e9}})).await;
+    announced(&app, &ada, &project, json!({"clientId": "c1", "selection": at_most, "cursor": {"x": -1e9, "y": 1e9}}))
+        .await;
 }
 
 async fn presence_from_a_session_needs_its_csrf_value(backend: Backend) {
@@ -241,10 +247,14 @@ async fn presence_from_a_session_needs_its_csrf_value(backend: Backend) {
 
     let base = app.base_url.clone();
     let own = [("x-canvas-csrf", csrf.as_str()), ("origin", base.as_str())];
-    let ok = site.api_with(Method::POST, &path, Some(json!({"clientId": "page", "cursor": {"x": 3, "y": 4}})), &own).await;
+    let ok =
+        site.api_with(Method::POST, &path, Some(json!({"clientId": "page", "cursor": {"x": 3, "y": 4}})), &own).await;
     assert_eq!(ok.status, StatusCode::NO_CONTENT, "{}", ok.body);
     let (kind, data) = follower.expect(WITHIN).await;
-    assert_eq!((kind.as_str(), data["name"].as_str(), &data["cursor"]), ("presence", Some("Ada"), &json!({"x": 3.0, "y": 4.0})));
+    assert_eq!(
+        (kind.as_str(), data["name"].as_str(), &data["cursor"]),
+        ("presence", Some("Ada"), &json!({"x": 3.0, "y": 4.0}))
+    );
 
     // Following is a read: the cookie alone opens it.
     let cookie = format!("canvas_session={}", site.session().unwrap());
@@ -284,7 +294,10 @@ async fn presence_crosses_replicas_on_postgres() {
         announced(&app, &ada, &project, json!({"clientId": "ada-1", "cursor": {"x": x, "y": 1}})).await;
         let (kind, data) = follower.expect(WITHIN).await;
         assert!(started.elapsed() < WITHIN, "announcement {n} took {:?}", started.elapsed());
-        assert_eq!((kind.as_str(), data["clientId"].as_str(), data["name"].as_str()), ("presence", Some("ada-1"), Some("Ada")));
+        assert_eq!(
+            (kind.as_str(), data["clientId"].as_str(), data["name"].as_str()),
+            ("presence", Some("ada-1"), Some("Ada"))
+        );
         assert_eq!(data["cursor"]["x"], json!(x));
         assert_eq!(data["colour"], colour_of(&ada));
     }
@@ -342,8 +355,13 @@ async fn presence_announcements_write_nothing_to_the_database() {
 
     for n in 0..200 {
         let selection: Vec<String> = (0..(n % 5)).map(|_| uuid::Uuid::new_v4().to_string()).collect();
-        announced(&app, &ada, &project, json!({"clientId": "busy", "cursor": {"x": n, "y": -n}, "selection": selection}))
-            .await;
+        announced(
+            &app,
+            &ada,
+            &project,
+            json!({"clientId": "busy", "cursor": {"x": n, "y": -n}, "selection": selection}),
+        )
+        .await;
     }
     let mut received = 0;
     while let Some((kind, _)) = follower.next(Duration::from_millis(500)).await {

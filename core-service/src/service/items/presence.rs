@@ -136,10 +136,8 @@ impl Wire {
     fn read(payload: &str) -> Option<(ProjectId, Present, bool)> {
         let wire: Wire = serde_json::from_str(payload).ok()?;
         let ids = URL_SAFE_NO_PAD.decode(wire.s.as_bytes()).ok()?;
-        let selection = ids
-            .chunks(16)
-            .map(|chunk| Uuid::from_slice(chunk).ok().map(ItemId))
-            .collect::<Option<Vec<_>>>()?;
+        let selection =
+            ids.chunks(16).map(|chunk| Uuid::from_slice(chunk).ok().map(ItemId)).collect::<Option<Vec<_>>>()?;
         let user_id = UserId(wire.u);
         let present = Present {
             client_id: wire.c,
@@ -257,7 +255,10 @@ fn check_client_id(client_id: &str) -> CoreResult<()> {
     if fits {
         Ok(())
     } else {
-        Err(CoreError::invalid("clientId", format!("must be 1 to {MAX_CLIENT_ID} characters of A-Z, a-z, 0-9, _ and -")))
+        Err(CoreError::invalid(
+            "clientId",
+            format!("must be 1 to {MAX_CLIENT_ID} characters of A-Z, a-z, 0-9, _ and -"),
+        ))
     }
 }
 

@@ -104,6 +104,8 @@ from .label_patch_position_type_0 import LabelPatchPositionType0
 from .label_patch_size_type_0 import LabelPatchSizeType0
 from .line_type import LineType
 from .parent_type_0 import ParentType0
+from .presence_announcement import PresenceAnnouncement
+from .presence_cursor import PresenceCursor
 from .problem import Problem
 from .problem_reason import ProblemReason
 from .redelivery import Redelivery
@@ -266,6 +268,8 @@ __all__ = (
     "LabelPatchSizeType0",
     "LineType",
     "ParentType0",
+    "PresenceAnnouncement",
+    "PresenceCursor",
     "Problem",
     "ProblemReason",
     "Redelivery",
