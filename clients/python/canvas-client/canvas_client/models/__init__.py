@@ -106,6 +106,8 @@ from .line_type import LineType
 from .parent_type_0 import ParentType0
 from .problem import Problem
 from .problem_reason import ProblemReason
+from .project_view import ProjectView
+from .project_view_role import ProjectViewRole
 from .redelivery import Redelivery
 from .retrieve_knowledge_body import RetrieveKnowledgeBody
 from .search_mode import SearchMode
@@ -268,6 +270,8 @@ __all__ = (
     "ParentType0",
     "Problem",
     "ProblemReason",
+    "ProjectView",
+    "ProjectViewRole",
     "Redelivery",
     "RetrieveKnowledgeBody",
     "SearchMode",
