@@ -256,17 +256,17 @@
       if (wanted.has(item.startPoint && item.startPoint.itemId) || wanted.has(item.endPoint && item.endPoint.itemId)) wanted.add(id);
     }
     const all = [...wanted];
-    await Promise.all(all.map((id) => M.fetchItem(id)));
-    const drawn = all.filter((id) => M.items.has(id) && M.items.get(id).parent !== "inbox");
+    // The item data and the drawings at once: the renderer leaves out what is gone or in the inbox.
+    const query = all.map(encodeURIComponent).join(",");
+    const [, response] = await Promise.all([
+      Promise.all(all.map((id) => M.fetchItem(id))),
+      fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() }).catch(() => null),
+    ]);
     const seen = new Set();
-    if (drawn.length) {
-      const query = drawn.map(encodeURIComponent).join(",");
-      const response = await fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() });
-      if (response.ok) {
-        for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
-          seen.add(g.dataset.itemId);
-          place(g);
-        }
+    if (response && response.ok) {
+      for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
+        seen.add(g.dataset.itemId);
+        place(g);
       }
     }
     for (const id of all) {
