@@ -89,6 +89,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project and the caller's role in it
+         * @description What the web map reads to decide whether to show its editing tools: `Role` is the caller's role (`Viewer` reads; `Editor`, `Manager` and `Admin` also write items).
+         */
+        get: operations["getProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/projects/{projectId}/changes": {
         parameters: {
             query?: never;
@@ -1497,6 +1517,19 @@ export interface components {
             /** @description Always `about:blank`. */
             Type: string;
         };
+        /** @description `GET /api/v2/projects/{projectId}`: the project and the caller's role in it. */
+        ProjectView: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            CreatedAt: string;
+            Name: string;
+            /** Format: uuid */
+            ProjectId: string;
+            /** @enum {string} */
+            Role: "Viewer" | "Editor" | "Manager" | "Admin";
+        };
         /** @description A single property's bare value: any JSON (string, number, boolean, array, object or null; object member names follow `jsonCasing`). */
         PropertyValue: unknown;
         /** @description `POST .../redeliver`: the new delivery. */
@@ -2123,6 +2156,40 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4508,7 +4575,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `map.js` or `map.css` */
+                /** @description `core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, `gestures.js`, `keys.js`, `map.js` or `map.css` */
                 file: string;
             };
             cookie?: never;

@@ -99,6 +99,10 @@
     return M.versions.get(id);
   };
 
+  // The served OpenAPI document (once): the shape types, and whether the service has presence.
+  let openapi = null;
+  M.openapi = () => (openapi = openapi || fetch("/api/openapi.json").then((r) => r.json()).catch(() => null));
+
   // ---- server-sent events, read with fetch() (EventSource cannot send Authorization) ---------
   M.parseEvent = (block) => {
     let type = "message";

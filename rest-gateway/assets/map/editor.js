@@ -206,7 +206,7 @@
   const FALLBACK_SHAPES = ["Rectangle", "Ellipse", "RoundedRectangle", "Triangle", "Diamond", "Hexagon", "Star5"];
   async function shapeTypes() {
     try {
-      const doc = await (await fetch("/api/openapi.json")).json();
+      const doc = await M.openapi();
       const found = [];
       const walk = (node, depth) => {
         if (!node || typeof node !== "object" || depth > 12 || found.length) return;

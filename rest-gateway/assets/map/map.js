@@ -209,10 +209,14 @@
     else M.mapEl.prepend(fresh);
     M.svg = fresh;
     if (!M.layer) {
+      // The overlay: its own <svg> (in a box of its own) above the drawing, same viewBox.
+      const box = document.createElement("div");
+      box.className = "layer-box";
       M.layer = document.createElementNS(M.NS, "svg");
       M.layer.setAttribute("class", "layer");
       M.layer.setAttribute("aria-hidden", "true");
-      M.mapEl.append(M.layer);
+      box.append(M.layer);
+      M.mapEl.append(box);
     }
     M.svg.querySelectorAll(".item").forEach(decorate);
     document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
@@ -252,17 +256,17 @@
       if (wanted.has(item.startPoint && item.startPoint.itemId) || wanted.has(item.endPoint && item.endPoint.itemId)) wanted.add(id);
     }
     const all = [...wanted];
-    await Promise.all(all.map((id) => M.fetchItem(id)));
-    const drawn = all.filter((id) => M.items.has(id) && M.items.get(id).parent !== "inbox");
+    // The item data and the drawings at once: the renderer leaves out what is gone or in the inbox.
+    const query = all.map(encodeURIComponent).join(",");
+    const [, response] = await Promise.all([
+      Promise.all(all.map((id) => M.fetchItem(id))),
+      fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() }).catch(() => null),
+    ]);
     const seen = new Set();
-    if (drawn.length) {
-      const query = drawn.map(encodeURIComponent).join(",");
-      const response = await fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() });
-      if (response.ok) {
-        for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
-          seen.add(g.dataset.itemId);
-          place(g);
-        }
+    if (response && response.ok) {
+      for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
+        seen.add(g.dataset.itemId);
+        place(g);
       }
     }
     for (const id of all) {
@@ -336,6 +340,8 @@
     document.body.dataset.role = M.role;
     document.body.classList.toggle("can-edit", M.canEdit);
     $("toolbar").hidden = !M.canEdit;
+    // The toolbar took room from the map: fit the drawing to the map's new size.
+    M.applyView();
   }
 
   async function start() {
@@ -372,7 +378,8 @@
   $("sign-out").addEventListener("click", signOut);
   $("problem-token").addEventListener("click", signOut);
   $("fit").addEventListener("click", () => M.region && M.fit(M.region, 0.95));
-  window.addEventListener("resize", M.applyView);
+  // Whatever changes the map's size (the window, the toolbar wrapping) keeps the view's centre.
+  new ResizeObserver(() => M.applyView()).observe(M.mapEl);
   M.on("wrote", (ids) => M.refresh(ids));
 
   if (!M.projectId) showProblem(404, "the link names no project");

@@ -6,7 +6,7 @@
 // read with fetch: `presence` with one client's state, snapshot first; `left`) and shows the
 // people in the header (name and colour dot), their cursors (an arrow and a name tag in their
 // colour) and their selections (an outline in their colour) in the overlay. Its own clientId is
-// ignored. When the service has no presence endpoint (404) the page simply shows none.
+// ignored. A service whose OpenAPI document has no presence path gets no presence calls at all.
 "use strict";
 
 (() => {
@@ -19,7 +19,7 @@
   let cursor = null;
   let lastSent = 0;
   let trailing = null;
-  let disabled = false;
+  let disabled = true; // until the service's document shows presence
   let abort = null;
 
   function body(leaving) {
@@ -131,7 +131,11 @@
     setTimeout(follow, retry);
   }
 
-  M.on("ready", () => {
+  M.on("ready", async () => {
+    // Only where the service documents presence: elsewhere nothing is sent and nobody is shown.
+    const doc = await M.openapi();
+    if (!doc || !doc.paths || !doc.paths["/api/v2/projects/{projectId}/presence"]) return;
+    disabled = false;
     M.mapEl.addEventListener("pointermove", (e) => {
       if (!M.view) return;
       const p = M.toMap(e.clientX, e.clientY);

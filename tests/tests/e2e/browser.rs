@@ -36,3 +36,18 @@ pub fn require_browser() {
         "Chromium is missing: run tests/run.sh (apt-get install chromium)"
     );
 }
+
+/// Runs `tests/browser/{script}` with node (playwright-core from [`browser_dir`]) and `args`,
+/// within `limit`; prints its output and answers whether it succeeded, with its stdout.
+pub async fn run_script(script: &str, args: &[&str], limit: std::time::Duration) -> (bool, String) {
+    let mut command = tokio::process::Command::new("node");
+    command.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("browser").join(script)).args(args);
+    command.env("CANVAS_BROWSER_DIR", browser_dir());
+    let output = tokio::time::timeout(limit, command.kill_on_drop(true).output())
+        .await
+        .unwrap_or_else(|_| panic!("the browser test finishes within {limit:?}"))
+        .expect("node starts");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), stdout)
+}

@@ -6,22 +6,19 @@
 //! fixes it. The screenshot is kept under `target/test-artifacts/` (of
 //! `CARGO_TARGET_DIR`), or `CANVAS_TEST_ARTIFACTS`.
 
-use std::path::Path;
 use std::time::Duration;
 
 use canvas_tests::{backend_tests, Backend, TestApp};
 use reqwest::Method;
 use serde_json::json;
-use tokio::process::Command;
 
-use crate::browser::{artifacts_dir, browser_dir, require_browser};
+use crate::browser::{artifacts_dir, require_browser, run_script};
 use crate::support::{owner_with_project, send};
 
 backend_tests!(map_link_shows_the_item_and_follows_changes, change_stream_delivers_each_change_once);
 
 async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
     require_browser();
-    let dir = browser_dir();
 
     let app = TestApp::spawn(backend).await;
     let (owner, project) = owner_with_project(&app).await;
@@ -52,19 +49,11 @@ async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
     std::fs::create_dir_all(&artifacts).unwrap();
     let screenshot = artifacts.join(format!("map-{}.png", format!("{backend:?}").to_lowercase()));
     let _ = std::fs::remove_file(&screenshot);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/map_test.mjs");
-    let mut command = Command::new("node");
-    command.arg(&script).env("CANVAS_BROWSER_DIR", &dir);
-    command.args(["--base", &app.base_url, "--project", &project, "--node", &node]);
-    command.args(["--token", &owner.token, "--stranger-token", &stranger.token]);
-    command.arg("--screenshot").arg(&screenshot);
-    let output = tokio::time::timeout(Duration::from_secs(180), command.kill_on_drop(true).output())
-        .await
-        .expect("the browser test finishes within 180 s")
-        .expect("node starts");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success() && stdout.contains("5 passed, 0 failed"), "the browser test failed; see above");
+    let shot = screenshot.to_string_lossy();
+    let args = ["--base", &app.base_url, "--project", &project, "--node", &node, "--token", &owner.token];
+    let args = [&args[..], &["--stranger-token", &stranger.token, "--screenshot", &shot]].concat();
+    let (success, stdout) = run_script("map_test.mjs", &args, Duration::from_secs(180)).await;
+    assert!(success && stdout.contains("5 passed, 0 failed"), "the browser test failed; see above");
     let size = std::fs::metadata(&screenshot).map(|m| m.len()).unwrap_or(0);
     assert!(size > 10_000, "the screenshot {} is missing or empty", screenshot.display());
     println!("screenshot saved to {}", screenshot.display());

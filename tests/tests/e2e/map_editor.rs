@@ -10,16 +10,14 @@
 //! in to the account site, whose writes need the session's CSRF value: to be switched on once
 //! core-service accepts session writes.
 
-use std::path::Path;
 use std::time::Duration;
 
 use canvas_tests::{backend_tests, Backend, TestApp};
 use core_service::domain::ProjectRole;
 use reqwest::Method;
 use serde_json::{json, Value};
-use tokio::process::Command;
 
-use crate::browser::{artifacts_dir, browser_dir, require_browser};
+use crate::browser::{artifacts_dir, require_browser, run_script};
 use crate::support::{owner_with_project, send};
 
 backend_tests!(two_people_edit_one_map);
@@ -56,25 +54,38 @@ async fn two_people_edit_one_map(backend: Backend) {
     let artifacts = artifacts_dir();
     std::fs::create_dir_all(&artifacts).unwrap();
     let label = format!("{backend:?}").to_lowercase();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("browser/editor_test.mjs");
-    let mut command = Command::new("node");
-    command.arg(&script).env("CANVAS_BROWSER_DIR", browser_dir());
-    command.args(["--base", &app.base_url, "--project", &project, "--mode", "token"]);
-    command.args(["--sticky", &sticky, "--shape1", &shape1, "--shape2", &shape2]);
-    command.args(["--token-a", &a.token, "--token-b", &b.token, "--viewer-token", &viewer.token]);
-    command.arg("--shots").arg(&artifacts).args(["--label", &label]);
-    let output = tokio::time::timeout(Duration::from_secs(300), command.kill_on_drop(true).output())
-        .await
-        .expect("the browser test finishes within 300 s")
-        .expect("node starts");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("--- browser test\n{stdout}\n--- stderr\n{}", String::from_utf8_lossy(&output.stderr));
+    let shots = artifacts.to_string_lossy();
+    let args = [
+        "--base",
+        &app.base_url,
+        "--project",
+        &project,
+        "--mode",
+        "token",
+        "--sticky",
+        &sticky,
+        "--shape1",
+        &shape1,
+        "--shape2",
+        &shape2,
+        "--token-a",
+        &a.token,
+        "--token-b",
+        &b.token,
+        "--viewer-token",
+        &viewer.token,
+        "--shots",
+        &shots,
+        "--label",
+        &label,
+    ];
+    let (success, stdout) = run_script("editor_test.mjs", &args, Duration::from_secs(300)).await;
     let passed = stdout
         .lines()
         .find_map(|line| line.strip_suffix(" passed, 0 failed"))
         .and_then(|n| n.parse::<u32>().ok())
         .unwrap_or(0);
-    assert!(output.status.success() && passed >= 11, "the browser test failed; see above");
+    assert!(success && passed >= 11, "the browser test failed; see above");
     for person in ["a", "b"] {
         let shot = artifacts.join(format!("editor-{label}-{person}.png"));
         let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);

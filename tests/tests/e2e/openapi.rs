@@ -46,6 +46,7 @@ fn served_routes() -> BTreeSet<(String, String)> {
         ("get", "/api/v2/projects/{projectId}/changes".into()),
         ("get", "/api/v2/projects/{projectId}/presence".into()),
         ("post", "/api/v2/projects/{projectId}/presence".into()),
+        ("get", "/api/v2/projects/{projectId}".into()),
         ("get", "/map/{projectId}".into()),
         ("get", "/map/assets/{file}".into()),
         ("get", "/healthz".into()),

@@ -108,6 +108,8 @@ from .presence_announcement import PresenceAnnouncement
 from .presence_cursor import PresenceCursor
 from .problem import Problem
 from .problem_reason import ProblemReason
+from .project_view import ProjectView
+from .project_view_role import ProjectViewRole
 from .redelivery import Redelivery
 from .retrieve_knowledge_body import RetrieveKnowledgeBody
 from .search_mode import SearchMode
@@ -272,6 +274,8 @@ __all__ = (
     "PresenceCursor",
     "Problem",
     "ProblemReason",
+    "ProjectView",
+    "ProjectViewRole",
     "Redelivery",
     "RetrieveKnowledgeBody",
     "SearchMode",

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class ProjectViewRole(StrEnum):
+    ADMIN = "Admin"
+    EDITOR = "Editor"
+    MANAGER = "Manager"
+    VIEWER = "Viewer"
+
+    def __str__(self) -> str:
+        return str(self.value)
