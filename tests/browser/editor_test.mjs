@@ -52,9 +52,16 @@ async function openAs(context, who) {
 
 const g = (id) => `.drawing #item-${id}`;
 const transformOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.getAttribute("transform"), g(id));
+// The item's centre on screen. A fragment being swapped in (someone's change arriving) has no box
+// for a moment: ask again, for at most 3 s.
 const centre = async (page, id) => {
-  const box = await page.locator(g(id)).boundingBox();
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const box = await page.locator(g(id)).boundingBox();
+    if (box) return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    if (Date.now() > deadline) throw new Error(`item ${id} has no box on screen`);
+    await page.waitForTimeout(50);
+  }
 };
 async function drag(page, from, dx, dy) {
   await page.mouse.move(from.x, from.y);
