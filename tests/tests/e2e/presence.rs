@@ -376,8 +376,11 @@ async fn presence_announcements_write_nothing_to_the_database() {
     assert_eq!(received, 200, "every announcement reached the follower");
     let after = rows_written(&pool).await;
     let events_after: i64 = sqlx::query_scalar("SELECT count(*) FROM events").fetch_one(&pool).await.unwrap();
-    let changed: Vec<(&String, i64)> =
-        after.iter().map(|(table, n)| (table, n - before.get(table).copied().unwrap_or(0))).filter(|(_, d)| *d != 0).collect();
+    let changed: Vec<(&String, i64)> = after
+        .iter()
+        .map(|(table, n)| (table, n - before.get(table).copied().unwrap_or(0)))
+        .filter(|(_, d)| *d != 0)
+        .collect();
     assert!(changed.is_empty(), "200 announcements changed rows: {changed:?}");
     assert_eq!(events_after, events_before, "no change event was recorded");
 }
