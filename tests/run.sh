@@ -147,7 +147,9 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 browser_dir="${CANVAS_BROWSER_DIR:-$HOME/.cache/canvas-browser}"
 browser_wanted="$(node -p "const d = require('./tests/browser/package.json').dependencies; Object.keys(d).sort().map((n) => n + '@' + d[n]).join(' ')")"
-browser_have="$(cd "$browser_dir" 2>/dev/null && node -p "const d = require('./package.json').dependencies; Object.keys(d).sort().map((n) => { try { return n + '@' + require('./node_modules/' + n + '/package.json').version; } catch { return n + '@none'; } }).join(' ')" 2>/dev/null)"
+# On a fresh machine the prefix does not exist yet: the look-up fails, and `|| true` keeps `set -e`
+# from ending the run there.
+browser_have="$(cd "$browser_dir" 2>/dev/null && node -p "const d = require('./package.json').dependencies; Object.keys(d).sort().map((n) => { try { return n + '@' + require('./node_modules/' + n + '/package.json').version; } catch { return n + '@none'; } }).join(' ')" 2>/dev/null || true)"
 if [ "$browser_have" != "$browser_wanted" ]; then
     echo "installing $browser_wanted into $browser_dir"
     mkdir -p "$browser_dir"

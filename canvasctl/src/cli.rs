@@ -103,6 +103,12 @@ pub struct UpArgs {
     /// `postgres://…` to use PostgreSQL instead of SQLite.
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
+
+    /// Milliseconds a token or project role read before is answered again without a read
+    /// (0 to 1000; 0 reads both on every request), as core-service's flag.
+    #[arg(long = "access-memory-ms", env = "CANVAS_ACCESS_MEMORY_MS", default_value_t = core_service::service::access::cache::MAX_ACCESS_MEMORY_MS,
+          value_parser = clap::value_parser!(u64).range(0..=core_service::service::access::cache::MAX_ACCESS_MEMORY_MS))]
+    pub access_memory_ms: u64,
     /// Log format, shutdown grace period, trace export: the same for every component.
     #[command(flatten)]
     pub process: canvas_runtime::ProcessArgs,

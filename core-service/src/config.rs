@@ -39,6 +39,14 @@ pub struct CoreConfig {
     #[arg(long = "db-acquire-timeout-secs", env = "CANVAS_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 5)]
     pub db_acquire_timeout_secs: u64,
 
+    /// Milliseconds a replica answers a token or a project role it read before without reading it
+    /// again (0 to 1000; 0 reads both on every request). A change of access made here is seen
+    /// at once and on other replicas as soon as they are told (PostgreSQL NOTIFY); this is the
+    /// bound when a replica misses the news.
+    #[arg(long = "access-memory-ms", env = "CANVAS_ACCESS_MEMORY_MS", default_value_t = crate::service::access::cache::MAX_ACCESS_MEMORY_MS,
+          value_parser = clap::value_parser!(u64).range(0..=crate::service::access::cache::MAX_ACCESS_MEMORY_MS))]
+    pub access_memory_ms: u64,
+
     /// Knowledge index and retrieval: embedding model, agents, chunking.
     #[command(flatten)]
     pub knowledge: crate::knowledge::KnowledgeConfig,
@@ -72,6 +80,7 @@ impl CoreConfig {
         Ok(ServiceSettings {
             environment: self.environment()?,
             accounts: self.accounts.clone(),
+            access_memory: Duration::from_millis(self.access_memory_ms),
             ..ServiceSettings::default()
         })
     }

@@ -2,7 +2,8 @@
 //! one or several core-service addresses, and the retry rule for idempotent calls.
 //!
 //! With several addresses (`http://core-a:50051,http://core-b:50051`) calls go round-robin over
-//! the replicas; one whose call fails in transport is skipped until its health check answers
+//! the replicas, except those placed by project ([`crate::placement`]), which go to the
+//! project's replica; one whose call fails in transport is skipped until its health check answers
 //! again ([`CoreChannel`]). A call already sent to a replica that dies fails; [`retryable`] says
 //! whether repeating it (which then goes to another replica) is safe for an idempotent call.
 
@@ -27,6 +28,8 @@ const PROBE_INTERVAL: Duration = Duration::from_millis(500);
 /// One core-service replica.
 #[derive(Debug)]
 struct Replica {
+    /// Its URL as configured: its name in the placement ranking.
+    name: String,
     /// Its lazily connected channel.
     channel: Channel,
     /// Set when a call failed in transport; cleared by a successful health probe. While set the
@@ -52,7 +55,7 @@ pub struct CoreChannel {
 impl From<Channel> for CoreChannel {
     fn from(channel: Channel) -> Self {
         Self {
-            replicas: Arc::from(vec![Replica { channel, down: AtomicBool::new(false) }]),
+            replicas: Arc::from(vec![Replica { name: String::new(), channel, down: AtomicBool::new(false) }]),
             next: Arc::default(),
             deadline: None,
         }
@@ -66,14 +69,21 @@ impl CoreChannel {
         self
     }
 
-    /// The replica for the next call: the next one that is up, else the next one at all.
-    fn pick(&self) -> usize {
+    /// The replicas to try for one call, in order: those up first, then those down (when every
+    /// replica is down, one may have come back before its probe noticed). A call placed by
+    /// project follows the project's ranking; any other starts at the next replica round-robin.
+    fn order(&self, placement: Option<&[u8]>) -> Vec<usize> {
         let count = self.replicas.len();
-        let start = self.next.fetch_add(1, Ordering::Relaxed);
-        (0..count)
-            .map(|offset| (start + offset) % count)
-            .find(|&i| !self.replicas[i].down.load(Ordering::Relaxed))
-            .unwrap_or(start % count)
+        let candidates: Vec<usize> = match placement {
+            Some(key) => crate::placement::ranked(key, self.replicas.iter().map(|r| r.name.as_str())),
+            None => {
+                let start = self.next.fetch_add(1, Ordering::Relaxed);
+                (0..count).map(|offset| (start + offset) % count).collect()
+            }
+        };
+        let (up, down): (Vec<usize>, Vec<usize>) =
+            candidates.into_iter().partition(|&i| !self.replicas[i].down.load(Ordering::Relaxed));
+        up.into_iter().chain(down).collect()
     }
 
     /// Marks replica `index` down and probes it until it serves again.
@@ -151,9 +161,9 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
                     return Ok(response);
                 }
             };
+            let placement = parts.headers.get(crate::placement::PLACEMENT).map(|value| value.as_bytes());
             let mut last = None;
-            for _ in 0..this.replicas.len() {
-                let index = this.pick();
+            for index in this.order(placement) {
                 let mut attempt = http::Request::from_parts(
                     parts.clone(),
                     tonic::body::Body::new(http_body_util::Full::new(bytes.clone())),
@@ -225,6 +235,7 @@ pub fn core_channel(core_urls: &str) -> Result<CoreChannel, String> {
         .map(|url| {
             Endpoint::from_shared(url.to_owned())
                 .map(|e| Replica {
+                    name: url.to_owned(),
                     channel: e.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true).connect_lazy(),
                     down: AtomicBool::new(false),
                 })

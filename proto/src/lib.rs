@@ -15,6 +15,7 @@ pub mod client;
 pub mod failure;
 pub mod json;
 pub mod limits;
+pub mod placement;
 
 /// Generated code for package `canvas.v1`.
 pub mod v1 {

@@ -54,15 +54,17 @@ const g = (id) => `.drawing #item-${id}`;
 const transformOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.getAttribute("transform"), g(id));
 // The item's centre on screen. A fragment being swapped in (someone's change arriving) has no box
 // for a moment: ask again, for at most 3 s.
-const centre = async (page, id) => {
+// The same holds for the selection's handles, drawn again when the selected item's fragment is.
+const centreOf = async (page, locator, what) => {
   const deadline = Date.now() + 3000;
   for (;;) {
-    const box = await page.locator(g(id)).boundingBox();
+    const box = await locator.boundingBox();
     if (box) return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    if (Date.now() > deadline) throw new Error(`item ${id} has no box on screen`);
+    if (Date.now() > deadline) throw new Error(`${what} has no box on screen`);
     await page.waitForTimeout(50);
   }
 };
+const centre = (page, id) => centreOf(page, page.locator(g(id)), `item ${id}`);
 async function drag(page, from, dx, dy) {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
@@ -133,9 +135,9 @@ await inBrowsers(async (newContext) => {
     await selectItem(a, shape1);
     const handles = a.locator("svg.layer [data-handle=connect]");
     assert((await handles.count()) === 4, `a selected shape shows ${await handles.count()} edge handles`);
-    const hb = await handles.nth(1).boundingBox();
+    const handle = await centreOf(a, handles.nth(1), "the second edge handle");
     const target = await centre(a, shape2);
-    await a.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await a.mouse.move(handle.x, handle.y);
     await a.mouse.down();
     await a.mouse.move(target.x, target.y, { steps: 8 });
     await a.mouse.up();

@@ -401,3 +401,45 @@ fn the_impl_scan_reads_inherent_impls_only() {
     assert_eq!(inherent_impl_of("impl fmt::Display for Core {"), None);
     assert_eq!(inherent_impl_of("let implied = 1;"), None);
 }
+
+/// The storage calls that take access away or change it (as method calls: `storage.revoke_token(`
+/// or `.revoke_token(` on a chain's own line); each must be followed by
+/// `self.access.changed()` (core-service/src/service/access/cache.rs says why).
+const ACCESS_CHANGING_WRITES: [&str; 8] = [
+    ".revoke_token(",
+    ".add_member(",
+    ".set_member_role(",
+    ".remove_member(",
+    ".delete_session(",
+    ".delete_other_sessions(",
+    ".revoke_oauth_grant(",
+    ".expire_oauth_token(",
+];
+
+/// "A replica never answers from a remembered token or role after a change of access it made":
+/// every write that changes access is followed, within the next four code lines, by
+/// `self.access.changed()`, which forgets at once and tells the other replicas. (Refresh-token
+/// rotation takes nothing away: the access tokens issued before stay valid until they expire.)
+#[test]
+fn every_change_of_access_forgets_the_remembered_answers() {
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for (path, lines) in production_sources() {
+        if !path.starts_with("core-service/src/service/") {
+            continue;
+        }
+        for (i, (n, line)) in lines.iter().enumerate() {
+            if !ACCESS_CHANGING_WRITES.iter().any(|call| line.contains(call)) {
+                continue;
+            }
+            seen += 1;
+            let forgets =
+                lines.iter().skip(i + 1).take(4).any(|(_, next)| next.contains("self.access.changed().await"));
+            if !forgets {
+                missing.push(format!("{path}:{n}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(seen >= 13, "the scan found the access-changing writes ({seen})");
+    assert!(missing.is_empty(), "a change of access not followed by self.access.changed():\n{}", missing.join("\n"));
+}

@@ -65,6 +65,7 @@ async fn main() -> anyhow::Result<()> {
         environment: "development".into(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 30,
+        access_memory_ms: 1000,
         blob_store: None,
         knowledge: KnowledgeConfig { embedding_provider: EmbeddingProvider::Local, ..KnowledgeConfig::default() },
         webhooks: core_service::webhooks::WebhookConfig::default(),

@@ -61,6 +61,7 @@ async fn main() -> anyhow::Result<()> {
         environment: "development".into(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,
+        access_memory_ms: 1000,
         blob_store: None,
         knowledge: core_service::knowledge::KnowledgeConfig {
             embedding_provider: core_service::knowledge::EmbeddingProvider::Off,

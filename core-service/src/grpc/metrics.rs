@@ -150,6 +150,11 @@ async fn refresh_gauges(core: &Core) {
     let (size, idle) = core.storage().pool_stats();
     metrics::gauge!("db_pool_connections", "state" => "open").set(size as f64);
     metrics::gauge!("db_pool_connections", "state" => "idle").set(idle as f64);
+    // What retrieval holds in memory on this replica (placement by project keeps each busy
+    // project's index on one replica: compare the replicas' figures).
+    let indexes = core.retrieval().search_indexes();
+    metrics::gauge!("search_index_projects").set(indexes.loaded_projects().len() as f64);
+    metrics::gauge!("search_index_bytes").set(indexes.total_bytes() as f64);
     match core.storage().knowledge_queue_stats().await {
         Ok((queued, oldest_secs)) => {
             metrics::gauge!("knowledge_index_queue_items").set(queued as f64);

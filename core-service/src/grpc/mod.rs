@@ -90,6 +90,11 @@ fn spawn_rate_limit_pruning(core: Arc<Core>, shutdown: tokio_util::sync::Cancell
     });
 }
 
+/// Forgets remembered tokens and roles whenever another replica changes access, until shutdown.
+fn spawn_access_forgetting(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken) {
+    tokio::spawn(async move { core.access().run_forgetting(shutdown).await });
+}
+
 /// Keeps this replica's presence of open maps (expiries; on PostgreSQL, the other replicas'
 /// announcements) until shutdown.
 fn spawn_presence(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken) {
@@ -106,6 +111,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     metrics::spawn_gauges(core.clone(), shutdown.clone());
     spawn_rate_limit_pruning(core.clone(), shutdown.clone());
     spawn_presence(core.clone(), shutdown.clone());
+    spawn_access_forgetting(core.clone(), shutdown.clone());
     health_reporter.set_serving::<ItemServiceServer<items::ItemGrpc>>().await;
     health_reporter.set_serving::<KnowledgeServiceServer<knowledge::KnowledgeGrpc>>().await;
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;

@@ -20,6 +20,8 @@ pub enum EmbeddingProvider {
 pub const DEFAULT_SEARCH_MEMORY_MB: usize = 2048;
 /// Default of `--search-exact-below`: below it exact search takes well under a millisecond.
 pub const DEFAULT_SEARCH_EXACT_BELOW: usize = 5_000;
+/// Default of `--search-warm-projects`.
+pub const DEFAULT_SEARCH_WARM_PROJECTS: u32 = 64;
 
 /// Settings of the knowledge index, flattened into `CoreConfig`.
 #[derive(Debug, Clone, Args)]
@@ -85,6 +87,13 @@ pub struct KnowledgeConfig {
     /// HNSW graph (built in the background; exact until it is ready).
     #[arg(long = "search-exact-below", env = "CANVAS_SEARCH_EXACT_BELOW", default_value_t = DEFAULT_SEARCH_EXACT_BELOW)]
     pub search_exact_below: usize,
+
+    /// Projects whose search indexes a replica loads when it starts (the most recently changed
+    /// first, within the memory budget). With several core replicas behind gateways, retrieval is
+    /// placed by project, so each replica is asked about its own share only: 0 there keeps a
+    /// replica from loading projects another replica answers (docs/DEPLOYMENT.md).
+    #[arg(long = "search-warm-projects", env = "CANVAS_SEARCH_WARM_PROJECTS", default_value_t = DEFAULT_SEARCH_WARM_PROJECTS)]
+    pub search_warm_projects: u32,
 }
 
 impl Default for KnowledgeConfig {
@@ -104,6 +113,7 @@ impl Default for KnowledgeConfig {
             chunk_overlap: 40,
             search_memory_mb: DEFAULT_SEARCH_MEMORY_MB,
             search_exact_below: DEFAULT_SEARCH_EXACT_BELOW,
+            search_warm_projects: DEFAULT_SEARCH_WARM_PROJECTS,
         }
     }
 }

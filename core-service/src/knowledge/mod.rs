@@ -55,6 +55,8 @@ pub struct Knowledge {
     pub(crate) poll_interval: Duration,
     /// Retrieval's in-memory per-project indexes.
     pub(crate) search: Arc<search::SearchIndexes>,
+    /// Projects whose indexes are loaded at start (`--search-warm-projects`).
+    pub(crate) warm_projects: u32,
 }
 
 impl Knowledge {
@@ -62,8 +64,10 @@ impl Knowledge {
     pub async fn from_config(config: &KnowledgeConfig) -> anyhow::Result<Self> {
         let (embedding, splitter) = model::load(config).await?;
         let agents = Agents::load(config)?;
-        Ok(Self::new(embedding, splitter, agents, config.index_poll_interval())
-            .with_search_settings(config.search_memory_bytes(), config.search_exact_below))
+        let mut knowledge = Self::new(embedding, splitter, agents, config.index_poll_interval())
+            .with_search_settings(config.search_memory_bytes(), config.search_exact_below);
+        knowledge.warm_projects = config.search_warm_projects;
+        Ok(knowledge)
     }
 
     pub fn new(embedding: Option<Embedding>, splitter: Splitter, agents: Agents, poll_interval: Duration) -> Self {
@@ -77,7 +81,17 @@ impl Knowledge {
             config::DEFAULT_SEARCH_MEMORY_MB << 20,
             config::DEFAULT_SEARCH_EXACT_BELOW,
         ));
-        Self { embedding, splitter, agents, llm_http, wake: Arc::new(Notify::new()), poll_interval, search }
+        let warm_projects = config::DEFAULT_SEARCH_WARM_PROJECTS;
+        Self {
+            embedding,
+            splitter,
+            agents,
+            llm_http,
+            wake: Arc::new(Notify::new()),
+            poll_interval,
+            search,
+            warm_projects,
+        }
     }
 
     /// Sets the memory budget of the search indexes (`--search-memory-mb`) and the size from which

@@ -23,6 +23,7 @@
 pub mod access;
 pub mod accounts;
 pub mod items;
+pub(crate) mod notifications;
 pub mod retrieval;
 pub mod webhooks;
 
@@ -57,6 +58,9 @@ pub struct ServiceSettings {
     pub token_touch_interval: Duration,
     /// Sessions, sign-in throttling and OAuth lifetimes.
     pub accounts: account_config::AccountConfig,
+    /// How long a token or role read from the database is answered again without a read
+    /// (`access::cache`); zero reads on every request.
+    pub access_memory: Duration,
 }
 
 impl Default for ServiceSettings {
@@ -65,6 +69,7 @@ impl Default for ServiceSettings {
             environment: Environment::Production,
             token_touch_interval: Duration::from_secs(60),
             accounts: account_config::AccountConfig::default(),
+            access_memory: access::cache::TRUSTED_FOR,
         }
     }
 }

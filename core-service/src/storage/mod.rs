@@ -59,6 +59,7 @@ macro_rules! with_tx {
     };
 }
 
+mod access_changes;
 mod accounts;
 mod diagram_records;
 mod idempotency;

@@ -14,7 +14,7 @@ pub const PRESENCE_CHANNEL: &str = "canvas_presence";
 /// The largest payload sent (PostgreSQL refuses 8000 bytes and more).
 pub const MAX_PRESENCE_PAYLOAD: usize = 7000;
 
-/// One replica's subscription to the presence channel. Its connection is one of the pool's, held
+/// One replica's subscription to a notification channel (presence, or access changes). Its connection is one of the pool's, held
 /// for as long as the listener lives.
 #[derive(Debug)]
 pub struct PresenceListener(PgListener);
@@ -49,10 +49,15 @@ impl Storage {
     /// Starts listening on the presence channel; `None` on SQLite. Waits at most `within` for the
     /// connection.
     pub async fn listen_presence(&self, within: Duration) -> CoreResult<Option<PresenceListener>> {
+        self.listen_on(PRESENCE_CHANNEL, within).await
+    }
+
+    /// Starts listening on `channel`; `None` on SQLite. Waits at most `within` for the connection.
+    pub(super) async fn listen_on(&self, channel: &str, within: Duration) -> CoreResult<Option<PresenceListener>> {
         let Self::Postgres(pool) = self else { return Ok(None) };
         let listen = async {
             let mut listener = PgListener::connect_with(pool).await?;
-            listener.listen(PRESENCE_CHANNEL).await?;
+            listener.listen(channel).await?;
             Ok::<_, sqlx::Error>(listener)
         };
         match tokio::time::timeout(within, listen).await {

@@ -105,7 +105,10 @@ impl CanvasTool for RetrieveKnowledge {
             agent_config_id: args.agent_config_id,
             mode: pb::SearchMode::Hybrid as i32,
         };
-        let reply = ctx.state.knowledge.clone().retrieve(ctx.request(request)).await?.into_inner();
+        // Retrieval needs the project's search index: placed on the project's replica.
+        let mut request = ctx.request(request);
+        canvas_proto::placement::place_by_project(&mut request, &project_id);
+        let reply = ctx.state.knowledge.clone().retrieve(request).await?.into_inner();
         let citations = reply
             .citations
             .into_iter()

@@ -55,7 +55,10 @@ pub async fn retrieve(
     let result = async {
         let request = request(super::body::parse(body, "a retrieval request ({projectId, query, ...})")?);
         let client = KnowledgeServiceClient::new(state.channel.clone());
-        let reply = idempotent(request, authorization(&headers), |r| {
+        // Retrieval needs the project's search index: placed on the project's replica.
+        let project = request.project_id.clone();
+        let reply = idempotent(request, authorization(&headers), |mut r| {
+            canvas_proto::placement::place_by_project(&mut r, &project);
             let mut client = client.clone();
             async move { client.retrieve(r).await }
         }).await?.into_inner();

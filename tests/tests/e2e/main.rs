@@ -1,6 +1,7 @@
 //! End-to-end tests: the real core-service and rest-gateway on loopback, on
 //! SQLite and on PostgreSQL, driven over HTTP and gRPC as a client would.
 
+mod access_changes;
 mod account_browser;
 mod account_hostile;
 mod account_https;

@@ -99,6 +99,7 @@ async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings)
         environment: "development".into(),
         db_max_connections: 4,
         db_acquire_timeout_secs: 5,
+        access_memory_ms: 1000,
         blob_store: None,
         knowledge: keyword_only(),
         webhooks: core_service::webhooks::WebhookConfig { client, ..canvas_tests::webhooks::test_webhooks() },

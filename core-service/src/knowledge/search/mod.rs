@@ -313,6 +313,9 @@ impl SearchIndexes {
 
     /// Loads the most recently changed projects in the background, while the budget allows.
     pub async fn warm(&self, storage: &Storage, projects: u32) {
+        if projects == 0 {
+            return;
+        }
         let recent = match storage.recently_changed_projects(projects).await {
             Ok(recent) => recent,
             Err(error) => return tracing::warn!(%error, "could not list projects to load their search indexes"),
@@ -331,6 +334,11 @@ impl SearchIndexes {
     pub fn graph_ready(&self, project: Uuid) -> Option<bool> {
         let slot = self.projects.lock().unwrap_or_else(|e| e.into_inner()).get(&project).cloned()?;
         slot.read(|index| index.vectors().filter(|v| v.len() >= self.exact_below.max(1)).map(|v| v.graph_ready()))
+    }
+
+    /// The projects whose index this replica holds.
+    pub fn loaded_projects(&self) -> Vec<Uuid> {
+        self.projects.lock().unwrap_or_else(|e| e.into_inner()).keys().copied().collect()
     }
 
     /// Heap bytes of every loaded index.

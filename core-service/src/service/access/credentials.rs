@@ -5,6 +5,7 @@
 
 use chrono::Utc;
 
+use super::cache::KnownToken;
 use super::{Access, Principal};
 use crate::domain::{tokens, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
@@ -92,12 +93,26 @@ impl Access {
         let refused = || CoreError::Unauthenticated(ACCESS_REFUSED.into());
         let resource = resource.filter(|r| !r.is_empty()).ok_or_else(refused)?;
         let digest = tokens::hash(secret);
+        if let Some(KnownToken::OAuth { principal, resource: minted_for, expires_at }) = self.cache.token(&digest) {
+            // The same checks as on a fresh read: the grant was live when read (a revocation
+            // forgets the entry); expiry and resource are the caller's and the clock's.
+            if expires_at > Utc::now() && minted_for == resource {
+                return Ok(principal);
+            }
+            return Err(refused());
+        }
+        let generation = self.cache.generation();
         let (token, grant, user) = self.storage.find_oauth_token(&digest).await?.ok_or_else(refused)?;
         let alive = token.kind == "access" && token.expires_at > Utc::now() && grant.revoked_at.is_none();
         if !tokens::digests_match(&token.token_hash, &digest) || !alive || grant.resource != resource {
             return Err(refused());
         }
-        Ok(Principal { user_id: UserId(user.id), name: user.name, system_admin: false, token_id: TokenId(grant.id) })
+        let principal =
+            Principal { user_id: UserId(user.id), name: user.name, system_admin: false, token_id: TokenId(grant.id) };
+        let known =
+            KnownToken::OAuth { principal: principal.clone(), resource: grant.resource, expires_at: token.expires_at };
+        self.cache.keep_token(digest, known, generation);
+        Ok(principal)
     }
 }
 

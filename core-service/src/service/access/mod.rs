@@ -4,12 +4,17 @@
 //!
 //! - [`credentials`]: what a call carries, and the session and OAuth access-token look-ups.
 //! - [`rate_limits`]: the per-credential and per-address budgets spent at authentication.
+//! - [`cache`]: token and role answers remembered for a moment, forgotten on every change.
+//! - [`forgetting`]: how a change of access reaches this replica's and the others' caches.
 
+pub mod cache;
 pub mod credentials;
+mod forgetting;
 pub mod rate_limits;
 
 use std::sync::Arc;
 
+use cache::{AccessCache, KnownToken};
 use chrono::Utc;
 
 pub use credentials::{Credentials, SignedIn};
@@ -44,12 +49,15 @@ pub struct Access {
     settings: ServiceSettings,
     /// This replica's share of every caller's request budget.
     rate_limits: RateLimits,
+    /// Token and role answers of the last moment (`cache`), so a read costs no access query.
+    cache: AccessCache,
 }
 
 impl Access {
     pub(crate) fn new(storage: Storage, settings: ServiceSettings) -> Arc<Self> {
         let rate_limits = RateLimits::new(&settings.accounts.rate_limits);
-        Arc::new(Self { storage, settings, rate_limits })
+        let cache = AccessCache::new(settings.access_memory);
+        Arc::new(Self { storage, settings, rate_limits, cache })
     }
 
     /// This replica's rate limiters (pruned periodically by the gRPC server).
@@ -133,6 +141,11 @@ impl Access {
             return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
         }
         let digest = tokens::hash(secret);
+        if let Some(KnownToken::Api { principal, last_used_at }) = self.cache.token(&digest) {
+            self.note_token_use(&digest, principal.token_id, last_used_at);
+            return Ok(principal);
+        }
+        let generation = self.cache.generation();
         let Some((token, user)) = self.storage.find_token(&digest).await? else {
             return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
         };
@@ -140,23 +153,27 @@ impl Access {
         if !tokens::digests_match(&token.token_hash, &digest) || token.revoked_at.is_some() || !environment_ok {
             return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
         }
-        self.note_token_use(TokenId(token.id), token.last_used_at);
-        Ok(Principal {
+        let principal = Principal {
             user_id: UserId(user.id),
             name: user.name,
             system_admin: user.system_admin,
             token_id: TokenId(token.id),
-        })
+        };
+        let known = KnownToken::Api { principal: principal.clone(), last_used_at: token.last_used_at };
+        self.cache.keep_token(digest, known, generation);
+        self.note_token_use(&digest, principal.token_id, token.last_used_at);
+        Ok(principal)
     }
 
     /// Updates `last_used_at` in the background, at most once per interval,
     /// so a busy token does not turn every read into a write.
-    fn note_token_use(&self, token_id: TokenId, last_used: Option<chrono::DateTime<Utc>>) {
+    fn note_token_use(&self, digest: &[u8; 32], token_id: TokenId, last_used: Option<chrono::DateTime<Utc>>) {
         let now = Utc::now();
         let interval = chrono::Duration::from_std(self.settings.token_touch_interval).unwrap_or_default();
         if last_used.is_some_and(|at| now - at < interval) {
             return;
         }
+        self.cache.token_used(digest, now);
         let storage = self.storage.clone();
         tokio::spawn(async move {
             if let Err(err) = storage.touch_token(token_id.0, now).await {
@@ -173,7 +190,7 @@ impl Access {
         project: ProjectId,
         minimum: ProjectRole,
     ) -> CoreResult<(ProjectRow, ProjectRole)> {
-        let Some((row, role)) = self.storage.project_with_role(project.0, who.user_id.0).await? else {
+        let Some((row, role)) = self.project_with_role(project, who, minimum).await? else {
             return Err(CoreError::not_found("project", project));
         };
         let Some(role) = role.and_then(ProjectRole::from_code) else {
@@ -185,6 +202,29 @@ impl Access {
             )));
         }
         Ok((row, role))
+    }
+
+    /// The project and the caller's role code in it. A read (`minimum` Viewer) may use the
+    /// answer of the last moment; anything that needs more reads the database, so a member whose
+    /// role was lowered or removed on another replica never writes on a remembered role.
+    async fn project_with_role(
+        &self,
+        project: ProjectId,
+        who: &Principal,
+        minimum: ProjectRole,
+    ) -> CoreResult<Option<(ProjectRow, Option<i32>)>> {
+        let remembered = minimum == ProjectRole::Viewer;
+        if remembered {
+            if let Some(known) = self.cache.role(project.0, who.user_id.0) {
+                return Ok(Some(known));
+            }
+        }
+        let generation = self.cache.generation();
+        let found = self.storage.project_with_role(project.0, who.user_id.0).await?;
+        if let (true, Some(known)) = (remembered, &found) {
+            self.cache.keep_role(project.0, who.user_id.0, known.clone(), generation);
+        }
+        Ok(found)
     }
 
     /// Admin API calls need a system admin.

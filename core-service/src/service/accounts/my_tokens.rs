@@ -36,11 +36,9 @@ impl AccountsService {
         if !mine {
             return Err(CoreError::not_found("token", token));
         }
-        let row = self
-            .storage
-            .revoke_token(token.0, Utc::now())
-            .await?
-            .ok_or_else(|| CoreError::not_found("token", token))?;
+        let revoked = self.storage.revoke_token(token.0, Utc::now()).await?;
+        self.access.changed().await;
+        let row = revoked.ok_or_else(|| CoreError::not_found("token", token))?;
         self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;
         Ok(row)
     }
@@ -59,6 +57,7 @@ impl AccountsService {
             return Err(CoreError::not_found("app", grant_id));
         };
         self.storage.revoke_oauth_grant(grant.id, Utc::now()).await?;
+        self.access.changed().await;
         let client = self.storage.get_oauth_client(&grant.client_id).await?.map(|c| c.name).unwrap_or_default();
         self.audit(who.principal.user_id, "oauth_revoked", &who.session.client_address, &format!("access of {client}"))
             .await;

@@ -235,6 +235,7 @@ impl AccountsService {
                 // RFC 6749 §4.1.2: a code presented twice revokes what its first use issued.
                 if let Some(grant) = grant_id {
                     self.storage.revoke_oauth_grant(grant, now).await?;
+                    self.access.changed().await;
                 }
                 return Ok(Err(refuse("invalid_grant", "the code was already used; the tokens it issued are revoked")));
             }
@@ -310,6 +311,7 @@ impl AccountsService {
             RefreshUse::Replayed { grant_id } => {
                 // OAuth 2.1 §4.3.1: a rotated refresh token presented again means it leaked.
                 self.storage.revoke_oauth_grant(grant_id, now).await?;
+                self.access.changed().await;
                 Ok(Err(refuse("invalid_grant", "the refresh token was already used; the grant is revoked")))
             }
             RefreshUse::Invalid => Ok(Err(refuse("invalid_grant", "the refresh token is not valid"))),
@@ -357,6 +359,7 @@ impl AccountsService {
         } else {
             self.storage.expire_oauth_token(&digest, now).await?;
         }
+        self.access.changed().await;
         self.audit(UserId(grant.user_id), "oauth_revoked", "", &format!("a {} token", row.kind)).await;
         Ok(())
     }

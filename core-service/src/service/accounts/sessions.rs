@@ -155,6 +155,7 @@ impl AccountsService {
     pub async fn sign_out(&self, who: &SignedIn, csrf: &str) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
         self.storage.delete_session(who.session.id).await?;
+        self.access.changed().await;
         self.audit(who.principal.user_id, "sign_out", &who.session.client_address, "").await;
         Ok(())
     }
@@ -169,6 +170,7 @@ impl AccountsService {
         self.storage.set_password(who.principal.user_id.0, &hash_password(new).await?, Utc::now()).await?;
         // Whoever knew the old password is signed out everywhere but here.
         let ended = self.storage.delete_other_sessions(who.principal.user_id.0, Some(who.session.id)).await?;
+        self.access.changed().await;
         let detail = format!("changed on the account site; {ended} other session(s) signed out");
         self.audit(who.principal.user_id, "password_set", &who.session.client_address, &detail).await;
         Ok(())
@@ -214,6 +216,7 @@ impl AccountsService {
             self.storage.set_password(user_id, &hash, Utc::now()).await?;
             // A reset must shut out whoever had the old password: every session ends.
             let ended = self.storage.delete_other_sessions(user_id, None).await?;
+            self.access.changed().await;
             let detail = format!("set with a sign-in link; {ended} session(s) signed out");
             self.audit(UserId(user_id), "password_set", &client.address, &detail).await;
         }

@@ -87,7 +87,9 @@ impl AccountsService {
 
     pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
         self.access.require_system_admin(who)?;
-        self.storage.revoke_token(token_id.0, Utc::now()).await?.ok_or_else(|| CoreError::not_found("token", token_id))
+        let revoked = self.storage.revoke_token(token_id.0, Utc::now()).await?;
+        self.access.changed().await;
+        revoked.ok_or_else(|| CoreError::not_found("token", token_id))
     }
 
     pub async fn list_tokens(&self, who: &Principal, user_id: UserId) -> CoreResult<Vec<TokenRow>> {
@@ -158,6 +160,7 @@ impl AccountsService {
         let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
         let event = member_event(who, project, user, EventKind::UserAdded, json!({"new": {"role": role.as_str()}}));
         self.storage.add_member(&member, &event).await?;
+        self.access.changed().await;
         Ok(member)
     }
 
@@ -181,7 +184,9 @@ impl AccountsService {
             EventKind::UserRoleChanged,
             json!({"new": {"role": role.as_str()}, "old": {"role": old}}),
         );
-        match self.storage.set_member_role(&member, &event).await? {
+        let changed = self.storage.set_member_role(&member, &event).await?;
+        self.access.changed().await;
+        match changed {
             Some(_) => Ok(member),
             None => Err(CoreError::not_found("member", user)),
         }
@@ -190,7 +195,9 @@ impl AccountsService {
     pub async fn remove_member(&self, who: &Principal, project: ProjectId, user: UserId) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
         let event = member_event(who, project, user, EventKind::UserRemoved, json!({}));
-        self.storage.remove_member(project.0, user.0, &event).await?.ok_or_else(|| CoreError::not_found("member", user))
+        let removed = self.storage.remove_member(project.0, user.0, &event).await?;
+        self.access.changed().await;
+        removed.ok_or_else(|| CoreError::not_found("member", user))
     }
 
     /// First start of an empty installation: creates a system admin and

@@ -26,6 +26,7 @@ use uuid::Uuid;
 use super::ItemsService;
 use crate::domain::{ItemId, ProjectId, ProjectRole, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::notifications::{self, Follower, LISTEN_WITHIN};
 use crate::service::Principal;
 
 /// A client not heard from for this long has left.
@@ -39,10 +40,6 @@ pub const MAX_CLIENT_ID: usize = 64;
 const BUFFER: usize = 256;
 /// How often expired clients are looked for.
 const SWEEP_EVERY: Duration = Duration::from_millis(250);
-/// The longest wait for the database's `LISTEN`, and the pauses before listening again.
-const LISTEN_WITHIN: Duration = Duration::from_secs(10);
-const RELISTEN_AFTER: [Duration; 4] =
-    [Duration::from_millis(250), Duration::from_secs(1), Duration::from_secs(3), Duration::from_secs(10)];
 
 /// The colours of people on a map, each readable on the map's white background and under white
 /// text; a person's is [`colour_for`] their user id, the same on every replica and every visit.
@@ -290,6 +287,16 @@ fn check_announcement(announcement: &Announcement) -> CoreResult<Vec<ItemId>> {
         .collect()
 }
 
+/// Announcements of other replicas (and this one's, back from the database) feed the hub.
+impl Follower for PresenceHub {
+    fn received(&self, payload: String) {
+        match Wire::read(&payload) {
+            Some((project, present, leaving)) => self.apply(project, present, leaving),
+            None => tracing::warn!("presence: an announcement that does not decode was ignored"),
+        }
+    }
+}
+
 impl ItemsService {
     /// Records what one client of `project`'s map says about itself (needs the Viewer role or
     /// above) and passes it to every follower on every replica. Writes nothing to the database.
@@ -354,48 +361,10 @@ impl ItemsService {
     }
 
     /// Feeds the hub from the database's presence channel (PostgreSQL; on SQLite it returns at
-    /// once), listening again after a growing pause when the connection is lost. A receive is
-    /// cancelled only at shutdown.
+    /// once).
     async fn relay_presence(&self, shutdown: &CancellationToken) {
-        if !self.storage.shares_presence() {
-            return;
-        }
-        let mut failures = 0usize;
-        loop {
-            let listen = tokio::select! {
-                () = shutdown.cancelled() => return,
-                listen = self.storage.listen_presence(LISTEN_WITHIN) => listen,
-            };
-            match listen {
-                Ok(Some(mut listener)) => {
-                    failures = 0;
-                    loop {
-                        let received = tokio::select! {
-                            () = shutdown.cancelled() => return,
-                            received = listener.next() => received,
-                        };
-                        match received {
-                            Ok(payload) => match Wire::read(&payload) {
-                                Some((project, present, leaving)) => self.presence.apply(project, present, leaving),
-                                None => tracing::warn!("presence: an announcement that does not decode was ignored"),
-                            },
-                            Err(err) => {
-                                tracing::warn!(error = %err, "presence: the database connection was lost; listening again");
-                                break;
-                            }
-                        }
-                    }
-                }
-                Ok(None) => return,
-                Err(err) => tracing::warn!(error = %err, "presence: cannot listen to the database; trying again"),
-            }
-            let pause = RELISTEN_AFTER[failures.min(RELISTEN_AFTER.len() - 1)];
-            failures += 1;
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(pause) => {}
-            }
-        }
+        let listen = || self.storage.listen_presence(LISTEN_WITHIN);
+        notifications::follow("presence", listen, &*self.presence, shutdown).await;
     }
 }
 

@@ -38,8 +38,6 @@ pub use canvas_vocabulary::limits::retrieval::{
 };
 /// Distinct words sent to the keyword leg.
 const MAX_TERMS: usize = 64;
-/// Projects whose search indexes are loaded at start (most recently changed first, within budget).
-const WARM_PROJECTS: u32 = 64;
 
 /// Which legs run; `Hybrid` unless the caller asks otherwise (beyond the spec: for evaluation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,7 +308,7 @@ impl RetrievalService {
 
     /// Loads the search indexes of the most recently changed projects (at start, in the background).
     pub async fn warm_search_indexes(self) {
-        self.knowledge.search.warm(&self.storage, WARM_PROJECTS).await;
+        self.knowledge.search.warm(&self.storage, self.knowledge.warm_projects).await;
     }
 
     /// The index state of a project's items (Viewer role), one page of `limit` (the resolved page

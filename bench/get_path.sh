@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The cost of one authenticated read (docs/PERFORMANCE.md, "The GET path"): REST `GET .../item/{id}`
+# next to the gateway's own `/healthz` (the HTTP stack's ceiling) and to the same read made
+# directly over gRPC (bench/grpc-load), with the access memory on (the default) and off
+# (`CANVAS_ACCESS_MEMORY_MS=0`: token and role read from the database on every request, as
+# before it existed), on SQLite and PostgreSQL, all in one run so the ratios compare.
+#
+#   bash bench/get_path.sh [seconds per run, default 10] [connections, default 16]
+#
+# Needs wrk (installed when missing) and PostgreSQL at 127.0.0.1:5432. Loopback only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-10}
+CONNECTIONS=${2:-16}
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+cargo build --release -q -p canvasctl -p canvas-grpc-load
+BIN="$CARGO_TARGET_DIR/release"
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+rps() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
+
+run() {
+    local backend=$1 url=$2 memory=$3
+    local dir="$WORK/$backend-$memory"
+    CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" \
+        --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$WORK/$backend-$memory.log" 2>&1 &
+    local pid=$!
+    for _ in $(seq 1 150); do
+        curl -fs http://127.0.0.1:18080/healthz >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+    local token project base item
+    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
+    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
+    base="http://127.0.0.1:18080/api/v2/projects/$project/item"
+    item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+        -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
+    local healthz get grpc
+    healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" http://127.0.0.1:18080/healthz | rps)
+    get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
+    grpc=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
+        --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
+    awk -v b="$backend" -v m="$memory" -v h="$healthz" -v g="$get" -v r="$grpc" 'BEGIN {
+        printf "%-8s access-memory-ms=%-4s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f\n",
+            b, m, h, g, r, g / h, (r > 0 ? g / r : 0) }'
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+}
+
+PG_DB="canvas_get_bench_$$"
+psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
+for memory in 0 1000; do
+    run sqlite "" "$memory"
+    psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
+    psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
+    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$memory"
+done
+psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
