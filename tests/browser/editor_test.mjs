@@ -213,6 +213,60 @@ await inBrowsers(async (newContext) => {
     timings.diagramSeen = Date.now() - t0;
   });
 
+  // Waits until the stored item satisfies `test` (the page writes in the background).
+  async function stored(id, test, what) {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const item = (await rest("GET", `/item/${id}`, args["token-a"])).body;
+      if (test(item)) return item;
+      if (Date.now() > deadline) throw new Error(`${what}: the stored item is ${JSON.stringify(item)}`);
+      await a.waitForTimeout(50);
+    }
+  }
+  const drawingOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.outerHTML || "", g(id));
+  const changesOn = (page, id, before) =>
+    page.waitForFunction(([sel, was]) => (document.querySelector(sel)?.outerHTML || "") !== was, [g(id), before], { timeout: 5000, polling: 20 });
+
+  await check("A styles, resizes and rotates a shape, B sees each, and copy and paste make another", async () => {
+    await selectItem(a, shape2);
+    const first = (await rest("GET", `/item/${shape2}`, args["token-a"])).body;
+
+    let seen = await drawingOf(b, shape2);
+    await a.locator("#style-fill").fill("#ff0000");
+    await stored(shape2, (item) => String(item.fillColor).toUpperCase() === "#FF0000", "fill colour");
+    await changesOn(b, shape2, seen);
+    assert(/#ff0000/i.test(await drawingOf(b, shape2)), "B draws the new fill");
+
+    seen = await drawingOf(b, shape2);
+    const grip = await centreOf(a, a.locator("svg.layer [data-handle=resize]"), "the resize handle");
+    await drag(a, grip, 80, 50);
+    const resized = await stored(shape2, (item) => item.size.width > first.size.width + 20, "resize");
+    assert(resized.size.height > first.size.height + 10, `height ${first.size.height} → ${resized.size.height}`);
+    await changesOn(b, shape2, seen);
+
+    seen = await drawingOf(b, shape2);
+    const knob = await centreOf(a, a.locator("svg.layer [data-handle=rotate]"), "the rotate handle");
+    await drag(a, knob, 150, 150);
+    const turned = await stored(shape2, (item) => Math.abs(item.angle || 0) > 5, "rotate");
+    await changesOn(b, shape2, seen);
+    assert(/rotate\(/.test(await drawingOf(b, shape2)), `B draws the shape turned by ${turned.angle}°`);
+
+    const shapes = (page) => page.evaluate(() => [...document.querySelectorAll(".drawing g[data-item-type=shape]")].map((el) => el.dataset.itemId));
+    const before = new Set(await shapes(b));
+    await selectItem(a, shape2);
+    await a.keyboard.press("Control+c");
+    await a.keyboard.press("Control+v");
+    // (A function, not a string: the page's Content-Security-Policy forbids evaluating strings.)
+    const one = (n) => document.querySelectorAll(".drawing g[data-item-type=shape]").length === n;
+    await a.waitForFunction(one, before.size + 1, { timeout: 5000 });
+    await b.waitForFunction(one, before.size + 1, { timeout: 5000 });
+    const pasted = (await shapes(b)).filter((id) => !before.has(id));
+    assert(pasted.length === 1, `B shows ${pasted.length} new shapes`);
+    const copy = await stored(pasted[0], (item) => item.itemType === "shape", "the pasted shape");
+    assert(String(copy.fillColor).toUpperCase() === "#FF0000", `the copy's fill is ${copy.fillColor}`);
+    assert(copy.size.width === resized.size.width && copy.angle === turned.angle, `the copy is ${JSON.stringify(copy)}`);
+  });
+
   await check("keyboard only: create, move, edit and delete a sticky note", async () => {
     const k = await openAs(await newContext(), people.b);
     for (let i = 0; i < 60 && (await k.evaluate(() => document.activeElement?.id)) !== "add-sticky"; i++) await k.keyboard.press("Tab");
