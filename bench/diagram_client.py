@@ -2,7 +2,8 @@
 """One client's view of diagram records (bench/diagram_records.sh): `create` posts a 200-node
 Mermaid flowchart to `POST .../diagrams` and prints its diagramId; `update ID` sends the same
 flowchart with one node's text changed (a fresh text each run, so every run changes something) to
-`PUT .../diagrams/ID`; `bulk N` creates N sticky notes with one `POST .../items/bulk` (the
+`PUT .../diagrams/ID`; `classes` posts a 100-class Mermaid class diagram (two attributes and a
+method each, an inheritance tree and 10 associations); `bulk N` creates N sticky notes with one `POST .../items/bulk` (the
 baseline of the same run). Every answer must be a 200 (the run fails otherwise)."""
 
 import argparse
@@ -29,12 +30,25 @@ def flowchart200(changed: str = "") -> str:
     return "\n".join(lines)
 
 
+def class_diagram100() -> str:
+    """100 classes, each with two attributes and one method; C0 is the root of a tree of
+    inheritance (three children each), and every tenth class is associated with one five further on."""
+    lines = ["classDiagram"]
+    for i in range(100):
+        lines += [f"    class C{i} {{", f"        +String name{i}", f"        -int count{i}", f"        +run{i}(input) bool", "    }"]
+    for i in range(1, 100):
+        lines.append(f"    C{(i - 1) // 3} <|-- C{i}")
+    for i in range(0, 95, 10):
+        lines.append(f"    C{i} --> \"1..*\" C{i + 5} : uses")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--project", required=True)
-    parser.add_argument("mode", choices=["create", "update", "bulk", "print"])
+    parser.add_argument("mode", choices=["create", "update", "classes", "bulk", "print"])
     parser.add_argument("arg", nargs="?", default="")
     args = parser.parse_args()
     if args.mode == "print":
@@ -56,6 +70,8 @@ def main() -> int:
     if args.mode == "create":
         made = call("POST", "/diagrams", {"source": flowchart200(), "position": {"x": 0, "y": 0}})
         print(made["diagramId"])
+    elif args.mode == "classes":
+        call("POST", "/diagrams", {"source": class_diagram100(), "position": {"x": 0, "y": 0}})
     elif args.mode == "update":
         done = call("PUT", f"/diagrams/{args.arg}", {"source": flowchart200(f" {uuid.uuid4().hex[:8]}")})
         if len(done["updated"]) < 1 or done["created"] or done["deleted"]:

@@ -5,6 +5,7 @@
 #   - a 200-node Mermaid flowchart (bench/diagram_client.py: 599 items) from source to committed
 #     items and record (`POST .../diagrams`);
 #   - update in place of one node's text in that 200-node diagram (`PUT .../diagrams/{id}`);
+#   - a 100-class class diagram from source to committed items (`POST .../diagrams`);
 #   - the baseline of the same run: one bulk create of 600 sticky notes (`POST .../items/bulk`).
 #
 #   bash bench/diagram_records.sh
@@ -39,7 +40,8 @@ run_backend() {
     hyperfine --warmup 2 --runs 20 --export-json "$WORK/$backend.json" \
         -n "bulk create of 600 (baseline)" "$client bulk 600" \
         -n "200-node flowchart, source to items" "$client create" \
-        -n "update one node of a 200-node diagram" "$client update $diagram"
+        -n "update one node of a 200-node diagram" "$client update $diagram" \
+        -n "100-class class diagram, source to items" "$client classes"
     python3 - "$WORK/$backend.json" <<'PY'
 import json, sys
 runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
