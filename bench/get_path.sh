@@ -3,7 +3,9 @@
 # next to the gateway's own `/healthz` (the HTTP stack's ceiling) and to the same read made
 # directly over gRPC (bench/grpc-load), with the access memory on (the default) and off
 # (`CANVAS_ACCESS_MEMORY_MS=0`: token and role read from the database on every request, as
-# before it existed), on SQLite and PostgreSQL, all in one run so the ratios compare.
+# before it existed), on SQLite and PostgreSQL, all in one run so the ratios compare. Rate limits
+# are off (`CANVAS_RATE_LIMIT_REQUESTS=0`: one token at full speed would be refused after 3,000
+# calls a minute; bench/abuse.sh measures their cost); any non-2xx answer fails the run.
 #
 #   bash bench/get_path.sh [seconds per run, default 10] [connections, default 16]
 #
@@ -19,12 +21,12 @@ BIN="$CARGO_TARGET_DIR/release"
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-rps() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
+rps() { awk '/Non-2xx/ {bad = $4} /Requests\/sec/ {r = $2} END {if (bad) {print "non-2xx answers: " bad > "/dev/stderr"; exit 1} printf "%.0f", r}'; }
 
 run() {
     local backend=$1 url=$2 memory=$3
     local dir="$WORK/$backend-$memory"
-    CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" \
+    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" \
         --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$WORK/$backend-$memory.log" 2>&1 &
     local pid=$!
     for _ in $(seq 1 150); do

@@ -32,7 +32,7 @@ headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json
 def have():
     n, cursor = 0, ""
     while True:
-        conn.request("GET", f"/api/v2/projects/{project}/items?limit=1000{cursor}", headers=headers)
+        conn.request("GET", f"/api/v2/projects/{project}/items?limit=1000&jsonCasing=camel{cursor}", headers=headers)
         page = json.loads(conn.getresponse().read())
         n += len(page["items"])
         if not page.get("nextCursor"):
