@@ -62,3 +62,4 @@ mod webhooks_delivery;
 mod webhooks_fault;
 mod webhooks_listen;
 mod webhooks_safety;
+mod webhooks_wake;
