@@ -57,7 +57,7 @@ pub struct DispatcherConfig {
     pub concurrency: usize,
 
     /// Calls in flight at once to one destination (scheme, host, port); a slow receiver holds no more.
-    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = 8)]
+    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = 16)]
     pub per_destination: usize,
 
     /// Seconds a lease holds; must exceed the call time-out.
@@ -80,7 +80,7 @@ impl DispatcherConfig {
             core_url: core_url.into(),
             dispatcher_secret: None,
             concurrency: 32,
-            per_destination: 8,
+            per_destination: 16,
             lease_secs: 60,
             poll_interval_ms: 100,
             client,

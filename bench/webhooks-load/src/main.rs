@@ -39,8 +39,8 @@ struct Args {
     /// Calls the dispatcher keeps in flight.
     #[arg(long, default_value_t = 32)]
     dispatcher_concurrency: usize,
-    /// Calls the dispatcher keeps in flight to one destination (its default: 8).
-    #[arg(long, default_value_t = 8)]
+    /// Calls the dispatcher keeps in flight to one destination (its default: 16).
+    #[arg(long, default_value_t = 16)]
     per_destination: usize,
     /// `postgres://…` for PostgreSQL; SQLite in a temporary directory otherwise.
     #[arg(long)]
