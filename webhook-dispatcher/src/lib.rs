@@ -15,7 +15,7 @@
 //! - [`reports`]: outcomes buffered and recorded in batches.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use canvas_proto::channel::CoreChannel as Channel;
@@ -40,6 +40,10 @@ use reports::Reporter;
 
 /// Most deliveries one lease returns (core-service's limit).
 const MAX_LEASE: usize = 256;
+/// Under load a lease starts at most this long after the one before it, so one lease carries the
+/// deliveries of several writes: each lease is a write transaction (on SQLite through the one
+/// writer the item writes use too). It adds at most this much to a delivery's latency.
+const LEASE_GAP: Duration = Duration::from_millis(5);
 
 /// Settings of one dispatcher.
 #[derive(Debug, Clone, Args)]
@@ -133,6 +137,7 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
     let calls = Calls { client, reporter, leases: leases.clone() };
     let poll = Duration::from_millis(config.poll_interval_ms.max(10));
     let mut backoff = poll;
+    let mut last_partial_lease: Option<Instant> = None;
     while !stopping.is_cancelled() {
         while in_flight.try_join_next().is_some() {}
         // Deliveries that waited for their destination go before new ones.
@@ -148,6 +153,13 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
             }
             continue;
         }
+        if last_partial_lease.is_some_and(|last: Instant| last.elapsed() < LEASE_GAP) {
+            let resume = last_partial_lease.map(|last| last + LEASE_GAP).unwrap_or_else(Instant::now);
+            tokio::select! {
+                _ = tokio::time::sleep_until(resume.into()) => {}
+                _ = stopping.cancelled() => break,
+            }
+        }
         let asked = free.min(MAX_LEASE);
         let request = pb::LeaseDeliveriesRequest {
             dispatcher_id: dispatcher_id.clone(),
@@ -155,9 +167,12 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
             lease_secs: config.lease_secs,
             skip_webhook_ids: destinations.busy_webhooks(),
         };
+        let leased_at = Instant::now();
         let wait = match grpc.clone().lease_deliveries(request).await {
             Ok(reply) => {
                 let deliveries = reply.into_inner().deliveries;
+                // A lease that found something, but not a full batch: the next keeps the gap.
+                last_partial_lease = (!deliveries.is_empty() && deliveries.len() < asked).then_some(leased_at);
                 backoff = poll;
                 // A full batch may have left more due; a short one took all there were, so the
                 // next lease waits for a wake-up (or the poll) rather than finding nothing.
