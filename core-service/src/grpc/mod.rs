@@ -109,11 +109,11 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let shutdown = stop.token.clone();
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
+    spawn_webhook_wakeups(core.clone(), shutdown.clone());
     canvas_runtime::metrics::install();
     metrics::spawn_gauges(core.clone(), shutdown.clone());
     spawn_rate_limit_pruning(core.clone(), shutdown.clone());
     spawn_presence(core.clone(), shutdown.clone());
-    spawn_webhook_wakeups(core.clone(), shutdown.clone());
     health_reporter.set_serving::<ItemServiceServer<items::ItemGrpc>>().await;
     health_reporter.set_serving::<KnowledgeServiceServer<knowledge::KnowledgeGrpc>>().await;
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;
