@@ -1,10 +1,15 @@
 //! Webhook delivery benchmark. Runs core-service (SQLite in a temporary
 //! directory, or PostgreSQL with `--database-url`) and a webhook-dispatcher
 //! in this process, a local HTTPS receiver behind a generated CA, and writes
-//! `--writes` labels over gRPC with `--concurrency` writers. Prints sustained
-//! deliveries per second (first write to last arrival) and the latency from
-//! each write's acknowledgement to its call's arrival (p50, p99, max).
-//! Every loop is bounded by the write count and `--timeout-secs`.
+//! `--writes` labels over gRPC with `--concurrency` writers, as fast as they
+//! can or paced at `--rate` writes per second. Prints sustained deliveries per
+//! second (first write to last arrival) and the latency from each write's
+//! acknowledgement to its call's arrival (p50, p99, max).
+//! With `--slow-receiver-ms`, a second webhook on the same project calls a
+//! receiver that answers only after that long; the latency printed is still the
+//! fast receiver's (one slow receiver must not delay the others), and the slow
+//! one's arrivals are counted. Every loop is bounded by the write count and
+//! `--timeout-secs`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -34,9 +39,18 @@ struct Args {
     /// Calls the dispatcher keeps in flight.
     #[arg(long, default_value_t = 32)]
     dispatcher_concurrency: usize,
+    /// Calls the dispatcher keeps in flight to one destination (its default: 16).
+    #[arg(long, default_value_t = 16)]
+    per_destination: usize,
     /// `postgres://…` for PostgreSQL; SQLite in a temporary directory otherwise.
     #[arg(long)]
     database_url: Option<String>,
+    /// Writes per second over all writers; 0: as fast as they go.
+    #[arg(long, default_value_t = 0.0)]
+    rate: f64,
+    /// Also a webhook to a receiver answering after this many milliseconds; 0: none.
+    #[arg(long, default_value_t = 0)]
+    slow_receiver_ms: u64,
     /// Give up after this long.
     #[arg(long, default_value_t = 300)]
     timeout_secs: u64,
@@ -44,6 +58,26 @@ struct Args {
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Starts HTTPS receivers, each with a webhook of the project selecting `item.created`.
+struct Receivers<'a> {
+    ca: &'a LocalCa,
+    core: &'a core_service::Core,
+    owner: &'a core_service::service::Principal,
+    project: core_service::domain::ProjectId,
+    shutdown: &'a CancellationToken,
+}
+
+impl Receivers<'_> {
+    async fn add(&self, router: axum::Router) -> anyhow::Result<()> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("https://{}/hook", listener.local_addr()?);
+        tokio::spawn(serve_tls(listener, self.ca.server_config(&["127.0.0.1"])?, router, self.shutdown.clone()));
+        let definition = serde_json::json!({"url": url, "events": ["item.created"]}).to_string();
+        self.core.webhooks().create_webhook(self.owner, self.project, &definition).await?;
+        Ok(())
+    }
 }
 
 #[tokio::main]
@@ -98,14 +132,31 @@ async fn main() -> anyhow::Result<()> {
             "ok"
         }
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("https://{}/hook", listener.local_addr()?);
-    tokio::spawn(serve_tls(listener, ca.server_config(&["127.0.0.1"])?, router, shutdown.clone()));
-    let definition = serde_json::json!({"url": url, "events": ["item.created"]}).to_string();
-    core.webhooks().create_webhook(&owner, core_service::domain::ProjectId(project.id), &definition).await?;
+    let receivers = Receivers {
+        ca: &ca,
+        core: &core,
+        owner: &owner,
+        project: core_service::domain::ProjectId(project.id),
+        shutdown: &shutdown,
+    };
+    receivers.add(router).await?;
+    let slow_arrivals = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    if args.slow_receiver_ms > 0 {
+        let (counted, delay) = (slow_arrivals.clone(), Duration::from_millis(args.slow_receiver_ms));
+        let router = axum::Router::new().fallback(move || {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(delay).await;
+                "ok"
+            }
+        });
+        receivers.add(router).await?;
+    }
 
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(core_url.clone(), client);
     dispatcher.concurrency = args.dispatcher_concurrency;
+    dispatcher.per_destination = args.per_destination;
     tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
 
     let started = Instant::now();
@@ -116,9 +167,15 @@ async fn main() -> anyhow::Result<()> {
         let (channel, acks, project_id) = (channel.clone(), acks.clone(), project.id.to_string());
         let auth: tonic::metadata::MetadataValue<_> = format!("Bearer {}", token.secret).parse()?;
         let count = args.writes / args.concurrency + usize::from(w < args.writes % args.concurrency);
+        let (rate, writers_count) = (args.rate, args.concurrency);
         writers.spawn(async move {
             let mut client = ItemServiceClient::new(channel);
             for n in 0..count {
+                if rate > 0.0 {
+                    // This writer's n-th write is the (n * writers + w)-th overall.
+                    let due = started + Duration::from_secs_f64((n * writers_count + w) as f64 / rate);
+                    tokio::time::sleep_until(due.into()).await;
+                }
                 let serde_json::Value::Object(props) = serde_json::json!({"text": format!("w{w}-{n}")}) else {
                     unreachable!()
                 };
@@ -158,9 +215,18 @@ async fn main() -> anyhow::Result<()> {
         acks.iter().map(|(id, ack)| arrivals[id].saturating_duration_since(*ack)).collect();
     latencies.sort();
     let backend = if args.database_url.is_some() { "postgres" } else { "sqlite" };
+    let slow = if args.slow_receiver_ms > 0 {
+        format!(
+            "; beside a receiver answering in {} ms ({} calls reached it)",
+            args.slow_receiver_ms,
+            slow_arrivals.load(std::sync::atomic::Ordering::Relaxed)
+        )
+    } else {
+        String::new()
+    };
     println!(
         "{backend}: {} writes in {:.2} s ({:.0}/s); {} deliveries in {:.2} s = {:.0} deliveries/s; \
-         write-to-arrival p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+         write-to-arrival p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms{slow}",
         args.writes,
         writes_done.as_secs_f64(),
         args.writes as f64 / writes_done.as_secs_f64(),

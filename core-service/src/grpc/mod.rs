@@ -16,6 +16,7 @@ pub mod metrics;
 mod presence;
 pub mod status;
 mod watch;
+mod webhook_dispatch;
 pub mod webhooks;
 
 use std::sync::Arc;
@@ -101,12 +102,19 @@ fn spawn_presence(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken
     tokio::spawn(async move { core.items().run_presence(shutdown).await });
 }
 
+/// Wakes this replica's webhook dispatchers when deliveries may be due (its own writes, the
+/// database's feed) until shutdown.
+fn spawn_webhook_wakeups(core: Arc<Core>, shutdown: tokio_util::sync::CancellationToken) {
+    tokio::spawn(async move { core.webhooks().run_due_wakeups(shutdown).await });
+}
+
 /// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
 /// period (change streams end at once) and drops those still running after it.
 pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime::Shutdown) -> anyhow::Result<()> {
     let shutdown = stop.token.clone();
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
+    spawn_webhook_wakeups(core.clone(), shutdown.clone());
     canvas_runtime::metrics::install();
     metrics::spawn_gauges(core.clone(), shutdown.clone());
     spawn_rate_limit_pruning(core.clone(), shutdown.clone());
@@ -117,7 +125,7 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     health_reporter.set_serving::<AdminServiceServer<admin::AdminGrpc>>().await;
     health_reporter.set_serving::<ProjectServiceServer<admin::ProjectGrpc>>().await;
     health_reporter.set_serving::<WebhookServiceServer<webhooks::WebhookGrpc>>().await;
-    health_reporter.set_serving::<WebhookDispatchServiceServer<webhooks::DispatchGrpc>>().await;
+    health_reporter.set_serving::<WebhookDispatchServiceServer<webhook_dispatch::DispatchGrpc>>().await;
     health_reporter.set_serving::<ProjectCopyServiceServer<webhooks::CopyGrpc>>().await;
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
     health_reporter.set_serving::<PresenceServiceServer<presence::PresenceGrpc>>().await;
@@ -141,7 +149,10 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let knowledge = KnowledgeServiceServer::new(knowledge::KnowledgeGrpc { core: core.clone() });
     let projects = ProjectServiceServer::new(admin::ProjectGrpc { core: core.clone() });
     let webhooks = WebhookServiceServer::new(webhooks::WebhookGrpc { core: core.clone() });
-    let dispatch = WebhookDispatchServiceServer::new(webhooks::DispatchGrpc { core: core.clone() });
+    let dispatch = WebhookDispatchServiceServer::new(webhook_dispatch::DispatchGrpc {
+        core: core.clone(),
+        shutdown: shutdown.clone(),
+    });
     let copies = ProjectCopyServiceServer::new(webhooks::CopyGrpc { core: core.clone() });
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
     let presence =

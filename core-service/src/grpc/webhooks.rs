@@ -1,13 +1,11 @@
-//! `canvas.v1.WebhookService` (management, keys) and
-//! `canvas.v1.WebhookDispatchService` (webhook-dispatcher's leases and
-//! reports): parse, authenticate, call the service layer, convert.
+//! `canvas.v1.WebhookService` (management, keys) and project copies: parse, authenticate, call the
+//! service layer, convert. The dispatcher's service is `webhook_dispatch.rs`.
 
 use crate::grpc::status::invalid;
 use std::sync::Arc;
 use std::time::Duration;
 
 use canvas_proto::v1 as pb;
-use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchService;
 use canvas_proto::v1::webhook_service_server::WebhookService;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -20,15 +18,9 @@ use crate::error::CoreError;
 use crate::service::webhooks::management::webhook_id;
 use crate::service::Core;
 use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
-use crate::webhooks::runtime::DeliveryReport;
 
 /// gRPC face of webhook management.
 pub struct WebhookGrpc {
-    pub core: Arc<Core>,
-}
-
-/// gRPC face of the dispatcher's work queue.
-pub struct DispatchGrpc {
     pub core: Arc<Core>,
 }
 
@@ -167,82 +159,6 @@ impl WebhookService for WebhookGrpc {
         let who = authenticate(&self.core, &request).await?;
         let delay = Some(request.get_ref().delay_secs).filter(|s| *s > 0).map(Duration::from_secs);
         Ok(Response::new(signing_key(self.core.webhooks().rotate_signing_key(&who, delay).await?)))
-    }
-}
-
-#[tonic::async_trait]
-impl WebhookDispatchService for DispatchGrpc {
-    async fn lease_deliveries(
-        &self,
-        request: Request<pb::LeaseDeliveriesRequest>,
-    ) -> Reply<pb::LeaseDeliveriesResponse> {
-        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.webhooks().authorize_dispatcher(header)?;
-        let req = request.get_ref();
-        let lease = Some(req.lease_secs).filter(|s| *s > 0).map(|s| Duration::from_secs(u64::from(s)));
-        let leased = self.core.webhooks().lease_deliveries(req.max_deliveries, lease).await?;
-        let deliveries = leased
-            .into_iter()
-            .map(|d| pb::LeasedDelivery {
-                delivery_id: d.delivery_id.to_string(),
-                webhook_id: d.webhook_id.to_string(),
-                url: d.call.url,
-                body: d.call.body,
-                headers: d.call.headers.into_iter().map(|(name, value)| pb::HttpHeader { name, value }).collect(),
-                attempt: d.attempt,
-                lease_token: d.lease_token.to_string(),
-            })
-            .collect();
-        Ok(Response::new(pb::LeaseDeliveriesResponse { deliveries }))
-    }
-
-    async fn report_delivery(&self, request: Request<pb::ReportDeliveryRequest>) -> Reply<pb::ReportDeliveryResponse> {
-        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.webhooks().authorize_dispatcher(header)?;
-        let req = request.into_inner();
-        let parse = |field: &str, raw: &str| {
-            Uuid::parse_str(raw).map_err(|_| CoreError::invalid(field.to_owned(), "must be a UUID"))
-        };
-        let report = DeliveryReport {
-            delivery_id: parse("deliveryId", &req.delivery_id)?,
-            lease_token: parse("leaseToken", &req.lease_token)?,
-            attempt: req.attempt.max(1),
-            outcome: webhook_client::Outcome {
-                status_code: req.status_code.and_then(|c| u16::try_from(c).ok()),
-                duration: Duration::from_millis(req.duration_ms),
-                error: req.error,
-                retry_after: req.retry_after_secs.map(Duration::from_secs),
-                refused: None,
-            },
-        };
-        if !self.core.webhooks().report_delivery(report).await? {
-            tracing::info!(delivery = %req.delivery_id, "stale delivery report ignored (lease expired or reassigned)");
-        }
-        Ok(Response::new(pb::ReportDeliveryResponse {}))
-    }
-
-    async fn release_deliveries(
-        &self,
-        request: Request<pb::ReleaseDeliveriesRequest>,
-    ) -> Reply<pb::ReleaseDeliveriesResponse> {
-        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        self.core.webhooks().authorize_dispatcher(header)?;
-        let leases = request
-            .into_inner()
-            .leases
-            .iter()
-            .enumerate()
-            .map(|(i, lease)| {
-                let parse = |field: &str, raw: &str| {
-                    Uuid::parse_str(raw)
-                        .map_err(|_| CoreError::invalid(format!("leases[{i}].{field}"), "must be a UUID"))
-                };
-                Ok((parse("deliveryId", &lease.delivery_id)?, parse("leaseToken", &lease.lease_token)?))
-            })
-            .collect::<Result<Vec<_>, CoreError>>()?;
-        let released = self.core.webhooks().release_deliveries(&leases).await?;
-        tracing::info!(released, asked = leases.len(), "leases released by a stopping dispatcher");
-        Ok(Response::new(pb::ReleaseDeliveriesResponse { released }))
     }
 }
 

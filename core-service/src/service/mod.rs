@@ -114,7 +114,8 @@ impl Core {
     fn assemble(parts: Parts) -> Self {
         let Parts { storage, blobs, settings, knowledge, webhooks } = parts.clone();
         let access = Access::new(storage.clone(), settings.clone());
-        let items = ItemsService::new(access.clone(), storage.clone(), blobs.clone(), knowledge.clone());
+        let items =
+            ItemsService::new(access.clone(), storage.clone(), blobs.clone(), knowledge.clone(), webhooks.due.clone());
         let accounts = AccountsService::new(access.clone(), storage.clone(), settings);
         let retrieval = RetrievalService::new(access.clone(), storage.clone(), blobs, knowledge);
         let webhooks = WebhooksService::new(access.clone(), storage, webhooks, accounts.clone());

@@ -72,6 +72,7 @@ mod rows;
 mod search;
 mod sessions;
 mod webhook_dispatch;
+mod webhook_wake;
 mod webhooks;
 
 use std::path::Path;
@@ -93,6 +94,7 @@ pub use rows::*;
 pub use search::{ChunkChange, ChunkChanges, ChunkRecord};
 pub use sessions::{AuditRow, LoginRow, SessionRow, SignInLinkRow, ThrottleRow};
 pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
+pub use webhook_wake::{DueListener, DUE_CHANNEL};
 pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
 
 use crate::error::{CoreError, Dependency};
@@ -114,6 +116,8 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// Read-only connections; WAL lets them read while the writer commits.
     reader: SqlitePool,
+    /// Bumped by the writer's commit hook when a commit enqueued webhook deliveries.
+    enqueued: webhook_wake::EnqueuedCounter,
 }
 
 /// Which database to open.
@@ -177,8 +181,14 @@ impl Storage {
                     .busy_timeout(Duration::from_secs(10))
                     .foreign_keys(true)
                     .disable_statement_logging();
+                let enqueued = webhook_wake::EnqueuedCounter::default();
+                let hooks = enqueued.clone();
                 let writer = SqlitePoolOptions::new()
                     .max_connections(1)
+                    .after_connect(move |conn, _| {
+                        let hooks = hooks.clone();
+                        Box::pin(async move { hooks.install(conn).await })
+                    })
                     .acquire_timeout(settings.acquire_timeout.max(Duration::from_secs(30)))
                     .connect_with(options.clone())
                     .await?;
@@ -188,7 +198,7 @@ impl Storage {
                     .acquire_timeout(settings.acquire_timeout)
                     .connect_with(options.read_only(true))
                     .await?;
-                Ok(Self::Sqlite(SqliteStore { writer, reader }))
+                Ok(Self::Sqlite(SqliteStore { writer, reader, enqueued }))
             }
             DatabaseTarget::Postgres(url) => {
                 let options = PgConnectOptions::from_str(url)?.disable_statement_logging();

@@ -46,38 +46,122 @@ pub struct AttemptOutcome {
     pub disable_rule: (i32, DateTime<Utc>),
 }
 
+/// Records one outcome on the open transaction `$tx` (either backend's); evaluates to false for a
+/// stale lease, having written nothing for it.
+macro_rules! record_one {
+    ($tx:ident, $outcome:expr) => {{
+        let outcome: &AttemptOutcome = $outcome;
+        let succeeded = outcome.error.is_none();
+        let state = match (succeeded, outcome.retry_at) {
+            (true, _) => "delivered",
+            (false, Some(_)) => "pending",
+            (false, None) => "failed",
+        };
+        let updated: Option<(Uuid, i32)> = sqlx::query_as(
+            "UPDATE webhook_deliveries SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), \
+             lease_until = NULL, lease_token = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5 END \
+             WHERE id = $1 AND lease_token = $2 RETURNING webhook_id, attempts",
+        )
+        .bind(outcome.delivery_id)
+        .bind(outcome.lease_token)
+        .bind(state)
+        .bind(outcome.retry_at)
+        .bind(outcome.at)
+        .fetch_optional(&mut *$tx)
+        .await
+        .map_err(db_error)?;
+        match updated {
+            None => false,
+            Some((webhook_id, attempt)) => {
+                sqlx::query(
+                    "INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, attempted_at, status_code, \
+                     duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(outcome.delivery_id)
+                .bind(webhook_id)
+                .bind(attempt)
+                .bind(outcome.at)
+                .bind(outcome.status_code)
+                .bind(outcome.duration_ms)
+                .bind(&outcome.error)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_error)?;
+                let status_sql = if succeeded {
+                    "UPDATE webhooks SET last_attempt_at = $2, last_success_at = $2, last_status_code = $3, \
+                     last_error = NULL, consecutive_failures = 0, first_failure_at = NULL WHERE id = $1"
+                } else {
+                    "UPDATE webhooks SET last_attempt_at = $2, last_status_code = $3, last_error = $4, \
+                     consecutive_failures = consecutive_failures + 1, first_failure_at = COALESCE(first_failure_at, $2) \
+                     WHERE id = $1"
+                };
+                let mut status = sqlx::query(status_sql).bind(webhook_id).bind(outcome.at).bind(outcome.status_code);
+                if !succeeded {
+                    status = status.bind(&outcome.error);
+                }
+                status.execute(&mut *$tx).await.map_err(db_error)?;
+                if !succeeded {
+                    let (failures, first_before) = outcome.disable_rule;
+                    let reason = outcome.disable_now.clone().unwrap_or_else(|| {
+                        format!("disabled automatically after {failures} or more failed deliveries in a row")
+                    });
+                    sqlx::query(
+                        "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 \
+                         AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
+                    )
+                    .bind(webhook_id)
+                    .bind(outcome.at)
+                    .bind(reason)
+                    .bind(outcome.disable_now.is_some())
+                    .bind(failures)
+                    .bind(first_before)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_error)?;
+                }
+                true
+            }
+        }
+    }};
+}
+
 const KEY_COLUMNS: &str = "kid, public_x, public_y, sealed_private, created_at, activates_at, retires_at";
 
 impl Storage {
-    /// Leases up to `max` due deliveries until `until` under `token`, and
-    /// returns them with their webhook and event.
+    /// Leases up to `max` due deliveries until `until` under `token`, skipping those of `skip`
+    /// (webhooks the dispatcher cannot call now), and returns them with their webhook and event.
+    /// One write: the `UPDATE` takes the whole batch.
     pub async fn lease_deliveries(
         &self,
         now: DateTime<Utc>,
         until: DateTime<Utc>,
         token: Uuid,
         max: u32,
+        skip: &[Uuid],
     ) -> Result<Vec<LeasedRow>> {
         let skip_locked = match self {
             Storage::Postgres(_) => " FOR UPDATE OF d SKIP LOCKED",
             Storage::Sqlite(_) => "",
         };
+        let skipped = if skip.is_empty() {
+            String::new()
+        } else {
+            let marks: Vec<String> = (0..skip.len()).map(|i| format!("${}", i + 5)).collect();
+            format!(" AND d.webhook_id NOT IN ({})", marks.join(", "))
+        };
         let sql = format!(
             "UPDATE webhook_deliveries SET lease_until = $1, lease_token = $2, attempts = attempts + 1 \
              WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
              WHERE d.state = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until <= $3) \
-             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL \
+             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{skipped} \
              ORDER BY d.next_attempt_at LIMIT $4{skip_locked})"
         );
         with_write_pool!(self, pool => {
-            let leased = sqlx::query(&sql)
-                .bind(until)
-                .bind(token)
-                .bind(now)
-                .bind(i64::from(max))
-                .execute(pool)
-                .await
-                .map_err(db_error)?;
+            let mut update = sqlx::query(&sql).bind(until).bind(token).bind(now).bind(i64::from(max));
+            for webhook_id in skip {
+                update = update.bind(*webhook_id);
+            }
+            let leased = update.execute(pool).await.map_err(db_error)?;
             if leased.rows_affected() == 0 {
                 return Ok(Vec::new());
             }
@@ -94,99 +178,57 @@ impl Storage {
         })
     }
 
-    /// Gives a leased delivery back (its attempt was cut off): due again at once, the attempt not
-    /// counted. Returns false for a stale lease.
-    pub async fn release_delivery(&self, delivery_id: Uuid, token: Uuid) -> Result<bool> {
-        with_write_pool!(self, pool => {
-            let released = sqlx::query(
-                "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL, \
-                 attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END \
-                 WHERE id = $1 AND lease_token = $2 AND state = 'pending'",
-            )
-            .bind(delivery_id)
-            .bind(token)
-            .execute(pool)
-            .await
-            .map_err(db_error)?;
-            Ok(released.rows_affected() == 1)
-        })
-    }
-
-    /// Records an attempt: the attempt row, the delivery's next state and
-    /// the webhook's status (with the automatic disable), in one
-    /// transaction. Returns false for a stale lease (nothing written).
-    pub async fn record_attempt(&self, outcome: &AttemptOutcome) -> Result<bool> {
-        let succeeded = outcome.error.is_none();
-        let state = match (succeeded, outcome.retry_at) {
-            (true, _) => "delivered",
-            (false, Some(_)) => "pending",
-            (false, None) => "failed",
-        };
+    /// Gives leased deliveries back (their attempts were cut off, or their destination is busy):
+    /// due again at once, the attempts not counted, in one transaction. Returns how many were
+    /// still held (a stale lease is left alone).
+    pub async fn release_deliveries(&self, leases: &[(Uuid, Uuid)]) -> Result<u32> {
+        if leases.is_empty() {
+            return Ok(0);
+        }
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
-            let updated: Option<(Uuid, i32)> = sqlx::query_as(
-                "UPDATE webhook_deliveries SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), \
-                 lease_until = NULL, lease_token = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5 END \
-                 WHERE id = $1 AND lease_token = $2 RETURNING webhook_id, attempts",
-            )
-            .bind(outcome.delivery_id)
-            .bind(outcome.lease_token)
-            .bind(state)
-            .bind(outcome.retry_at)
-            .bind(outcome.at)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_error)?;
-            let Some((webhook_id, attempt)) = updated else { return Ok(false) };
-            sqlx::query(
-                "INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, attempted_at, status_code, \
-                 duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(outcome.delivery_id)
-            .bind(webhook_id)
-            .bind(attempt)
-            .bind(outcome.at)
-            .bind(outcome.status_code)
-            .bind(outcome.duration_ms)
-            .bind(&outcome.error)
-            .execute(&mut *tx)
-            .await
-            .map_err(db_error)?;
-            let status_sql = if succeeded {
-                "UPDATE webhooks SET last_attempt_at = $2, last_success_at = $2, last_status_code = $3, \
-                 last_error = NULL, consecutive_failures = 0, first_failure_at = NULL WHERE id = $1"
-            } else {
-                "UPDATE webhooks SET last_attempt_at = $2, last_status_code = $3, last_error = $4, \
-                 consecutive_failures = consecutive_failures + 1, first_failure_at = COALESCE(first_failure_at, $2) \
-                 WHERE id = $1"
-            };
-            let mut status = sqlx::query(status_sql).bind(webhook_id).bind(outcome.at).bind(outcome.status_code);
-            if !succeeded {
-                status = status.bind(&outcome.error);
-            }
-            status.execute(&mut *tx).await.map_err(db_error)?;
-            if !succeeded {
-                let (failures, first_before) = outcome.disable_rule;
-                let reason = outcome.disable_now.clone().unwrap_or_else(|| {
-                    format!("disabled automatically after {failures} or more failed deliveries in a row")
-                });
-                sqlx::query(
-                    "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 AND disabled_at IS NULL \
-                     AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
+            let mut released = 0;
+            for (delivery_id, token) in leases {
+                let done = sqlx::query(
+                    "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL, \
+                     attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END \
+                     WHERE id = $1 AND lease_token = $2 AND state = 'pending'",
                 )
-                .bind(webhook_id)
-                .bind(outcome.at)
-                .bind(reason)
-                .bind(outcome.disable_now.is_some())
-                .bind(failures)
-                .bind(first_before)
+                .bind(*delivery_id)
+                .bind(*token)
                 .execute(&mut *tx)
                 .await
                 .map_err(db_error)?;
+                released += done.rows_affected() as u32;
             }
             tx.commit().await.map_err(db_error)?;
-            Ok(true)
+            Ok(released)
         })
+    }
+
+    /// Records attempts, each as [`Storage::record_attempt`] would, all in one transaction (one
+    /// write where SQLite has a single writer). Returns, per outcome, whether it was recorded
+    /// (false: a stale lease, nothing written for it).
+    pub async fn record_attempts(&self, outcomes: &[AttemptOutcome]) -> Result<Vec<bool>> {
+        if outcomes.is_empty() {
+            return Ok(Vec::new());
+        }
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let mut recorded = Vec::with_capacity(outcomes.len());
+            for outcome in outcomes {
+                recorded.push(record_one!(tx, outcome));
+            }
+            tx.commit().await.map_err(db_error)?;
+            Ok(recorded)
+        })
+    }
+
+    /// Records an attempt: the attempt row, the delivery's next state and the webhook's status
+    /// (with the automatic disable), in one transaction. Returns false for a stale lease (nothing
+    /// written).
+    pub async fn record_attempt(&self, outcome: &AttemptOutcome) -> Result<bool> {
+        Ok(self.record_attempts(std::slice::from_ref(outcome)).await?.first().copied().unwrap_or(false))
     }
 
     /// Adds a key; when `retire_others_at` is given, every other key without

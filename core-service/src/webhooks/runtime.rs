@@ -1,12 +1,14 @@
 //! Webhook state one core-service process shares between its operations (settings, the client of
 //! test calls, the opened signing keys), the lease and report types of the dispatcher's RPCs, and
-//! their limits. The operations themselves are `service::webhooks::dispatch`.
+//! their limits, and the wake-up of the dispatchers' streams. The operations themselves are
+//! `service::webhooks::dispatch`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use p256::ecdsa::SigningKey;
+use tokio::sync::watch;
 use uuid::Uuid;
 use webhook_client::{Call, Outcome, WebhookClient};
 
@@ -22,6 +24,10 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 pub const LEASE_BOUNDS: (u64, u64) = (5, 300);
 /// Most deliveries one lease returns.
 pub const MAX_LEASE_BATCH: u32 = 256;
+/// Most reports one `ReportOutcomes` call records (in one transaction).
+pub const MAX_REPORT_BATCH: usize = 256;
+/// Most webhooks one lease skips (a dispatcher's busy destinations).
+pub const MAX_SKIPPED_WEBHOOKS: usize = 256;
 /// The spec's test-call limit: 10 per minute and user.
 pub const TEST_CALLS_PER_MINUTE: u32 = 10;
 
@@ -33,6 +39,8 @@ pub struct WebhookRuntime {
     pub client: WebhookClient,
     /// Private keys opened so far, by kid (opening costs a decryption).
     pub(crate) opened: Mutex<HashMap<String, SigningKey>>,
+    /// Wakes the dispatchers' `WatchDue` streams when deliveries may be due.
+    pub due: DueSignal,
 }
 
 impl std::fmt::Debug for WebhookRuntime {
@@ -44,12 +52,56 @@ impl std::fmt::Debug for WebhookRuntime {
 impl WebhookRuntime {
     pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {
         let client = WebhookClient::new(&settings.client)?;
-        Ok(Self { settings, client, opened: Mutex::new(HashMap::new()) })
+        Ok(Self { settings, client, opened: Mutex::new(HashMap::new()), due: DueSignal::default() })
     }
 
     /// Runtime for cores built without configuration (unit tests).
     pub fn ephemeral() -> Self {
         Self::new(WebhookSettings::ephemeral()).expect("default webhook settings build a client")
+    }
+}
+
+/// "Deliveries may be due": a counter the dispatchers' streams follow (a `watch`, so bursts
+/// coalesce and a slow stream never holds up a writer), and a second one of this replica's own
+/// writes, which on PostgreSQL are passed on to the other replicas.
+#[derive(Debug, Clone)]
+pub struct DueSignal {
+    due: Arc<watch::Sender<u64>>,
+    written_here: Arc<watch::Sender<u64>>,
+    /// Names this replica in its notifications, so it ignores its own.
+    pub replica: Arc<str>,
+}
+
+impl Default for DueSignal {
+    fn default() -> Self {
+        Self {
+            due: Arc::new(watch::channel(0).0),
+            written_here: Arc::new(watch::channel(0).0),
+            replica: Uuid::new_v4().to_string().into(),
+        }
+    }
+}
+
+impl DueSignal {
+    /// A change committed in this process may have enqueued deliveries (called after the commit).
+    pub fn written(&self) {
+        self.wake();
+        self.written_here.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Deliveries may be due (a write anywhere, told by the database).
+    pub fn wake(&self) {
+        self.due.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Follows [`DueSignal::wake`]: what a `WatchDue` stream waits on.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.due.subscribe()
+    }
+
+    /// Follows [`DueSignal::written`] only: what is passed on to other replicas.
+    pub fn written_here(&self) -> watch::Receiver<u64> {
+        self.written_here.subscribe()
     }
 }
 

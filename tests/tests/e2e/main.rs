@@ -63,3 +63,4 @@ mod webhooks_delivery;
 mod webhooks_fault;
 mod webhooks_listen;
 mod webhooks_safety;
+mod webhooks_wake;

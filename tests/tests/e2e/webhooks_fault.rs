@@ -27,7 +27,7 @@ const WRITES: usize = 1000;
 const CHILD: &str = env!("CARGO_BIN_EXE_canvas-fault-child");
 const WRITERS: usize = 8;
 
-fn dispatcher_process(env: &WebhookEnv, core_url: &str) -> Child {
+pub fn dispatcher_process(env: &WebhookEnv, core_url: &str) -> Child {
     Command::new(CHILD)
         .arg("dispatcher")
         .env("CANVAS_CORE_URL", core_url)

@@ -60,7 +60,7 @@ impl ItemsService {
         loop {
             let (changes, events, answer) = self.plan_arrangement(who, project, items, &ids, style, origin).await?;
             if changes.is_empty() || written(self.storage.update_items(&changes, &events).await)? {
-                self.knowledge.wake();
+                self.outbox_written();
                 return Ok(answer);
             }
             lost_race(deadline).await?;

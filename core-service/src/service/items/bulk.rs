@@ -169,7 +169,7 @@ impl ItemsService {
         while !written(self.storage.insert_items(&rows, &events, &external_ends).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
-        self.knowledge.wake();
+        self.outbox_written();
         let mut names: Vec<Option<String>> = vec![None; ids.len()];
         for (name, (i, _)) in refs {
             names[i] = Some(name);

@@ -99,7 +99,7 @@ impl ItemsService {
         while !written(self.storage.insert_item(&row, &event, &attached).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
-        self.knowledge.wake();
+        self.outbox_written();
         Ok(Written { item: id, item_type, version: row.version })
     }
 
@@ -166,7 +166,7 @@ impl ItemsService {
                 item_event(who, project, item, actual_type, EventKind::ItemUpdated, json!({"new": new, "old": old}));
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
-                self.knowledge.wake();
+                self.outbox_written();
                 return Ok(Written { item, item_type: actual_type, version: row.version });
             }
             lost_race(deadline).await?;
@@ -194,7 +194,7 @@ impl ItemsService {
             let payload = json!({"parent": current.parent.to_string(), "old": current.properties});
             let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
             if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
-                self.knowledge.wake();
+                self.outbox_written();
                 return Ok(Written { item, item_type, version: current.version });
             }
             lost_race(deadline).await?;

@@ -310,7 +310,7 @@ impl ItemsService {
         };
         let done = self.storage.write_diagram(&write).await?;
         if done {
-            self.knowledge.wake();
+            self.outbox_written();
         }
         Ok(done)
     }

@@ -1,9 +1,9 @@
 //! The items context: every operation on a project's items, and the project's change stream.
 //!
 //! [`ItemsService`] holds what these operations need and nothing of another context: the shared
-//! [`Access`] (authentication and roles), storage, file content, the indexer's wake-up, and this
-//! replica's per-item write turns. Its fields are private to this module; a new item operation is
-//! an `impl ItemsService` block in a file here.
+//! [`Access`] (authentication and roles), storage, file content, the wake-ups of the indexer and of
+//! webhook dispatchers, and this replica's per-item write turns. Its fields are private to this
+//! module; a new item operation is an `impl ItemsService` block in a file here.
 //!
 //! - [`crud`]: create, read, update, delete, list one item at a time.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
@@ -38,6 +38,7 @@ use super::access::Access;
 use crate::blobs::BlobStore;
 use crate::knowledge::Knowledge;
 use crate::storage::Storage;
+use crate::webhooks::runtime::DueSignal;
 
 /// Items, their files, diagrams and layouts, and the change stream of a project.
 #[derive(Debug, Clone)]
@@ -48,6 +49,8 @@ pub struct ItemsService {
     blobs: BlobStore,
     /// Only to wake the indexer after a write (the queue itself is filled by a database trigger).
     knowledge: Knowledge,
+    /// Only to wake webhook dispatchers after a write (the deliveries are the outbox's fan-out).
+    deliveries: DueSignal,
     /// Serialises writers of one item within this replica.
     item_locks: Arc<item_locks::ItemLocks>,
     /// This replica's presence of every open map.
@@ -55,7 +58,20 @@ pub struct ItemsService {
 }
 
 impl ItemsService {
-    pub(crate) fn new(access: Arc<Access>, storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
-        Self { access, storage, blobs, knowledge, item_locks: Arc::default(), presence: Arc::default() }
+    pub(crate) fn new(
+        access: Arc<Access>,
+        storage: Storage,
+        blobs: BlobStore,
+        knowledge: Knowledge,
+        deliveries: DueSignal,
+    ) -> Self {
+        Self { access, storage, blobs, knowledge, deliveries, item_locks: Arc::default(), presence: Arc::default() }
+    }
+
+    /// After a committed write with events: the indexer and the webhook dispatchers start at once
+    /// instead of at their next poll.
+    fn outbox_written(&self) {
+        self.knowledge.wake();
+        self.deliveries.written();
     }
 }

@@ -20,7 +20,8 @@ use crate::error::{CoreError, CoreResult, Dependency};
 use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
 use crate::webhooks::keys::{self, NewKey};
 use crate::webhooks::runtime::{
-    DeliveryReport, LeasedCall, DEFAULT_LEASE, LEASE_BOUNDS, MAX_LEASE_BATCH, RETIRE_GRACE,
+    DeliveryReport, LeasedCall, DEFAULT_LEASE, LEASE_BOUNDS, MAX_LEASE_BATCH, MAX_REPORT_BATCH, MAX_SKIPPED_WEBHOOKS,
+    RETIRE_GRACE,
 };
 use crate::webhooks::{body, Definition};
 
@@ -139,13 +140,20 @@ impl WebhooksService {
         }
     }
 
-    /// Leases due deliveries and signs each for sending now.
-    pub async fn lease_deliveries(&self, max: u32, lease: Option<Duration>) -> CoreResult<Vec<LeasedCall>> {
+    /// Leases due deliveries, none of the webhooks in `skip` (the dispatcher's busy destinations),
+    /// and signs each for sending now.
+    pub async fn lease_deliveries(
+        &self,
+        max: u32,
+        lease: Option<Duration>,
+        skip: &[Uuid],
+    ) -> CoreResult<Vec<LeasedCall>> {
         let now = Utc::now();
         let lease = lease.unwrap_or(DEFAULT_LEASE).as_secs().clamp(LEASE_BOUNDS.0, LEASE_BOUNDS.1);
         let token = Uuid::new_v4();
         let until = now + chrono::Duration::seconds(lease as i64);
-        let rows = self.storage.lease_deliveries(now, until, token, max.clamp(1, MAX_LEASE_BATCH)).await?;
+        let skip = &skip[..skip.len().min(MAX_SKIPPED_WEBHOOKS)];
+        let rows = self.storage.lease_deliveries(now, until, token, max.clamp(1, MAX_LEASE_BATCH), skip).await?;
         if rows.is_empty() {
             return Ok(Vec::new());
         }
@@ -184,13 +192,13 @@ impl WebhooksService {
             .collect()
     }
 
-    /// Releases leases whose attempts were cut off; returns how many were still held.
+    /// Releases leases whose attempts were cut off or not started (their destination was busy),
+    /// in one transaction; returns how many were still held. They are due at once, so the
+    /// dispatchers are woken.
     pub async fn release_deliveries(&self, leases: &[(Uuid, Uuid)]) -> CoreResult<u32> {
-        let mut released = 0;
-        for (delivery_id, token) in leases {
-            if self.storage.release_delivery(*delivery_id, *token).await? {
-                released += 1;
-            }
+        let released = self.storage.release_deliveries(leases).await?;
+        if released > 0 {
+            self.runtime.due.written();
         }
         Ok(released)
     }
@@ -199,7 +207,23 @@ impl WebhooksService {
     /// delivery; 410 Gone disables the webhook; anything else retries by the
     /// schedule (lengthened by `Retry-After`) until the attempts run out.
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
+        self.storage.record_attempt(&self.attempt_outcome(&report, Utc::now())).await
+    }
+
+    /// Records many attempts as [`WebhooksService::report_delivery`] does, in one transaction;
+    /// returns how many were recorded (stale leases are skipped). At most [`MAX_REPORT_BATCH`].
+    pub async fn report_deliveries(&self, reports: &[DeliveryReport]) -> CoreResult<u32> {
+        if reports.len() > MAX_REPORT_BATCH {
+            return Err(CoreError::invalid("reports", format!("at most {MAX_REPORT_BATCH} reports per call")));
+        }
         let now = Utc::now();
+        let outcomes: Vec<AttemptOutcome> = reports.iter().map(|r| self.attempt_outcome(r, now)).collect();
+        let recorded = self.storage.record_attempts(&outcomes).await?;
+        Ok(recorded.into_iter().filter(|r| *r).count() as u32)
+    }
+
+    /// What storage records for `report`, with the retry time and the disable rule.
+    fn attempt_outcome(&self, report: &DeliveryReport, now: DateTime<Utc>) -> AttemptOutcome {
         let settings = &self.runtime.settings;
         let outcome = &report.outcome;
         let gone = outcome.status_code == Some(410);
@@ -213,7 +237,7 @@ impl WebhooksService {
                 .map(|delay| now + delay)
         };
         let span = chrono::Duration::from_std(settings.disable.span).unwrap_or(chrono::Duration::MAX);
-        let recorded = AttemptOutcome {
+        AttemptOutcome {
             delivery_id: report.delivery_id,
             lease_token: report.lease_token,
             at: now,
@@ -226,8 +250,7 @@ impl WebhooksService {
                 settings.disable.failures as i32,
                 now.checked_sub_signed(span).unwrap_or(DateTime::<Utc>::MIN_UTC),
             ),
-        };
-        self.storage.record_attempt(&recorded).await
+        }
     }
 
     /// Sends one signed ping to `definition` through the shared client.

@@ -159,6 +159,7 @@ impl WebhooksService {
         if !self.storage.redeliver(webhook.id, delivery_id, new_id, Utc::now()).await? {
             return Err(CoreError::not_found("delivery", delivery_id));
         }
+        self.runtime.due.written();
         Ok(new_id)
     }
 }

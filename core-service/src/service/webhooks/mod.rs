@@ -8,9 +8,11 @@
 //!
 //! - [`management`]: list, get, create, replace, delete, enable, test, deliveries, project copies.
 //! - [`dispatch`]: the key ring, leases, reports and test calls.
+//! - [`wake`]: dispatchers woken when deliveries may be due (this replica's writes, the database).
 
 pub mod dispatch;
 pub mod management;
+pub mod wake;
 
 use std::sync::Arc;
 
