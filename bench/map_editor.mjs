@@ -54,18 +54,32 @@ async function openTime(context, project) {
 async function dragFps(context, project) {
   const page = await context.newPage();
   await page.goto(`${args.base}/map/${project}?auth=token`);
-  await page.waitForFunction(() => document.body.dataset.live === "true" && document.body.dataset.role, null, { timeout: 60000 });
-  // The note nearest the middle of the screen.
-  const target = await page.evaluate(() => {
-    let best = null;
-    for (const g of document.querySelectorAll('#map svg g.item[data-item-type="sticky-note"]')) {
-      const r = g.getBoundingClientRect();
-      if (r.width < 8 || r.height < 8) continue;
-      const d = Math.hypot(r.x + r.width / 2 - innerWidth / 2, r.y + r.height / 2 - innerHeight / 2);
-      if (!best || d < best.d) best = { d, x: r.x + r.width / 2, y: r.y + r.height / 2, id: g.dataset.itemId };
-    }
-    return best;
-  });
+  // Drawn (as openTime waits for), live, and the role known (the editing tools are on).
+  await page.waitForFunction(
+    () => Number(document.body.dataset.renders || 0) >= 1 && document.body.dataset.live === "true" && document.body.dataset.role,
+    null,
+    { timeout: 60000 },
+  );
+  // The note nearest the middle of the screen, zoomed in on until it is at least 60 px wide (a
+  // whole 10,000-item map fits the screen at first, each note a few pixels).
+  const nearest = () =>
+    page.evaluate(() => {
+      let best = null;
+      for (const g of document.querySelectorAll('#map svg g.item[data-item-type="sticky-note"]')) {
+        const r = g.getBoundingClientRect();
+        if (r.width <= 0) continue;
+        const d = Math.hypot(r.x + r.width / 2 - innerWidth / 2, r.y + r.height / 2 - innerHeight / 2);
+        if (!best || d < best.d) best = { d, x: r.x + r.width / 2, y: r.y + r.height / 2, width: r.width, id: g.dataset.itemId };
+      }
+      return best;
+    });
+  let target = await nearest();
+  for (let i = 0; target && target.width < 60 && i < 12; i += 1) {
+    await page.mouse.move(target.x, target.y);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(100);
+    target = await nearest();
+  }
   if (!target) throw new Error("no sticky note on screen to drag");
   await page.evaluate(() => {
     window.__frames = [];
