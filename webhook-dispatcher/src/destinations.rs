@@ -48,7 +48,7 @@ impl Destinations {
     /// A turn at the delivery's destination, or None when it already has `cap` calls in flight.
     pub fn try_start(&self, webhook_id: &str, url: &str) -> Option<Turn> {
         let destination = destination(url);
-        let mut inner = self.inner.lock().expect("destinations");
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if inner.webhooks.get(webhook_id) != Some(&destination) {
             // Bounded by the webhooks this dispatcher calls; a changed URL replaces the entry.
             inner.webhooks.insert(webhook_id.to_owned(), destination.clone());
@@ -63,13 +63,13 @@ impl Destinations {
 
     /// Webhooks whose destination is busy, for the next lease to skip.
     pub fn busy_webhooks(&self) -> Vec<String> {
-        let inner = self.inner.lock().expect("destinations");
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let busy = |destination: &String| inner.in_flight.get(destination).is_some_and(|n| *n >= self.cap);
         inner.webhooks.iter().filter(|(_, d)| busy(d)).map(|(w, _)| w.clone()).take(MAX_SKIPPED).collect()
     }
 
     fn end(&self, destination: &str) {
-        let mut inner = self.inner.lock().expect("destinations");
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let Some(count) = inner.in_flight.get_mut(destination) else { return };
         let was_busy = *count >= self.cap;
         *count -= 1;

@@ -251,21 +251,24 @@ struct Leases(Arc<std::sync::Mutex<std::collections::HashMap<String, String>>>);
 
 impl Leases {
     fn hold(&self, delivery: &pb::LeasedDelivery) {
-        self.0.lock().expect("lease map").insert(delivery.delivery_id.clone(), delivery.lease_token.clone());
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(delivery.delivery_id.clone(), delivery.lease_token.clone());
     }
 
     fn done(&self, delivery_id: &str) {
-        self.0.lock().expect("lease map").remove(delivery_id);
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(delivery_id);
     }
 
     /// Stops holding a delivery that is handed back unsent, returning its lease.
     fn give_back(&self, delivery_id: &str) -> pb::DeliveryLease {
-        let lease_token = self.0.lock().expect("lease map").remove(delivery_id).unwrap_or_default();
+        let lease_token = self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(delivery_id).unwrap_or_default();
         pb::DeliveryLease { delivery_id: delivery_id.to_owned(), lease_token }
     }
 
     fn take(&self) -> Vec<pb::DeliveryLease> {
-        let held = std::mem::take(&mut *self.0.lock().expect("lease map"));
+        let held = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
         held.into_iter().map(|(delivery_id, lease_token)| pb::DeliveryLease { delivery_id, lease_token }).collect()
     }
 }

@@ -1,6 +1,6 @@
 //! Following one of the database's notification channels for as long as a replica serves: the
-//! presence of open maps and changes of access travel between replicas this way (PostgreSQL
-//! `LISTEN`/`NOTIFY`). A lost connection is listened to again after a growing pause; a receive is
+//! presence of open maps, changes of access and due webhook deliveries travel between replicas
+//! this way (PostgreSQL `LISTEN`/`NOTIFY`; due deliveries also from SQLite's commit hook). A lost connection is listened to again after a growing pause; a receive is
 //! cancelled only at shutdown.
 
 use std::future::Future;
@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::CoreResult;
-use crate::storage::PresenceListener;
+use crate::storage::NotificationFeed;
 
 /// The longest wait for the database's `LISTEN`.
 pub(crate) const LISTEN_WITHIN: Duration = Duration::from_secs(10);
@@ -28,10 +28,15 @@ pub(crate) trait Follower {
 
 /// Feeds `follower` from the channel `listen` opens until `shutdown`; returns at once when
 /// `listen` answers `None` (SQLite: no channel).
-pub(crate) async fn follow<L, F>(what: &'static str, listen: L, follower: &impl Follower, shutdown: &CancellationToken)
-where
+pub(crate) async fn follow<L, F, N>(
+    what: &'static str,
+    listen: L,
+    follower: &impl Follower,
+    shutdown: &CancellationToken,
+) where
     L: Fn() -> F,
-    F: Future<Output = CoreResult<Option<PresenceListener>>>,
+    F: Future<Output = CoreResult<Option<N>>>,
+    N: NotificationFeed,
 {
     let mut failures = 0usize;
     loop {

@@ -89,7 +89,7 @@ pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
 pub use items::{EventChanges, ItemFilter};
 pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 pub use oauth::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
-pub use presence::{PresenceListener, MAX_PRESENCE_PAYLOAD};
+pub use presence::{NotificationFeed, PresenceListener, MAX_PRESENCE_PAYLOAD};
 pub use rows::*;
 pub use search::{ChunkChange, ChunkChanges, ChunkRecord};
 pub use sessions::{AuditRow, LoginRow, SessionRow, SignInLinkRow, ThrottleRow};

@@ -69,10 +69,15 @@ impl Storage {
     }
 }
 
-impl PresenceListener {
+/// A feed of one notification channel's payloads, followed by `service::notifications::follow`.
+pub trait NotificationFeed: Send {
     /// The next payload; an error when the connection is lost and cannot be opened again (the
     /// caller starts a new listener after a pause).
-    pub async fn next(&mut self) -> CoreResult<String> {
+    fn next(&mut self) -> impl std::future::Future<Output = CoreResult<String>> + Send;
+}
+
+impl NotificationFeed for PresenceListener {
+    async fn next(&mut self) -> CoreResult<String> {
         let notification = self.0.recv().await.map_err(db_error)?;
         Ok(notification.payload().to_owned())
     }

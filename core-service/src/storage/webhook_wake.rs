@@ -112,19 +112,19 @@ impl Storage {
     }
 }
 
-impl DueListener {
-    /// Waits for the next wake-up and returns the replica that sent it (PostgreSQL) or None
-    /// (SQLite); an error when the connection is lost (the caller listens again after a pause) or,
-    /// on SQLite, when storage is gone.
-    pub async fn next(&mut self) -> CoreResult<Option<String>> {
+/// Each wake-up's payload is the replica that sent it (PostgreSQL) or empty (SQLite, this process);
+/// an error when the connection is lost (the caller listens again after a pause) or, on SQLite,
+/// when storage is gone.
+impl super::NotificationFeed for DueListener {
+    async fn next(&mut self) -> CoreResult<String> {
         match self {
             Self::Sqlite(feed) => match feed.changed().await {
-                Ok(()) => Ok(None),
+                Ok(()) => Ok(String::new()),
                 Err(_) => Err(CoreError::unavailable(Dependency::Database, "the database was closed", 1)),
             },
             Self::Postgres(listener) => {
                 let notification = listener.recv().await.map_err(db_error)?;
-                Ok(Some(notification.payload().to_owned()))
+                Ok(notification.payload().to_owned())
             }
         }
     }

@@ -8,18 +8,22 @@
 //! (one `pg_notify` at a time, in its own transaction: see `storage/webhook_wake.rs`). A missed
 //! wake-up costs at most the dispatcher's poll interval, so a lost connection is only logged.
 
-use std::time::Duration;
-
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::WebhooksService;
+use crate::service::notifications::{self, Follower, LISTEN_WITHIN};
+use crate::webhooks::runtime::DueSignal;
 
-/// How long the first `LISTEN` may take.
-const LISTEN_WITHIN: Duration = Duration::from_secs(5);
-/// Pauses before listening again after the connection was lost, growing with each failure.
-const RELISTEN_AFTER: [Duration; 4] =
-    [Duration::from_millis(100), Duration::from_secs(1), Duration::from_secs(5), Duration::from_secs(15)];
+/// A wake-up from the database wakes this replica's dispatchers, unless it is this replica's own
+/// notification (its streams were woken at the write). SQLite's wake-ups name no replica.
+impl Follower for DueSignal {
+    fn received(&self, from: String) {
+        if *from != *self.replica {
+            self.wake();
+        }
+    }
+}
 
 impl WebhooksService {
     /// What a `WatchDue` stream follows: changes whenever deliveries may have become due.
@@ -33,43 +37,10 @@ impl WebhooksService {
         tokio::join!(self.relay_due(&shutdown), self.publish_due(&shutdown));
     }
 
-    /// Database → this replica's signal, listening again after a growing pause when the
-    /// connection is lost.
+    /// Database → this replica's signal.
     async fn relay_due(&self, shutdown: &CancellationToken) {
-        let mut failures = 0usize;
-        loop {
-            let listen = tokio::select! {
-                () = shutdown.cancelled() => return,
-                listen = self.storage.listen_due(LISTEN_WITHIN) => listen,
-            };
-            match listen {
-                Ok(mut listener) => loop {
-                    let received = tokio::select! {
-                        () = shutdown.cancelled() => return,
-                        received = listener.next() => received,
-                    };
-                    match received {
-                        // This replica's own notifications: its streams were woken at the write.
-                        Ok(Some(from)) if *from == *self.runtime.due.replica => failures = 0,
-                        Ok(_) => {
-                            failures = 0;
-                            self.runtime.due.wake();
-                        }
-                        Err(err) => {
-                            tracing::warn!(error = %err, "webhook wake-ups: the database feed ended; listening again");
-                            break;
-                        }
-                    }
-                },
-                Err(err) => tracing::warn!(error = %err, "webhook wake-ups: cannot listen; trying again"),
-            }
-            let pause = RELISTEN_AFTER[failures.min(RELISTEN_AFTER.len() - 1)];
-            failures += 1;
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(pause) => {}
-            }
-        }
+        let listen = || async { self.storage.listen_due(LISTEN_WITHIN).await.map(Some) };
+        notifications::follow("webhook wake-ups", listen, &self.runtime.due, shutdown).await;
     }
 
     /// This replica's writes → the other replicas (PostgreSQL only). Writes while a notify is in
