@@ -7,6 +7,11 @@
 # are off (`CANVAS_RATE_LIMIT_REQUESTS=0`: one token at full speed would be refused after 3,000
 # calls a minute; bench/abuse.sh measures their cost); any non-2xx answer fails the run.
 #
+# With the access memory on it also reads the item through a separate `rest-gateway` process
+# (`rest-sep`: the gRPC hop over loopback, as in a deployment of separate pods) next to
+# `canvasctl up`'s gateways, which call core-service in process; and it runs a `canvasctl` built
+# without mimalloc (`alloc=system`) beside the default one (`alloc=mimalloc`).
+#
 #   bash bench/get_path.sh [seconds per run, default 10] [connections, default 16]
 #
 # Needs wrk (installed when missing) and PostgreSQL at 127.0.0.1:5432. Loopback only.
@@ -16,18 +21,22 @@ DURATION=${1:-10}
 CONNECTIONS=${2:-16}
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-cargo build --release -q -p canvasctl -p canvas-grpc-load
 BIN="$CARGO_TARGET_DIR/release"
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+# The system allocator's canvasctl first (the same path is then rebuilt with the default features).
+cargo build --release -q -p canvasctl --no-default-features
+cp "$BIN/canvasctl" "$WORK/canvasctl-system"
+cargo build --release -q -p canvasctl -p canvas-grpc-load -p rest-gateway
+cp "$BIN/canvasctl" "$WORK/canvasctl-mimalloc"
 
 rps() { awk '/Non-2xx/ {bad = $4} /Requests\/sec/ {r = $2} END {if (bad) {print "non-2xx answers: " bad > "/dev/stderr"; exit 1} printf "%.0f", r}'; }
 
 run() {
-    local backend=$1 url=$2 memory=$3
-    local dir="$WORK/$backend-$memory"
-    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" \
-        --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$WORK/$backend-$memory.log" 2>&1 &
+    local backend=$1 url=$2 memory=$3 alloc=$4
+    local dir="$WORK/$backend-$memory-$alloc"
+    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$alloc" up --data-dir "$dir" \
+        --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$dir.log" 2>&1 &
     local pid=$!
     for _ in $(seq 1 150); do
         curl -fs http://127.0.0.1:18080/healthz >/dev/null 2>&1 && break
@@ -40,24 +49,40 @@ run() {
     item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
         -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
     printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
-    local healthz get grpc
+    local healthz get grpc separate=0
     healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" http://127.0.0.1:18080/healthz | rps)
     get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
     grpc=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
         --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
-    awk -v b="$backend" -v m="$memory" -v h="$healthz" -v g="$get" -v r="$grpc" 'BEGIN {
-        printf "%-8s access-memory-ms=%-4s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f\n",
-            b, m, h, g, r, g / h, (r > 0 ? g / r : 0) }'
+    if [ "$memory" != 0 ] && [ "$alloc" = mimalloc ]; then
+        CANVAS_RATE_LIMIT_REQUESTS=0 "$BIN/rest-gateway" --core http://127.0.0.1:15051 --http-addr 127.0.0.1:18081 \
+            >"$dir-gateway.log" 2>&1 &
+        local gateway=$!
+        for _ in $(seq 1 100); do
+            curl -fs http://127.0.0.1:18081/healthz >/dev/null 2>&1 && break
+            sleep 0.1
+        done
+        separate=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" \
+            "http://127.0.0.1:18081/api/v2/projects/$project/item/$item" | rps)
+        kill "$gateway"
+        wait "$gateway" 2>/dev/null || true
+    fi
+    awk -v b="$backend" -v m="$memory" -v a="$alloc" -v h="$healthz" -v g="$get" -v r="$grpc" -v s="$separate" 'BEGIN {
+        printf "%-8s access-memory-ms=%-4s alloc=%-8s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f",
+            b, m, a, h, g, r, g / h, (r > 0 ? g / r : 0)
+        if (s > 0) printf " rest-sep=%s rest/rest-sep=%.2f", s, g / s
+        printf "\n" }'
     kill "$pid"
     wait "$pid" 2>/dev/null || true
 }
 
 PG_DB="canvas_get_bench_$$"
 psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-for memory in 0 1000; do
-    run sqlite "" "$memory"
+for variant in "0 mimalloc" "1000 system" "1000 mimalloc"; do
+    set -- $variant
+    run sqlite "" "$1" "$2"
     psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
     psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$memory"
+    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$1" "$2"
 done
 psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres

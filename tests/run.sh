@@ -168,6 +168,14 @@ profile=default
 # builds another package's binaries for tests only when asked.
 cargo build --workspace --bins
 cargo nextest run --workspace --profile "$profile" "$@"
+# The same end-to-end checks of the API's rules again with the gateways calling core-service in
+# process, as `canvasctl up` does (CANVAS_TEST_CORE_LINK, tests/src/app.rs): answers, errors,
+# conditional writes, change streams, presence and MCP must not depend on the link. Skipped when
+# the run was given its own filter.
+if [ $# -eq 0 ]; then
+    CANVAS_TEST_CORE_LINK=in-process cargo nextest run -p canvas-tests --test e2e --profile "$profile" -E \
+        'test(/^(labels|conditional|error_table|events|edges|casing|idempotency|mcp_calls|account_site|csrf_writes|auth|limits|concurrency|presence|diagram_records|access_changes)::/)'
+fi
 
 # ---- OpenAPI conformance ---------------------------------------------------------------------
 # schemathesis against `canvasctl up` (the binary built above) and its own /api/openapi.json: no

@@ -10,6 +10,11 @@ mod webhooks;
 
 use cli::{Cli, Command};
 
+/// mimalloc: thread-caching allocation for the many small allocations of each request.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() {
     let (cli, config_report) = canvas_runtime::settings::parse::<Cli>("canvasctl");

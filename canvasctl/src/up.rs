@@ -65,7 +65,11 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
 
     let shutdown = canvas_runtime::on_signal(args.process.shutdown_grace());
     let mut components = Components::new(shutdown.clone());
-    components.spawn("core-service", core_service::run(grpc_listener, core.clone(), shutdown.clone()));
+    let routes = core_service::grpc::routes(core.clone(), &shutdown).await?;
+    // The gateways call core-service in this process: no HTTP/2 hop on every request. The gRPC
+    // listener still serves the webhook dispatcher, `grpcurl` and other processes.
+    let in_process = canvas_proto::channel::CoreChannel::in_process(core_service::grpc::in_process(routes.clone()));
+    components.spawn("core-service", core_service::run_routes(grpc_listener, core.clone(), routes, shutdown.clone()));
 
     let credentials = match first_start_or_reuse(&core, &args.data_dir, &core_url, &base_url).await {
         Ok(credentials) => credentials,
@@ -74,8 +78,13 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
             return Err(error);
         }
     };
-    let state = rest_gateway::AppState::connect(&core_url, &args.gateway)?.with_account_url(&base_url);
-    let mcp = mcp_gateway::McpState::connect(&core_url, mcp_settings)?;
+    let state = rest_gateway::AppState::from_channel(
+        in_process.clone().with_deadline(args.gateway.core_timeout()),
+        &args.gateway,
+    )
+    .with_account_url(&base_url);
+    let mcp_deadline = mcp_settings.limits.core_timeout();
+    let mcp = mcp_gateway::McpState::from_channel(in_process.with_deadline(mcp_deadline), mcp_settings);
     let router = rest_gateway::router(state)
         .merge(mcp_gateway::router(mcp))
         .merge(canvas_runtime::settings::route(config_report));

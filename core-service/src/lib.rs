@@ -53,10 +53,22 @@ pub async fn run(
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> anyhow::Result<()> {
     let shutdown: canvas_runtime::Shutdown = shutdown.into();
+    let routes = grpc::routes(core.clone(), &shutdown).await?;
+    run_routes(listener, core, routes, shutdown).await
+}
+
+/// [`run`] with the services already made by [`grpc::routes`]: `canvasctl up` keeps a clone of
+/// them for its gateways, which call core-service in process ([`grpc::in_process`]).
+pub async fn run_routes(
+    listener: TcpListener,
+    core: Arc<Core>,
+    routes: tonic::service::Routes,
+    shutdown: canvas_runtime::Shutdown,
+) -> anyhow::Result<()> {
     let indexer = tokio::spawn(Arc::new(core.retrieval().indexer()).run(shutdown.token.clone()));
     // Retrieval's indexes load in the background; readiness never waits for them.
     tokio::spawn(core.retrieval().clone().warm_search_indexes());
-    let served = grpc::serve(listener, core, shutdown.clone()).await;
+    let served = grpc::serve_routes(listener, routes, shutdown.clone()).await;
     shutdown.token.cancel();
     if shutdown.finish_within("the knowledge indexer", indexer).await.is_none() {
         tracing::warn!("the indexer's current item is left to its lease");

@@ -3,6 +3,11 @@
 use canvas_runtime as runtime;
 use core_service::config::{CoreCli, CoreCommand};
 
+/// mimalloc: thread-caching allocation for the many small allocations of each request.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = runtime::settings::parse::<CoreCli>("core-service");

@@ -3,6 +3,11 @@
 
 use mcp_gateway::config::McpCli;
 
+/// mimalloc: thread-caching allocation for the many small allocations of each request.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = canvas_runtime::settings::parse::<McpCli>("mcp-gateway");

@@ -6,6 +6,11 @@
 //! project's replica; one whose call fails in transport is skipped until its health check answers
 //! again ([`CoreChannel`]). A call already sent to a replica that dies fails; [`retryable`] says
 //! whether repeating it (which then goes to another replica) is safe for an idempotent call.
+//!
+//! In one process (`canvasctl up`) the gateways call core-service's gRPC services directly
+//! ([`CoreChannel::in_process`]): the same protobuf messages, metadata and status details, but no
+//! HTTP/2 framing, no loopback socket and no hop between tasks, which on the GET path cost about
+//! as much as core-service's own work.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -25,13 +30,43 @@ const PROBE_PATH: &str = "/grpc.health.v1.Health/Check";
 /// How often a replica marked down is probed.
 const PROBE_INTERVAL: Duration = Duration::from_millis(500);
 
+/// core-service's gRPC services called in this process: tonic's `Routes` of every service,
+/// behind the same layers as the network server.
+pub type LocalService = tower::util::BoxCloneSyncService<
+    http::Request<tonic::body::Body>,
+    http::Response<tonic::body::Body>,
+    std::convert::Infallible,
+>;
+
+/// The error of a call through [`CoreChannel`]: tonic's transport error, or the deadline of an
+/// in-process call ([`tonic::TimeoutExpired`], as tonic's own channel reports it).
+pub type CallError = Box<dyn std::error::Error + Send + Sync>;
+
+/// How calls reach one replica.
+#[derive(Clone)]
+enum Link {
+    /// Over the network, a lazily connected HTTP/2 channel.
+    Remote(Channel),
+    /// In this process.
+    Local(LocalService),
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Remote(channel) => f.debug_tuple("Remote").field(channel).finish(),
+            Self::Local(_) => f.write_str("Local"),
+        }
+    }
+}
+
 /// One core-service replica.
 #[derive(Debug)]
 struct Replica {
     /// Its URL as configured: its name in the placement ranking.
     name: String,
-    /// Its lazily connected channel.
-    channel: Channel,
+    /// How its calls get there.
+    channel: Link,
     /// Set when a call failed in transport; cleared by a successful health probe. While set the
     /// replica gets no calls (unless every replica is down).
     down: AtomicBool,
@@ -55,7 +90,11 @@ pub struct CoreChannel {
 impl From<Channel> for CoreChannel {
     fn from(channel: Channel) -> Self {
         Self {
-            replicas: Arc::from(vec![Replica { name: String::new(), channel, down: AtomicBool::new(false) }]),
+            replicas: Arc::from(vec![Replica {
+                name: String::new(),
+                channel: Link::Remote(channel),
+                down: AtomicBool::new(false),
+            }]),
             next: Arc::default(),
             deadline: None,
         }
@@ -63,6 +102,20 @@ impl From<Channel> for CoreChannel {
 }
 
 impl CoreChannel {
+    /// core-service in this process: every call goes straight to `service`. Deadlines are kept
+    /// here as tonic's channel keeps them (the call fails as timed out and its work is dropped).
+    pub fn in_process(service: LocalService) -> Self {
+        Self {
+            replicas: Arc::from(vec![Replica {
+                name: String::new(),
+                channel: Link::Local(service),
+                down: AtomicBool::new(false),
+            }]),
+            next: Arc::default(),
+            deadline: None,
+        }
+    }
+
     /// The same replicas with a deadline on every call that sets none.
     pub fn with_deadline(mut self, deadline: Duration) -> Self {
         self.deadline = Some(deadline);
@@ -95,7 +148,8 @@ impl CoreChannel {
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(PROBE_INTERVAL).await;
-                if probe(this.replicas[index].channel.clone()).await {
+                let Link::Remote(channel) = &this.replicas[index].channel else { return };
+                if probe(channel.clone()).await {
                     this.replicas[index].down.store(false, Ordering::Release);
                     return;
                 }
@@ -132,7 +186,7 @@ struct HealthCheckResponse {
 
 impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
     type Response = http::Response<tonic::body::Body>;
-    type Error = tonic::transport::Error;
+    type Error = CallError;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
@@ -174,7 +228,7 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
                     Err(error) => {
                         // A reset of this call's stream says nothing about the replica: only a
                         // connection that is really gone marks it down.
-                        if !crate::failure::stream_reset(&error) {
+                        if !crate::failure::stream_reset(error.as_ref()) {
                             this.mark_down(index);
                         }
                         if !never_connected(&error) {
@@ -199,18 +253,70 @@ fn grpc_timeout_value(deadline: Duration) -> http::HeaderValue {
 }
 
 async fn send(
-    channel: &Channel,
+    link: &Link,
     request: http::Request<tonic::body::Body>,
-) -> Result<http::Response<tonic::body::Body>, tonic::transport::Error> {
-    let mut channel = channel.clone();
-    std::future::poll_fn(|cx| tower_service::Service::poll_ready(&mut channel, cx)).await?;
-    tower_service::Service::call(&mut channel, request).await
+) -> Result<http::Response<tonic::body::Body>, CallError> {
+    match link {
+        Link::Remote(channel) => {
+            let mut channel = channel.clone();
+            std::future::poll_fn(|cx| tower_service::Service::poll_ready(&mut channel, cx)).await?;
+            Ok(tower_service::Service::call(&mut channel, request).await?)
+        }
+        Link::Local(service) => {
+            let deadline =
+                request.headers().get(GRPC_TIMEOUT).and_then(|value| value.to_str().ok()).and_then(parse_grpc_timeout);
+            let call = caught(tower::ServiceExt::oneshot(service.clone(), request));
+            let answered = match deadline {
+                Some(deadline) => tokio::time::timeout(deadline, call).await.map_err(|_| tonic::TimeoutExpired(()))?,
+                None => call.await,
+            };
+            Ok(match answered {
+                Ok(answer) => answer.unwrap_or_else(|never| match never {}),
+                // Over the network a handler's panic ends only its stream and the caller answers
+                // with an error; in process it must not take the caller's connection down either.
+                Err(()) => Status::internal("core-service failed on this call").into_http(),
+            })
+        }
+    }
+}
+
+/// Runs `future`, turning a panic while it is polled into `Err(())`.
+async fn caught<F: Future>(future: F) -> Result<F::Output, ()> {
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(|cx| {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(_) => Poll::Ready(Err(())),
+        }
+    })
+    .await
+}
+
+/// A `grpc-timeout` value (an integer of at most 8 digits and a unit, `H`, `M`, `S`, `m`, `u` or
+/// `n`) as a duration; `None` for anything else. core-service reads callers' deadlines with it too.
+pub fn parse_grpc_timeout(text: &str) -> Option<Duration> {
+    let unit_at = text.len().checked_sub(1).filter(|at| text.is_char_boundary(*at))?;
+    let (digits, unit) = text.split_at(unit_at);
+    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount * 3600),
+        "M" => Duration::from_secs(amount * 60),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
 }
 
 /// Whether the call failed before any byte reached a replica (the connection was refused or
 /// could not be opened), which makes repeating it elsewhere safe.
-fn never_connected(error: &tonic::transport::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+fn never_connected(error: &CallError) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error.as_ref());
     while let Some(current) = source {
         if let Some(io) = current.downcast_ref::<std::io::Error>() {
             if matches!(io.kind(), std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::AddrNotAvailable) {
@@ -236,7 +342,7 @@ pub fn core_channel(core_urls: &str) -> Result<CoreChannel, String> {
             Endpoint::from_shared(url.to_owned())
                 .map(|e| Replica {
                     name: url.to_owned(),
-                    channel: e.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true).connect_lazy(),
+                    channel: Link::Remote(e.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true).connect_lazy()),
                     down: AtomicBool::new(false),
                 })
                 .map_err(|e| format!("core-service URL '{url}': {e}"))
@@ -275,6 +381,96 @@ mod tests {
         // The same words from the wire are an answer, not a transport failure.
         assert!(!retryable(&Status::unavailable("error trying to connect: connection refused")));
         assert!(!retryable(&Status::not_found("item")));
+    }
+
+    #[test]
+    fn grpc_timeouts_are_read_in_every_unit_and_nonsense_is_ignored() {
+        let parse = parse_grpc_timeout;
+        assert_eq!(parse("1500m"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse("2S"), Some(Duration::from_secs(2)));
+        assert_eq!(parse("1H"), Some(Duration::from_secs(3600)));
+        assert_eq!(parse("3M"), Some(Duration::from_secs(180)));
+        assert_eq!(parse("7u"), Some(Duration::from_micros(7)));
+        assert_eq!(parse("9n"), Some(Duration::from_nanos(9)));
+        assert_eq!(parse("5000u"), Some(Duration::from_millis(5)));
+        for nonsense in ["", "m", "123456789m", "12x", "-1m", "1.5S", "ünm", "1ü", "1 S"] {
+            assert_eq!(parse(nonsense), None, "{nonsense}");
+        }
+        assert_eq!(parse(grpc_timeout_value(Duration::from_secs(30)).to_str().unwrap()), Some(Duration::from_secs(30)));
+    }
+
+    /// A health service answering SERVING after its delay.
+    struct SlowHealth(Duration);
+
+    impl tonic::server::UnaryService<HealthCheckRequest> for SlowHealth {
+        type Response = HealthCheckResponse;
+        type Future = Pin<Box<dyn Future<Output = Result<tonic::Response<HealthCheckResponse>, Status>> + Send>>;
+
+        fn call(&mut self, _request: tonic::Request<HealthCheckRequest>) -> Self::Future {
+            let delay = self.0;
+            Box::pin(async move {
+                tokio::time::sleep(delay).await;
+                Ok(tonic::Response::new(HealthCheckResponse { status: 1 }))
+            })
+        }
+    }
+
+    /// An in-process core whose health check answers after `delay`, served by tonic's own server
+    /// code as the generated services are.
+    fn slow_local_core(delay: Duration) -> CoreChannel {
+        let service = tower::service_fn(move |request: http::Request<tonic::body::Body>| async move {
+            assert_eq!(request.uri().path(), PROBE_PATH);
+            let codec = tonic_prost::ProstCodec::<HealthCheckResponse, HealthCheckRequest>::default();
+            Ok::<_, std::convert::Infallible>(tonic::server::Grpc::new(codec).unary(SlowHealth(delay), request).await)
+        });
+        CoreChannel::in_process(LocalService::new(service))
+    }
+
+    async fn check(channel: CoreChannel, timeout: Option<Duration>) -> Result<i32, Status> {
+        let mut grpc = tonic::client::Grpc::new(channel);
+        grpc.ready().await.unwrap();
+        let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
+        let path = http::uri::PathAndQuery::from_static(PROBE_PATH);
+        let mut request = tonic::Request::new(HealthCheckRequest { service: String::new() });
+        if let Some(timeout) = timeout {
+            request.set_timeout(timeout);
+        }
+        grpc.unary(request, path, codec).await.map(|reply| reply.into_inner().status)
+    }
+
+    #[tokio::test]
+    async fn an_in_process_call_answers_and_its_deadline_is_kept_like_over_the_network() {
+        assert_eq!(check(slow_local_core(Duration::ZERO), None).await.unwrap(), 1);
+        let late = check(slow_local_core(Duration::from_secs(5)), Some(Duration::from_millis(50))).await.unwrap_err();
+        assert_eq!(crate::failure::classify(&late), crate::failure::CallFailure::TimedOut, "{late:?}");
+        // The channel's own deadline, for calls that set none.
+        let channel = slow_local_core(Duration::from_secs(5)).with_deadline(Duration::from_millis(50));
+        let late = check(channel, None).await.unwrap_err();
+        assert_eq!(crate::failure::classify(&late), crate::failure::CallFailure::TimedOut, "{late:?}");
+        assert!(!retryable(&late), "a deadline is not a transport failure to repeat");
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_process_is_an_internal_error_of_that_call_only() {
+        let service = tower::service_fn(|request: http::Request<tonic::body::Body>| async move {
+            if request.headers().contains_key("x-panic") {
+                panic!("a handler's bug");
+            }
+            let codec = tonic_prost::ProstCodec::<HealthCheckResponse, HealthCheckRequest>::default();
+            Ok::<_, std::convert::Infallible>(
+                tonic::server::Grpc::new(codec).unary(SlowHealth(Duration::ZERO), request).await,
+            )
+        });
+        let channel = CoreChannel::in_process(LocalService::new(service));
+        let mut grpc = tonic::client::Grpc::new(channel.clone());
+        grpc.ready().await.unwrap();
+        let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
+        let mut request = tonic::Request::new(HealthCheckRequest { service: String::new() });
+        request.metadata_mut().insert("x-panic", "1".parse().unwrap());
+        let path = http::uri::PathAndQuery::from_static(PROBE_PATH);
+        let failed = grpc.unary(request, path, codec).await.unwrap_err();
+        assert_eq!(failed.code(), tonic::Code::Internal, "{failed:?}");
+        assert_eq!(check(channel, None).await.unwrap(), 1, "the next call is served");
     }
 
     #[tokio::test]

@@ -38,27 +38,57 @@ pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
 /// 413; beyond this the connection is closed.
 pub const DRAIN_LIMIT: u64 = 64 * 1024 * 1024;
 
-pub async fn reject_oversized(request: Request, next: Next) -> Response {
+/// How much of an oversized account form is read and dropped: a browser posting a form of a few
+/// megabytes sees the 413 page instead of a reset; beyond this the connection is closed.
+pub const FORM_DRAIN_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// What [`refuse_declared_over`] did with a body whose `Content-Length` is over the limit.
+pub enum Oversized {
+    /// The body was read to its end: the connection can carry the next request.
+    Drained,
+    /// The body was too large to read: the answer must close the connection, or the client
+    /// would send its next request on a connection the server is about to drop.
+    Unread,
+}
+
+/// Whether the request declares a body over `limit`; if so its body is read and dropped when it
+/// is at most `drain_limit`, so that the client reads the answer. `Ok` gives the request back untouched.
+pub async fn refuse_declared_over(request: Request, limit: usize, drain_limit: u64) -> Result<Request, Oversized> {
     let declared =
         request.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<u64>().ok());
-    let Some(length) = declared.filter(|len| *len > MAX_BODY_BYTES as u64) else {
-        return next.run(request).await;
+    let Some(length) = declared.filter(|len| *len > limit as u64) else {
+        return Ok(request);
     };
-    let casing = query_value(request.uri().query().unwrap_or(""), "jsonCasing")
-        .and_then(|raw| crate::casing::Casing::parse(&raw))
-        .unwrap_or_default();
-    let format = Format { casing, msgpack: None };
-    if length <= DRAIN_LIMIT {
-        let mut stream = request.into_body().into_data_stream();
-        while let Some(chunk) = stream.next().await {
-            if chunk.is_err() {
-                break;
-            }
+    if length > drain_limit {
+        return Err(Oversized::Unread);
+    }
+    let mut stream = request.into_body().into_data_stream();
+    while let Some(chunk) = stream.next().await {
+        if chunk.is_err() {
+            return Err(Oversized::Unread);
         }
     }
-    let mut response = format.error(ApiError::too_large());
-    if length > DRAIN_LIMIT {
+    Err(Oversized::Drained)
+}
+
+/// Marks an answer whose request body was not read to its end: the server drops the connection
+/// after it, and `Connection: close` tells the client not to send another request on it.
+pub fn close_after(mut response: Response, oversized: Oversized) -> Response {
+    if matches!(oversized, Oversized::Unread) {
         response.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
     }
     response
+}
+
+pub async fn reject_oversized(request: Request, next: Next) -> Response {
+    let casing = query_value(request.uri().query().unwrap_or(""), "jsonCasing")
+        .and_then(|raw| crate::casing::Casing::parse(&raw))
+        .unwrap_or_default();
+    match refuse_declared_over(request, MAX_BODY_BYTES, DRAIN_LIMIT).await {
+        Ok(request) => next.run(request).await,
+        Err(oversized) => {
+            let format = Format { casing, msgpack: None };
+            close_after(format.error(ApiError::too_large()), oversized)
+        }
+    }
 }

@@ -2,6 +2,11 @@
 
 use rest_gateway::config::RestCli;
 
+/// mimalloc: thread-caching allocation for the many small allocations of each request.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = canvas_runtime::settings::parse::<RestCli>("rest-gateway");

@@ -29,6 +29,25 @@ impl TestUser {
     }
 }
 
+/// How the test app's gateways reach its core-service, from `CANVAS_TEST_CORE_LINK`:
+/// `network` (the default: gRPC over loopback, as separate deployments do) or `in-process` (as
+/// `canvasctl up` does). tests/run.sh runs a share of the end-to-end tests again in process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoreLink {
+    Network,
+    InProcess,
+}
+
+impl CoreLink {
+    /// The link this test run asks for; anything but `in-process` is the network.
+    pub fn chosen() -> Self {
+        match std::env::var("CANVAS_TEST_CORE_LINK").as_deref() {
+            Ok("in-process") => Self::InProcess,
+            _ => Self::Network,
+        }
+    }
+}
+
 /// core-service, rest-gateway and the MCP gateway serving a fresh database.
 pub struct TestApp {
     pub backend: Backend,
@@ -142,14 +161,23 @@ impl TestApp {
 
         let grpc_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind gRPC");
         let grpc_url = format!("http://{}", grpc_listener.local_addr().unwrap());
-        let core_task = tokio::spawn(core_service::run(grpc_listener, core.clone(), core_stop.clone()));
+        let routes = core_service::grpc::routes(core.clone(), &core_stop.clone().into()).await.expect("gRPC services");
+        let channel = match CoreLink::chosen() {
+            CoreLink::Network => canvas_proto::channel::core_channel(&grpc_url).expect("core channel"),
+            CoreLink::InProcess => {
+                canvas_proto::channel::CoreChannel::in_process(core_service::grpc::in_process(routes.clone()))
+            }
+        };
+        let core_task =
+            tokio::spawn(core_service::run_routes(grpc_listener, core.clone(), routes, core_stop.clone().into()));
 
-        let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default())
-            .expect("gateway state")
+        let limits = canvas_runtime::GatewayArgs::default();
+        let state = rest_gateway::AppState::from_channel(channel.clone().with_deadline(limits.core_timeout()), &limits)
             .with_account_url(&base_url);
         // MCP on the same base URL, as `canvasctl up` serves it.
-        let mcp = mcp_gateway::McpState::connect(&grpc_url, mcp_gateway::McpSettings::new(&base_url))
-            .expect("MCP gateway state");
+        let mcp_settings = mcp_gateway::McpSettings::new(&base_url);
+        let mcp_deadline = mcp_settings.limits.core_timeout();
+        let mcp = mcp_gateway::McpState::from_channel(channel.with_deadline(mcp_deadline), mcp_settings);
         let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
         let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), shutdown.clone());
         tokio::spawn(async move { rest_gateway::serve(http_listener, router, &limits, http_stop).await });

@@ -20,7 +20,8 @@ pub mod webhook_checks;
 pub mod webhooks;
 
 pub use app::{
-    keyword_only, test_accounts, with_local_model, TestApp, TestUser, TEST_OAUTH_CODE_SECS, TEST_SIGN_IN_MAX_DELAY_SECS,
+    keyword_only, test_accounts, with_local_model, CoreLink, TestApp, TestUser, TEST_OAUTH_CODE_SECS,
+    TEST_SIGN_IN_MAX_DELAY_SECS,
 };
 pub use db::{Backend, TestDb};
 

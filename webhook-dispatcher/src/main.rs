@@ -3,6 +3,11 @@
 
 use webhook_dispatcher::cli::DispatcherCli as Cli;
 
+/// mimalloc: thread-caching allocation for the many small allocations of each request.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() {
     let (cli, config_report) = canvas_runtime::settings::parse::<Cli>("webhook-dispatcher");

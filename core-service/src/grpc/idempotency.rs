@@ -58,41 +58,5 @@ impl Once {
 /// `H`, `M`, `S`, `m`, `u` or `n`); [`DEFAULT_DEADLINE`] without one.
 fn deadline_of<T>(request: &Request<T>) -> Duration {
     let text = request.metadata().get("grpc-timeout").and_then(|v| v.to_str().ok()).unwrap_or("");
-    parse_timeout(text).unwrap_or(DEFAULT_DEADLINE)
-}
-
-fn parse_timeout(text: &str) -> Option<Duration> {
-    let unit = text.chars().last()?;
-    let digits = &text[..text.len() - unit.len_utf8()];
-    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let value: u64 = digits.parse().ok()?;
-    Some(match unit {
-        'H' => Duration::from_secs(value * 3600),
-        'M' => Duration::from_secs(value * 60),
-        'S' => Duration::from_secs(value),
-        'm' => Duration::from_millis(value),
-        'u' => Duration::from_micros(value),
-        'n' => Duration::from_nanos(value),
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn grpc_timeouts_parse_in_every_unit() {
-        assert_eq!(parse_timeout("30S"), Some(Duration::from_secs(30)));
-        assert_eq!(parse_timeout("29999m"), Some(Duration::from_millis(29_999)));
-        assert_eq!(parse_timeout("2M"), Some(Duration::from_secs(120)));
-        assert_eq!(parse_timeout("1H"), Some(Duration::from_secs(3600)));
-        assert_eq!(parse_timeout("5000u"), Some(Duration::from_millis(5)));
-        assert_eq!(parse_timeout("100n"), Some(Duration::from_nanos(100)));
-        for bad in ["", "S", "123456789S", "12x", "-1S", "1.5S"] {
-            assert_eq!(parse_timeout(bad), None, "{bad}");
-        }
-    }
+    canvas_proto::channel::parse_grpc_timeout(text).unwrap_or(DEFAULT_DEADLINE)
 }

@@ -108,9 +108,10 @@ fn spawn_webhook_wakeups(core: Arc<Core>, shutdown: tokio_util::sync::Cancellati
     tokio::spawn(async move { core.webhooks().run_due_wakeups(shutdown).await });
 }
 
-/// Serves gRPC on `listener` until shutdown, then finishes the calls in flight within the grace
-/// period (change streams end at once) and drops those still running after it.
-pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime::Shutdown) -> anyhow::Result<()> {
+/// Every gRPC service of core-service, ready to serve; starts the background work the services
+/// rely on (health, gauges, presence, access forgetting, webhook wake-ups) until `stop`. Served
+/// on a socket by [`serve_routes`], called in process through [`in_process`].
+pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow::Result<tonic::service::Routes> {
     let shutdown = stop.token.clone();
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health::spawn_database_watch(health_reporter.clone(), core.clone(), shutdown.clone());
@@ -161,17 +162,8 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
 
-    tracing::info!(addr = %listener.local_addr()?, backend = core.storage().backend_name(), "core-service gRPC listening");
-    use canvas_proto::limits::{MAX_CONCURRENT_STREAMS, MAX_METADATA_BYTES};
-    let server = tonic::transport::Server::builder()
-        // Explicit transport limits (`canvas_proto::limits`), which the gateways stay within, so a
-        // call's size never costs another call its connection.
-        .http2_max_header_list_size(MAX_METADATA_BYTES)
-        .max_concurrent_streams(MAX_CONCURRENT_STREAMS)
-        .http2_keepalive_interval(Some(std::time::Duration::from_secs(30)))
-        .http2_keepalive_timeout(Some(std::time::Duration::from_secs(20)))
-        .layer(metrics::GrpcMetricsLayer)
-        .add_service(health_service)
+    tracing::info!(backend = core.storage().backend_name(), "core-service gRPC services ready");
+    let routes = tonic::service::Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(items)
@@ -185,7 +177,36 @@ pub async fn serve(listener: TcpListener, core: Arc<Core>, stop: canvas_runtime:
         .add_service(presence)
         .add_service(sessions)
         .add_service(oauth)
-        .add_service(account_admin)
+        .add_service(account_admin);
+    Ok(routes.prepare())
+}
+
+/// core-service's services for callers in this process (`canvasctl up`'s gateways), behind the
+/// same metrics and status layer as on the network.
+pub fn in_process(routes: tonic::service::Routes) -> canvas_proto::channel::LocalService {
+    canvas_proto::channel::LocalService::new(tower::Layer::layer(&metrics::GrpcMetricsLayer, routes))
+}
+
+/// Serves `routes` (from [`routes`]) on `listener` until shutdown, then finishes the calls in
+/// flight within the grace period (change streams end at once) and drops those still running
+/// after it.
+pub async fn serve_routes(
+    listener: TcpListener,
+    routes: tonic::service::Routes,
+    stop: canvas_runtime::Shutdown,
+) -> anyhow::Result<()> {
+    let shutdown = stop.token.clone();
+    tracing::info!(addr = %listener.local_addr()?, "core-service gRPC listening");
+    use canvas_proto::limits::{MAX_CONCURRENT_STREAMS, MAX_METADATA_BYTES};
+    let server = tonic::transport::Server::builder()
+        // Explicit transport limits (`canvas_proto::limits`), which the gateways stay within, so a
+        // call's size never costs another call its connection.
+        .http2_max_header_list_size(MAX_METADATA_BYTES)
+        .max_concurrent_streams(MAX_CONCURRENT_STREAMS)
+        .http2_keepalive_interval(Some(std::time::Duration::from_secs(30)))
+        .http2_keepalive_timeout(Some(std::time::Duration::from_secs(20)))
+        .layer(metrics::GrpcMetricsLayer)
+        .add_routes(routes)
         // Nagle's algorithm plus delayed ACKs adds ~40 ms to answers written
         // in more than one segment; gRPC frames are latency-bound.
         .serve_with_incoming_shutdown(

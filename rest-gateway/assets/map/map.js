@@ -86,12 +86,54 @@
     return li;
   }
 
+  // The list holds one entry per item outside the inbox, in id (creation) order. It is built
+  // once and then kept in step entry by entry: on a 10,000-item map, rebuilding it on every
+  // change cost more than the change.
+  const listed = new Map(); // itemId → <li>
   function renderList() {
     const list = $("items");
     list.textContent = "";
-    const ids = [...M.items.keys()].sort();
-    for (const id of ids) if (M.items.get(id).parent !== "inbox") list.append(listEntry(M.items.get(id)));
+    listed.clear();
+    const fragment = document.createDocumentFragment();
+    for (const id of [...M.items.keys()].sort()) {
+      const item = M.items.get(id);
+      if (item.parent === "inbox") continue;
+      const li = listEntry(item);
+      listed.set(id, li);
+      fragment.append(li);
+    }
+    list.append(fragment);
+    marked = new Set();
     markSelected();
+  }
+
+  // Brings the entries of `ids` up to date (new, renamed, gone or moved to the inbox).
+  function updateList(ids) {
+    const list = $("items");
+    for (const id of ids) {
+      const item = M.items.get(id);
+      const old = listed.get(id);
+      if (!item || item.parent === "inbox") {
+        if (old) old.remove();
+        listed.delete(id);
+        continue;
+      }
+      const li = listEntry(item);
+      li.classList.toggle("selected", M.selection.has(id));
+      listed.set(id, li);
+      if (old) {
+        old.replaceWith(li);
+        continue;
+      }
+      let after = null;
+      for (const entry of list.children) {
+        if (entry.dataset.itemId > id) {
+          after = entry;
+          break;
+        }
+      }
+      list.insertBefore(li, after);
+    }
   }
 
   // Keyboard and screen-reader access to each drawn item; connectors name their ends.
@@ -109,26 +151,37 @@
     g.classList.toggle("highlighted", M.selection.has(id));
   }
 
+  // Reads every item; answers true, or the failed answer (for the caller to show, once).
   async function loadItems() {
     const items = [];
     let cursor = null;
     do {
       const r = await M.request("GET", `/items?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      if (handleFailure(r)) return false;
+      if (!r.ok) return r;
       items.push(...(r.body.items || []));
       cursor = r.body.nextCursor;
     } while (cursor);
+    performance.mark("canvas:items-read");
     M.items.clear();
     for (const item of items) M.items.set(item.itemId, item);
     renderList();
-    if (M.svg) M.svg.querySelectorAll(".item").forEach(decorate);
+    performance.mark("canvas:list-built");
     return true;
   }
 
   // ---- selection ------------------------------------------------------------------------------
+  // What is marked now, so that a new selection touches only what changed (not every item).
+  let marked = new Set();
   function markSelected() {
-    if (M.svg) M.svg.querySelectorAll(".item").forEach((g) => g.classList.toggle("highlighted", M.selection.has(g.dataset.itemId)));
-    document.querySelectorAll("#items li").forEach((li) => li.classList.toggle("selected", M.selection.has(li.dataset.itemId)));
+    const changedIds = [...marked].filter((id) => !M.selection.has(id)).concat([...M.selection].filter((id) => !marked.has(id)));
+    for (const id of changedIds) {
+      const on = M.selection.has(id);
+      const g = M.itemEl(id);
+      if (g) g.classList.toggle("highlighted", on);
+      const li = listed.get(id);
+      if (li) li.classList.toggle("selected", on);
+    }
+    marked = new Set(M.selection);
   }
 
   // Selects exactly `ids` (centred when asked); the single selected item is the URL's `node`.
@@ -198,7 +251,9 @@
       handleFailure({ ok: false, status: response.status, detail });
       return false;
     }
-    const fresh = parseSvg(await response.text());
+    const text = await response.text();
+    performance.mark("canvas:svg-read");
+    const fresh = parseSvg(text);
     const box = fresh.getAttribute("viewBox").split(/\s+/).map(Number);
     M.region = { x: box[0], y: box[1], width: box[2], height: box[3] };
     fresh.removeAttribute("width");
@@ -218,9 +273,15 @@
       box.append(M.layer);
       M.mapEl.append(box);
     }
-    M.svg.querySelectorAll(".item").forEach(decorate);
+    performance.mark("canvas:svg-placed");
+    if (M.items.size) decorateAll();
     document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
     return true;
+  }
+
+  function decorateAll() {
+    for (const g of M.svg.querySelectorAll(":scope > .item")) decorate(g);
+    marked = new Set(M.selection);
   }
 
   // Puts a fresh fragment `<g>` in place of the drawn one, or in creation order when new.
@@ -276,7 +337,7 @@
     }
     const gone = all.filter((id) => !M.items.has(id));
     if (gone.some((id) => M.selection.has(id))) M.select([...M.selection].filter((id) => !gone.includes(id)));
-    renderList();
+    updateList(all);
     M.emit("redrawn", all);
     document.body.dataset.redraws = String(Number(document.body.dataset.redraws || 0) + 1);
   }
@@ -326,7 +387,10 @@
   }
 
   async function reloadAll() {
-    if ((await render()) && (await loadItems())) {
+    const [drawn, loaded] = await Promise.all([render(), loadItems()]);
+    if (drawn && loaded !== true) handleFailure(loaded);
+    if (drawn && loaded === true) {
+      decorateAll();
       M.applyView();
       markSelected();
       M.emit("redrawn", []);
@@ -348,10 +412,14 @@
     $("sign-in").hidden = true;
     $("sign-out").hidden = false;
     setStatus("loading…", false);
-    if (!(await render())) return;
+    // The drawing, the item data and the role at once: on a big map each takes a while.
+    const [drawn, loaded] = await Promise.all([render(), loadItems(), readRole()]);
+    // A refused drawing was shown by render(); a refused listing is shown here (once).
+    if (!drawn) return;
+    if (loaded !== true) return void handleFailure(loaded);
+    decorateAll();
+    performance.mark("canvas:decorated");
     M.fit(M.region, 0.95);
-    if (!(await loadItems())) return;
-    await readRole();
     if (node) {
       if (M.itemEl(node)) M.select([node], true);
       else setStatus(`item ${node} is not on this map`, false);

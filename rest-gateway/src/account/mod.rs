@@ -40,13 +40,17 @@ pub(crate) mod sign_in;
 pub(crate) mod site;
 pub(crate) mod tokens;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header::CONTENT_LENGTH;
+use axum::http::StatusCode;
+use axum::middleware::{from_fn, Next};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
 pub(crate) use site::forward_session;
 
-use crate::limits::MAX_FORM_BYTES;
+use crate::limits::{close_after, refuse_declared_over, Oversized, FORM_DRAIN_LIMIT, MAX_FORM_BYTES};
 use crate::state::AppState;
 
 /// The account pages, the consent page and the OAuth endpoints, merged into the REST router.
@@ -66,13 +70,52 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/account/activity", get(pages::activity))
         .route("/oauth/authorize", get(consent::page).post(consent::decide))
         .route_layer(axum::middleware::from_fn_with_state(state, security::refuse_cross_site))
-        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES));
+        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES))
+        .layer(from_fn(refuse_oversized_page_form));
     // Called by MCP clients, also from browser pages of their own origin: CORS, no cookies.
     let machine = Router::new()
         .route("/.well-known/oauth-authorization-server", get(oauth::metadata).options(oauth::preflight))
         .route("/oauth/register", post(oauth::register).options(oauth::preflight))
         .route("/oauth/token", post(oauth::token).options(oauth::preflight))
         .route("/oauth/revoke", post(oauth::revoke).options(oauth::preflight))
-        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES));
+        .layer(DefaultBodyLimit::max(MAX_FORM_BYTES))
+        .layer(from_fn(refuse_oversized_oauth_form));
     Router::new().merge(pages).merge(machine).route("/account/assets/{file}", get(html::asset))
+}
+
+/// The words of a 413 for a form over [`MAX_FORM_BYTES`].
+const FORM_TOO_LARGE: &str = "The form is larger than 64 KiB, more than any form here needs.";
+
+/// A page form over [`MAX_FORM_BYTES`]: a 413 page, with the connection kept only when the body
+/// could be read to its end (see [`crate::limits::refuse_declared_over`]).
+async fn refuse_oversized_page_form(request: Request, next: Next) -> Response {
+    refuse_oversized_form(request, next, || {
+        html::error_page(StatusCode::PAYLOAD_TOO_LARGE, "Form too large", FORM_TOO_LARGE)
+    })
+    .await
+}
+
+/// An OAuth request over [`MAX_FORM_BYTES`]: RFC 6749's error shape with a 413.
+async fn refuse_oversized_oauth_form(request: Request, next: Next) -> Response {
+    refuse_oversized_form(request, next, || {
+        oauth::oauth_error(StatusCode::PAYLOAD_TOO_LARGE, "invalid_request", FORM_TOO_LARGE)
+    })
+    .await
+}
+
+async fn refuse_oversized_form(request: Request, next: Next, refusal: impl FnOnce() -> Response) -> Response {
+    // A body without a length is cut at the limit by `DefaultBodyLimit`, unread past it: a
+    // refusal of such a request closes the connection, like an oversized declared one.
+    let undeclared = request.method() != axum::http::Method::GET && !request.headers().contains_key(CONTENT_LENGTH);
+    match refuse_declared_over(request, MAX_FORM_BYTES, FORM_DRAIN_LIMIT).await {
+        Ok(request) => {
+            let response = next.run(request).await;
+            if undeclared && response.status().is_client_error() {
+                close_after(response, Oversized::Unread)
+            } else {
+                response
+            }
+        }
+        Err(oversized) => close_after(refusal(), oversized),
+    }
 }

@@ -61,7 +61,7 @@ fn json_text(status: StatusCode, body: String) -> Response {
 }
 
 /// `{error, error_description}` with `status`.
-fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
+pub(crate) fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
     let mut body = json!({"error": error});
     if !description.is_empty() {
         body["error_description"] = Value::from(description);
