@@ -119,7 +119,10 @@ async function presenceLatency(project) {
     const pb = await b.context.newPage();
     for (const page of [pa, pb]) {
       await page.goto(`${args.base}/map/${project}?auth=token`);
-      await page.waitForFunction(() => document.body.dataset.live === "true", null, { timeout: 60000 });
+      // Live, and presence following (the page turns it on once it has read the service's
+      // document; on a busy 10,000-item map that can come well after the map is live).
+      await page.waitForFunction(() => document.body.dataset.live === "true" && document.body.dataset.presence === "live",
+        null, { timeout: 60000 });
     }
     const box = await pa.locator("#map").boundingBox();
     const samples = [];

@@ -172,7 +172,27 @@
   };
 
   // ---- the view ---------------------------------------------------------------------------
-  M.itemEl = (id) => (M.svg ? M.svg.querySelector(`#item-${CSS.escape(id)}`) : null) || (M.layer ? M.layer.querySelector(`#item-${CSS.escape(id)}`) : null);
+  // A box above the drawing (class `className`, its own compositor layer) holding an overlay
+  // `<svg>` that takes the drawing's viewBox: the selection overlay, and the dragged items.
+  M.overlayBox = (className) => {
+    const box = document.createElement("div");
+    box.className = className;
+    const svg = document.createElementNS(M.NS, "svg");
+    svg.setAttribute("class", "layer");
+    svg.setAttribute("aria-hidden", "true");
+    box.append(svg);
+    M.mapEl.append(box);
+    return { box, svg };
+  };
+
+  M.itemEl = (id) => {
+    const selector = `#item-${CSS.escape(id)}`;
+    for (const root of [M.svg, M.dragSvg, M.layer]) {
+      const el = root && root.querySelector(selector);
+      if (el) return el;
+    }
+    return null;
+  };
 
   M.applyView = () => {
     if (!M.svg || !M.view) return;

@@ -121,10 +121,13 @@
         throw new Error(`presence ${response.status}`);
       }
       disabled = false;
+      // For tools and tests: this page now sends its own presence and follows everyone's.
+      document.body.dataset.presence = "live";
       await M.readEvents(response, onEvent);
     } catch (err) {
       if (err.name === "AbortError") return;
     }
+    document.body.dataset.presence = "off";
     others.clear();
     list();
     draw();

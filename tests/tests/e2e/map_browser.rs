@@ -15,7 +15,11 @@ use serde_json::json;
 use crate::browser::{artifacts_dir, require_browser, run_script};
 use crate::support::{owner_with_project, send};
 
-backend_tests!(map_link_shows_the_item_and_follows_changes, change_stream_delivers_each_change_once);
+backend_tests!(
+    map_link_shows_the_item_and_follows_changes,
+    change_stream_delivers_each_change_once,
+    the_item_list_of_a_big_map_grows_as_it_is_scrolled
+);
 
 async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
     require_browser();
@@ -135,4 +139,26 @@ async fn change_stream_delivers_each_change_once(backend: Backend) {
     seen.sort();
     assert_eq!(seen, created, "each created item once: {events:?}");
     assert!(events.iter().all(|(kind, data)| kind == "change" && data["kind"] == "item.created"), "{events:?}");
+}
+
+/// A map of 450 items: the list beside it shows 200 at first and the rest as it is scrolled
+/// (`tests/browser/list_test.mjs`), and keeps in step with items created and deleted.
+async fn the_item_list_of_a_big_map_grows_as_it_is_scrolled(backend: Backend) {
+    require_browser();
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let count = 450;
+    let items: Vec<_> = (0..count)
+        .map(|i| {
+            json!({"type": "sticky-note", "properties": {"text": format!("Note {i}"),
+            "position": {"x": (i % 30) * 260, "y": (i / 30) * 260}}})
+        })
+        .collect();
+    let url = format!("{}/api/v2/projects/{project}/items/bulk", app.base_url);
+    let reply = send(&app, Method::POST, &url, Some(&owner.bearer()), Some(json!({"items": items}))).await;
+    assert!(reply.status.is_success(), "{}", reply.body);
+    let count = count.to_string();
+    let args = ["--base", &app.base_url, "--project", &project, "--token", &owner.token, "--count", &count];
+    let (success, stdout) = run_script("list_test.mjs", &args, Duration::from_secs(120)).await;
+    assert!(success && stdout.contains("3 passed, 0 failed"), "the browser test failed; see above");
 }
