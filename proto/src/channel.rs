@@ -89,15 +89,7 @@ pub struct CoreChannel {
 
 impl From<Channel> for CoreChannel {
     fn from(channel: Channel) -> Self {
-        Self {
-            replicas: Arc::from(vec![Replica {
-                name: String::new(),
-                channel: Link::Remote(channel),
-                down: AtomicBool::new(false),
-            }]),
-            next: Arc::default(),
-            deadline: None,
-        }
+        Self::single(Link::Remote(channel))
     }
 }
 
@@ -105,15 +97,13 @@ impl CoreChannel {
     /// core-service in this process: every call goes straight to `service`. Deadlines are kept
     /// here as tonic's channel keeps them (the call fails as timed out and its work is dropped).
     pub fn in_process(service: LocalService) -> Self {
-        Self {
-            replicas: Arc::from(vec![Replica {
-                name: String::new(),
-                channel: Link::Local(service),
-                down: AtomicBool::new(false),
-            }]),
-            next: Arc::default(),
-            deadline: None,
-        }
+        Self::single(Link::Local(service))
+    }
+
+    /// One core-service, reached through `link`.
+    fn single(link: Link) -> Self {
+        let replica = Replica { name: String::new(), channel: link, down: AtomicBool::new(false) };
+        Self { replicas: Arc::from(vec![replica]), next: Arc::default(), deadline: None }
     }
 
     /// The same replicas with a deadline on every call that sets none.

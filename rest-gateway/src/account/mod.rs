@@ -84,13 +84,15 @@ pub fn routes(state: AppState) -> Router<AppState> {
 }
 
 /// The words of a 413 for a form over [`MAX_FORM_BYTES`].
-const FORM_TOO_LARGE: &str = "The form is larger than 64 KiB, more than any form here needs.";
+fn form_too_large() -> String {
+    format!("The form is larger than {} KiB, more than any form here needs.", MAX_FORM_BYTES / 1024)
+}
 
 /// A page form over [`MAX_FORM_BYTES`]: a 413 page, with the connection kept only when the body
 /// could be read to its end (see [`crate::limits::refuse_declared_over`]).
 async fn refuse_oversized_page_form(request: Request, next: Next) -> Response {
     refuse_oversized_form(request, next, || {
-        html::error_page(StatusCode::PAYLOAD_TOO_LARGE, "Form too large", FORM_TOO_LARGE)
+        html::error_page(StatusCode::PAYLOAD_TOO_LARGE, "Form too large", &form_too_large())
     })
     .await
 }
@@ -98,7 +100,7 @@ async fn refuse_oversized_page_form(request: Request, next: Next) -> Response {
 /// An OAuth request over [`MAX_FORM_BYTES`]: RFC 6749's error shape with a 413.
 async fn refuse_oversized_oauth_form(request: Request, next: Next) -> Response {
     refuse_oversized_form(request, next, || {
-        oauth::oauth_error(StatusCode::PAYLOAD_TOO_LARGE, "invalid_request", FORM_TOO_LARGE)
+        oauth::oauth_error(StatusCode::PAYLOAD_TOO_LARGE, "invalid_request", &form_too_large())
     })
     .await
 }
