@@ -10,7 +10,7 @@
 //! container to the container's border (transitions to a composite state).
 
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes::{NodeBox, NODE_STROKE, NODE_TEXT};
+use crate::shapes::{NodeBox, NODE_STROKE};
 use crate::text::{self, Block};
 
 /// Where member and attribute texts wrap.
@@ -114,6 +114,12 @@ pub fn section_box(measured: &Measured, shape: &'static str) -> NodeBox {
 pub fn fill(scene: &mut Scene, b: usize, sections: &[Section], measured: &Measured) {
     let rect = scene.boxes[b].rect;
     let key = scene.boxes[b].key.clone();
+    // The box's own text colour: its style's, or dark on a light fill (layered::paint).
+    let color = scene.boxes[b].text_color.clone();
+    // Dividers in the box's outline colour when it is opaque (`#RRGGBB` reads the same as a
+    // shape colour and as CSS; `#AARRGGBB` would not).
+    let stroke = &scene.boxes[b].stroke;
+    let divider = if stroke.len() == 7 { stroke.clone() } else { NODE_STROKE.to_owned() };
     let mut top = rect.y;
     for (s, (section, (columns, height))) in sections.iter().zip(&measured.sections).enumerate() {
         if s > 0 {
@@ -123,7 +129,7 @@ pub fn fill(scene: &mut Scene, b: usize, sections: &[Section], measured: &Measur
                 end: End { at: (rect.right(), top), attach: None, head: crate::model::Head::None },
                 corners: Vec::new(),
                 kind: LineKind::Straight,
-                color: NODE_STROKE.into(),
+                color: divider.clone(),
                 thickness: 1.0,
                 container: Some(b),
             });
@@ -139,7 +145,7 @@ pub fn fill(scene: &mut Scene, b: usize, sections: &[Section], measured: &Measur
                 text: text.to_owned(),
                 font_size: section.font,
                 owner: Owner::Box(b),
-                color: NODE_TEXT.into(),
+                color: color.clone(),
                 background: CLEAR.into(),
                 centred: section.centred,
             };

@@ -14,7 +14,7 @@
 //! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
 //! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
-//!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `styling.rs` classes and
+//!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `../style_sheet.rs` classes and
 //!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers (`sequence/`:
 //!   `mod.rs` statements, `pieces.rs` statements cut at `;` and comments, `arrows.rs` messages,
 //!   `declare.rs` participants, boxes and notes).
@@ -67,9 +67,11 @@
 //!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
 //!   namespaces; entities with attribute tables, cardinalities as texts at the ends; states, `[*]`,
 //!   choice, fork and join, composite states and concurrent regions as containers, notes).
+//! - Configuration ([`config`]): the front matter's `title` (flowcharts), `theme` and
+//!   `themeVariables` from front matter `config:` and `%%{init}%%` (colours under the styling).
+//!   `direction` inside subgraphs and composite states, as Mermaid honours it (`layered/nested.rs`).
 //! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
-//!   (`e1@{ animate: true }`), `direction` inside subgraphs (subgraphs follow the diagram's
-//!   direction), `%%` comments, `%%{init}%%`, front matter other than a flowchart's `title`.
+//!   (`e1@{ animate: true }`), `%%` comments, the rest of the configuration.
 //! - Rejected with a [`DiagramError`] naming line and column: anything else, e.g. a link to a
 //!   subgraph with no nodes, an unknown `@{ shape }`; an empty source, an
 //!   unknown diagram type, unterminated brackets, strings and link texts, `end` without an open
@@ -139,6 +141,7 @@ pub mod style;
 pub mod text;
 
 mod boxed;
+mod config;
 mod entities;
 mod flowchart;
 mod items;
@@ -150,6 +153,7 @@ mod sequence;
 mod sequence_layout;
 mod sequence_shapes;
 mod shapes;
+mod style_sheet;
 mod syntax;
 
 pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
@@ -213,8 +217,8 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
     cursor.skip_ws();
     let column = cursor.col();
     let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
-    let diagram = match keyword.as_str() {
-        "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines, source)?,
+    let mut diagram = match keyword.as_str() {
+        "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines)?,
         "mindmap" => mindmap::parse(&lines)?,
         "sequenceDiagram" => sequence::parse(&lines)?,
         "classDiagram" | "classDiagram-v2" => class::parse(&lines)?,
@@ -228,6 +232,7 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
             ))
         }
     };
+    config::apply(&mut diagram, &config::read(source));
     let count = planned_count(&diagram);
     if count > MAX_ITEMS {
         return Err(DiagramError::new(

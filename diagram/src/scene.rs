@@ -251,6 +251,27 @@ pub struct Scene {
     pub texts: Vec<SceneText>,
 }
 
+impl Scene {
+    /// Moves everything by `(dx, dy)`.
+    pub fn translate(&mut self, dx: f64, dy: f64) {
+        for b in &mut self.boxes {
+            b.rect.x += dx;
+            b.rect.y += dy;
+        }
+        for line in &mut self.lines {
+            for p in
+                std::iter::once(&mut line.start.at).chain(std::iter::once(&mut line.end.at)).chain(&mut line.corners)
+            {
+                *p = (p.0 + dx, p.1 + dy);
+            }
+        }
+        for t in &mut self.texts {
+            t.rect.x += dx;
+            t.rect.y += dy;
+        }
+    }
+}
+
 /// Width and height of the region the scene covers from the origin.
 pub fn scene_bounds(scene: &Scene) -> (f64, f64) {
     let mut size = (0.0_f64, 0.0_f64);

@@ -148,21 +148,7 @@ pub fn shift_to_origin(scene: &mut Scene) {
     scene.boxes.iter().for_each(|b| take(b.rect.x, b.rect.y));
     scene.texts.iter().for_each(|t| take(t.rect.x, t.rect.y));
     scene.lines.iter().flat_map(|l| l.points()).for_each(|(x, y)| take(x, y));
-    let (dx, dy) = (-min.0, -min.1);
-    let mv = |p: &mut Point| *p = (p.0 + dx, p.1 + dy);
-    for b in &mut scene.boxes {
-        b.rect.x += dx;
-        b.rect.y += dy;
-    }
-    for t in &mut scene.texts {
-        t.rect.x += dx;
-        t.rect.y += dy;
-    }
-    for l in &mut scene.lines {
-        mv(&mut l.start.at);
-        mv(&mut l.end.at);
-        l.corners.iter_mut().for_each(mv);
-    }
+    scene.translate(-min.0, -min.1);
 }
 
 /// How many items the layout of `seq` plans, known before the layout: per participant its top

@@ -43,29 +43,6 @@ pub fn lines(source: &str) -> Vec<Line<'_>> {
     out
 }
 
-/// The `title` of a leading `---` front matter block (YAML), if it has one: the only key of it
-/// that changes the drawing here (the `config` it may hold sets Mermaid's renderer, see the
-/// crate docs).
-pub fn front_matter_title(source: &str) -> Option<String> {
-    let mut lines = source.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
-    lines.by_ref().find(|l| !l.trim().is_empty()).filter(|l| l.trim() == "---")?;
-    for line in lines {
-        if line.trim() == "---" {
-            break;
-        }
-        // Top-level keys only: `config:`'s members are indented.
-        if let Some(value) = line.strip_prefix("title:") {
-            let value = value.trim();
-            let unquoted = ['"', '\'']
-                .iter()
-                .find_map(|q| value.strip_prefix(*q).and_then(|v| v.strip_suffix(*q)))
-                .unwrap_or(value);
-            return Some(unquoted.to_owned()).filter(|t| !t.trim().is_empty());
-        }
-    }
-    None
-}
-
 /// A cursor over the characters of one line, or of several lines joined by `\n` (see
 /// [`Cursor::over`]), which knows the line and column of every position.
 #[derive(Debug, Clone)]
@@ -262,9 +239,6 @@ mod tests {
         let source = "---\ntitle: x\n---\n%%{init: {}}%%\nflowchart\n  %% note\n\n  A\r\n";
         let kept: Vec<(usize, &str)> = lines(source).iter().map(|l| (l.number, l.text)).collect();
         assert_eq!(kept, [(5, "flowchart"), (8, "  A")]);
-        assert_eq!(front_matter_title(source).as_deref(), Some("x"));
-        assert_eq!(front_matter_title("---\nconfig:\n  title: no\n---\ngraph").as_deref(), None);
-        assert_eq!(front_matter_title("graph\ntitle: no").as_deref(), None);
     }
 
     #[test]

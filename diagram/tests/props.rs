@@ -145,6 +145,11 @@ const TOKENS: &[&str] = &[
     "\"`**b** *i*`\"",
     "(-",
     "-)",
+    "direction TB",
+    "direction RL\n",
+    "%%{init: {'theme': 'forest', 'themeVariables': {'primaryColor': '#123'}}}%%\n",
+    "---\nconfig:\n  theme: neutral\n---\n",
+    "%%{init: {oops",
 ];
 
 /// Tokens of the class, ER and state grammars.
@@ -193,6 +198,12 @@ const KIND_TOKENS: &[&str] = &[
     "{",
     "}",
     ": ",
+    "direction TB\n",
+    "classDef c fill:#0f0,stroke-width:4\n",
+    "cssClass \"A,B\" c\n",
+    "style A fill:#f00,color:white\n",
+    "class A c\n",
+    "%%{init: {'themeVariables': {'clusterBkg': 'red'}}}%%\n",
 ];
 
 fn kind_token() -> impl Strategy<Value = String> {

@@ -118,7 +118,7 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
             shape: NodeShape::Rectangle,
             subgraph: c.namespace,
             marks: Vec::new(),
-            style: Default::default(),
+            style: c.style,
         })
         .collect();
     nodes.extend(d.notes.iter().enumerate().map(|(k, n)| FlowNode {

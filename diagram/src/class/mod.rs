@@ -67,6 +67,8 @@ pub struct Class {
     pub namespace: Option<usize>,
     /// A lollipop interface made by `name ()-- Class`: drawn as a small named pill.
     pub lollipop: bool,
+    /// Its style: `classDef`s of its classes (`cssClass`, `:::`), then `style` statements.
+    pub style: crate::style::Style,
 }
 
 /// A relationship between two classes.

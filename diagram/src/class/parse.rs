@@ -4,8 +4,9 @@
 //! :::style <<annotation>> { members }`; `Name : member`; `<<annotation>>
 //! Name`; relations `A "1" <|-- "*" B : label` with every end mark;
 //! `namespace Name { … }` (nested); `note for Name "text"` and `note
-//! "text"`; `direction`. Styling and interaction (`classDef`, `style`,
-//! `cssClass`, `:::`, `click`, `link`, `callback`) are read and ignored.
+//! "text"`; `direction`. Styling (`classDef`, `style`, `cssClass "A,B"
+//! name`, `:::name`) goes to the classes' boxes ([`crate::style_sheet`]);
+//! interaction (`click`, `link`, `callback`) is read and ignored.
 
 use std::collections::HashMap;
 
@@ -14,8 +15,8 @@ use crate::model::{Diagram, Direction};
 use crate::source::{is_id_char, Cursor, Line};
 use crate::{syntax, text, DiagramError};
 
-/// Statements that only style or link a class: read, not drawn.
-const IGNORED: &[&str] = &["classDef", "style", "cssClass", "click", "link", "callback"];
+/// Statements that only link a class: read, not drawn.
+const IGNORED: &[&str] = &["click", "link", "callback"];
 
 #[derive(Default)]
 struct Parser {
@@ -28,6 +29,7 @@ struct Parser {
     /// Open namespaces: index, line and column of their `namespace`.
     open: Vec<(usize, usize, usize)>,
     interfaces: usize,
+    styles: crate::style_sheet::Styles,
 }
 
 /// Parses a class diagram from its lines (the first is the header).
@@ -41,6 +43,9 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     }
     if let Some(&(_, line, col)) = p.open.last() {
         return Err(DiagramError::new(line, col, "this namespace is not closed: expected `}`"));
+    }
+    for class in &mut p.classes {
+        class.style = p.styles.node_style(&class.id);
     }
     Ok(Diagram::Class(ClassDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
@@ -140,6 +145,11 @@ impl Parser {
             "namespace" if spaced => self.namespace(&mut c),
             "class" if spaced => self.class_statement(&mut c, lines, i),
             "note" if spaced => self.note(&mut c),
+            "classDef" | "style" if spaced => {
+                c.eat(&word);
+                self.styles.statement(&word, &mut c)
+            }
+            "cssClass" if spaced => self.css_class(&mut c),
             w if IGNORED.contains(&w) && spaced => Ok(()),
             _ if c.starts_with("<<") => {
                 let annotation = annotation(&mut c)?;
@@ -151,6 +161,20 @@ impl Parser {
             }
             _ => self.relation_or_member(&mut c),
         }
+    }
+
+    /// `cssClass "A,B" name`: classes A and B get style class `name`.
+    fn css_class(&mut self, c: &mut Cursor) -> Result<(), DiagramError> {
+        c.eat("cssClass");
+        c.skip_ws();
+        let ids = syntax::quoted(c)?;
+        c.skip_ws();
+        let names: Vec<String> =
+            c.take_rest().split([',', ' ']).map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect();
+        for id in ids.split(',').map(str::trim).filter(|id| !id.is_empty()) {
+            self.styles.add_classes(id, names.clone());
+        }
+        Ok(())
     }
 
     fn namespace(&mut self, c: &mut Cursor) -> Result<(), DiagramError> {
@@ -209,7 +233,8 @@ impl Parser {
                 let generic = generic.as_deref().map(|g| format!("~{g}~")).unwrap_or_default();
                 self.classes[class].name = text::nonempty(generics(&format!("{shown}{generic}")));
             } else if c.eat(":::") {
-                c.take_while(|ch| is_id_char(ch) || ch == '-');
+                let name = c.take_while(|ch| is_id_char(ch) || ch == '-');
+                self.styles.add_classes(&id, vec![name]);
             } else if c.starts_with("<<") {
                 let annotation = annotation(c)?;
                 self.classes[class].annotations.push(annotation);
@@ -279,6 +304,10 @@ impl Parser {
         let (first, first_generic) = self.name_or_error(c)?;
         c.skip_ws();
         if c.eat(":::") {
+            // `A:::name` styles A; like Mermaid's `setCssClass`, it makes no class of its own.
+            let _ = first_generic;
+            let name = c.take_while(|ch| is_id_char(ch) || ch == '-');
+            self.styles.add_classes(&first, vec![name]);
             return Ok(());
         }
         if c.eat(":") {
@@ -340,6 +369,7 @@ impl Parser {
             methods: Vec::new(),
             namespace: None,
             lollipop: false,
+            style: Default::default(),
         });
         self.by_id.insert(id.to_owned(), self.classes.len() - 1);
         self.classes.len() - 1
@@ -356,6 +386,7 @@ impl Parser {
             methods: Vec::new(),
             namespace: None,
             lollipop: true,
+            style: Default::default(),
         });
         self.classes.len() - 1
     }

@@ -52,7 +52,7 @@ pub fn layout(d: &ErDiagram) -> Scene {
                 shape: NodeShape::Rectangle,
                 subgraph: None,
                 marks: Vec::new(),
-                style: Default::default(),
+                style: e.style,
             })
             .collect(),
         edges: d

@@ -63,6 +63,8 @@ pub struct Entity {
     pub title: String,
     /// Its attributes, in source order.
     pub attributes: Vec<Attribute>,
+    /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
+    pub style: crate::style::Style,
 }
 
 /// A relationship between two entities.

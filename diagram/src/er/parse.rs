@@ -5,7 +5,8 @@
 //! (`|o`, `||`, `}o`, `}|`, `o|`, `o{`, `|{`, `u`) or words (`one or more`,
 //! `zero or many`, `many(1)`, `1+`, `only one`…), identifying `--` / `to` and
 //! non-identifying `..`, `.-`, `-.`, `optionally to`; `direction`.
-//! `classDef`, `class` and `style` are read and ignored.
+//! Styling (`classDef`, `class`, `:::a,b`, `style`) goes to the entities'
+//! boxes ([`crate::style_sheet`]).
 
 use std::collections::HashMap;
 
@@ -53,6 +54,7 @@ struct Parser {
     entities: Vec<Entity>,
     by_id: HashMap<String, usize>,
     relationships: Vec<Relationship>,
+    styles: crate::style_sheet::Styles,
 }
 
 /// Parses an ER diagram from its lines (the first is the header).
@@ -63,6 +65,9 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     while i < lines.len() {
         p.statement(lines, &mut i)?;
         i += 1;
+    }
+    for entity in &mut p.entities {
+        entity.style = p.styles.node_style(&entity.id);
     }
     Ok(Diagram::Er(ErDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
@@ -85,7 +90,8 @@ impl Parser {
         let word = c.clone().take_while(|ch| ch.is_ascii_alphabetic());
         let spaced = c.peek_at(word.chars().count()).is_some_and(char::is_whitespace);
         if spaced && matches!(word.as_str(), "classDef" | "class" | "style") {
-            return Ok(());
+            c.eat(&word);
+            return self.styles.statement(&word, &mut c);
         }
         let first = self.entity_ref(&mut c)?;
         c.skip_ws();
@@ -136,9 +142,13 @@ impl Parser {
                 return Err(c.error(format!("expected `]` after the alias, found {}", c.token())));
             }
         }
-        if c.eat(":::") {
-            c.take_while(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | ','));
-        }
+        let classes = if c.eat(":::") {
+            let names = c.take_while(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | ','));
+            names.split(',').filter(|n| !n.is_empty()).map(str::to_owned).collect()
+        } else {
+            Vec::new()
+        };
+        self.styles.add_classes(&id, classes);
         let index = match self.by_id.get(&id) {
             Some(&index) => index,
             None => {
@@ -146,6 +156,7 @@ impl Parser {
                     id: id.clone(),
                     title: text::nonempty(text::clean(&id)),
                     attributes: Vec::new(),
+                    style: Default::default(),
                 });
                 self.by_id.insert(id, self.entities.len() - 1);
                 self.entities.len() - 1

@@ -1,7 +1,7 @@
 //! The flowchart parser, written from Mermaid's grammar (`flow.jison`): the header with its
 //! direction, then statements separated by line breaks or `;`: node chains with links (a link may
 //! continue on the next line, as Mermaid's link token takes the white space around it),
-//! `subgraph … end` blocks with their `direction`, styling statements ([`styling`]), and the
+//! `subgraph … end` blocks with their `direction`, styling statements ([`crate::style_sheet`]), and the
 //! statements that change nothing drawn (`click`, `accTitle`, `accDescr`).
 //!
 //! The whole body is read by one cursor over its lines, so quoted strings, shape data and texts
@@ -14,7 +14,6 @@
 mod links;
 mod nodes;
 mod shape_names;
-mod styling;
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,26 +33,26 @@ struct Parser {
     open: Vec<(usize, usize)>,
     /// Edge ids given with `id@`.
     edge_ids: HashSet<String>,
-    styles: styling::Styles,
+    styles: crate::style_sheet::Styles,
 }
 
-/// Parses a flowchart from its lines (the first is the header); `source` is the whole text, for
-/// its front matter.
-pub fn parse(lines: &[Line<'_>], source: &str) -> Result<crate::Diagram, DiagramError> {
+/// Parses a flowchart from its lines (the first is the header). Its front matter's title is set
+/// by [`crate::config::apply`].
+pub fn parse(lines: &[Line<'_>]) -> Result<crate::Diagram, DiagramError> {
     let mut parser = Parser {
         chart: Flowchart {
             direction: Direction::TopDown,
             nodes: Vec::new(),
             edges: Vec::new(),
             subgraphs: Vec::new(),
-            title: crate::source::front_matter_title(source).map(|t| text::clean(&t)).filter(|t| !t.is_empty()),
+            title: None,
         },
         ids: HashMap::new(),
         mentions: Vec::new(),
         subgraph_ids: HashMap::new(),
         open: Vec::new(),
         edge_ids: HashSet::new(),
-        styles: styling::Styles::default(),
+        styles: crate::style_sheet::Styles::default(),
     };
     let mut cur = Cursor::over(lines);
     parser.header(&mut cur)?;

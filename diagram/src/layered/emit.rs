@@ -6,7 +6,7 @@ use super::paint;
 use super::position::Placed;
 use super::route::Route;
 use super::{drawn, Kind, Layered};
-use crate::model::{Direction, Flowchart};
+use crate::model::{Direction, Flowchart, Subgraph};
 use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
 use crate::shapes::NodeBox;
@@ -87,40 +87,9 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
     let turn = Turn { direction: chart.direction, min, max };
     let mut scene = Scene::default();
     for (c, sub) in chart.subgraphs.iter().enumerate() {
-        let rect = turn.rect(cluster_rect(c));
-        let paint = paint::cluster(&sub.style);
-        scene.boxes.push(SceneBox {
-            key: format!("sg:{}", sub.id),
-            role: BoxRole::Container,
-            rect,
-            shape: "Rectangle",
-            corner_radius: None,
-            text: String::new(),
-            font_size: SMALL_FONT_SIZE,
-            container: sub.parent,
-            node_id: None,
-            fill: paint.fill,
-            stroke: paint.stroke,
-            stroke_width: paint.stroke_width,
-            text_color: paint.text.clone(),
-        });
-        if sub.title.is_empty() {
-            continue;
-        }
-        // The whole title, never cut: where the container is narrower, the title runs past its
-        // right edge (a cut title would lose what the person wrote, and read back shortened).
-        let padding = 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
-        let width = (rect.width - 12.0).max(text::width(&sub.title, SMALL_FONT_SIZE) + padding);
-        scene.texts.push(SceneText {
-            key: format!("title:sg:{}", sub.id),
-            rect: Rect { x: rect.x + 6.0, y: rect.y + 4.0, width, height: TITLE_HEIGHT },
-            text: sub.title.clone(),
-            font_size: SMALL_FONT_SIZE,
-            owner: Owner::Box(c),
-            color: paint.text,
-            background: "#00000000".into(),
-            centred: false,
-        });
+        let (container, title) = cluster(sub, turn.rect(cluster_rect(c)), sub.parent, c);
+        scene.boxes.push(container);
+        scene.texts.extend(title);
     }
     let first_node = scene.boxes.len();
     for (i, node) in chart.nodes.iter().enumerate() {
@@ -199,4 +168,52 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
     }
     debug_assert!(graph.nodes.iter().all(|n| !matches!(n.kind, Kind::Real(i) if i >= chart.nodes.len())));
     scene
+}
+
+/// A subgraph's container box at `rect`, inside box `parent`, with its title (owned by box
+/// `index`) when it has one.
+pub(super) fn cluster(
+    sub: &Subgraph,
+    rect: Rect,
+    parent: Option<usize>,
+    index: usize,
+) -> (SceneBox, Option<SceneText>) {
+    let paint = paint::cluster(&sub.style);
+    let container = SceneBox {
+        key: format!("sg:{}", sub.id),
+        role: BoxRole::Container,
+        rect,
+        shape: "Rectangle",
+        corner_radius: None,
+        text: String::new(),
+        font_size: SMALL_FONT_SIZE,
+        container: parent,
+        node_id: None,
+        fill: paint.fill,
+        stroke: paint.stroke,
+        stroke_width: paint.stroke_width,
+        text_color: paint.text.clone(),
+    };
+    if sub.title.is_empty() {
+        return (container, None);
+    }
+    // The whole title, never cut: where the container is narrower, the title runs past its
+    // right edge (a cut title would lose what the person wrote, and read back shortened).
+    let width = (rect.width - 12.0).max(title_width(&sub.title));
+    let title = SceneText {
+        key: format!("title:sg:{}", sub.id),
+        rect: Rect { x: rect.x + 6.0, y: rect.y + 4.0, width, height: TITLE_HEIGHT },
+        text: sub.title.clone(),
+        font_size: SMALL_FONT_SIZE,
+        owner: Owner::Box(index),
+        color: paint.text,
+        background: "#00000000".into(),
+        centred: false,
+    };
+    (container, Some(title))
+}
+
+/// Width of a subgraph title's label, its padding included.
+pub(super) fn title_width(title: &str) -> f64 {
+    text::width(title, SMALL_FONT_SIZE) + 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE
 }

@@ -52,17 +52,7 @@ pub fn add_title(scene: &mut Scene, title: &str) {
     let (w, h) = text::label_size(&block, TITLE_FONT_SIZE);
     let dy = h + TITLE_GAP;
     let width = crate::scene::scene_bounds(scene).0;
-    for b in &mut scene.boxes {
-        b.rect.y += dy;
-    }
-    for line in &mut scene.lines {
-        line.start.at.1 += dy;
-        line.end.at.1 += dy;
-        line.corners.iter_mut().for_each(|c| c.1 += dy);
-    }
-    for t in &mut scene.texts {
-        t.rect.y += dy;
-    }
+    scene.translate(0.0, dy);
     scene.texts.push(SceneText {
         key: "title:diagram".into(),
         rect: Rect { x: ((width - w) / 2.0).max(0.0), y: 0.0, width: w, height: h },

@@ -19,6 +19,7 @@
 
 mod emit;
 mod ends;
+mod nested;
 mod order;
 mod paint;
 mod position;
@@ -138,8 +139,14 @@ pub fn layout(chart: &Flowchart) -> Scene {
 
 /// Lays out a flowchart whose node boxes are given: the class, ER and state
 /// diagrams size their boxes themselves (compartments, attribute tables,
-/// start dots) and draw what goes inside afterwards.
+/// start dots) and draw what goes inside afterwards. Subgraphs turned by a
+/// `direction` of their own are laid out apart first ([`nested`]).
 pub(crate) fn layout_boxes(chart: &Flowchart, boxes: &[NodeBox]) -> Scene {
+    nested::layout(chart, boxes)
+}
+
+/// Lays out a flowchart in one direction (every subgraph follows the chart's).
+fn layout_flat(chart: &Flowchart, boxes: &[NodeBox]) -> Scene {
     let horizontal = chart.direction.is_horizontal();
     let tb = |w: f64, h: f64| if horizontal { (h, w) } else { (w, h) };
     let labels: Vec<Option<text::Block>> =
@@ -188,10 +195,23 @@ fn build(chart: &Flowchart, sizes: &[(f64, f64)], labels: &[Option<(f64, f64)>])
         .zip(&reversed)
         .filter(|(e, _)| e.from != e.to)
         .map(|(e, &rev)| {
-            let (tail, head) = if rev { (e.to, e.from) } else { (e.from, e.to) };
+            // An end on a subgraph ranks against the subgraph's whole span (its bottom variable
+            // when the link leaves it, its top when it enters), not only against the node inside
+            // that stands for it: a link from a subgraph starts below all of it.
+            // Only between ends apart: a link from a subgraph to what it holds keeps its nodes.
+            let apart = !holds(chart, e.from_subgraph, e.to, e.to_subgraph)
+                && !holds(chart, e.to_subgraph, e.from, e.from_subgraph);
+            let bottom = |node: usize, sub: Option<usize>| sub.filter(|_| apart).map_or(node, |c| n + 2 * c + 1);
+            let top = |node: usize, sub: Option<usize>| sub.filter(|_| apart).map_or(node, |c| n + 2 * c);
+            let (tail, head) = if rev {
+                (bottom(e.to, e.to_subgraph), top(e.from, e.from_subgraph))
+            } else {
+                (bottom(e.from, e.from_subgraph), top(e.to, e.to_subgraph))
+            };
             let minlen = e.length.max(1) as i64 + i64::from(e.text.is_some());
             simplex::Edge { tail, head, minlen, weight: 1 }
         })
+        .filter(|edge| edge.tail != edge.head)
         .collect();
     // Subgraphs are kept short: a top and a bottom variable around each, whose
     // distance costs, so a subgraph spans few ranks and is a small obstacle.
@@ -271,8 +291,7 @@ fn build(chart: &Flowchart, sizes: &[(f64, f64)], labels: &[Option<(f64, f64)>])
             graph.clusters[c].span = (0, 0);
         }
         if !chart.direction.is_horizontal() {
-            let title = text::width(&sub.title, SMALL_FONT_SIZE) + 2.0 * text::LABEL_PADDING * SMALL_FONT_SIZE;
-            graph.clusters[c].min_width = title + 2.0 * CLUSTER_PAD;
+            graph.clusters[c].min_width = emit::title_width(&sub.title) + 2.0 * CLUSTER_PAD;
         }
     }
     // Empty subgraphs sit on the rank of their parent's first node.
@@ -332,6 +351,23 @@ fn pads(direction: Direction) -> [f64; 4] {
         Direction::BottomUp => [p, t, p, p],
         Direction::LeftRight | Direction::RightLeft => [p, p, t, p],
     }
+}
+
+/// Whether subgraph `sub` is `c` or lies inside it.
+fn within(chart: &Flowchart, mut sub: Option<usize>, c: usize) -> bool {
+    while let Some(s) = sub {
+        if s == c {
+            return true;
+        }
+        sub = chart.subgraphs[s].parent;
+    }
+    false
+}
+
+/// Whether the link end on subgraph `region` (if any) holds the other end: node `node`, or
+/// subgraph `sub` when the other end is on one.
+fn holds(chart: &Flowchart, region: Option<usize>, node: usize, sub: Option<usize>) -> bool {
+    region.is_some_and(|c| within(chart, sub.or(chart.nodes[node].subgraph), c))
 }
 
 /// Which edges to reverse so the graph has no cycle: those a depth-first

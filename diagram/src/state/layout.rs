@@ -112,8 +112,8 @@ pub fn layout(d: &StateDiagram) -> Scene {
                 id: boxed::safe_id(&s.id, i),
                 title,
                 parent: sub_of(s.parent),
-                direction: None,
-                style: Default::default(),
+                direction: s.direction,
+                style: s.style,
             }
         })
         .collect();
@@ -132,7 +132,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
             shape: NodeShape::Rectangle,
             subgraph: sub_of(s.parent),
             marks: Vec::new(),
-            style: Default::default(),
+            style: s.style,
         });
         boxes.push(match s.kind {
             StateKind::Start | StateKind::End => boxed::bare_box("Ellipse", DOT, DOT),

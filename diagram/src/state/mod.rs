@@ -45,6 +45,10 @@ pub struct State {
     pub kind: StateKind,
     /// The composite state or region holding it.
     pub parent: Option<usize>,
+    /// A composite state's own `direction` (followed when nothing outside links into it).
+    pub direction: Option<crate::model::Direction>,
+    /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
+    pub style: crate::style::Style,
 }
 
 impl State {

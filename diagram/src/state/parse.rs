@@ -10,10 +10,10 @@
 //!
 //! As in Mermaid, a state belongs to the composite state it was last
 //! mentioned in (a mention at the top level leaves it where it is).
-//! Ignored: `classDef`, `class`, `style`, `:::class`, `click`, `hide empty
-//! description`, `scale`, floating notes (`note "text" as N`, which Mermaid
-//! does not draw), `direction` inside a composite state (it follows the
-//! diagram's).
+//! `direction` inside a composite state sets its own. Styling (`classDef`,
+//! `class`, `:::class`, `style`) goes to the states ([`crate::style_sheet`]).
+//! Ignored: `click`, `hide empty description`, `scale`, floating notes
+//! (`note "text" as N`, which Mermaid does not draw).
 
 use std::collections::HashMap;
 
@@ -31,6 +31,7 @@ struct Parser {
     notes: Vec<StateNote>,
     /// Open composite states: index, line and column of their `state`.
     open: Vec<(usize, usize, usize)>,
+    styles: crate::style_sheet::Styles,
     /// The composite state or region statements go into.
     scope: Option<usize>,
     /// The start and end state of each scope.
@@ -61,6 +62,10 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
             (false, StateKind::Composite | StateKind::Region) => state.kind = StateKind::State,
             (false, _) => {}
         }
+        state.style = match state.kind {
+            StateKind::Composite | StateKind::Region => p.styles.group_style(&state.id),
+            _ => p.styles.node_style(&state.id),
+        };
     }
     Ok(Diagram::State(StateDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
@@ -76,8 +81,9 @@ impl Parser {
         c.skip_ws();
         if let Some(direction) = syntax::direction(&c) {
             let direction = direction?;
-            if self.open.is_empty() {
-                self.direction = Some(direction);
+            match self.open.last() {
+                Some(&(composite, ..)) => self.states[composite].direction = Some(direction),
+                None => self.direction = Some(direction),
             }
             return Ok(());
         }
@@ -89,7 +95,11 @@ impl Parser {
         match word.as_str() {
             "state" if spaced => self.state_statement(&mut c),
             "note" if spaced => self.note(&mut c, lines, i),
-            "classDef" | "class" | "style" | "click" | "scale" if spaced => Ok(()),
+            "classDef" | "class" | "style" if spaced => {
+                c.eat(&word);
+                self.styles.statement(&word, &mut c)
+            }
+            "click" | "scale" if spaced => Ok(()),
             "hide" if c.rest().trim() == "hide empty description" => Ok(()),
             _ if c.eat("}") => {
                 let Some((closed, ..)) = self.open.pop() else {
@@ -117,18 +127,26 @@ impl Parser {
         }
     }
 
+    /// `:::name` after state `id`: the state gets style class `name`.
+    fn style_class(&mut self, c: &mut Cursor, id: &str) {
+        if c.eat(":::") {
+            let name = c.take_while(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-'));
+            self.styles.add_classes(id, vec![name]);
+        }
+    }
+
     fn one_statement(&mut self, c: &mut Cursor) -> Result<(), DiagramError> {
         let col = c.col();
         let first =
             id(c).ok_or_else(|| c.error_at(col, format!("expected a state or a transition, found {}", c.token())))?;
-        style_class(c);
+        self.style_class(c, &first);
         c.skip_ws();
         if c.eat("-->") {
             c.skip_ws();
             let at = c.col();
             let second =
                 id(c).ok_or_else(|| c.error_at(at, format!("expected the target state, found {}", c.token())))?;
-            style_class(c);
+            self.style_class(c, &second);
             c.skip_ws();
             let label = if c.eat(":") { Some(text::clean(&c.take_rest())).filter(|t| !t.is_empty()) } else { None };
             let from = self.mention(&first, true);
@@ -165,7 +183,7 @@ impl Parser {
         if name == "[*]" {
             return Err(c.error_at(at, "`[*]` cannot be declared with `state`"));
         }
-        style_class(c);
+        self.style_class(c, &name);
         c.skip_ws();
         let state = self.mention(&name, true);
         if let Some(d) = description.map(|d| text::clean(&d)).filter(|d| !d.is_empty()) {
@@ -268,7 +286,14 @@ impl Parser {
     fn region(&mut self, composite: usize) -> usize {
         let count = self.states.iter().filter(|s| s.parent == Some(composite) && s.kind == StateKind::Region).count();
         let id = format!("{}--region{count}", self.states[composite].id);
-        self.states.push(State { id, descriptions: Vec::new(), kind: StateKind::Region, parent: Some(composite) });
+        self.states.push(State {
+            id,
+            descriptions: Vec::new(),
+            kind: StateKind::Region,
+            parent: Some(composite),
+            direction: None,
+            style: Default::default(),
+        });
         self.states.len() - 1
     }
 
@@ -282,7 +307,14 @@ impl Parser {
             if let Some(&t) = terminals.get(&scope) {
                 return t;
             }
-            self.states.push(State { id: id.to_owned(), descriptions: Vec::new(), kind, parent: scope });
+            self.states.push(State {
+                id: id.to_owned(),
+                descriptions: Vec::new(),
+                kind,
+                parent: scope,
+                direction: None,
+                style: Default::default(),
+            });
             terminals.insert(scope, self.states.len() - 1);
             return self.states.len() - 1;
         }
@@ -292,7 +324,14 @@ impl Parser {
             }
             return s;
         }
-        self.states.push(State { id: id.to_owned(), descriptions: Vec::new(), kind: StateKind::State, parent: scope });
+        self.states.push(State {
+            id: id.to_owned(),
+            descriptions: Vec::new(),
+            kind: StateKind::State,
+            parent: scope,
+            direction: None,
+            style: Default::default(),
+        });
         self.by_id.insert(id.to_owned(), self.states.len() - 1);
         self.states.len() - 1
     }
@@ -325,13 +364,6 @@ fn id(c: &mut Cursor) -> Option<String> {
         c.bump();
     }
     (!id.is_empty()).then_some(id)
-}
-
-/// Skips `:::class` (styling is not drawn).
-fn style_class(c: &mut Cursor) {
-    if c.eat(":::") {
-        c.take_while(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-'));
-    }
 }
 
 /// Nothing but white space (or a `;`) may follow.

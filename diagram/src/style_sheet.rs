@@ -1,5 +1,6 @@
-//! Flowchart styling statements, collected while parsing and applied once every node, subgraph
-//! and edge is known (Mermaid lets a statement style what is defined after it):
+//! Styling statements, collected while parsing and applied once everything they name is known
+//! (Mermaid lets a statement style what is defined after it). Flowcharts, class diagrams and
+//! state diagrams share them (class diagrams spell `class` as `cssClass`):
 //! - `classDef a,b fill:#f9f,stroke:#333` defines classes (`default` applies to every node);
 //! - `class A,B a` and `A:::a` give classes to nodes and subgraphs;
 //! - `style A fill:#f9f` styles one node or subgraph;
@@ -96,6 +97,16 @@ impl Styles {
         if !classes.is_empty() {
             self.assigned.entry(id.to_owned()).or_default().extend(classes);
         }
+    }
+
+    /// The style of a node (a class, a state) `id`: `default`, its classes, its `style`s.
+    pub fn node_style(&self, id: &str) -> Style {
+        self.resolve(id, true)
+    }
+
+    /// The style of a group (a subgraph, a composite state) `id`: its classes, its `style`s.
+    pub fn group_style(&self, id: &str) -> Style {
+        self.resolve(id, false)
     }
 
     /// The style of a node or subgraph `id`: `default` (nodes only), its classes, its `style`s.
