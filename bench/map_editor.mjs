@@ -1,19 +1,24 @@
 // The live map editor in headless Chromium (Debian's, through playwright-core), against a running
 // service (bench/map_editor.sh starts `canvasctl up` from the release build):
 //
-//   - open time: from navigation to the whole map drawn (`body[data-renders]` set by the page), for
-//     the project as it is, five runs, median; the baseline of the same run is the same page
-//     opened on an empty project;
+//   - open time: from navigation to the whole map drawn and following changes (`body[data-renders]`
+//     and `body[data-live]` set by the page), for the project as it is, five runs, median; the
+//     baseline of the same run is the same page opened on an empty project. The page reads its
+//     item listing behind the drawing: `listedMs` is the time until that is in too
+//     (`body[data-listed]`; a page without it had the listing in before it was live);
 //   - frames per second while dragging one sticky note across the map for 3 s (the page's
 //     requestAnimationFrame callbacks, counted in the page; input paced at 60 Hz);
 //   - presence latency: A moves the mouse, the time until B's page shows A's cursor at the new
 //     place (`.cursor[data-client-id]`), twenty moves, median and worst.
 //
-//   node bench/map_editor.mjs --base URL --token T --project P --empty-project E --label NAME
+//   node bench/map_editor.mjs --base URL --token T --project P --empty-project E --label NAME \
+//        [--dev-assets rest-gateway/assets/map]
 //
-// Prints one JSON line with the figures. CANVAS_BROWSER_DIR holds playwright-core.
+// `--dev-assets DIR` serves the page's scripts and style from DIR instead of the binary (to try a
+// change to them without rebuilding). Prints one JSON line with the figures. CANVAS_BROWSER_DIR
+// holds playwright-core.
 import { createRequire } from "node:module";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { join } from "node:path";
 
@@ -34,6 +39,13 @@ async function browser() {
   });
   // The token mode of the page: the token in sessionStorage before the page's script runs.
   await context.addInitScript((token) => sessionStorage.setItem("canvas.map.token", token), args.token);
+  if (args["dev-assets"]) {
+    await context.route("**/map/assets/*", (route) => {
+      const file = new URL(route.request().url()).pathname.split("/").pop();
+      const type = file.endsWith(".css") ? "text/css" : "text/javascript";
+      route.fulfill({ status: 200, contentType: type, body: readFileSync(join(args["dev-assets"], file)) });
+    });
+  }
   return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
 }
 
@@ -43,6 +55,8 @@ async function openTime(context, project) {
   await page.goto(`${args.base}/map/${project}?auth=token`);
   await page.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1 && document.body.dataset.live === "true", null, { timeout: 60000 });
   const elapsed = Date.now() - started;
+  await page.waitForFunction(() => (document.body.dataset.listed || "true") === "true", null, { timeout: 60000 });
+  const listed = Date.now() - started;
   const { nav, marks } = await page.evaluate(() => {
     const [entry] = performance.getEntriesByType("navigation");
     // The page's own phase marks (map.js), in ms since navigation started.
@@ -51,15 +65,17 @@ async function openTime(context, project) {
     return { nav: entry ? entry.responseEnd - entry.startTime : null, marks };
   });
   await page.close();
-  return { elapsed, nav, marks };
+  return { elapsed, listed, nav, marks };
 }
 
 async function dragFps(context, project) {
   const page = await context.newPage();
   await page.goto(`${args.base}/map/${project}?auth=token`);
-  // Drawn (as openTime waits for), live, and the role known (the editing tools are on).
+  // Drawn (as openTime waits for), live, the role known (the editing tools are on) and the item
+  // listing in: the drag is measured on the page at rest.
   await page.waitForFunction(
-    () => Number(document.body.dataset.renders || 0) >= 1 && document.body.dataset.live === "true" && document.body.dataset.role,
+    () => Number(document.body.dataset.renders || 0) >= 1 && document.body.dataset.live === "true" && document.body.dataset.role &&
+      (document.body.dataset.listed || "true") === "true",
     null,
     { timeout: 60000 },
   );
@@ -158,11 +174,13 @@ const { context, close } = await browser();
 try {
   const baseline = [];
   const open = [];
+  const listed = [];
   const phases = [];
   for (let i = 0; i < 5; i += 1) {
     baseline.push((await openTime(context, args["empty-project"])).elapsed);
     const opened = await openTime(context, args.project);
     open.push(opened.elapsed);
+    listed.push(opened.listed);
     phases.push(opened.marks);
   }
   // The page's phases of the median open (ms from navigation): where the open time goes.
@@ -170,6 +188,8 @@ try {
   result.openEmptyMs = median(baseline);
   result.openMs = median(open);
   result.openRatio = result.openMs / result.openEmptyMs;
+  result.openAllMs = open;
+  result.listedMs = median(listed);
   result.drag = await dragFps(context, args.project);
 } finally {
   await close();

@@ -9,12 +9,16 @@
 #
 #   bash bench/map_editor.sh
 #
+# SKIP_BUILD=1 uses the release canvasctl as built (on a shared machine, build it first under
+# the build lock); DEV_ASSETS=DIR serves the page's scripts and style from DIR instead of the
+# binary (bench/map_editor.mjs --dev-assets).
+#
 # Needs Debian's chromium and playwright-core in ~/.cache/canvas-browser (tests/run.sh installs
 # both) and PostgreSQL at 127.0.0.1:5432; listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-cargo build --release -q -p canvasctl
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release -q -p canvasctl
 BIN="$CARGO_TARGET_DIR/release"
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -84,7 +88,7 @@ PY
         local presence=false
         [ "$size" = 10000 ] && presence=true
         node bench/map_editor.mjs --base "$BASE" --token "$token" --project "$project" --empty-project "$empty" \
-            --label "$backend $size items" --presence "$presence"
+            --label "$backend $size items" --presence "$presence" ${DEV_ASSETS:+--dev-assets "$DEV_ASSETS"}
     done
     kill "$pid"
     wait "$pid" 2>/dev/null || true

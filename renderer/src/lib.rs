@@ -15,7 +15,8 @@
 //!
 //! The output is one `<svg>` whose `viewBox` is the drawn region in map units;
 //! every item is a `<g class="item" id="item-{itemId}" data-item-id=…>` so a
-//! page can find, centre and highlight it.
+//! page can find, centre and highlight it; a connector's also names the items it joins
+//! (`data-start-id`, `data-end-id`).
 
 pub mod connector;
 pub mod label;
@@ -181,7 +182,14 @@ fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
         "<g class=\"item\" id=\"item-{id}\" data-item-id=\"{id}\" data-item-type=\"{}\"",
         escape(type_name)
     );
-    if item.kind != Kind::Connector {
+    if item.kind == Kind::Connector {
+        // The items a connector joins, so a page or tool can find what follows which item.
+        for (end, attribute) in [("startPoint", "data-start-id"), ("endPoint", "data-end-id")] {
+            if let Some(id) = item.props.get(end).and_then(|p| p.get("itemId")).and_then(Value::as_str) {
+                let _ = write!(svg, " {attribute}=\"{}\"", escape(id));
+            }
+        }
+    } else {
         let _ = write!(svg, " transform=\"{}\"", item.frame.transform());
     }
     svg.push('>');

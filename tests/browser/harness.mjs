@@ -3,7 +3,7 @@
 // playwright-core from $CANVAS_BROWSER_DIR; nothing is downloaded) with a fresh profile and the
 // flags it needs on this closed network.
 import { createRequire } from "node:module";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,6 +22,20 @@ const { chromium } = createRequire(join(packages, "package.json"))("playwright-c
 
 let passed = 0;
 let failed = 0;
+
+/**
+ * With `--dev-assets DIR`, the map page's scripts and style come from DIR instead of the binary
+ * (to try a change to them without rebuilding), in every context of the run.
+ */
+async function devAssets(context) {
+  if (!args["dev-assets"]) return context;
+  await context.route("**/map/assets/*", (route) => {
+    const file = new URL(route.request().url()).pathname.split("/").pop();
+    const type = file.endsWith(".css") ? "text/css" : "text/javascript";
+    route.fulfill({ status: 200, contentType: type, body: readFileSync(join(args["dev-assets"], file)) });
+  });
+  return context;
+}
 
 /** Runs one named check; a failure is printed and counted, and the next check still runs. */
 export async function check(name, body) {
@@ -55,7 +69,7 @@ export async function inBrowser(body, options = {}) {
     ...options,
   });
   try {
-    await body(context);
+    await body(await devAssets(context));
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -75,7 +89,7 @@ export async function inBrowsers(body) {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
            "--disable-component-update", "--disable-sync"],
   });
-  const newContext = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const newContext = async (options = {}) => devAssets(await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options }));
   try {
     await body(newContext);
   } finally {

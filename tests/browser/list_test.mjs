@@ -24,7 +24,8 @@ await inBrowser(async (context) => {
 
   await check("the list shows its first 200 entries in creation order and says there are more", async () => {
     await page.goto(`${args.base}/map/${args.project}?auth=token`);
-    await page.waitForFunction(() => document.body.dataset.live === "true", null, { timeout: 30000 });
+    // Live, and the item listing (read behind the drawing) in.
+    await page.waitForFunction(() => document.body.dataset.live === "true" && document.body.dataset.listed === "true", null, { timeout: 30000 });
     const ids = await entries();
     assert(ids.length === 200, `${ids.length} entries shown`);
     assert(ids.every((id, i) => i === 0 || ids[i - 1] < id), "the entries are not in creation (id) order");

@@ -38,6 +38,8 @@ await inBrowser(async (context) => {
     const stored = await page.evaluate(() => Object.keys(sessionStorage));
     const local = await page.evaluate(() => Object.keys(localStorage));
     assert(stored.length === 1 && local.length === 0, `the token must live in sessionStorage only: ${stored} / ${local}`);
+    // The list is built from the item listing, which the page reads behind the drawing.
+    await page.waitForSelector("body[data-listed=true]", { timeout: 15000 });
     const selected = await page.locator(`#items li.selected[data-item-id="${args.node}"] .copy-link`).count();
     assert(selected === 1, "the item list marks the node item and offers its map link");
   });

@@ -93,6 +93,13 @@
     return r.body;
   };
 
+  // The item as this page holds it, read first if unknown (before the listing is in, the page
+  // knows only what the drawing shows); null when it is gone.
+  M.ensureItem = async (id) => M.items.get(id) || M.fetchItem(id);
+
+  // Resolves once the item listing is in (map.js emits "listed").
+  M.whenListed = () => new Promise((resolve) => (document.body.dataset.listed === "true" ? resolve() : M.on("listed", resolve)));
+
   // The version of the item as this page holds it, read first if unknown.
   M.versionOf = async (id) => {
     if (!M.versions.has(id)) await M.fetchItem(id);
@@ -194,8 +201,28 @@
     return null;
   };
 
+  // Level of detail: text under 2 px on screen is not drawn. It cannot be read, and on a big map
+  // fitted to the screen (10,000 notes, their text about 1 px) laying it out and painting it is
+  // most of a frame. Each drawn `<text>` gets the class of its font-size band (`fs0`: at most 4
+  // map units, `fs1`: 8, … `fs4`: 64; larger text is always drawn); the map's `data-hide` says
+  // how many bands are hidden at this zoom (map.css).
+  const BANDS = [4, 8, 16, 32, 64];
+  const MIN_TEXT_PX = 2;
+  M.textDetail = (g) => {
+    for (const t of g.getElementsByTagName("text")) {
+      const size = Number(t.getAttribute("font-size")) || 16;
+      const band = BANDS.findIndex((b) => size <= b);
+      if (band >= 0) t.setAttribute("class", `fs${band}`);
+    }
+  };
+  function hideText() {
+    const hidden = String(BANDS.filter((b) => b * M.view.zoom < MIN_TEXT_PX).length);
+    if (M.mapEl.dataset.hide !== hidden) M.mapEl.dataset.hide = hidden;
+  }
+
   M.applyView = () => {
     if (!M.svg || !M.view) return;
+    hideText();
     const w = M.mapEl.clientWidth || 1;
     const h = M.mapEl.clientHeight || 1;
     const vw = w / M.view.zoom;
@@ -203,8 +230,66 @@
     const box = `${M.view.cx - vw / 2} ${M.view.cy - vh / 2} ${vw} ${vh}`;
     M.svg.setAttribute("viewBox", box);
     if (M.layer) M.layer.setAttribute("viewBox", box);
+    M.cull();
     M.emit("view");
   };
+
+  // ---- view culling ---------------------------------------------------------------------------
+  // Items well outside the view are not drawn (class `culled`: display none), so the browser keeps
+  // no paint for them: on a 10,000-item map zoomed in on a few hundred, a drag's frame no longer
+  // walks 10,000 items' paint. A pass runs 100 ms after the view changes (never in a drag's
+  // frames; at most every 100 ms while the view moves), keeps a margin of half a view around it, and never culls the selection,
+  // the focused item, or the first and last item (Tab enters the map there; keys.js moves Tab
+  // through culled items and shows each). An item's box is read once while it is drawn (its
+  // own coordinates; the transform is read each pass, so a move needs no new read).
+  const boxes = new WeakMap(); // <g> → its getBBox() in its own coordinates
+  let cullTimer = null;
+  M.cull = () => {
+    if (cullTimer) return;
+    cullTimer = setTimeout(() => {
+      cullTimer = null;
+      cullNow();
+    }, 100);
+  };
+  function cullNow() {
+    if (!M.svg || !M.view || !M.svg.isConnected) return;
+    const w = (M.mapEl.clientWidth || 1) / M.view.zoom;
+    const h = (M.mapEl.clientHeight || 1) / M.view.zoom;
+    const left = M.view.cx - w;
+    const right = M.view.cx + w;
+    const top = M.view.cy - h;
+    const bottom = M.view.cy + h;
+    const items = M.svg.children;
+    const first = M.svg.querySelector(":scope > .item");
+    const last = M.svg.lastElementChild;
+    const changes = [];
+    for (const g of items) {
+      if (!g.classList.contains("item")) continue;
+      let box = boxes.get(g);
+      if (!box) {
+        if (g.classList.contains("culled")) continue;
+        const b = g.getBBox();
+        box = { x: b.x, y: b.y, width: b.width, height: b.height };
+        boxes.set(g, box);
+      }
+      let inView;
+      const transform = g.getAttribute("transform");
+      if (transform) {
+        // Turned or not: a circle around the centre that holds the whole box.
+        const t = M.parseTransform(transform);
+        const r = Math.hypot(Math.max(Math.abs(box.x), Math.abs(box.x + box.width)), Math.max(Math.abs(box.y), Math.abs(box.y + box.height)));
+        inView = t.x + r >= left && t.x - r <= right && t.y + r >= top && t.y - r <= bottom;
+      } else {
+        inView = box.x + box.width >= left && box.x <= right && box.y + box.height >= top && box.y <= bottom;
+      }
+      const keep = inView || g === first || g === last || g === document.activeElement || M.selection.has(g.dataset.itemId);
+      if (keep === g.classList.contains("culled")) changes.push([g, !keep]);
+    }
+    for (const [g, culled] of changes) g.classList.toggle("culled", culled);
+    M.svg.dataset.culled = String(M.svg.querySelectorAll(":scope > .culled").length);
+  }
+  // Draws a culled item again (Tab reached it, or it was selected).
+  M.reveal = (g) => g && g.classList.remove("culled");
 
   M.fit = (rect, fill) => {
     const w = M.mapEl.clientWidth || 1;

@@ -75,7 +75,7 @@
     const steps = [];
     await Promise.all(
       changes.map(async ({ id, props, version }) => {
-        const item = M.items.get(id);
+        const item = await M.ensureItem(id);
         if (!item) return;
         const ready = version != null ? version : await M.versionOf(id);
         const before = previous(item, props);
@@ -112,7 +112,7 @@
     const steps = [];
     await Promise.all(
       ids.map(async (id) => {
-        const item = M.items.get(id);
+        const item = await M.ensureItem(id);
         if (!item) return;
         const ready = await M.versionOf(id);
         const r = await M.request("DELETE", `/item/${encodeURIComponent(id)}`, { version: ready });
@@ -132,6 +132,8 @@
     return Boolean(M.canEdit && item && typeof item.text === "string");
   };
   M.editText = async (id) => {
+    if (!M.canEdit || editing) return;
+    await M.ensureItem(id);
     if (!M.canEditText(id) || editing) return;
     const item = M.items.get(id);
     const el = M.itemEl(id);

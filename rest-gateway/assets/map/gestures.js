@@ -86,8 +86,10 @@
     return M.dragSvg;
   }
 
+  // An item not read yet (the listing still loading) moves from where it is drawn: its transform's
+  // translation is its position (the renderer's frame), and the drop reads its version.
   function beginMove(start) {
-    const moving = [...M.selection].filter((id) => M.items.get(id) && M.items.get(id).itemType !== "connector" && M.itemEl(id));
+    const moving = [...M.selection].filter((id) => M.itemEl(id) && M.itemEl(id).dataset.itemType !== "connector");
     if (!moving.length) return null;
     const layer = dragLayer();
     const parts = moving.map((id) => {
@@ -97,8 +99,9 @@
       layer.append(el);
       M.dragging.add(id);
       const item = M.items.get(id);
-      return { id, el, mark, t: M.parseTransform(el.getAttribute("transform")), pos: { ...(item.position || { x: 0, y: 0 }) },
-        version: M.versions.get(id) };
+      const t = M.parseTransform(el.getAttribute("transform"));
+      const pos = item ? { ...(item.position || { x: 0, y: 0 }) } : { x: t.x, y: t.y };
+      return { id, el, mark, t, pos, version: M.versions.get(id) };
     });
     // The outline without handles (M.dragging is set), carried along with the items.
     M.drawOverlay();
@@ -302,7 +305,7 @@
     } else if (g.kind === "box") {
       const box = g.rect.getBoundingClientRect();
       g.rect.remove();
-      const hit = [...M.svg.querySelectorAll(":scope > .item")].filter((el) => {
+      const hit = [...M.svg.querySelectorAll(":scope > .item:not(.culled)")].filter((el) => {
         const r = el.getBoundingClientRect();
         return r.right >= box.left && r.left <= box.right && r.bottom >= box.top && r.top <= box.bottom;
       }).map((el) => el.dataset.itemId);

@@ -17,8 +17,11 @@
   const OFFSET = 20;
   let pastes = 0;
 
-  // The selection (and the connectors joining two selected items) as bulk-create entries.
-  function copies() {
+  // The selection (and the connectors joining two selected items) as bulk-create entries; the
+  // connectors are known once the listing is in.
+  async function copies() {
+    await M.whenListed();
+    await Promise.all([...M.selection].map((id) => M.ensureItem(id)));
     const ids = new Set([...M.selection].filter((id) => M.items.has(id)));
     for (const [id, item] of M.items) {
       if (item.itemType !== "connector") continue;
@@ -65,8 +68,8 @@
     M.select(created);
   }
 
-  M.copy = () => {
-    const entries = copies();
+  M.copy = async () => {
+    const entries = await copies();
     if (!entries.length) return M.notice("Select something to copy");
     localStorage.setItem(CLIPBOARD, JSON.stringify({ project: M.projectId, items: entries }));
     pastes = 0;
@@ -83,8 +86,8 @@
     pastes += 1;
     return createCopies(clip.items, OFFSET * pastes, clip.project);
   };
-  M.duplicate = () => {
-    const entries = copies();
+  M.duplicate = async () => {
+    const entries = await copies();
     if (!entries.length) return M.notice("Select something to duplicate");
     return createCopies(entries, OFFSET, M.projectId);
   };
@@ -92,9 +95,11 @@
   // Keyboard moves go one after the other, so each sends the version the previous one got.
   let moves = Promise.resolve();
   function nudge(dx, dy) {
-    const ids = [...M.selection].filter((id) => M.items.has(id) && M.items.get(id).itemType !== "connector");
-    if (!ids.length) return;
-    moves = moves.then(() => {
+    const selected = [...M.selection];
+    moves = moves.then(async () => {
+      await Promise.all(selected.map((id) => M.ensureItem(id)));
+      const ids = selected.filter((id) => M.items.has(id) && M.items.get(id).itemType !== "connector");
+      if (!ids.length) return;
       const changes = ids.map((id) => {
         const p = M.items.get(id).position || { x: 0, y: 0 };
         return { id, props: { position: { x: p.x + dx, y: p.y + dy } } };
@@ -127,9 +132,32 @@
     else if (arrows[key] && M.selection.size && !onButton) {
       const step = e.shiftKey ? 1 : 10;
       nudge(arrows[key][0] * step, arrows[key][1] * step);
-    } else if (key === "Enter" && !onButton && M.selection.size === 1 && M.canEditText([...M.selection][0])) M.editText([...M.selection][0]);
+    } else if (key === "Enter" && !onButton && M.selection.size === 1) M.editText([...M.selection][0]);
     else handled = false;
     if (handled) e.preventDefault();
+  });
+
+  // Tab and Shift+Tab from a drawn item go to the next or previous item in the drawing's order,
+  // culled ones included (core.js): it is drawn again, brought into view when outside it, and
+  // focused. From the last item (or before the first) Tab leaves the map as usual.
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Tab" || e.ctrlKey || e.metaKey || e.altKey || !M.svg) return;
+    const here = e.target.closest && e.target.closest(".drawing .item");
+    if (!here || here.parentNode !== M.svg) return;
+    let next = e.shiftKey ? here.previousElementSibling : here.nextElementSibling;
+    while (next && !next.classList.contains("item")) next = e.shiftKey ? next.previousElementSibling : next.nextElementSibling;
+    if (!next) return;
+    e.preventDefault();
+    M.reveal(next);
+    const r = next.getBoundingClientRect();
+    const map = M.mapEl.getBoundingClientRect();
+    if (r.right < map.left || r.left > map.right || r.bottom < map.top || r.top > map.bottom) {
+      const p = M.toMap(r.left + r.width / 2, r.top + r.height / 2);
+      M.view.cx = p.x;
+      M.view.cy = p.y;
+      M.applyView();
+    }
+    next.focus({ preventScroll: true });
   });
 
   // Focusing a drawn item (Tab) selects it; a click selects on its own (gestures.js).

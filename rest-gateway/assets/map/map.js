@@ -6,8 +6,17 @@
 //   `render.svg?itemIds=a,b,c`, and swaps those `<g>` in place: a deleted item's `<g>` is removed,
 //   a created one inserted in the listing's order (creation order: ids are UUIDv7, so id order).
 //   A fragment whose transform changed (someone moved or turned it) animates into place (200 ms).
-// - Item data comes from `GET .../items` once, then `GET .../item/{id}` per changed item; its
-//   ETag is the version every write sends as `If-Match` (editor.js, history.js).
+// - The open, in this order: the change stream (its `ready` is the point from which every change
+//   is delivered), then the drawing, fitted, decorated and inserted in one go (one style, layout
+//   and paint of the whole map); the page is live and editable from the drawing alone. The item
+//   listing (`GET .../items`, ten pages on a 10,000-item map) is read behind it: until it is in,
+//   an item is read by id when it is first selected, dragged, edited or nudged (`M.ensureItem`),
+//   connectors name their ends from the drawing (`data-start-id`/`data-end-id`), and the list
+//   beside the map says it is loading (`body[data-listed]` turns "true" when it is in). Changes
+//   that arrive before the drawing wait for it; a change seen while the listing is read is read
+//   again after it, so the listing's older copy never wins.
+// - Item data then comes from `GET .../item/{id}` per changed item; its ETag is the version every
+//   write sends as `If-Match` (editor.js, history.js).
 // - Writes: with an API token `Authorization: Bearer`; signed in with the account site's cookie,
 //   `X-Canvas-CSRF` with the value of `<meta name="canvas-csrf">` (core.js).
 // - The role decides the tools: `GET /api/v2/projects/{projectId}` answers the caller's role;
@@ -97,6 +106,7 @@
   const listable = (item) => item && item.parent !== "inbox";
 
   function showMore() {
+    if (document.body.dataset.listed !== "true") return;
     const fragment = document.createDocumentFragment();
     const end = Math.min(listIds.length, listed.size + LIST_STEP);
     for (let i = listed.size; i < end; i += 1) {
@@ -109,14 +119,19 @@
     more.hidden = listed.size >= listIds.length;
   }
 
-  function renderList() {
+  function listMarker(text) {
     if (!more) {
       more = document.createElement("p");
       more.className = "list-more";
-      more.textContent = "More items…";
       $("items").after(more);
       new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && showMore(), { root: $("panel") }).observe(more);
     }
+    more.textContent = text;
+  }
+
+  function renderList() {
+    listMarker("More items…");
+    $("items").removeAttribute("aria-busy");
     $("items").textContent = "";
     listed.clear();
     listIds = [...M.items.keys()].filter((id) => listable(M.items.get(id))).sort();
@@ -163,36 +178,67 @@
     if (more) more.hidden = listed.size >= listIds.length;
   }
 
-  // Keyboard and screen-reader access to each drawn item; connectors name their ends.
+  // The words of a drawn item: its text lines (the drawing's `<tspan>`s), one space between.
+  function drawnName(g) {
+    const lines = g.getElementsByTagName("tspan");
+    if (!lines.length) return g.textContent.trim();
+    let words = "";
+    for (const line of lines) words += (words ? " " : "") + line.textContent;
+    return words;
+  }
+
+  // Keyboard and screen-reader access to each drawn item (named from its data once the listing
+  // or a read has it, else from its drawn text). Connectors carry their ends as the renderer
+  // drew them (`data-start-id`/`data-end-id`); the item data, when the page has it, is the same.
   function decorate(g) {
     const id = g.dataset.itemId;
     const item = M.items.get(id);
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     const what = M.typeWords(g.dataset.itemType);
-    g.setAttribute("aria-label", item ? `${what}: ${M.itemName(item)}` : what);
+    const name = item ? M.itemName(item) : drawnName(g);
+    g.setAttribute("aria-label", name ? `${what}: ${name}` : what);
     if (item && item.itemType === "connector") {
       if (item.startPoint && item.startPoint.itemId) g.dataset.startId = item.startPoint.itemId;
       if (item.endPoint && item.endPoint.itemId) g.dataset.endId = item.endPoint.itemId;
     }
-    g.classList.toggle("highlighted", M.selection.has(id));
+    M.textDetail(g);
+    if (M.selection.has(id)) g.classList.add("highlighted");
+    else if (g.classList.contains("highlighted")) g.classList.remove("highlighted");
   }
 
-  // Reads every item; answers true, or the failed answer (for the caller to show, once).
+  // Ids changed (per the change stream) while the listing is being read: read again after it.
+  let changedDuringListing = null;
+
+  // Reads every item; answers true, or the failed answer (for the caller to show, once). An item
+  // the page has read by id meanwhile (it has a version) keeps that copy: the change stream keeps
+  // it current, and a listing page read before a change may arrive after it.
   async function loadItems() {
+    changedDuringListing = new Set();
     const items = [];
     let cursor = null;
     do {
       const r = await M.request("GET", `/items?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      if (!r.ok) return r;
+      if (!r.ok) {
+        changedDuringListing = null;
+        return r;
+      }
       items.push(...(r.body.items || []));
       cursor = r.body.nextCursor;
     } while (cursor);
     performance.mark("canvas:items-read");
+    const fresh = new Map();
+    for (const item of items) fresh.set(item.itemId, M.versions.has(item.itemId) && M.items.has(item.itemId) ? M.items.get(item.itemId) : item);
+    for (const [id, item] of M.items) if (!fresh.has(id) && M.versions.has(id)) fresh.set(id, item);
     M.items.clear();
-    for (const item of items) M.items.set(item.itemId, item);
+    for (const [id, item] of fresh) M.items.set(id, item);
+    const again = [...changedDuringListing];
+    changedDuringListing = null;
+    document.body.dataset.listed = "true";
     renderList();
     performance.mark("canvas:list-built");
+    if (again.length) M.refresh(again);
+    M.emit("listed");
     return true;
   }
 
@@ -214,6 +260,7 @@
   // Selects exactly `ids` (centred when asked); the single selected item is the URL's `node`.
   M.select = (ids, centre = false) => {
     M.selection = new Set(ids.filter((id) => M.items.has(id) || M.itemEl(id)));
+    for (const id of M.selection) M.reveal(M.itemEl(id));
     markSelected();
     const sel = $("selection");
     if (M.selection.size === 1) {
@@ -264,45 +311,68 @@
   }
 
   // ---- drawing: the whole map once, then fragments -------------------------------------------
-  const parseSvg = (text) => document.importNode(new DOMParser().parseFromString(text, "image/svg+xml").documentElement, true);
+  // The drawing's text is parsed by the HTML parser (an SVG in a `<template>`: nothing in it runs
+  // or loads) and adopted, not copied, into the page: for a 10,000-item drawing (4.5 MB) about
+  // half the time of DOMParser's XML parser. The renderer's only camel-case attributes,
+  // `viewBox` and `preserveAspectRatio`, are among those the HTML parser restores for SVG.
+  const parseSvg = (text) => {
+    const template = document.createElement("template");
+    template.innerHTML = text;
+    return document.adoptNode(template.content.firstElementChild);
+  };
 
+  // Reads and places the whole drawing. The view is set and every item decorated before the
+  // drawing enters the page, so the browser styles, lays out and paints it once.
   async function render() {
-    const response = await fetch(`${M.api}/render.svg`, { headers: M.readHeaders() });
-    if (!response.ok) {
-      let detail = response.statusText;
+    const response = await fetch(`${M.api}/render.svg`, { headers: M.readHeaders() }).catch(() => null);
+    if (!response || !response.ok) {
+      let detail = response ? response.statusText : "the service did not answer";
       try {
         detail = (await response.json()).detail || detail;
       } catch {
         /* not JSON */
       }
-      handleFailure({ ok: false, status: response.status, detail });
+      handleFailure({ ok: false, status: response ? response.status : 0, detail });
       return false;
     }
     const text = await response.text();
     performance.mark("canvas:svg-read");
     const fresh = parseSvg(text);
+    performance.mark("canvas:svg-parsed");
     const box = fresh.getAttribute("viewBox").split(/\s+/).map(Number);
+    const first = !M.svg;
     M.region = { x: box[0], y: box[1], width: box[2], height: box[3] };
     fresh.removeAttribute("width");
     fresh.removeAttribute("height");
     fresh.classList.add("drawing");
     fresh.setAttribute("aria-hidden", "false");
-    if (M.svg) M.svg.replaceWith(fresh);
-    else M.mapEl.prepend(fresh);
+    const old = M.svg;
     M.svg = fresh;
+    if (first) M.fit(M.region, 0.95);
+    else M.applyView();
+    for (const g of fresh.querySelectorAll(":scope > .item")) decorate(g);
+    marked = new Set(M.selection);
+    performance.mark("canvas:svg-decorated");
+    if (old) old.replaceWith(fresh);
+    else M.mapEl.prepend(fresh);
     if (!M.layer) {
       // The overlay: its own <svg> (in a box of its own) above the drawing, same viewBox.
       M.layer = M.overlayBox("layer-box").svg;
+      M.applyView();
     }
     performance.mark("canvas:svg-placed");
-    if (M.items.size) decorateAll();
     document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
     return true;
   }
 
-  function decorateAll() {
-    for (const g of M.svg.querySelectorAll(":scope > .item")) decorate(g);
-    marked = new Set(M.selection);
+  // Names every drawn item from the item data (once the listing is in).
+  function renameAll() {
+    for (const g of M.svg.querySelectorAll(":scope > .item")) {
+      const item = M.items.get(g.dataset.itemId);
+      if (!item) continue;
+      const label = `${M.typeWords(g.dataset.itemType)}: ${M.itemName(item)}`;
+      if (g.getAttribute("aria-label") !== label) g.setAttribute("aria-label", label);
+    }
   }
 
   // Puts a fresh fragment `<g>` in place of the drawn one, or in creation order when new.
@@ -337,6 +407,11 @@
       if (item.itemType !== "connector") continue;
       if (wanted.has(item.startPoint && item.startPoint.itemId) || wanted.has(item.endPoint && item.endPoint.itemId)) wanted.add(id);
     }
+    // The drawing names each connector's ends too (before the listing is in, it is all there is).
+    for (const id of ids) {
+      const end = CSS.escape(id);
+      for (const c of M.svg.querySelectorAll(`:scope > [data-start-id="${end}"], :scope > [data-end-id="${end}"]`)) wanted.add(c.dataset.itemId);
+    }
     const all = [...wanted];
     // The item data and the drawings at once: the renderer leaves out what is gone or in the inbox.
     const query = all.map(encodeURIComponent).join(",");
@@ -364,33 +439,49 @@
   }
 
   // ---- live changes ---------------------------------------------------------------------------
+  // Changes arriving before the drawing is in place wait for it (`pending`).
   let pending = new Set();
   let timer = null;
   function changed(id) {
     pending.add(id);
+    if (changedDuringListing) changedDuringListing.add(id);
+    if (!M.svg) return;
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      const ids = [...pending];
-      pending = new Set();
-      M.refresh(ids);
-    }, 30);
+    timer = setTimeout(flush, 30);
+  }
+  function flush() {
+    const ids = [...pending];
+    pending = new Set();
+    if (ids.length) M.refresh(ids);
   }
 
-  async function follow() {
-    streamAbort = new AbortController();
-    try {
-      const query = lastSeq > 0 ? `?after=${lastSeq}` : "";
-      const response = await fetch(`${M.api}/changes${query}`, { headers: M.readHeaders(), signal: streamAbort.signal });
-      if (!response.ok) {
-        handleFailure({ ok: false, status: response.status, detail: response.statusText });
-        return;
+  // The stream answers `ready` once the service delivers every later change: the open waits for
+  // it before reading the drawing, so nothing changed in between is missed.
+  let streamReady = null;
+  let readyNow = () => {};
+  function follow() {
+    streamReady = new Promise((resolve) => (readyNow = resolve));
+    (async () => {
+      const abort = (streamAbort = new AbortController());
+      try {
+        const query = lastSeq > 0 ? `?after=${lastSeq}` : "";
+        const response = await fetch(`${M.api}/changes${query}`, { headers: M.readHeaders(), signal: abort.signal });
+        if (!response.ok) {
+          // Before the drawing, the open reports what is wrong (once).
+          readyNow(response);
+          if (M.svg) handleFailure({ ok: false, status: response.status, detail: response.statusText });
+          return;
+        }
+        await M.readEvents(response, onEvent);
+      } catch (err) {
+        if (err.name === "AbortError") return;
+        readyNow(null);
       }
-      await M.readEvents(response, onEvent);
-    } catch (err) {
-      if (err.name === "AbortError") return;
-    }
-    setStatus("reconnecting…", false);
-    setTimeout(follow, 1000);
+      if (abort !== streamAbort) return;
+      setStatus("reconnecting…", false);
+      setTimeout(() => abort === streamAbort && follow(), 1000);
+    })();
+    return streamReady;
   }
 
   function onEvent(block) {
@@ -398,9 +489,10 @@
     if (!data) return;
     if (type === "ready") {
       // Missed changes while away: read everything again.
-      if (lastSeq > 0 && data.seq !== lastSeq) reloadAll();
+      if (lastSeq > 0 && data.seq !== lastSeq && M.svg) reloadAll();
       lastSeq = Math.max(lastSeq, data.seq);
-      setStatus("live", true);
+      readyNow(true);
+      if (M.svg) setStatus("live", true);
     } else if (type === "change") {
       lastSeq = Math.max(lastSeq, data.seq);
       changed(data.itemId);
@@ -411,8 +503,7 @@
     const [drawn, loaded] = await Promise.all([render(), loadItems()]);
     if (drawn && loaded !== true) handleFailure(loaded);
     if (drawn && loaded === true) {
-      decorateAll();
-      M.applyView();
+      renameAll();
       markSelected();
       M.emit("redrawn", []);
     }
@@ -429,25 +520,57 @@
     M.applyView();
   }
 
+  // The item listing, behind the drawing; a refusal is shown (once).
+  async function listItems() {
+    const loaded = await loadItems();
+    if (loaded !== true) return void handleFailure(loaded);
+    renameAll();
+  }
+
   async function start() {
     $("sign-in").hidden = true;
     $("sign-out").hidden = false;
     setStatus("loading…", false);
-    // The drawing, the item data and the role at once: on a big map each takes a while.
-    const [drawn, loaded] = await Promise.all([render(), loadItems(), readRole()]);
-    // A refused drawing was shown by render(); a refused listing is shown here (once).
+    document.body.dataset.listed = "false";
+    listMarker("Loading the item list…");
+    more.hidden = false;
+    $("items").setAttribute("aria-busy", "true");
+    if (streamAbort) streamAbort.abort();
+    lastSeq = 0;
+    // The stream and the role at once (the role decides the toolbar, and so the map's size); the
+    // drawing once the stream is ready.
+    const [ready] = await Promise.all([follow(), readRole()]);
+    performance.mark("canvas:stream-ready");
+    if (ready !== true && ready !== null) {
+      // The stream was refused: the same access problem the drawing would have (401, 403, 404).
+      let detail = ready.statusText;
+      try {
+        detail = (await ready.json()).detail || detail;
+      } catch {
+        /* not JSON */
+      }
+      return void handleFailure({ ok: false, status: ready.status, detail });
+    }
+    const drawn = await render();
+    // A refused drawing was shown by render().
     if (!drawn) return;
-    if (loaded !== true) return void handleFailure(loaded);
-    decorateAll();
-    performance.mark("canvas:decorated");
-    M.fit(M.region, 0.95);
+    if (ready === true) setStatus("live", true);
+    performance.mark("canvas:live");
     if (node) {
       if (M.itemEl(node)) M.select([node], true);
-      else setStatus(`item ${node} is not on this map`, false);
+      else setStatus(`live; item ${node} is not on this map`, true);
     }
     if (!started) M.emit("ready");
     started = true;
-    follow();
+    flush();
+    // The listing after the drawing's first frame (painted: the mark), so that it does not
+    // compete with it.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark("canvas:painted");
+        listItems();
+      }, 0),
+    );
   }
 
   $("sign-in-form").addEventListener("submit", (e) => {

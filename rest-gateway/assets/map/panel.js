@@ -68,6 +68,7 @@
 
   // Arranges the selection with the service's layouts; undo puts each item back.
   M.arrange = async (style) => {
+    await Promise.all([...M.selection].map((id) => M.ensureItem(id)));
     const ids = [...M.selection].filter((id) => M.items.has(id));
     if (!ids.length) return M.notice("Select the items to arrange first");
     const before = new Map(ids.map((id) => [id, { ...(M.items.get(id).position || { x: 0, y: 0 }) }]));
@@ -115,8 +116,10 @@
   });
   M.on("selection", show);
   M.on("redrawn", show);
-  // Reads the version of what is selected now, so the next write has it.
+  // Reads the version of what is selected now, so the next write has it (and, before the listing
+  // is in, the item itself: the panel shows once it is read).
   M.on("selection", () => {
-    for (const id of M.selection) if (!M.versions.has(id)) M.fetchItem(id);
+    const reads = [...M.selection].filter((id) => !M.versions.has(id)).map((id) => M.fetchItem(id));
+    if (reads.length) Promise.all(reads).then(show);
   });
 })();
