@@ -434,6 +434,8 @@
     const gone = all.filter((id) => !M.items.has(id));
     if (gone.some((id) => M.selection.has(id))) M.select([...M.selection].filter((id) => !gone.includes(id)));
     updateList(all);
+    // A fresh fragment is drawn until the next culling pass says otherwise.
+    M.cull();
     M.emit("redrawn", all);
     document.body.dataset.redraws = String(Number(document.body.dataset.redraws || 0) + 1);
   }
