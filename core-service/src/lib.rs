@@ -34,7 +34,11 @@ pub use service::Core;
 pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
     let storage = storage::Storage::connect(&config.database_target()?, &config.pool_settings()).await?;
     let blobs = blobs::BlobStore::from_config(config.blob_store.as_deref(), &config.data_dir)?;
-    let knowledge = knowledge::Knowledge::from_config(&config.knowledge).await?;
+    let postgres = matches!(config.database_target()?, storage::DatabaseTarget::Postgres(_));
+    let snapshots = config.knowledge.search_snapshot_dir(&config.data_dir, postgres);
+    let knowledge = knowledge::Knowledge::from_config(&config.knowledge)
+        .await?
+        .with_search_snapshots(snapshots, config.knowledge.search_snapshot_min_chunks);
     let webhooks = config.webhooks.settings(config.environment()?, &config.data_dir)?;
     let core =
         Core::new(storage, blobs, config.service_settings()?).with_knowledge(knowledge).with_webhooks(webhooks)?;

@@ -24,43 +24,43 @@ pub type Doc = u32;
 
 /// The chunks holding one term.
 #[derive(Debug, Default, Clone)]
-struct Postings {
+pub(crate) struct Postings {
     /// Documents holding the term, ascending (removed ones stay until compaction).
-    docs: Vec<Doc>,
+    pub(crate) docs: Vec<Doc>,
     /// How often the term occurs in each of `docs` (saturating at `u16::MAX`).
-    frequencies: Vec<u16>,
+    pub(crate) frequencies: Vec<u16>,
     /// Live documents holding the term: the `df` of BM25.
-    live: u32,
+    pub(crate) live: u32,
 }
 
 /// One indexed chunk.
 #[derive(Debug, Clone)]
-struct DocEntry {
+pub(crate) struct DocEntry {
     /// The chunk this document stands for.
-    chunk_id: i64,
+    pub(crate) chunk_id: i64,
     /// Terms in the chunk (with repeats); `|d|` of BM25.
-    length: u32,
+    pub(crate) length: u32,
     /// The chunk's distinct term ids, so removal can lower each one's `df`.
-    terms: Box<[u32]>,
+    pub(crate) terms: Box<[u32]>,
     /// False once removed.
-    live: bool,
+    pub(crate) live: bool,
 }
 
 /// The inverted index of one project.
 #[derive(Debug, Default)]
 pub struct KeywordIndex {
     /// Term → term id.
-    dictionary: HashMap<Box<str>, u32>,
+    pub(crate) dictionary: HashMap<Box<str>, u32>,
     /// Postings by term id.
-    postings: Vec<Postings>,
+    pub(crate) postings: Vec<Postings>,
     /// Documents by number.
-    docs: Vec<DocEntry>,
+    pub(crate) docs: Vec<DocEntry>,
     /// Live documents: `N` of BM25.
-    live_docs: u32,
+    pub(crate) live_docs: u32,
     /// Sum of the live documents' lengths, for `avgdl`.
-    total_length: u64,
+    pub(crate) total_length: u64,
     /// Live chunk id → its document number.
-    by_chunk: HashMap<i64, Doc>,
+    pub(crate) by_chunk: HashMap<i64, Doc>,
 }
 
 impl KeywordIndex {
@@ -149,6 +149,11 @@ impl KeywordIndex {
 
     pub fn is_empty(&self) -> bool {
         self.live_docs == 0
+    }
+
+    /// Whether the chunk is in the index (live).
+    pub fn contains(&self, chunk_id: i64) -> bool {
+        self.by_chunk.contains_key(&chunk_id)
     }
 
     /// The best `limit` live documents holding any of `terms` (distinct), best first, as

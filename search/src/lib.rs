@@ -2,10 +2,13 @@
 //! queries ([`tokenise`]), BM25 over a project's own statistics ([`keyword`]), exact and HNSW
 //! cosine search ([`vectors`]), and reciprocal rank fusion with pseudo-relevance feedback
 //! ([`fusion`]). core-service keeps one index per project in memory, loads and refreshes it from
-//! the database, and ranks through these.
+//! the database, and ranks through these; [`snapshot`] saves a project's indexes as bytes (in the
+//! [`codec`]) so a restarted replica reads them back instead of rebuilding them.
 
+pub mod codec;
 pub mod fusion;
 pub mod keyword;
+pub mod snapshot;
 pub mod tokenise;
 pub mod vectors;
 

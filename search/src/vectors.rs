@@ -23,7 +23,7 @@ pub const EXPANSION_SEARCH: usize = 256;
 const EXACT_FILTER_BELOW: usize = 20_000;
 
 /// The graph and its state.
-enum Graph {
+pub(crate) enum Graph {
     /// Too few vectors for a graph.
     None,
     /// Being built elsewhere; the slots changed since the build began are re-synchronised when
@@ -36,16 +36,16 @@ enum Graph {
 
 /// The vectors of one project.
 pub struct VectorIndex {
-    dimension: usize,
+    pub(crate) dimension: usize,
     /// `dimension` floats per slot.
-    data: Vec<f32>,
+    pub(crate) data: Vec<f32>,
     /// The chunk in each slot; `None` when free.
-    slot_chunk: Vec<Option<i64>>,
+    pub(crate) slot_chunk: Vec<Option<i64>>,
     /// Free slots, reused first.
-    free: Vec<u32>,
+    pub(crate) free: Vec<u32>,
     /// Chunk id → slot.
-    by_chunk: HashMap<i64, u32>,
-    graph: Graph,
+    pub(crate) by_chunk: HashMap<i64, u32>,
+    pub(crate) graph: Graph,
 }
 
 impl std::fmt::Debug for VectorIndex {
@@ -117,6 +117,11 @@ impl VectorIndex {
 
     pub fn graph_ready(&self) -> bool {
         matches!(self.graph, Graph::Ready(_))
+    }
+
+    /// Whether a graph is being built elsewhere ([`VectorIndex::begin_graph`] without install).
+    pub fn graph_building(&self) -> bool {
+        matches!(self.graph, Graph::Building { .. })
     }
 
     fn vector(&self, slot: u32) -> &[f32] {

@@ -12,22 +12,25 @@
 //! Cranfield sentences joined, its vector the normalised sum of those sentences' real vectors (read
 //! back from the 20,000-note project), because embedding 200,000 chunks would take hours here.
 //! Loops are bounded: fixed query lists, fixed rounds.
+//!
+//! Last, the service is restarted twice over the same database ([`restart`]): without search
+//! snapshots and with them, timing the big project's first query each time and comparing every
+//! query's answer with the warm service's.
 
 mod corpus;
 mod measure;
+mod restart;
 mod seed;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Parser;
 use core_service::domain::{ProjectId, UserId};
 use core_service::knowledge::{EmbeddingProvider, KnowledgeConfig};
 use core_service::service::Principal;
 use core_service::{Core, CoreConfig};
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 use measure::{Api, Latencies};
 
@@ -51,6 +54,9 @@ struct Args {
     queries: usize,
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// Only what the restarts need: no latency tables, embedding latency or recall.
+    #[arg(long)]
+    restart_only: bool,
 }
 
 const MODES: [&str; 3] = ["keyword", "semantic", "hybrid"];
@@ -59,6 +65,8 @@ const MODES: [&str; 3] = ["keyword", "semantic", "hybrid"];
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let dir = tempfile::tempdir()?;
+    // Snapshots on both backends (PostgreSQL's default is none), in the temporary data directory.
+    let snapshots = dir.path().join("search-snapshots");
     let config = CoreConfig {
         data_dir: dir.path().to_path_buf(),
         database_url: args.database_url.clone(),
@@ -67,20 +75,16 @@ async fn main() -> anyhow::Result<()> {
         db_acquire_timeout_secs: 30,
         access_memory_ms: 1000,
         blob_store: None,
-        knowledge: KnowledgeConfig { embedding_provider: EmbeddingProvider::Local, ..KnowledgeConfig::default() },
+        knowledge: KnowledgeConfig {
+            embedding_provider: EmbeddingProvider::Local,
+            search_snapshot_dir: Some(snapshots.clone()),
+            ..KnowledgeConfig::default()
+        },
         webhooks: core_service::webhooks::WebhookConfig::default(),
         accounts: Default::default(),
     };
-    let core = core_service::build(&config).await?;
-    let stop = CancellationToken::new();
-    let grpc = TcpListener::bind("127.0.0.1:0").await?;
-    let grpc_url = format!("http://{}", grpc.local_addr()?);
-    tokio::spawn(core_service::run(grpc, core.clone(), stop.clone()));
-    let http = TcpListener::bind("127.0.0.1:0").await?;
-    let base_url = format!("http://{}", http.local_addr()?);
-    let state = rest_gateway::AppState::connect(&grpc_url, &canvas_runtime::GatewayArgs::default())?;
-    let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), stop.clone());
-    tokio::spawn(async move { rest_gateway::serve(http, rest_gateway::router(state), &limits, http_stop).await });
+    let service = restart::Service::start(&config).await?;
+    let (core, base_url) = (service.core.clone(), service.base_url.clone());
 
     let accounts = accounts(&core).await?;
     let api = Api::new(&base_url, &accounts.token);
@@ -106,14 +110,21 @@ async fn main() -> anyhow::Result<()> {
     }
     let large_loaded_in = large_load_started.elapsed();
     let large_graph_in = measure::wait_for_graph(&core, &large).await?;
-    let embedding = measure::embedding_latency(&config.knowledge, &queries, args.rounds).await?;
+    let timed = !args.restart_only;
+    let embedding = match timed {
+        true => measure::embedding_latency(&config.knowledge, &queries, args.rounds).await?,
+        false => Latencies::default(),
+    };
     let mut rows: Vec<(String, &str, Latencies)> = Vec::new();
     for (label, project) in [(format!("{} items", args.small), &small), (format!("{} items", args.large), &large)] {
-        for mode in MODES {
+        for mode in MODES.iter().copied().filter(|_| timed) {
             rows.push((label.clone(), mode, api.time_queries(project, mode, &queries, args.rounds).await?));
         }
     }
-    let recall_large = measure::recall_at_20(&core, &large, &config.knowledge, &queries).await?;
+    let recall_large = match timed {
+        true => measure::recall_at_20(&core, &large, &config.knowledge, &queries).await?,
+        false => f64::NAN,
+    };
 
     let rss_before = measure::resident_bytes();
     let seeded = seed::big_project(&core, project(&core, &accounts, "bench big").await?, &large, args.chunks).await?;
@@ -123,37 +134,51 @@ async fn main() -> anyhow::Result<()> {
     let graph_in = measure::wait_for_graph(&core, &seeded).await?;
     let rss_after = measure::resident_bytes();
     let label = format!("{} chunks", args.chunks);
-    for mode in MODES {
+    for mode in MODES.iter().copied().filter(|_| timed) {
         rows.push((label.clone(), mode, api.time_queries(&seeded, mode, &queries, args.rounds).await?));
     }
-    let recall_big = measure::recall_at_20(&core, &seeded, &config.knowledge, &queries).await?;
-    for mode in MODES {
+    let recall_big = match timed {
+        true => measure::recall_at_20(&core, &seeded, &config.knowledge, &queries).await?,
+        false => f64::NAN,
+    };
+    for mode in MODES.iter().copied().filter(|_| timed) {
         let label = format!("{} items beside {} chunks", args.small, args.chunks);
         rows.push((label, mode, api.time_queries(&small, mode, &queries, args.rounds).await?));
     }
 
-    println!("### {backend}: {} queries × {} rounds, one request in flight\n", queries.len(), args.rounds);
-    println!("| project | mode | p50 ms | p95 ms |\n|---|---|---|---|");
-    for (label, mode, latencies) in &rows {
-        println!("| {label} | {mode} | {:.1} | {:.1} |", latencies.p50(), latencies.p95());
-    }
-    println!("\nSingle-query embedding: p50 {:.1} ms, p95 {:.1} ms", embedding.p50(), embedding.p95());
-    let p50 = |label: &str, mode: &str| {
-        rows.iter().find(|(l, m, _)| l == label && *m == mode).map_or(f64::NAN, |(_, _, l)| l.p50())
-    };
-    let (s, l) = (format!("{} items", args.small), format!("{} items", args.large));
-    for mode in MODES {
-        println!("- {mode}: {} / {} items p50 = x{:.2}", args.large, args.small, p50(&l, mode) / p50(&s, mode));
-    }
-    println!("- hybrid p50 at {} items / embedding p50 = x{:.2}", args.large, p50(&l, "hybrid") / embedding.p50());
-    let beside = format!("{} items beside {} chunks", args.small, args.chunks);
-    for mode in MODES {
+    if timed {
+        println!("### {backend}: {} queries × {} rounds, one request in flight\n", queries.len(), args.rounds);
+        println!("| project | mode | p50 ms | p95 ms |\n|---|---|---|---|");
+        for (label, mode, latencies) in &rows {
+            println!("| {label} | {mode} | {:.1} | {:.1} |", latencies.p50(), latencies.p95());
+        }
+        println!("\nSingle-query embedding: p50 {:.1} ms, p95 {:.1} ms", embedding.p50(), embedding.p95());
+        let p50 = |label: &str, mode: &str| {
+            rows.iter().find(|(l, m, _)| l == label && *m == mode).map_or(f64::NAN, |(_, _, l)| l.p50())
+        };
+        let (s, l) = (format!("{} items", args.small), format!("{} items", args.large));
+        for mode in MODES {
+            println!("- {mode}: {} / {} items p50 = x{:.2}", args.large, args.small, p50(&l, mode) / p50(&s, mode));
+        }
+        println!("- hybrid p50 at {} items / embedding p50 = x{:.2}", args.large, p50(&l, "hybrid") / embedding.p50());
+        let beside = format!("{} items beside {} chunks", args.small, args.chunks);
+        for mode in MODES {
+            println!(
+                "- {mode}: {} items beside the big project / alone p50 = x{:.2}",
+                args.small,
+                p50(&beside, mode) / p50(&s, mode)
+            );
+        }
         println!(
-            "- {mode}: {} items beside the big project / alone p50 = x{:.2}",
-            args.small,
-            p50(&beside, mode) / p50(&s, mode)
+            "{} items: first queries (load) {large_loaded_in:.1?}, graph built {large_graph_in:.1?} later; measured after",
+            args.large
+        );
+        println!(
+            "ANN recall@20 against exact search: {} items {recall_large:.4}, {} chunks {recall_big:.4}",
+            args.large, args.chunks
         );
     }
+
     let vectors = args.chunks as f64;
     println!(
         "\nBig project: first query (load) {:.1?}, graph built {:.1?} later; resident memory {:.0} MiB → {:.0} MiB \
@@ -165,16 +190,34 @@ async fn main() -> anyhow::Result<()> {
         (rss_after.saturating_sub(rss_before)) as f64 / 1048576.0 * 100_000.0 / vectors,
         core.retrieval().search_indexes().total_bytes() as f64 / 1048576.0,
     );
+
+    // The warm service's answers and snapshot, then the two restarts (before: no snapshot).
+    let warm = restart::answers(&api, &seeded, &queries).await?;
+    let snapshot_bytes = restart::snapshot_written(&core, &seeded).await?;
+    drop(core);
+    service.stop().await;
+    let before = restart::measure(&config, None, &accounts.token, &seeded, &queries, &warm).await?;
+    let after = restart::measure(&config, Some(snapshots.as_path()), &accounts.token, &seeded, &queries, &warm).await?;
+    println!("\n{backend}, {} chunks, first query after a restart (hybrid, HTTP):", args.chunks);
     println!(
-        "{} items: first queries (load) {large_loaded_in:.1?}, graph built {large_graph_in:.1?} later; measured after",
-        args.large
+        "| | first query | graph ready | answers equal to the warm service's | read from |\n|---|---|---|---|---|"
     );
+    for (label, run) in [("before (no snapshot)", &before), ("after (snapshot)", &after)] {
+        println!(
+            "| {label} | {:.3} s | {} | {}/{} | {} |",
+            run.first_query.as_secs_f64(),
+            if run.graph_at_once { "with the first answer" } else { "later (built again)" },
+            run.equal,
+            run.compared,
+            if run.restored { "snapshot" } else { "database" },
+        );
+    }
     println!(
-        "ANN recall@20 against exact search: {} items {recall_large:.4}, {} chunks {recall_big:.4}",
-        args.large, args.chunks
+        "- after / before first query = x{:.3}; snapshot {:.0} MiB ({:.2} KiB per chunk)",
+        after.first_query.as_secs_f64() / before.first_query.as_secs_f64(),
+        snapshot_bytes as f64 / 1048576.0,
+        snapshot_bytes as f64 / 1024.0 / args.chunks as f64,
     );
-    stop.cancel();
-    tokio::time::sleep(Duration::from_millis(200)).await;
     Ok(())
 }
 

@@ -22,6 +22,11 @@ pub const DEFAULT_SEARCH_MEMORY_MB: usize = 2048;
 pub const DEFAULT_SEARCH_EXACT_BELOW: usize = 5_000;
 /// Default of `--search-warm-projects`.
 pub const DEFAULT_SEARCH_WARM_PROJECTS: u32 = 64;
+/// Default of `--search-snapshot-min-chunks`: the size from which a project gets a vector graph,
+/// and below which a load from the database takes well under 0.2 s.
+pub const DEFAULT_SEARCH_SNAPSHOT_MIN_CHUNKS: usize = 5_000;
+/// The value of `--search-snapshot-dir` that turns snapshots off.
+pub const SNAPSHOTS_OFF: &str = "off";
 
 /// Settings of the knowledge index, flattened into `CoreConfig`.
 #[derive(Debug, Clone, Args)]
@@ -94,6 +99,20 @@ pub struct KnowledgeConfig {
     /// replica from loading projects another replica answers (docs/DEPLOYMENT.md).
     #[arg(long = "search-warm-projects", env = "CANVAS_SEARCH_WARM_PROJECTS", default_value_t = DEFAULT_SEARCH_WARM_PROJECTS)]
     pub search_warm_projects: u32,
+
+    /// Where replicas save big projects' search indexes (BM25, vectors, HNSW graph), so that after
+    /// a restart a project's first query reads its index back and catches up through the change
+    /// records instead of rebuilding it. Unset: `search-snapshots` in the data directory with
+    /// SQLite, none with PostgreSQL (where the data directory is often scratch space: give a
+    /// volume with room, about 3 KiB per chunk); `off`: none. Replicas may share the directory; a
+    /// damaged or outdated file is ignored.
+    #[arg(long = "search-snapshot-dir", env = "CANVAS_SEARCH_SNAPSHOT_DIR")]
+    pub search_snapshot_dir: Option<PathBuf>,
+
+    /// Projects with at least this many chunks get a snapshot (smaller ones load from the
+    /// database about as fast).
+    #[arg(long = "search-snapshot-min-chunks", env = "CANVAS_SEARCH_SNAPSHOT_MIN_CHUNKS", default_value_t = DEFAULT_SEARCH_SNAPSHOT_MIN_CHUNKS)]
+    pub search_snapshot_min_chunks: usize,
 }
 
 impl Default for KnowledgeConfig {
@@ -114,6 +133,8 @@ impl Default for KnowledgeConfig {
             search_memory_mb: DEFAULT_SEARCH_MEMORY_MB,
             search_exact_below: DEFAULT_SEARCH_EXACT_BELOW,
             search_warm_projects: DEFAULT_SEARCH_WARM_PROJECTS,
+            search_snapshot_dir: None,
+            search_snapshot_min_chunks: DEFAULT_SEARCH_SNAPSHOT_MIN_CHUNKS,
         }
     }
 }
@@ -121,6 +142,19 @@ impl Default for KnowledgeConfig {
 impl KnowledgeConfig {
     pub fn search_memory_bytes(&self) -> usize {
         self.search_memory_mb.max(1) << 20
+    }
+
+    /// The snapshot directory in force (`None`: snapshots off): `--search-snapshot-dir`, by
+    /// default inside `data_dir` with SQLite, whose data directory holds the database and so
+    /// lasts, and none with PostgreSQL, whose replicas often get a small scratch data directory
+    /// (the Kubernetes manifests' 1 GiB `emptyDir`, which one big project's snapshot could fill).
+    pub fn search_snapshot_dir(&self, data_dir: &std::path::Path, postgres: bool) -> Option<PathBuf> {
+        match &self.search_snapshot_dir {
+            Some(dir) if dir.as_os_str() == SNAPSHOTS_OFF => None,
+            Some(dir) => Some(dir.clone()),
+            None if postgres => None,
+            None => Some(data_dir.join("search-snapshots")),
+        }
     }
 
     pub fn index_poll_interval(&self) -> Duration {

@@ -102,6 +102,14 @@ impl Knowledge {
         self
     }
 
+    /// Saves snapshots of projects with at least `min_chunks` chunks in `dir` and reads them back
+    /// after a restart (`--search-snapshot-dir`, `--search-snapshot-min-chunks`; `None`: off).
+    pub fn with_search_snapshots(mut self, dir: Option<std::path::PathBuf>, min_chunks: usize) -> Self {
+        let indexes = self.search.with_vectors(vectors_of(self.embedding.as_ref())).with_snapshots(dir, min_chunks);
+        self.search = Arc::new(indexes);
+        self
+    }
+
     /// No embedding model and no language model: keyword retrieval only.
     pub fn keyword_only() -> Self {
         Self::new(

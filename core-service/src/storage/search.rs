@@ -107,6 +107,19 @@ impl Storage {
         }
     }
 
+    /// The `seq` of an item's change record, if it has one. Records only ever move to a larger
+    /// `seq`, so one below what a search snapshot saw means the database went back in time (a
+    /// restored backup) and the snapshot describes changes it no longer has.
+    pub async fn chunk_change_seq(&self, item_id: Uuid) -> Result<Option<i64>> {
+        with_read_pool!(self, pool => {
+            sqlx::query_scalar("SELECT seq FROM knowledge_changes WHERE item_id = $1")
+                .bind(item_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_error)
+        })
+    }
+
     /// Up to `limit` chunks of a project with an id above `after`, in id order (a load pages
     /// through them).
     /// Vectors of another model than `model_id` come back as `None` (a re-index is under way).

@@ -22,20 +22,29 @@
 //! Project indexes are loaded on first use (and at start, most recently changed first, in the
 //! background: readiness never waits) and dropped least recently used first when their total
 //! passes `--search-memory-mb`; a dropped project is loaded again by its next query.
+//!
+//! # Restarts
+//! A big project's index is saved in a snapshot file (`--search-snapshot-dir`) and read back on
+//! its first use after a restart, then caught up through the change records like any loaded
+//! index ([`restart`]: why nothing is missed, when files are written; [`snapshot`]: the file).
 
+mod graph;
 pub mod project;
+mod restart;
+pub mod snapshot;
 
 /// The ranking engine itself (tokeniser, BM25, vectors) is the `canvas-search` crate.
 pub use canvas_search::{keyword, tokenise, top_by_score, vectors};
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use uuid::Uuid;
 
 use self::project::{prepare, ProjectIndex};
+use self::snapshot::SnapshotStore;
 use crate::error::CoreError;
 use crate::storage::{ChunkChanges, Storage};
 
@@ -54,6 +63,10 @@ struct Freshness {
     applied: HashMap<Uuid, (i64, i64)>,
     /// When the latest catch-up began reading: a retrieval that started before it needs no other.
     last_read: Option<Instant>,
+    /// Item and `seq` of the newest record applied (a snapshot checks the database still has it).
+    newest: Option<(Uuid, i64)>,
+    /// Items changed by catch-ups since the last snapshot (or the load).
+    changed_since_snapshot: usize,
 }
 
 /// One project's slot in the registry.
@@ -68,6 +81,12 @@ pub struct ProjectSlot {
     last_used: AtomicU64,
     /// Heap bytes of the index at the last change.
     bytes: AtomicUsize,
+    /// Whether the index was read from a snapshot.
+    restored: AtomicBool,
+    /// Bytes of the last snapshot written here (0: none).
+    snapshot_bytes: AtomicU64,
+    /// A snapshot write is queued on the builder thread.
+    snapshot_queued: AtomicBool,
 }
 
 impl ProjectSlot {
@@ -101,6 +120,8 @@ pub struct SearchIndexes {
     budget_bytes: usize,
     /// Vector count from which a project gets a graph.
     exact_below: usize,
+    /// Where big projects' snapshots are written and read (`None`: off).
+    snapshot_store: Option<Arc<SnapshotStore>>,
     clock: AtomicU64,
 }
 
@@ -131,13 +152,23 @@ impl SearchIndexes {
             graph_threads: threads + 1,
             budget_bytes,
             exact_below,
+            snapshot_store: None,
             clock: AtomicU64::new(0),
         }
     }
 
+    /// The same registry saving snapshots of projects with at least `min_chunks` chunks in `dir`
+    /// (`None`: no snapshots).
+    pub fn with_snapshots(mut self, dir: Option<std::path::PathBuf>, min_chunks: usize) -> Self {
+        self.snapshot_store = dir.map(|dir| Arc::new(SnapshotStore::new(dir, min_chunks)));
+        self
+    }
+
     /// Empty indexes with the same settings, holding vectors of another model.
     pub fn with_vectors(&self, vectors: Option<(usize, String)>) -> Self {
-        Self::new(vectors, self.budget_bytes, self.exact_below)
+        let mut indexes = Self::new(vectors, self.budget_bytes, self.exact_below);
+        indexes.snapshot_store = self.snapshot_store.clone();
+        indexes
     }
 
     /// Runs CPU-bound `work` on the search pool and awaits it.
@@ -159,6 +190,9 @@ impl SearchIndexes {
                 index: RwLock::new(ProjectIndex::new(self.dimension)),
                 last_used: AtomicU64::new(tick),
                 bytes: AtomicUsize::new(0),
+                restored: AtomicBool::new(false),
+                snapshot_bytes: AtomicU64::new(0),
+                snapshot_queued: AtomicBool::new(false),
             })
         });
         slot.last_used.store(tick, Ordering::Relaxed);
@@ -187,13 +221,17 @@ impl SearchIndexes {
         Ok(slot)
     }
 
-    /// Reads a project's chunks into a fresh index, then starts its graph when it is large.
+    /// Reads a project's index from its snapshot, or else its chunks from the database into a
+    /// fresh index, then starts its graph when it is large and saves it when it is big.
     async fn load(
         &self,
         storage: &Storage,
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<(), CoreError> {
+        if self.restore(storage, slot, freshness).await? {
+            return Ok(());
+        }
         let started = Instant::now();
         // Records first, chunks second: the chunks are then at least as new as the records.
         let records = storage.chunk_changes(slot.project, 0).await?;
@@ -222,6 +260,7 @@ impl SearchIndexes {
         advance(freshness, &records);
         tracing::info!(project = %slot.project, chunks, elapsed = ?started.elapsed(), "search index loaded");
         self.build_graph_if_wanted(slot);
+        self.save_later(slot);
         Ok(())
     }
 
@@ -240,6 +279,7 @@ impl SearchIndexes {
             .map(|r| r.item_id)
             .collect();
         if !changed.is_empty() {
+            freshness.changed_since_snapshot += changed.len();
             let chunks = storage.chunks_of_items(slot.project, &self.model_id, &changed).await?;
             let (target, dimension, threads) = (slot.clone(), self.dimension, self.graph_threads);
             self.run(move || {
@@ -251,45 +291,10 @@ impl SearchIndexes {
             self.build_graph_if_wanted(slot);
         }
         advance(freshness, &records);
+        if !records.records.is_empty() {
+            self.save_if_changed_much(slot, freshness);
+        }
         Ok(())
-    }
-
-    /// Starts a graph build on the builder thread when the project outgrew exact search.
-    fn build_graph_if_wanted(&self, slot: &Arc<ProjectSlot>) {
-        let slots = slot.write(|index| match &mut index.vectors {
-            Some(vectors) if vectors.wants_graph(self.exact_below) => {
-                Some((vectors.begin_graph(), vectors.dimension()))
-            }
-            _ => None,
-        });
-        let Some((slots, dimension)) = slots else { return };
-        let (slot, threads) = (slot.clone(), self.graph_threads);
-        self.builder.spawn(move || {
-            let started = Instant::now();
-            let mut copied = Vec::with_capacity(slots.len());
-            for batch in slots.chunks(1024) {
-                copied.extend(slot.read(|index| index.vectors.as_ref().map(|v| v.copy_vectors(batch)).unwrap_or_default()));
-            }
-            let built = vectors::build_graph(dimension, &copied, threads);
-            drop(copied);
-            let installed = slot.write(|index| {
-                let Some(vectors) = &mut index.vectors else { return Ok(()) };
-                match built {
-                    Ok(graph) => vectors.install_graph(graph, threads),
-                    Err(error) => {
-                        vectors.abandon_graph();
-                        Err(error)
-                    }
-                }
-            });
-            match installed {
-                Ok(()) => {
-                    tracing::info!(project = %slot.project, vectors = slots.len(), elapsed = ?started.elapsed(), "vector graph built")
-                }
-                Err(error) => tracing::error!(project = %slot.project, %error, "vector graph build failed; searches stay exact"),
-            }
-            slot.bytes.store(slot.read(ProjectIndex::heap_bytes), Ordering::Relaxed);
-        });
     }
 
     /// Drops least recently used projects (never `keep`) while the indexes exceed the budget.
@@ -330,9 +335,14 @@ impl SearchIndexes {
         }
     }
 
+    /// The project's slot if it is loaded (or being loaded), without touching its last use.
+    fn existing_slot(&self, project: Uuid) -> Option<Arc<ProjectSlot>> {
+        self.projects.lock().unwrap_or_else(|e| e.into_inner()).get(&project).cloned()
+    }
+
     /// Whether the project's vector graph is built (`None`: not loaded, or no graph wanted).
     pub fn graph_ready(&self, project: Uuid) -> Option<bool> {
-        let slot = self.projects.lock().unwrap_or_else(|e| e.into_inner()).get(&project).cloned()?;
+        let slot = self.existing_slot(project)?;
         slot.read(|index| index.vectors().filter(|v| v.len() >= self.exact_below.max(1)).map(|v| v.graph_ready()))
     }
 
@@ -352,6 +362,9 @@ impl SearchIndexes {
 fn advance(freshness: &mut Freshness, changes: &ChunkChanges) {
     for record in &changes.records {
         freshness.applied.insert(record.item_id, (record.seq, record.position));
+        if freshness.newest.is_none_or(|(_, seq)| record.seq > seq) {
+            freshness.newest = Some((record.item_id, record.seq));
+        }
     }
     freshness.floor = freshness.floor.max(changes.next_floor);
     let floor = freshness.floor;

@@ -1,8 +1,11 @@
 //! One project's in-memory search index: BM25 postings, chunk vectors, and which chunks each item
-//! has, changed an item at a time (an item's chunks are always replaced together).
+//! has, changed an item at a time (an item's chunks are always replaced together); saved as bytes
+//! and read back for a snapshot (`snapshot.rs` frames them in a file).
 
 use std::collections::HashMap;
+use std::io::{Read, Write};
 
+use canvas_search::codec::{DecodeError, Decoder, Encoder};
 use uuid::Uuid;
 
 use super::keyword::KeywordIndex;
@@ -116,6 +119,80 @@ impl ProjectIndex {
 
     pub fn is_empty(&self) -> bool {
         self.chunk_items.is_empty()
+    }
+
+    /// Items with chunks in the index.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether a vector graph is being built elsewhere (it is saved once installed).
+    pub fn graph_building(&self) -> bool {
+        self.vectors.as_ref().is_some_and(VectorIndex::graph_building)
+    }
+
+    /// Writes the index: BM25, the flat vectors, each chunk's item, and the HNSW graph last (so a
+    /// reader checks the whole file before handing the graph's bytes to USearch).
+    pub fn encode<W: Write>(&self, out: &mut Encoder<W>) -> std::io::Result<()> {
+        self.keyword.encode(out)?;
+        out.put_bool(self.vectors.is_some())?;
+        if let Some(vectors) = &self.vectors {
+            vectors.encode(out)?;
+        }
+        let mut pairs: Vec<(i64, Uuid)> = self.chunk_items.iter().map(|(chunk, item)| (*chunk, *item)).collect();
+        pairs.sort_unstable();
+        out.put_i64s(&pairs.iter().map(|(chunk, _)| *chunk).collect::<Vec<_>>())?;
+        out.put_bytes(&pairs.iter().flat_map(|(_, item)| *item.as_bytes()).collect::<Vec<_>>())?;
+        match &self.vectors {
+            Some(vectors) => vectors.encode_graph(out),
+            None => out.put_bool(false),
+        }
+    }
+
+    /// Reads an index written by [`ProjectIndex::encode`] for vectors of `dimension`; returns it
+    /// with its graph's bytes, for [`ProjectIndex::restore_graph`] once the file's checksum held.
+    pub fn decode<R: Read>(
+        input: &mut Decoder<R>,
+        dimension: Option<usize>,
+    ) -> Result<(Self, Option<Vec<u8>>), DecodeError> {
+        let keyword = KeywordIndex::decode(input)?;
+        let vectors = if input.get_bool()? { Some(VectorIndex::decode(input)?) } else { None };
+        if vectors.as_ref().map(VectorIndex::dimension) != dimension {
+            return Err(DecodeError::Corrupt("the vectors are not of this model's length"));
+        }
+        let (chunks, items) = (input.get_i64s()?, input.get_bytes()?);
+        if items.len() != chunks.len() * 16 {
+            return Err(DecodeError::Corrupt("chunks and items differ in number"));
+        }
+        let mut index =
+            Self { keyword, vectors, items: HashMap::new(), chunk_items: HashMap::with_capacity(chunks.len()) };
+        for (chunk, item) in chunks.iter().zip(items.chunks_exact(16)) {
+            let item = Uuid::from_slice(item).map_err(|_| DecodeError::Corrupt("an item id"))?;
+            index.chunk_items.insert(*chunk, item);
+            index.items.entry(item).or_default().push(*chunk);
+        }
+        // Every chunk is in BM25 (with or without terms) and at most once among the vectors.
+        let vector_chunks = index.vectors.as_ref().map_or(0, VectorIndex::len);
+        if index.chunk_items.len() != chunks.len()
+            || index.keyword.len() != chunks.len()
+            || vector_chunks > chunks.len()
+            || chunks.iter().any(|chunk| !index.keyword.contains(*chunk))
+        {
+            return Err(DecodeError::Corrupt("the chunk map does not match the indexes"));
+        }
+        let graph = VectorIndex::decode_graph(input)?;
+        if graph.is_some() && index.vectors.is_none() {
+            return Err(DecodeError::Corrupt("a vector graph without vectors"));
+        }
+        Ok((index, graph))
+    }
+
+    /// Installs the saved graph read by [`ProjectIndex::decode`].
+    pub fn restore_graph(&mut self, bytes: &[u8], threads: usize) -> Result<(), DecodeError> {
+        match &mut self.vectors {
+            Some(vectors) => vectors.restore_graph(bytes, threads),
+            None => Err(DecodeError::Corrupt("a vector graph without vectors")),
+        }
     }
 
     /// Approximate heap bytes held (for the memory budget).
