@@ -64,4 +64,5 @@ mod webhooks_delivery;
 mod webhooks_fault;
 mod webhooks_listen;
 mod webhooks_safety;
+mod webhooks_skip;
 mod webhooks_wake;
