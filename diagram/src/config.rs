@@ -103,10 +103,7 @@ pub fn apply(diagram: &mut crate::model::Diagram, config: &Config) {
         Diagram::Er(d) => d.entities.iter_mut().for_each(|e| e.style = config.node.over(&e.style)),
         Diagram::State(d) => {
             for state in &mut d.states {
-                let theme = match state.kind {
-                    crate::state::StateKind::Composite | crate::state::StateKind::Region => &config.group,
-                    _ => &config.node,
-                };
+                let theme = if state.kind.is_container() { &config.group } else { &config.node };
                 state.style = theme.over(&state.style);
             }
         }

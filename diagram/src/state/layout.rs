@@ -31,11 +31,6 @@ const BAR: (f64, f64) = (80.0, 8.0);
 const LIGHT: &str = "#E2E8F0";
 const RING: &str = "#475569";
 
-/// Whether the state is drawn as a container.
-fn contains(kind: StateKind) -> bool {
-    matches!(kind, StateKind::Composite | StateKind::Region)
-}
-
 /// A state with more than one text: name, divider, the other texts.
 fn sections(state: &State) -> Option<Vec<Section>> {
     let (name, rest) = state.descriptions.split_first()?;
@@ -62,13 +57,13 @@ fn slots(d: &StateDiagram) -> (Vec<Slot>, Vec<usize>) {
         }
         depth
     };
-    let mut containers: Vec<usize> = (0..d.states.len()).filter(|&s| contains(d.states[s].kind)).collect();
+    let mut containers: Vec<usize> = (0..d.states.len()).filter(|&s| d.states[s].kind.is_container()).collect();
     containers.sort_by_key(|&s| depth(s));
     let mut slots = vec![Slot::Node(0); d.states.len()];
     for (k, &s) in containers.iter().enumerate() {
         slots[s] = Slot::Sub(k);
     }
-    let leaves = (0..d.states.len()).filter(|&s| !contains(d.states[s].kind));
+    let leaves = (0..d.states.len()).filter(|&s| !d.states[s].kind.is_container());
     for (n, s) in leaves.enumerate() {
         slots[s] = Slot::Node(n);
     }
@@ -78,7 +73,7 @@ fn slots(d: &StateDiagram) -> (Vec<Slot>, Vec<usize>) {
 /// The member a transition into (`incoming`) or out of a container is laid out to: its start
 /// (end) state, else its first (last) member, descending into nested containers.
 fn stand_in(d: &StateDiagram, mut state: usize, incoming: bool) -> usize {
-    while contains(d.states[state].kind) {
+    while d.states[state].kind.is_container() {
         let members: Vec<usize> = (0..d.states.len()).filter(|&m| d.states[m].parent == Some(state)).collect();
         let terminal = if incoming { StateKind::Start } else { StateKind::End };
         let pick = members.iter().copied().find(|&m| d.states[m].kind == terminal);
@@ -118,7 +113,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
         })
         .collect();
     for (i, s) in d.states.iter().enumerate() {
-        if contains(s.kind) {
+        if s.kind.is_container() {
             continue;
         }
         let id = if matches!(s.kind, StateKind::Start | StateKind::End) {

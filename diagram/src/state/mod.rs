@@ -34,6 +34,13 @@ pub enum StateKind {
     Region,
 }
 
+impl StateKind {
+    /// Whether it is drawn as a container holding other states (a composite state or a region).
+    pub fn is_container(self) -> bool {
+        matches!(self, StateKind::Composite | StateKind::Region)
+    }
+}
+
 /// A state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {

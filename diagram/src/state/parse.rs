@@ -62,10 +62,8 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
             (false, StateKind::Composite | StateKind::Region) => state.kind = StateKind::State,
             (false, _) => {}
         }
-        state.style = match state.kind {
-            StateKind::Composite | StateKind::Region => p.styles.group_style(&state.id),
-            _ => p.styles.node_style(&state.id),
-        };
+        state.style =
+            if state.kind.is_container() { p.styles.group_style(&state.id) } else { p.styles.node_style(&state.id) };
     }
     Ok(Diagram::State(StateDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
