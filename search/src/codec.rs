@@ -29,6 +29,8 @@ const BLOCK: usize = 64 * 1024;
 pub struct Encoder<W: Write> {
     out: W,
     block: Vec<u8>,
+    /// Bytes written so far: where the next field starts (a file's table of sections).
+    written: u64,
 }
 
 /// Reads values written by [`Encoder`], never past `remaining` bytes.
@@ -43,7 +45,7 @@ macro_rules! numbers {
     ($t:ty, $size:expr, $put:ident, $get:ident, $put_all:ident, $get_all:ident) => {
         impl<W: Write> Encoder<W> {
             pub fn $put(&mut self, value: $t) -> io::Result<()> {
-                self.out.write_all(&value.to_le_bytes())
+                self.write(&value.to_le_bytes())
             }
 
             pub fn $put_all(&mut self, values: &[$t]) -> io::Result<()> {
@@ -52,6 +54,7 @@ macro_rules! numbers {
                     self.block.clear();
                     self.block.extend(part.iter().flat_map(|v| v.to_le_bytes()));
                     self.out.write_all(&self.block)?;
+                    self.written += self.block.len() as u64;
                 }
                 Ok(())
             }
@@ -89,7 +92,18 @@ numbers!(f32, 4, put_f32, get_f32, put_f32s, get_f32s);
 
 impl<W: Write> Encoder<W> {
     pub fn new(out: W) -> Self {
-        Self { out, block: Vec::with_capacity(BLOCK) }
+        Self { out, block: Vec::with_capacity(BLOCK), written: 0 }
+    }
+
+    /// Bytes written so far.
+    pub fn position(&self) -> u64 {
+        self.written
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.written += bytes.len() as u64;
+        Ok(())
     }
 
     /// The writer, for what follows the encoded fields (a checksum).
@@ -98,7 +112,7 @@ impl<W: Write> Encoder<W> {
     }
 
     pub fn put_u8(&mut self, value: u8) -> io::Result<()> {
-        self.out.write_all(&[value])
+        self.write(&[value])
     }
 
     pub fn put_bool(&mut self, value: bool) -> io::Result<()> {
@@ -112,7 +126,7 @@ impl<W: Write> Encoder<W> {
 
     pub fn put_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.put_len(bytes.len())?;
-        self.out.write_all(bytes)
+        self.write(bytes)
     }
 
     pub fn put_str(&mut self, text: &str) -> io::Result<()> {
@@ -203,7 +217,9 @@ mod tests {
             encoder.put_i64s(&ids).unwrap();
             encoder.put_str(&text).unwrap();
             encoder.put_bool(true).unwrap();
+            let written = encoder.position();
             let bytes = encoder.into_inner();
+            prop_assert_eq!(written, bytes.len() as u64, "the position is the bytes written");
             let mut decoder = Decoder::new(bytes.as_slice(), bytes.len() as u64);
             prop_assert_eq!(decoder.get_u16().unwrap(), small);
             let read = decoder.get_f32s().unwrap();

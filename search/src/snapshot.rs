@@ -18,6 +18,7 @@ use std::io::{Read, Write};
 use crate::codec::{DecodeError, Decoder, Encoder};
 use crate::keyword::{DocEntry, KeywordIndex, Postings};
 use crate::vectors::{new_graph, Graph, VectorIndex};
+use usearch::Index;
 
 /// Version of the layout below and of the tokenisation behind the saved terms.
 pub const FORMAT: u32 = 1;
@@ -149,24 +150,55 @@ impl VectorIndex {
         Ok(if input.get_bool()? { Some(input.get_bytes()?) } else { None })
     }
 
+    /// The graph's bytes in `section`, exactly what [`VectorIndex::encode_graph`] wrote, borrowed
+    /// instead of copied (a file read whole into memory).
+    pub fn graph_in(section: &[u8]) -> Result<Option<&[u8]>, DecodeError> {
+        let mut input = Decoder::new(section, section.len() as u64);
+        if !input.get_bool()? {
+            return if input.remaining() == 0 { Ok(None) } else { Err(DecodeError::Corrupt("bytes after the graph")) };
+        }
+        let len = input.get_len(1)?;
+        let start = section.len() - input.remaining() as usize;
+        if start + len != section.len() {
+            return Err(DecodeError::Corrupt("bytes after the graph"));
+        }
+        Ok(Some(&section[start..]))
+    }
+
     /// Installs a graph from bytes [`VectorIndex::decode_graph`] returned (checked by the
     /// caller's checksum), with room for `threads` users, and checks it holds exactly the live
     /// slots' vectors.
     pub fn restore_graph(&mut self, bytes: &[u8], threads: usize) -> Result<(), DecodeError> {
-        let graph = new_graph(self.dimension, 0, threads).map_err(DecodeError::Graph)?;
-        graph.load_from_buffer(bytes).map_err(|e| DecodeError::Graph(e.to_string()))?;
+        let graph = load_graph(bytes, self.dimension, threads)?;
+        self.install_saved_graph(graph)
+    }
+
+    /// Installs a graph [`load_graph`] read, once it holds exactly the live slots' vectors.
+    pub fn install_saved_graph(&mut self, graph: Index) -> Result<(), DecodeError> {
         if graph.dimensions() != self.dimension || graph.size() != self.len() {
             return Err(DecodeError::Corrupt("the vector graph does not hold the live vectors"));
         }
         if self.by_chunk.values().any(|slot| !graph.contains(u64::from(*slot))) {
             return Err(DecodeError::Corrupt("the vector graph misses a live slot"));
         }
-        let room = (self.len() + self.len() / 4).max(1024);
-        graph.reserve_capacity_and_threads(room, threads).map_err(|e| DecodeError::Graph(e.to_string()))?;
         self.graph = Graph::Ready(graph);
         Ok(())
     }
 }
+
+/// Reads a graph of `dimension`-float vectors from bytes [`VectorIndex::encode_graph`] wrote
+/// (checked by the caller's checksum first), with room for `threads` users. The slow part of a
+/// restore, apart from the index it goes into, so it can run beside the other sections' decoding.
+pub fn load_graph(bytes: &[u8], dimension: usize, threads: usize) -> Result<Index, DecodeError> {
+    let graph = new_graph(dimension, 0, threads).map_err(DecodeError::Graph)?;
+    graph.load_from_buffer(bytes).map_err(|e| DecodeError::Graph(e.to_string()))?;
+    // Room for a quarter more before the next add has to grow it (adds grow it on demand too).
+    let room = (graph.size() + graph.size() / 4).max(1024);
+    graph.reserve_capacity_and_threads(room, threads).map_err(|e| DecodeError::Graph(e.to_string()))?;
+    Ok(graph)
+}
+
+impl VectorIndex {}
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,9 @@ use std::collections::{HashMap, HashSet};
 
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
+/// The HNSW graph (USearch's index), as [`crate::snapshot::load_graph`] reads it back.
+pub type GraphIndex = Index;
+
 /// HNSW out-degree (`M`); USearch's default.
 const CONNECTIVITY: usize = 16;
 /// Candidate list while inserting (`efConstruction`).

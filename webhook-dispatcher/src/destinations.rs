@@ -1,16 +1,20 @@
 //! Calls in flight per destination, so one slow receiver never takes the dispatcher's every slot.
 //!
-//! A destination is a URL's scheme, host and port. When one has `--per-destination` calls in
-//! flight, its webhooks are named in the next leases' `skip_webhook_ids`: their deliveries stay
-//! queued in core-service (no lease runs out while they wait here), and the other destinations'
-//! deliveries are leased past them. Deliveries leased before their destination was known to be
-//! busy wait here for a turn, as many as the destination may have in flight (so each waits at most
-//! about one call's time, well inside its lease); more are handed back at once. When a call to a
-//! busy destination ends, the lease loop is woken: a waiting delivery can start, or that
-//! destination's queued ones can be leased.
+//! A destination is a URL's scheme, host and port. Each lease tells core-service how much room
+//! the destinations with calls in flight have: a destination with `--per-destination` calls in
+//! flight (or waiting here) has its webhooks named in `skip_webhook_ids`, so their deliveries stay
+//! queued in core-service (no lease runs out while they wait here) and the other destinations'
+//! deliveries are leased past them; one with room for n more (or called in the last second) has
+//! its webhooks named in `limited_webhooks` with n, so no more of theirs are leased than can
+//! start. Only deliveries of destinations idle for a second come unlimited; those beyond the cap wait here for a
+//! turn, as many as the destination may have in flight (so each waits at most about one call's
+//! time, well inside its lease), and more are handed back at once. When a call to a full
+//! destination ends, the lease loop is woken: a waiting delivery can start, or that destination's
+//! queued ones can be leased.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use canvas_proto::v1 as pb;
 use tokio::sync::Notify;
@@ -29,7 +33,14 @@ struct Inner {
     in_flight: HashMap<String, usize>,
     /// Webhook id → destination, as last leased (a webhook's URL may change).
     webhooks: HashMap<String, String>,
+    /// When each destination's last call started.
+    last_start: HashMap<String, Instant>,
 }
+
+/// A destination whose last call started this recently is still limited to its cap when nothing
+/// is in flight: under load its calls often all end between two leases, and an unlimited lease
+/// then takes a whole batch of its deliveries, most of which are handed back.
+const RECENT: Duration = Duration::from_secs(1);
 
 /// A call's place at its destination; dropping it ends the call there.
 pub struct Turn {
@@ -58,14 +69,33 @@ impl Destinations {
             return None;
         }
         *count += 1;
+        inner.last_start.insert(destination.clone(), Instant::now());
         Some(Turn { destinations: self.clone(), destination })
     }
 
-    /// Webhooks whose destination is busy, for the next lease to skip.
-    pub fn busy_webhooks(&self) -> Vec<String> {
+    /// What the next lease may take of the webhooks whose destination has calls in flight or
+    /// deliveries waiting here: none of those without room (skipped), at most the room of the
+    /// others (limited). At most [`MAX_SKIPPED`] webhooks in all, skipped ones first.
+    pub fn allowances(&self, waiting: &Waiting) -> Allowances {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let busy = |destination: &String| inner.in_flight.get(destination).is_some_and(|n| *n >= self.cap);
-        inner.webhooks.iter().filter(|(_, d)| busy(d)).map(|(w, _)| w.clone()).take(MAX_SKIPPED).collect()
+        let mut allowances = Allowances::default();
+        for (webhook, destination) in &inner.webhooks {
+            let taken = inner.in_flight.get(destination).copied().unwrap_or(0) + waiting.len_for(destination);
+            let recent = inner.last_start.get(destination).is_some_and(|at| at.elapsed() < RECENT);
+            if taken == 0 && !recent {
+                continue;
+            }
+            match self.cap.saturating_sub(taken) {
+                0 => allowances.skip.push(webhook.clone()),
+                room => allowances.limited.push(pb::WebhookAllowance {
+                    webhook_id: webhook.clone(),
+                    max_deliveries: u32::try_from(room).unwrap_or(u32::MAX),
+                }),
+            }
+        }
+        allowances.skip.truncate(MAX_SKIPPED);
+        allowances.limited.truncate(MAX_SKIPPED - allowances.skip.len());
+        allowances
     }
 
     fn end(&self, destination: &str) {
@@ -75,6 +105,8 @@ impl Destinations {
         *count -= 1;
         if *count == 0 {
             inner.in_flight.remove(destination);
+            // Kept only while it matters (bounded by the destinations called in the last second).
+            inner.last_start.retain(|_, at| at.elapsed() < RECENT);
         }
         drop(inner);
         if was_busy {
@@ -83,11 +115,23 @@ impl Destinations {
     }
 }
 
+/// The webhooks a lease skips and those it takes only a few deliveries of.
+#[derive(Debug, Default, PartialEq)]
+pub struct Allowances {
+    pub skip: Vec<String>,
+    pub limited: Vec<pb::WebhookAllowance>,
+}
+
 /// Deliveries leased while their destination was busy, by destination, oldest first.
 #[derive(Default)]
 pub struct Waiting(HashMap<String, VecDeque<pb::LeasedDelivery>>);
 
 impl Waiting {
+    /// Deliveries waiting for `destination`.
+    fn len_for(&self, destination: &str) -> usize {
+        self.0.get(destination).map_or(0, VecDeque::len)
+    }
+
     /// Keeps `delivery` until its destination has a turn, or returns it when as many as
     /// `destinations` lets that destination have in flight already wait.
     pub fn keep(&mut self, delivery: pb::LeasedDelivery, destinations: &Destinations) -> Option<pb::LeasedDelivery> {
@@ -170,10 +214,44 @@ mod tests {
         let first = destinations.try_start("slow", "https://slow:1/").unwrap();
         let _second = destinations.try_start("slow", "https://slow:1/").unwrap();
         assert!(destinations.try_start("slow", "https://slow:1/").is_none());
-        assert!(destinations.try_start("fast", "https://fast:1/").is_some());
-        assert_eq!(destinations.busy_webhooks(), ["slow"]);
+        let fast = destinations.try_start("fast", "https://fast:1/");
+        assert!(fast.is_some());
+        let waiting = Waiting::default();
+        let allowances = destinations.allowances(&waiting);
+        assert_eq!(allowances.skip, ["slow"]);
+        assert_eq!(allowances.limited, [allowance("fast", 1)], "one more call fits the fast destination");
         drop(first);
-        assert!(destinations.busy_webhooks().is_empty());
+        drop(fast);
+        let allowances = destinations.allowances(&waiting);
+        assert!(allowances.skip.is_empty());
+        assert!(allowances.limited.contains(&allowance("slow", 1)), "{allowances:?}");
+        assert!(allowances.limited.contains(&allowance("fast", 2)), "called a moment ago: {allowances:?}");
         assert!(destinations.try_start("slow", "https://slow:1/").is_some());
+    }
+
+    fn allowance(webhook: &str, max: u32) -> pb::WebhookAllowance {
+        pb::WebhookAllowance { webhook_id: webhook.into(), max_deliveries: max }
+    }
+
+    #[test]
+    fn deliveries_waiting_here_count_against_the_room_and_idle_destinations_are_unlimited() {
+        let destinations = Destinations::new(3, Arc::new(Notify::new()));
+        let mut waiting = Waiting::default();
+        let turn = destinations.try_start("a", "https://a:1/").unwrap();
+        assert!(waiting.keep(leased("a", "https://a:1/x"), &destinations).is_none());
+        assert_eq!(destinations.allowances(&waiting).limited, [allowance("a", 1)]);
+        assert!(waiting.keep(leased("a", "https://a:1/y"), &destinations).is_none());
+        assert_eq!(destinations.allowances(&waiting).skip, ["a"]);
+        drop(turn);
+        let started = waiting.startable(&destinations, 8);
+        assert_eq!(started.len(), 2);
+        drop(started);
+        assert_eq!(
+            destinations.allowances(&waiting).limited,
+            [allowance("a", 3)],
+            "nothing in flight, but called a moment ago: the cap"
+        );
+        destinations.inner.lock().unwrap().last_start.clear();
+        assert_eq!(destinations.allowances(&waiting), Allowances::default(), "idle: no limit");
     }
 }

@@ -33,6 +33,7 @@ pub mod cli;
 pub mod destinations;
 pub mod health;
 mod reports;
+mod rounds;
 mod wake;
 
 use destinations::{Destinations, Turn, Waiting};
@@ -56,12 +57,15 @@ pub struct DispatcherConfig {
     #[arg(long = "dispatcher-secret", env = "CANVAS_DISPATCHER_SECRET", hide_env_values = true)]
     pub dispatcher_secret: Option<String>,
 
-    /// Calls in flight at once.
-    #[arg(long = "concurrency", env = "CANVAS_DISPATCHER_CONCURRENCY", default_value_t = 32)]
+    /// Calls in flight at once. Four times `--per-destination`: three receivers that stopped
+    /// answering still leave the others a quarter (an in-flight call costs a socket and a task).
+    #[arg(long = "concurrency", env = "CANVAS_DISPATCHER_CONCURRENCY", default_value_t = 256)]
     pub concurrency: usize,
 
-    /// Calls in flight at once to one destination (scheme, host, port); a slow receiver holds no more.
-    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = 16)]
+    /// Calls in flight at once to one destination (scheme, host, port); a slow receiver holds no
+    /// more. High enough that a healthy receiver is not held back (a call of 40 ms at 1,500
+    /// deliveries a second is 60 in flight), low enough that a dead one cannot take every slot.
+    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = 64)]
     pub per_destination: usize,
 
     /// Seconds a lease holds; must exceed the call time-out.
@@ -83,8 +87,8 @@ impl DispatcherConfig {
         Self {
             core_url: core_url.into(),
             dispatcher_secret: None,
-            concurrency: 32,
-            per_destination: 16,
+            concurrency: 256,
+            per_destination: 64,
             lease_secs: 60,
             poll_interval_ms: 100,
             client,
@@ -138,10 +142,14 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
     let poll = Duration::from_millis(config.poll_interval_ms.max(10));
     let mut backoff = poll;
     let mut last_partial_lease: Option<Instant> = None;
+    let mut rounds = rounds::Rounds::default();
     while !stopping.is_cancelled() {
+        rounds.maybe_log();
         while in_flight.try_join_next().is_some() {}
         // Deliveries that waited for their destination go before new ones.
-        for (turn, delivery) in waiting.startable(&destinations, slots.available_permits()) {
+        let startable = waiting.startable(&destinations, slots.available_permits());
+        rounds.started_from_waiting(startable.len());
+        for (turn, delivery) in startable {
             let permit = slots.clone().acquire_owned().await?;
             calls.start(&mut in_flight, turn, permit, delivery);
         }
@@ -161,16 +169,20 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
             }
         }
         let asked = free.min(MAX_LEASE);
+        let allowances = destinations.allowances(&waiting);
+        let (skipped, limited) = (allowances.skip.len(), allowances.limited.len());
         let request = pb::LeaseDeliveriesRequest {
             dispatcher_id: dispatcher_id.clone(),
             max_deliveries: asked as u32,
             lease_secs: config.lease_secs,
-            skip_webhook_ids: destinations.busy_webhooks(),
+            skip_webhook_ids: allowances.skip,
+            limited_webhooks: allowances.limited,
         };
         let leased_at = Instant::now();
         let wait = match grpc.clone().lease_deliveries(request).await {
             Ok(reply) => {
                 let deliveries = reply.into_inner().deliveries;
+                rounds.lease(leased_at.elapsed(), asked, deliveries.len(), skipped, limited);
                 // A lease that found something, but not a full batch: the next keeps the gap.
                 last_partial_lease = (!deliveries.is_empty() && deliveries.len() < asked).then_some(leased_at);
                 backoff = poll;
@@ -194,6 +206,7 @@ pub async fn run(config: DispatcherConfig, shutdown: impl Into<Shutdown>) -> any
                     if !busy.is_empty() {
                         // More than may wait for their destination: handed back at once, since
                         // waiting here could outlast the lease.
+                        rounds.handed_back(busy.len());
                         let busy = busy.iter().map(|d| leases.give_back(&d.delivery_id)).collect();
                         tokio::spawn(release(grpc.clone(), busy, false));
                         // The next lease skips them, and may find other destinations' deliveries.

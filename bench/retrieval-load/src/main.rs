@@ -64,6 +64,10 @@ const MODES: [&str; 3] = ["keyword", "semantic", "hybrid"];
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if std::env::var_os("RUST_LOG").is_some() {
+        // For example RUST_LOG=core_service::knowledge=info: how long a restart's snapshot read took.
+        canvas_runtime::init_logging("text");
+    }
     let dir = tempfile::tempdir()?;
     // Snapshots on both backends (PostgreSQL's default is none), in the temporary data directory.
     let snapshots = dir.path().join("search-snapshots");

@@ -9,7 +9,8 @@
 //! receiver that answers only after that long; the latency printed is still the
 //! fast receiver's (one slow receiver must not delay the others), and the slow
 //! one's arrivals are counted. Every loop is bounded by the write count and
-//! `--timeout-secs`.
+//! `--timeout-secs`. With `RUST_LOG=webhook_dispatcher::rounds=debug` the dispatcher logs its
+//! lease rounds each second (leases, their time, hand-backs).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -36,12 +37,12 @@ struct Args {
     /// Concurrent gRPC writers.
     #[arg(long, default_value_t = 8)]
     concurrency: usize,
-    /// Calls the dispatcher keeps in flight.
-    #[arg(long, default_value_t = 32)]
-    dispatcher_concurrency: usize,
-    /// Calls the dispatcher keeps in flight to one destination (its default: 16).
-    #[arg(long, default_value_t = 16)]
-    per_destination: usize,
+    /// Calls the dispatcher keeps in flight (default: the dispatcher's).
+    #[arg(long)]
+    dispatcher_concurrency: Option<usize>,
+    /// Calls the dispatcher keeps in flight to one destination (default: the dispatcher's).
+    #[arg(long)]
+    per_destination: Option<usize>,
     /// `postgres://…` for PostgreSQL; SQLite in a temporary directory otherwise.
     #[arg(long)]
     database_url: Option<String>,
@@ -83,6 +84,10 @@ impl Receivers<'_> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if std::env::var_os("RUST_LOG").is_some() {
+        // For example RUST_LOG=webhook_dispatcher::rounds=debug: the lease loop's sums each second.
+        canvas_runtime::init_logging("text");
+    }
     let dir = tempfile::tempdir()?;
     let ca = LocalCa::generate()?;
     let ca_file = dir.path().join("ca.pem");
@@ -160,8 +165,8 @@ async fn main() -> anyhow::Result<()> {
     }
 
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(core_url.clone(), client);
-    dispatcher.concurrency = args.dispatcher_concurrency;
-    dispatcher.per_destination = args.per_destination;
+    dispatcher.concurrency = args.dispatcher_concurrency.unwrap_or(dispatcher.concurrency);
+    dispatcher.per_destination = args.per_destination.unwrap_or(dispatcher.per_destination);
     tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
 
     let started = Instant::now();

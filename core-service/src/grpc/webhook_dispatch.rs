@@ -71,7 +71,15 @@ impl WebhookDispatchService for DispatchGrpc {
             .enumerate()
             .map(|(i, id)| uuid(format!("skipWebhookIds[{i}]"), id))
             .collect::<Result<Vec<_>, _>>()?;
-        let leased = self.core.webhooks().lease_deliveries(req.max_deliveries, lease, &skip).await?;
+        let limited = req
+            .limited_webhooks
+            .iter()
+            .enumerate()
+            .map(|(i, allowance)| {
+                Ok((uuid(format!("limitedWebhooks[{i}].webhookId"), &allowance.webhook_id)?, allowance.max_deliveries))
+            })
+            .collect::<Result<Vec<_>, CoreError>>()?;
+        let leased = self.core.webhooks().lease_deliveries(req.max_deliveries, lease, &skip, &limited).await?;
         let deliveries = leased
             .into_iter()
             .map(|d| pb::LeasedDelivery {

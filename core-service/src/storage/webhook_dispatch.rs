@@ -1,6 +1,8 @@
 //! The dispatcher's side of webhook storage: leases, outcomes, the signing
 //! key ring and the test-call counter.
 
+use std::collections::{HashMap, HashSet};
+
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -46,9 +48,10 @@ pub struct AttemptOutcome {
     pub disable_rule: (i32, DateTime<Utc>),
 }
 
-/// Records one outcome on the open transaction `$tx` (either backend's); evaluates to false for a
-/// stale lease, having written nothing for it.
-macro_rules! record_one {
+/// Records one outcome's delivery and attempt on the open transaction `$tx` (either backend's);
+/// evaluates to the delivery's webhook, or `None` for a stale lease, having written nothing for it.
+/// The webhook's status is [`record_status!`]'s.
+macro_rules! record_delivery {
     ($tx:ident, $outcome:expr) => {{
         let outcome: &AttemptOutcome = $outcome;
         let succeeded = outcome.error.is_none();
@@ -71,7 +74,7 @@ macro_rules! record_one {
         .await
         .map_err(db_error)?;
         match updated {
-            None => false,
+            None => None,
             Some((webhook_id, attempt)) => {
                 sqlx::query(
                     "INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, attempted_at, status_code, \
@@ -87,40 +90,49 @@ macro_rules! record_one {
                 .execute(&mut *$tx)
                 .await
                 .map_err(db_error)?;
-                let status_sql = if succeeded {
-                    "UPDATE webhooks SET last_attempt_at = $2, last_success_at = $2, last_status_code = $3, \
-                     last_error = NULL, consecutive_failures = 0, first_failure_at = NULL WHERE id = $1"
-                } else {
-                    "UPDATE webhooks SET last_attempt_at = $2, last_status_code = $3, last_error = $4, \
-                     consecutive_failures = consecutive_failures + 1, first_failure_at = COALESCE(first_failure_at, $2) \
-                     WHERE id = $1"
-                };
-                let mut status = sqlx::query(status_sql).bind(webhook_id).bind(outcome.at).bind(outcome.status_code);
-                if !succeeded {
-                    status = status.bind(&outcome.error);
-                }
-                status.execute(&mut *$tx).await.map_err(db_error)?;
-                if !succeeded {
-                    let (failures, first_before) = outcome.disable_rule;
-                    let reason = outcome.disable_now.clone().unwrap_or_else(|| {
-                        format!("disabled automatically after {failures} or more failed deliveries in a row")
-                    });
-                    sqlx::query(
-                        "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 \
-                         AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
-                    )
-                    .bind(webhook_id)
-                    .bind(outcome.at)
-                    .bind(reason)
-                    .bind(outcome.disable_now.is_some())
-                    .bind(failures)
-                    .bind(first_before)
-                    .execute(&mut *$tx)
-                    .await
-                    .map_err(db_error)?;
-                }
-                true
+                Some(webhook_id)
             }
+        }
+    }};
+}
+
+/// Records one outcome in its webhook's status (last attempt, failures in a row) on the open
+/// transaction `$tx`, with the automatic disable.
+macro_rules! record_status {
+    ($tx:ident, $webhook_id:expr, $outcome:expr) => {{
+        let (webhook_id, outcome): (Uuid, &AttemptOutcome) = ($webhook_id, $outcome);
+        let succeeded = outcome.error.is_none();
+        let status_sql = if succeeded {
+            "UPDATE webhooks SET last_attempt_at = $2, last_success_at = $2, last_status_code = $3, \
+             last_error = NULL, consecutive_failures = 0, first_failure_at = NULL WHERE id = $1"
+        } else {
+            "UPDATE webhooks SET last_attempt_at = $2, last_status_code = $3, last_error = $4, \
+             consecutive_failures = consecutive_failures + 1, first_failure_at = COALESCE(first_failure_at, $2) \
+             WHERE id = $1"
+        };
+        let mut status = sqlx::query(status_sql).bind(webhook_id).bind(outcome.at).bind(outcome.status_code);
+        if !succeeded {
+            status = status.bind(&outcome.error);
+        }
+        status.execute(&mut *$tx).await.map_err(db_error)?;
+        if !succeeded {
+            let (failures, first_before) = outcome.disable_rule;
+            let reason = outcome.disable_now.clone().unwrap_or_else(|| {
+                format!("disabled automatically after {failures} or more failed deliveries in a row")
+            });
+            sqlx::query(
+                "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 \
+                 AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
+            )
+            .bind(webhook_id)
+            .bind(outcome.at)
+            .bind(reason)
+            .bind(outcome.disable_now.is_some())
+            .bind(failures)
+            .bind(first_before)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_error)?;
         }
     }};
 }
@@ -128,9 +140,11 @@ macro_rules! record_one {
 const KEY_COLUMNS: &str = "kid, public_x, public_y, sealed_private, created_at, activates_at, retires_at";
 
 impl Storage {
-    /// Leases up to `max` due deliveries until `until` under `token`, skipping those of `skip`
-    /// (webhooks the dispatcher cannot call now), and returns them with their webhook and event.
-    /// One write: the `UPDATE` takes the whole batch.
+    /// Leases up to `max` due deliveries until `until` under `token` and returns them with their
+    /// webhook and event: none of the webhooks in `skip` (the dispatcher cannot call them now),
+    /// at most the allowance of each webhook in `limited` (it can call them only that many more
+    /// times now), any number of the others', oldest due first within each part. One write
+    /// transaction.
     pub async fn lease_deliveries(
         &self,
         now: DateTime<Utc>,
@@ -138,44 +152,92 @@ impl Storage {
         token: Uuid,
         max: u32,
         skip: &[Uuid],
+        limited: &[(Uuid, u32)],
     ) -> Result<Vec<LeasedRow>> {
+        let excluded: Vec<Uuid> = skip.iter().copied().chain(limited.iter().map(|(id, _)| *id)).collect();
+        let others = self.lease_sql(&excluded);
+        let one_webhook =
+            self.lease_sql(&[]).replace("WHERE d.state = 'pending'", "WHERE d.webhook_id = $5 AND d.state = 'pending'");
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let mut update = sqlx::query_scalar::<_, Uuid>(&others).bind(until).bind(token).bind(now).bind(i64::from(max));
+            for webhook_id in &excluded {
+                update = update.bind(*webhook_id);
+            }
+            let mut leased = update.fetch_all(&mut *tx).await.map_err(db_error)?;
+            for (webhook_id, allowance) in limited {
+                let room = (max as usize).saturating_sub(leased.len()).min(*allowance as usize);
+                if room == 0 {
+                    continue;
+                }
+                let more = sqlx::query_scalar::<_, Uuid>(&one_webhook)
+                    .bind(until)
+                    .bind(token)
+                    .bind(now)
+                    .bind(room as i64)
+                    .bind(*webhook_id)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db_error)?;
+                leased.extend(more);
+            }
+            tx.commit().await.map_err(db_error)?;
+            if leased.is_empty() {
+                return Ok(Vec::new());
+            }
+            // By the ids the updates returned (primary-key look-ups): no index holds the lease
+            // token, and finding the rows by it read every pending delivery, the backlog again.
+            let marks: Vec<String> = (0..leased.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT d.id AS delivery_id, d.webhook_id, d.project_id, d.attempts, w.url, w.custom_data, \
+                 e.id AS event_id, e.kind, e.subject_id, e.subject_type, e.actor_user_id, e.occurred_at, e.payload \
+                 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id \
+                 WHERE d.id IN ({}) AND d.lease_token = $1 AND d.state = 'pending'",
+                marks.join(", ")
+            );
+            let mut select = sqlx::query_as::<_, LeasedRow>(&sql).bind(token);
+            for id in &leased {
+                select = select.bind(*id);
+            }
+            select.fetch_all(pool).await.map_err(db_error)
+        })
+    }
+
+    /// The lease `UPDATE`: $1 lease until, $2 token, $3 now, $4 limit, then the webhooks left
+    /// out from $5 on. Returns the leased ids.
+    fn lease_sql(&self, excluded: &[Uuid]) -> String {
         let skip_locked = match self {
             Storage::Postgres(_) => " FOR UPDATE OF d SKIP LOCKED",
             Storage::Sqlite(_) => "",
         };
-        let skipped = if skip.is_empty() {
+        // The deliveries of a webhook left out are often the oldest due ones (it is left out
+        // because its receiver is slow), so walking the global due order steps over all of them
+        // first: a lease then costs in proportion to that backlog, and on SQLite it does so
+        // inside the one writer. There, a lease that leaves webhooks out walks webhook by webhook
+        // (the outer loop), each through its own queue (`webhook_deliveries_queue`, migration
+        // 0012), stopping at the limit: it costs in proportion to the webhooks instead. Without
+        // exclusions the global order stops at the limit by itself, and is kept.
+        // The webhooks are left out by `w.id`, so a plan with the webhooks outside drops them
+        // before reading any of their deliveries (PostgreSQL picks that plan itself).
+        let deliveries = match self {
+            Storage::Sqlite(_) if !excluded.is_empty() => {
+                "webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id"
+            }
+            _ => "webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id",
+        };
+        let left_out = if excluded.is_empty() {
             String::new()
         } else {
-            let marks: Vec<String> = (0..skip.len()).map(|i| format!("${}", i + 5)).collect();
-            format!(" AND d.webhook_id NOT IN ({})", marks.join(", "))
+            let marks: Vec<String> = (0..excluded.len()).map(|i| format!("${}", i + 5)).collect();
+            format!(" AND w.id NOT IN ({})", marks.join(", "))
         };
-        let sql = format!(
+        format!(
             "UPDATE webhook_deliveries SET lease_until = $1, lease_token = $2, attempts = attempts + 1 \
-             WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+             WHERE id IN (SELECT d.id FROM {deliveries} \
              WHERE d.state = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until <= $3) \
-             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{skipped} \
-             ORDER BY d.next_attempt_at LIMIT $4{skip_locked})"
-        );
-        with_write_pool!(self, pool => {
-            let mut update = sqlx::query(&sql).bind(until).bind(token).bind(now).bind(i64::from(max));
-            for webhook_id in skip {
-                update = update.bind(*webhook_id);
-            }
-            let leased = update.execute(pool).await.map_err(db_error)?;
-            if leased.rows_affected() == 0 {
-                return Ok(Vec::new());
-            }
-            sqlx::query_as::<_, LeasedRow>(
-                "SELECT d.id AS delivery_id, d.webhook_id, d.project_id, d.attempts, w.url, w.custom_data, \
-                 e.id AS event_id, e.kind, e.subject_id, e.subject_type, e.actor_user_id, e.occurred_at, e.payload \
-                 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id \
-                 WHERE d.lease_token = $1 AND d.state = 'pending'",
-            )
-            .bind(token)
-            .fetch_all(pool)
-            .await
-            .map_err(db_error)
-        })
+             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{left_out} \
+             ORDER BY d.next_attempt_at LIMIT $4{skip_locked}) RETURNING id"
+        )
     }
 
     /// Gives leased deliveries back (their attempts were cut off, or their destination is busy):
@@ -216,8 +278,30 @@ impl Storage {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
             let mut recorded = Vec::with_capacity(outcomes.len());
+            let mut by_webhook: Vec<(Uuid, &AttemptOutcome)> = Vec::with_capacity(outcomes.len());
             for outcome in outcomes {
-                recorded.push(record_one!(tx, outcome));
+                let webhook = record_delivery!(tx, outcome);
+                recorded.push(webhook.is_some());
+                by_webhook.extend(webhook.map(|webhook| (webhook, outcome)));
+            }
+            // A webhook whose outcomes in this batch all succeeded gets one status update, its
+            // last outcome's: each success sets the same fields, so only the last one shows, and
+            // a busy webhook's row is written once per batch instead of once per delivery (on
+            // PostgreSQL every write of that one row is a new version of it). A webhook with a
+            // failure in the batch gets them all, in order, for the failures in a row and the
+            // automatic disable.
+            let failing: HashSet<Uuid> =
+                by_webhook.iter().filter(|(_, outcome)| outcome.error.is_some()).map(|(webhook, _)| *webhook).collect();
+            let mut last_success: HashMap<Uuid, &AttemptOutcome> = HashMap::new();
+            for (webhook, outcome) in by_webhook {
+                if failing.contains(&webhook) {
+                    record_status!(tx, webhook, outcome);
+                } else {
+                    last_success.insert(webhook, outcome);
+                }
+            }
+            for (webhook, outcome) in last_success {
+                record_status!(tx, webhook, outcome);
             }
             tx.commit().await.map_err(db_error)?;
             Ok(recorded)

@@ -26,7 +26,7 @@ pub const LEASE_BOUNDS: (u64, u64) = (5, 300);
 pub const MAX_LEASE_BATCH: u32 = 256;
 /// Most reports one `ReportOutcomes` call records (in one transaction).
 pub const MAX_REPORT_BATCH: usize = 256;
-/// Most webhooks one lease skips (a dispatcher's busy destinations).
+/// Most webhooks one lease skips or limits (a dispatcher's busy destinations).
 pub const MAX_SKIPPED_WEBHOOKS: usize = 256;
 /// The spec's test-call limit: 10 per minute and user.
 pub const TEST_CALLS_PER_MINUTE: u32 = 10;

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::knowledge::wait_indexed;
+use crate::knowledge_search::CORPUS;
 use crate::support::{create_label, owner_with_project, send};
 
 backend_tests!(
@@ -20,20 +21,8 @@ backend_tests!(
     a_damaged_or_outdated_snapshot_is_ignored_with_the_same_answers
 );
 
-const TEXTS: &[&str] = &[
-    "The boundary layer on a flat plate becomes turbulent at high Reynolds numbers.",
-    "Heat transfer in hypersonic flow depends on the wall temperature of the body.",
-    "Flutter of swept wings was measured in the transonic wind tunnel.",
-    "Laminar boundary layer separation ahead of a forward facing step.",
-    "The pressure distribution over a delta wing at supersonic speeds.",
-    "Shock wave interaction with a turbulent boundary layer causes separation.",
-    "Buckling of thin cylindrical shells under axial compression and pressure.",
-    "Skin friction measurements in a compressible turbulent boundary layer.",
-    "Slender body theory predicts the lift of bodies of revolution at small incidence.",
-    "Panel flutter of a flat plate exposed to supersonic flow on one side.",
-    "Transition of the boundary layer is delayed by a favourable pressure gradient.",
-    "Ablation of a heat shield during the entry of a ballistic missile.",
-];
+/// The first dozen sentences of the ranking tests' corpus.
+const TEXTS: &[&str] = CORPUS.split_at(12).0;
 
 const QUERIES: &[&str] = &[
     "flutter of wings",

@@ -22,7 +22,7 @@ backend_tests!(
 );
 
 /// Aeronautics sentences (Cranfield-like) for the ranking tests: distinct, overlapping vocabulary.
-const CORPUS: &[&str] = &[
+pub(crate) const CORPUS: &[&str] = &[
     "The boundary layer on a flat plate becomes turbulent at high Reynolds numbers.",
     "Heat transfer in hypersonic flow depends on the wall temperature of the body.",
     "Flutter of swept wings was measured in the transonic wind tunnel.",

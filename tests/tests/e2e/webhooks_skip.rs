@@ -13,25 +13,41 @@ use canvas_tests::{backend_tests, Backend};
 use serde_json::json;
 
 use crate::support::{create_label, owner_with_project};
-use crate::webhooks_delivery::create_hook;
+use crate::webhooks_delivery::{create_hook, record};
 
-backend_tests!(leases_pass_a_slow_webhooks_backlog_and_miss_nothing);
+backend_tests!(
+    leases_pass_a_slow_webhooks_backlog_and_miss_nothing,
+    a_limited_webhook_gets_at_most_its_allowance_oldest_first,
+    a_batch_of_reports_leaves_each_webhook_status_as_one_by_one_would
+);
 
 /// Labels written: each makes one delivery per webhook.
 const WRITES: usize = 30;
 
-async fn lease(
-    core: &mut WebhookDispatchServiceClient<tonic::transport::Channel>,
-    max: u32,
-    skip: &[&str],
-) -> Vec<pb::LeasedDelivery> {
+type Core = WebhookDispatchServiceClient<tonic::transport::Channel>;
+
+async fn lease(core: &mut Core, max: u32, skip: &[&str]) -> Vec<pb::LeasedDelivery> {
+    lease_limited(core, max, skip, &[]).await
+}
+
+async fn lease_limited(core: &mut Core, max: u32, skip: &[&str], limited: &[(&str, u32)]) -> Vec<pb::LeasedDelivery> {
     let request = pb::LeaseDeliveriesRequest {
         dispatcher_id: "test".into(),
         max_deliveries: max,
         lease_secs: 60,
         skip_webhook_ids: skip.iter().map(|s| s.to_string()).collect(),
+        limited_webhooks: limited
+            .iter()
+            .map(|(id, max)| pb::WebhookAllowance { webhook_id: id.to_string(), max_deliveries: *max })
+            .collect(),
     };
     core.lease_deliveries(request).await.expect("lease").into_inner().deliveries
+}
+
+/// The label text a leased delivery is about.
+fn text_of(delivery: &pb::LeasedDelivery) -> String {
+    let body: serde_json::Value = serde_json::from_slice(&delivery.body).unwrap();
+    body["changes"][0]["new"]["text"].as_str().unwrap_or_default().to_owned()
 }
 
 async fn leases_pass_a_slow_webhooks_backlog_and_miss_nothing(backend: Backend) {
@@ -92,4 +108,99 @@ async fn leases_pass_a_slow_webhooks_backlog_and_miss_nothing(backend: Backend) 
         })
         .collect();
     assert_eq!(texts.iter().collect::<HashSet<_>>().len(), WRITES, "one per write");
+}
+
+async fn a_limited_webhook_gets_at_most_its_allowance_oldest_first(backend: Backend) {
+    let env = WebhookEnv::spawn_parts(backend, |_| {}, false).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let other_receiver = Receiver::start(&env.ca).await;
+    let limited =
+        create_hook(&env, &owner, &project, json!({"url": other_receiver.url, "events": ["item.created"]})).await;
+    let free = create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    for n in 0..10 {
+        create_label(&env.app, &owner, &project, json!({"text": format!("w{n}")})).await;
+    }
+    let mut core = WebhookDispatchServiceClient::connect(env.app.grpc_url.clone()).await.expect("core");
+
+    // Three of the limited webhook's, the oldest; every one of the other's.
+    let got = lease_limited(&mut core, 50, &[], &[(&limited, 3)]).await;
+    let of = |webhook: &str| got.iter().filter(|d| d.webhook_id == webhook).map(text_of).collect::<Vec<_>>();
+    assert_eq!(of(&limited), ["w0", "w1", "w2"], "at most the allowance, oldest first");
+    assert_eq!(of(&free).len(), 10, "the other webhook is not limited");
+
+    // The lease's limit counts the limited ones too; an allowance of 0 is a skip.
+    assert!(lease_limited(&mut core, 50, &[], &[(&limited, 0)]).await.is_empty());
+    let got = lease_limited(&mut core, 2, &[], &[(&limited, 5)]).await;
+    assert_eq!(got.iter().map(text_of).collect::<Vec<_>>(), ["w3", "w4"]);
+    let got = lease_limited(&mut core, 50, &[&limited], &[]).await;
+    assert!(got.is_empty(), "skipped, and nothing else is due");
+    let got = lease_limited(&mut core, 50, &[], &[(&limited, 50)]).await;
+    assert_eq!(got.iter().map(text_of).collect::<Vec<_>>(), ["w5", "w6", "w7", "w8", "w9"], "each once");
+
+    // A webhook id that is not a UUID is refused, naming the field.
+    let request = pb::LeaseDeliveriesRequest {
+        max_deliveries: 5,
+        limited_webhooks: vec![pb::WebhookAllowance { webhook_id: "nope".into(), max_deliveries: 1 }],
+        ..Default::default()
+    };
+    let refused = core.lease_deliveries(request).await.expect_err("refused");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().contains("limitedWebhooks[0].webhookId"), "{}", refused.message());
+}
+
+fn outcome(delivery: &pb::LeasedDelivery, status: i32) -> pb::ReportDeliveryRequest {
+    let failed = status >= 400;
+    pb::ReportDeliveryRequest {
+        delivery_id: delivery.delivery_id.clone(),
+        lease_token: delivery.lease_token.clone(),
+        status_code: Some(status),
+        duration_ms: 3,
+        error: failed.then(|| format!("HTTP {status}")),
+        retry_after_secs: None,
+        attempt: delivery.attempt,
+    }
+}
+
+async fn a_batch_of_reports_leaves_each_webhook_status_as_one_by_one_would(backend: Backend) {
+    let env = WebhookEnv::spawn_parts(backend, |_| {}, false).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let other_receiver = Receiver::start(&env.ca).await;
+    let steady =
+        create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    let flaky =
+        create_hook(&env, &owner, &project, json!({"url": other_receiver.url, "events": ["item.created"]})).await;
+    for n in 0..6 {
+        create_label(&env.app, &owner, &project, json!({"text": format!("w{n}")})).await;
+    }
+    let mut core = WebhookDispatchServiceClient::connect(env.app.grpc_url.clone()).await.expect("core");
+    let leased = lease(&mut core, 50, &[]).await;
+    let of = |webhook: &str| {
+        let mut mine: Vec<pb::LeasedDelivery> = leased.iter().filter(|d| d.webhook_id == webhook).cloned().collect();
+        mine.sort_by_key(text_of);
+        mine
+    };
+    let (steady_calls, flaky_calls) = (of(&steady), of(&flaky));
+    assert_eq!((steady_calls.len(), flaky_calls.len()), (6, 6));
+
+    // One batch, the two webhooks' outcomes interleaved: the steady one succeeds six times (the
+    // last with 202); the flaky one fails, succeeds, then fails twice.
+    let flaky_codes = [500, 200, 503, 500, 0, 0];
+    let mut reports = Vec::new();
+    for (n, (steady_call, flaky_call)) in steady_calls.iter().zip(&flaky_calls).enumerate() {
+        reports.push(outcome(steady_call, if n == 5 { 202 } else { 200 }));
+        if flaky_codes[n] != 0 {
+            reports.push(outcome(flaky_call, flaky_codes[n]));
+        }
+    }
+    let recorded = core.report_outcomes(pb::ReportOutcomesRequest { reports }).await.unwrap().into_inner();
+    assert_eq!(recorded.recorded, 10);
+
+    let steady_status = &record(&env, &owner, &project, &steady).await["status"];
+    assert_eq!(steady_status["lastStatusCode"], 202, "the last outcome shows: {steady_status}");
+    assert_eq!(steady_status["consecutiveFailures"], 0);
+    assert!(steady_status["lastError"].is_null(), "{steady_status}");
+    let flaky_status = &record(&env, &owner, &project, &flaky).await["status"];
+    assert_eq!(flaky_status["consecutiveFailures"], 2, "two failures since its success: {flaky_status}");
+    assert_eq!(flaky_status["lastStatusCode"], 500, "{flaky_status}");
+    assert!(!flaky_status["lastSuccessAt"].is_null(), "{flaky_status}");
 }

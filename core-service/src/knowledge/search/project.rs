@@ -3,7 +3,7 @@
 //! and read back for a snapshot (`snapshot.rs` frames them in a file).
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 
 use canvas_search::codec::{DecodeError, Decoder, Encoder};
 use uuid::Uuid;
@@ -131,36 +131,52 @@ impl ProjectIndex {
         self.vectors.as_ref().is_some_and(VectorIndex::graph_building)
     }
 
-    /// Writes the index: BM25, the flat vectors, each chunk's item, and the HNSW graph last (so a
-    /// reader checks the whole file before handing the graph's bytes to USearch).
-    pub fn encode<W: Write>(&self, out: &mut Encoder<W>) -> std::io::Result<()> {
+    /// Writes the index: BM25, the flat vectors, each chunk's item, and the HNSW graph last; returns
+    /// where each part starts in `out`, so a reader can decode them side by side.
+    pub fn encode<W: Write>(&self, out: &mut Encoder<W>) -> std::io::Result<Sections> {
+        let keyword = out.position();
         self.keyword.encode(out)?;
+        let vectors = out.position();
         out.put_bool(self.vectors.is_some())?;
         if let Some(vectors) = &self.vectors {
             vectors.encode(out)?;
         }
+        let chunks = out.position();
         let mut pairs: Vec<(i64, Uuid)> = self.chunk_items.iter().map(|(chunk, item)| (*chunk, *item)).collect();
         pairs.sort_unstable();
         out.put_i64s(&pairs.iter().map(|(chunk, _)| *chunk).collect::<Vec<_>>())?;
         out.put_bytes(&pairs.iter().flat_map(|(_, item)| *item.as_bytes()).collect::<Vec<_>>())?;
+        let graph = out.position();
         match &self.vectors {
-            Some(vectors) => vectors.encode_graph(out),
-            None => out.put_bool(false),
+            Some(vectors) => vectors.encode_graph(out)?,
+            None => out.put_bool(false)?,
         }
+        Ok(Sections { keyword, vectors, chunks, graph, end: out.position() })
     }
 
-    /// Reads an index written by [`ProjectIndex::encode`] for vectors of `dimension`; returns it
-    /// with its graph's bytes, for [`ProjectIndex::restore_graph`] once the file's checksum held.
-    pub fn decode<R: Read>(
-        input: &mut Decoder<R>,
+    /// Reads the vectors section [`ProjectIndex::encode`] wrote (`None`: the index had none).
+    pub fn decode_vectors(section: &[u8]) -> Result<Option<VectorIndex>, DecodeError> {
+        whole(section, |input| Ok(if input.get_bool()? { Some(VectorIndex::decode(input)?) } else { None }))
+    }
+
+    /// Reads the keyword section [`ProjectIndex::encode`] wrote.
+    pub fn decode_keyword(section: &[u8]) -> Result<KeywordIndex, DecodeError> {
+        whole(section, KeywordIndex::decode)
+    }
+
+    /// Puts an index together from its sections, read apart (the graph already loaded from the
+    /// graph section, after the file's checksum held), and checks they agree.
+    pub fn assemble(
+        keyword: KeywordIndex,
+        vectors: Option<VectorIndex>,
+        chunk_section: &[u8],
+        graph: Option<super::vectors::GraphIndex>,
         dimension: Option<usize>,
-    ) -> Result<(Self, Option<Vec<u8>>), DecodeError> {
-        let keyword = KeywordIndex::decode(input)?;
-        let vectors = if input.get_bool()? { Some(VectorIndex::decode(input)?) } else { None };
+    ) -> Result<Self, DecodeError> {
         if vectors.as_ref().map(VectorIndex::dimension) != dimension {
             return Err(DecodeError::Corrupt("the vectors are not of this model's length"));
         }
-        let (chunks, items) = (input.get_i64s()?, input.get_bytes()?);
+        let (chunks, items) = whole(chunk_section, |input| Ok((input.get_i64s()?, input.get_bytes()?)))?;
         if items.len() != chunks.len() * 16 {
             return Err(DecodeError::Corrupt("chunks and items differ in number"));
         }
@@ -180,19 +196,12 @@ impl ProjectIndex {
         {
             return Err(DecodeError::Corrupt("the chunk map does not match the indexes"));
         }
-        let graph = VectorIndex::decode_graph(input)?;
-        if graph.is_some() && index.vectors.is_none() {
-            return Err(DecodeError::Corrupt("a vector graph without vectors"));
+        match (graph, &mut index.vectors) {
+            (None, _) => {}
+            (Some(graph), Some(vectors)) => vectors.install_saved_graph(graph)?,
+            (Some(_), None) => return Err(DecodeError::Corrupt("a vector graph without vectors")),
         }
-        Ok((index, graph))
-    }
-
-    /// Installs the saved graph read by [`ProjectIndex::decode`].
-    pub fn restore_graph(&mut self, bytes: &[u8], threads: usize) -> Result<(), DecodeError> {
-        match &mut self.vectors {
-            Some(vectors) => vectors.restore_graph(bytes, threads),
-            None => Err(DecodeError::Corrupt("a vector graph without vectors")),
-        }
+        Ok(index)
     }
 
     /// Approximate heap bytes held (for the memory budget).
@@ -200,4 +209,28 @@ impl ProjectIndex {
         let maps = self.items.capacity() * 48 + self.chunk_items.capacity() * 32 + self.len() * 8;
         self.keyword.heap_bytes() + self.vectors.as_ref().map_or(0, VectorIndex::heap_bytes) + maps
     }
+}
+
+/// Where each part of an encoded index starts, counted from the start of the encoder's output,
+/// and where the index ends (a snapshot file's table of sections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sections {
+    pub keyword: u64,
+    pub vectors: u64,
+    pub chunks: u64,
+    pub graph: u64,
+    pub end: u64,
+}
+
+/// Decodes `section` with `read`, which must use every byte of it.
+fn whole<'a, T>(
+    section: &'a [u8],
+    read: impl FnOnce(&mut Decoder<&'a [u8]>) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    let mut input = Decoder::new(section, section.len() as u64);
+    let value = read(&mut input)?;
+    if input.remaining() != 0 {
+        return Err(DecodeError::Corrupt("bytes after a section"));
+    }
+    Ok(value)
 }

@@ -85,12 +85,15 @@ impl SearchIndexes {
             }
         }
         let (chunks, bytes) = (restored.index.len(), restored.bytes);
+        let (decoding, assembling) = (restored.decoding, restored.assembling);
+        let read = started.elapsed();
         slot.write(|index| *index = restored.index);
         *freshness = Freshness::restored(restored.watermark);
         slot.restored.store(true, Ordering::Relaxed);
         self.catch_up(storage, slot, freshness).await?;
         self.build_graph_if_wanted(slot);
-        tracing::info!(%project, chunks, bytes, elapsed = ?started.elapsed(), "search index read from its snapshot");
+        tracing::info!(%project, chunks, bytes, ?decoding, ?assembling, ?read, elapsed = ?started.elapsed(),
+            "search index read from its snapshot");
         Ok(true)
     }
 

@@ -140,20 +140,25 @@ impl WebhooksService {
         }
     }
 
-    /// Leases due deliveries, none of the webhooks in `skip` (the dispatcher's busy destinations),
-    /// and signs each for sending now.
+    /// Leases due deliveries, none of the webhooks in `skip` (the dispatcher's busy destinations)
+    /// and at most its allowance of each webhook in `limited` (destinations with a little room),
+    /// and signs each for sending now. At most [`MAX_SKIPPED_WEBHOOKS`] of the two lists count,
+    /// skips first.
     pub async fn lease_deliveries(
         &self,
         max: u32,
         lease: Option<Duration>,
         skip: &[Uuid],
+        limited: &[(Uuid, u32)],
     ) -> CoreResult<Vec<LeasedCall>> {
         let now = Utc::now();
         let lease = lease.unwrap_or(DEFAULT_LEASE).as_secs().clamp(LEASE_BOUNDS.0, LEASE_BOUNDS.1);
         let token = Uuid::new_v4();
         let until = now + chrono::Duration::seconds(lease as i64);
         let skip = &skip[..skip.len().min(MAX_SKIPPED_WEBHOOKS)];
-        let rows = self.storage.lease_deliveries(now, until, token, max.clamp(1, MAX_LEASE_BATCH), skip).await?;
+        let limited = &limited[..limited.len().min(MAX_SKIPPED_WEBHOOKS - skip.len())];
+        let max = max.clamp(1, MAX_LEASE_BATCH);
+        let rows = self.storage.lease_deliveries(now, until, token, max, skip, limited).await?;
         if rows.is_empty() {
             return Ok(Vec::new());
         }
