@@ -74,10 +74,16 @@ impl Destinations {
     }
 
     /// What the next lease may take of the webhooks whose destination has calls in flight or
-    /// deliveries waiting here: none of those without room (skipped), at most the room of the
-    /// others (limited). At most [`MAX_SKIPPED`] webhooks in all, skipped ones first.
+    /// deliveries waiting here: none of those without room (skipped), a share of the room of the
+    /// others (limited: the room split between the destination's webhooks, rounded up, so many
+    /// webhooks of one receiver are not each leased its whole room). At most [`MAX_SKIPPED`]
+    /// webhooks in all, skipped ones first.
     pub fn allowances(&self, waiting: &Waiting) -> Allowances {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut webhooks_of: HashMap<&str, usize> = HashMap::new();
+        for destination in inner.webhooks.values() {
+            *webhooks_of.entry(destination.as_str()).or_default() += 1;
+        }
         let mut allowances = Allowances::default();
         for (webhook, destination) in &inner.webhooks {
             let taken = inner.in_flight.get(destination).copied().unwrap_or(0) + waiting.len_for(destination);
@@ -87,10 +93,13 @@ impl Destinations {
             }
             match self.cap.saturating_sub(taken) {
                 0 => allowances.skip.push(webhook.clone()),
-                room => allowances.limited.push(pb::WebhookAllowance {
-                    webhook_id: webhook.clone(),
-                    max_deliveries: u32::try_from(room).unwrap_or(u32::MAX),
-                }),
+                room => {
+                    let share = room.div_ceil(webhooks_of.get(destination.as_str()).copied().unwrap_or(1).max(1));
+                    allowances.limited.push(pb::WebhookAllowance {
+                        webhook_id: webhook.clone(),
+                        max_deliveries: u32::try_from(share).unwrap_or(u32::MAX),
+                    });
+                }
             }
         }
         allowances.skip.truncate(MAX_SKIPPED);
@@ -227,6 +236,17 @@ mod tests {
         assert!(allowances.limited.contains(&allowance("slow", 1)), "{allowances:?}");
         assert!(allowances.limited.contains(&allowance("fast", 2)), "called a moment ago: {allowances:?}");
         assert!(destinations.try_start("slow", "https://slow:1/").is_some());
+    }
+
+    #[test]
+    fn webhooks_of_one_receiver_share_its_room() {
+        let destinations = Destinations::new(8, Arc::new(Notify::new()));
+        let waiting = Waiting::default();
+        let _turns: Vec<Turn> =
+            ["a", "b", "c"].iter().map(|w| destinations.try_start(w, "https://shared:1/").unwrap()).collect();
+        let mut limited = destinations.allowances(&waiting).limited;
+        limited.sort_by(|x, y| x.webhook_id.cmp(&y.webhook_id));
+        assert_eq!(limited, [allowance("a", 2), allowance("b", 2), allowance("c", 2)], "room 5 in three shares");
     }
 
     fn allowance(webhook: &str, max: u32) -> pb::WebhookAllowance {
