@@ -9,7 +9,7 @@
 //   - frames per second while dragging one sticky note across the map for 3 s (the page's
 //     requestAnimationFrame callbacks, counted in the page; input paced at 60 Hz);
 //   - presence latency: A moves the mouse, the time until B's page shows A's cursor at the new
-//     place (`.cursor[data-client-id]`), twenty moves, median and worst.
+//     place (`.cursor[data-client-id="<A's client id>"]`), twenty moves, median and worst.
 //
 //   node bench/map_editor.mjs --base URL --token T --project P --empty-project E --label NAME \
 //        [--dev-assets rest-gateway/assets/map]
@@ -141,22 +141,26 @@ async function presenceLatency(project) {
         null, { timeout: 60000 });
     }
     const box = await pa.locator("#map").boundingBox();
+    // A's own cursor on B's screen, by A's client id: the project may show other clients too
+    // (earlier runs' pages linger up to three heartbeats when their leaving call did not get
+    // through), and watching the first cursor drawn watched one of theirs, which never moves.
+    const aId = await pa.evaluate(() => window.canvasMap.clientId);
     const samples = [];
     for (let i = 0; i < 20; i += 1) {
       const x = box.x + 100 + ((i * 37) % 500);
       const y = box.y + 100 + ((i * 53) % 300);
-      const before = await pb.evaluate(() => {
-        const c = document.querySelector(".cursor[data-client-id]");
+      const before = await pb.evaluate((id) => {
+        const c = document.querySelector(`.cursor[data-client-id="${id}"]`);
         return c ? c.getAttribute("transform") : null;
-      });
+      }, aId);
       const started = Date.now();
       await pa.mouse.move(x, y);
       await pb.waitForFunction(
-        (old) => {
-          const c = document.querySelector(".cursor[data-client-id]");
+        ([id, old]) => {
+          const c = document.querySelector(`.cursor[data-client-id="${id}"]`);
           return c && c.getAttribute("transform") !== old;
         },
-        before,
+        [aId, before],
         { timeout: 10000, polling: 5 },
       );
       samples.push(Date.now() - started);
