@@ -6,8 +6,8 @@
 //! HNSW graph through USearch's own serialisation, keyed by those same slots. A reader checks
 //! every number an index later uses as a position (document, term, slot), so a damaged file fails
 //! to decode instead of panicking later in a search; bit flips inside values are the checksum's
-//! to catch (the caller's file format). The graph's bytes come back separately, to be handed to
-//! USearch ([`VectorIndex::restore_graph`]) only after that checksum held.
+//! to catch (the caller's file format). The graph's bytes are found apart ([`VectorIndex::graph_in`]),
+//! to be handed to USearch ([`load_graph`]) only after that checksum held.
 //!
 //! Bump [`FORMAT`] whenever this layout or the tokeniser changes: saved terms are the tokeniser's
 //! output, and an old file must not pair them with a new tokenisation of the queries.
@@ -145,13 +145,8 @@ impl VectorIndex {
         out.put_bytes(&bytes)
     }
 
-    /// Reads the graph's bytes written by [`VectorIndex::encode_graph`], if any.
-    pub fn decode_graph<R: Read>(input: &mut Decoder<R>) -> Result<Option<Vec<u8>>, DecodeError> {
-        Ok(if input.get_bool()? { Some(input.get_bytes()?) } else { None })
-    }
-
-    /// The graph's bytes in `section`, exactly what [`VectorIndex::encode_graph`] wrote, borrowed
-    /// instead of copied (a file read whole into memory).
+    /// The graph's bytes in `section`, exactly what [`VectorIndex::encode_graph`] wrote (`None`:
+    /// no graph was saved), borrowed instead of copied.
     pub fn graph_in(section: &[u8]) -> Result<Option<&[u8]>, DecodeError> {
         let mut input = Decoder::new(section, section.len() as u64);
         if !input.get_bool()? {
@@ -163,14 +158,6 @@ impl VectorIndex {
             return Err(DecodeError::Corrupt("bytes after the graph"));
         }
         Ok(Some(&section[start..]))
-    }
-
-    /// Installs a graph from bytes [`VectorIndex::decode_graph`] returned (checked by the
-    /// caller's checksum), with room for `threads` users, and checks it holds exactly the live
-    /// slots' vectors.
-    pub fn restore_graph(&mut self, bytes: &[u8], threads: usize) -> Result<(), DecodeError> {
-        let graph = load_graph(bytes, self.dimension, threads)?;
-        self.install_saved_graph(graph)
     }
 
     /// Installs a graph [`load_graph`] read, once it holds exactly the live slots' vectors.
@@ -264,15 +251,15 @@ mod tests {
         for chunk in (0..2000i64).step_by(7) {
             index.remove(chunk).unwrap();
         }
-        let mut out = Encoder::new(Vec::new());
-        index.encode(&mut out).unwrap();
-        index.encode_graph(&mut out).unwrap();
-        let bytes = out.into_inner();
-        let mut input = Decoder::new(bytes.as_slice(), bytes.len() as u64);
+        let (mut vectors, mut graph) = (Encoder::new(Vec::new()), Encoder::new(Vec::new()));
+        index.encode(&mut vectors).unwrap();
+        index.encode_graph(&mut graph).unwrap();
+        let (vectors, graph) = (vectors.into_inner(), graph.into_inner());
+        let mut input = Decoder::new(vectors.as_slice(), vectors.len() as u64);
         let mut read = VectorIndex::decode(&mut input).unwrap();
-        let graph = VectorIndex::decode_graph(&mut input).unwrap().expect("a graph was saved");
         assert_eq!(input.remaining(), 0);
-        read.restore_graph(&graph, 2).unwrap();
+        let saved = VectorIndex::graph_in(&graph).unwrap().expect("a graph was saved");
+        read.install_saved_graph(load_graph(saved, dimension, 2).unwrap()).unwrap();
         assert!(read.graph_ready());
         for q in 0..30u64 {
             let query = unit(50_000 + q, dimension);

@@ -137,6 +137,15 @@ macro_rules! record_status {
     }};
 }
 
+/// Which due deliveries a lease statement takes.
+#[derive(Clone, Copy)]
+enum Leasing<'a> {
+    /// Those of every webhook but these.
+    AllBut(&'a [Uuid]),
+    /// Those of one webhook (bound as $5).
+    One,
+}
+
 const KEY_COLUMNS: &str = "kid, public_x, public_y, sealed_private, created_at, activates_at, retires_at";
 
 impl Storage {
@@ -155,9 +164,8 @@ impl Storage {
         limited: &[(Uuid, u32)],
     ) -> Result<Vec<LeasedRow>> {
         let excluded: Vec<Uuid> = skip.iter().copied().chain(limited.iter().map(|(id, _)| *id)).collect();
-        let others = self.lease_sql(&excluded);
-        let one_webhook =
-            self.lease_sql(&[]).replace("WHERE d.state = 'pending'", "WHERE d.webhook_id = $5 AND d.state = 'pending'");
+        let others = self.lease_sql(Leasing::AllBut(&excluded));
+        let one_webhook = self.lease_sql(Leasing::One);
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
             let mut update = sqlx::query_scalar::<_, Uuid>(&others).bind(until).bind(token).bind(now).bind(i64::from(max));
@@ -204,8 +212,12 @@ impl Storage {
     }
 
     /// The lease `UPDATE`: $1 lease until, $2 token, $3 now, $4 limit, then the webhooks left
-    /// out from $5 on. Returns the leased ids.
-    fn lease_sql(&self, excluded: &[Uuid]) -> String {
+    /// out from $5 on, or the one webhook as $5. Returns the leased ids.
+    fn lease_sql(&self, leasing: Leasing<'_>) -> String {
+        let (excluded, one) = match leasing {
+            Leasing::AllBut(excluded) => (excluded, ""),
+            Leasing::One => (&[][..], " AND d.webhook_id = $5"),
+        };
         let skip_locked = match self {
             Storage::Postgres(_) => " FOR UPDATE OF d SKIP LOCKED",
             Storage::Sqlite(_) => "",
@@ -235,7 +247,7 @@ impl Storage {
             "UPDATE webhook_deliveries SET lease_until = $1, lease_token = $2, attempts = attempts + 1 \
              WHERE id IN (SELECT d.id FROM {deliveries} \
              WHERE d.state = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until <= $3) \
-             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{left_out} \
+             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{left_out}{one} \
              ORDER BY d.next_attempt_at LIMIT $4{skip_locked}) RETURNING id"
         )
     }

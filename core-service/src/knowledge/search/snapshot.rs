@@ -186,34 +186,33 @@ impl SnapshotStore {
             (sections.chunks, sections.graph),
             (sections.graph, sections.end),
         ];
-        let read: Vec<io::Result<(Vec<u8>, crc32fast::Hasher)>> = std::thread::scope(|scope| {
-            let readers: Vec<_> = parts
-                .iter()
+        let read = std::thread::scope(|scope| {
+            let file = &file;
+            parts
                 .map(|(from, to)| {
-                    let file = &file;
                     scope.spawn(move || {
-                        let part = read_at(file, *from, *to)?;
+                        let part = read_at(file, from, to)?;
                         let mut hasher = crc32fast::Hasher::new();
                         hasher.update(&part);
                         Ok((part, hasher))
                     })
                 })
-                .collect();
-            readers.into_iter().map(|reader| reader.join().unwrap_or_else(|_| Err(panicked("reading")))).collect()
+                .map(|reader| reader.join().unwrap_or_else(|_| Err(panicked("reading a snapshot section"))))
         });
+        // The parts' checksums joined in the file's order, between the head's and the table's.
         let mut checksum = crc32fast::Hasher::new();
         checksum.update(&head);
-        let mut buffers = Vec::with_capacity(parts.len());
-        for part in read {
-            let (buffer, hasher) = part?;
-            checksum.combine(&hasher);
-            buffers.push(buffer);
-        }
+        let [keyword, vectors, chunks, graph] = read.map(|part: io::Result<(Vec<u8>, crc32fast::Hasher)>| {
+            part.map(|(buffer, hasher)| {
+                checksum.combine(&hasher);
+                buffer
+            })
+        });
+        let (keyword, vectors, chunks, graph) = (keyword?, vectors?, chunks?, graph?);
         checksum.update(&tail[..TABLE]);
         if checksum.finalize().to_le_bytes() != tail[TABLE..] {
             return Err(SnapshotError::Checksum);
         }
-        let [keyword, vectors, chunks, graph] = <[Vec<u8>; 4]>::try_from(buffers).map_err(|_| panicked("reading"))?;
         let (keyword, vectors, graph) = std::thread::scope(|scope| {
             let keyword = scope.spawn(|| ProjectIndex::decode_keyword(&keyword));
             let vectors = scope.spawn(|| ProjectIndex::decode_vectors(&vectors));
@@ -224,11 +223,11 @@ impl SnapshotStore {
                     (None, _) => Ok(None),
                 }
             });
-            let joined = |name| move |_| DecodeError::Io(panicked(name));
+            let joined = |what| move |_| DecodeError::Io(panicked(what));
             (
-                keyword.join().map_err(joined("the keyword index")).and_then(|r| r),
-                vectors.join().map_err(joined("the vectors")).and_then(|r| r),
-                graph.join().map_err(joined("the graph")).and_then(|r| r),
+                keyword.join().map_err(joined("decoding the keyword index")).and_then(|r| r),
+                vectors.join().map_err(joined("decoding the vectors")).and_then(|r| r),
+                graph.join().map_err(joined("loading the vector graph")).and_then(|r| r),
             )
         });
         let decoding = started.elapsed();
@@ -334,7 +333,7 @@ fn read_at(file: &File, from: u64, to: u64) -> io::Result<Vec<u8>> {
 }
 
 fn panicked(what: &str) -> io::Error {
-    io::Error::other(format!("{what} a snapshot section panicked"))
+    io::Error::other(format!("{what} panicked"))
 }
 
 fn uuid<R: Read>(input: &mut Decoder<R>) -> Result<Uuid, DecodeError> {
