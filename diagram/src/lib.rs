@@ -294,6 +294,21 @@ mod tests {
         }
     }
 
+    /// A `;` right after the type word is refused, as Mermaid refuses it (checked with
+    /// `mermaid.parse` 11): the word is read up to it, so no kind's header mistakes it for part of
+    /// the word (a mutation of a real state diagram once tripped an assertion here).
+    #[test]
+    fn a_semicolon_glued_to_the_type_word_is_refused_at_it() {
+        for kind in ["stateDiagram", "stateDiagram-v2", "classDiagram", "classDiagram-v2", "erDiagram"] {
+            for rest in [";", ";foo", ";-->"] {
+                let source = format!("{kind}{rest}\nA");
+                let err = parse(&source).unwrap_err();
+                assert_eq!((err.line, err.column), (1, kind.len() + 1), "{source:?}: {err}");
+                assert!(err.message.contains("unexpected `;` directly after"), "{source:?}: {err}");
+            }
+        }
+    }
+
     #[test]
     fn the_limits_are_errors() {
         let big = format!("graph TD\n{}", "A-->B\n".repeat(MAX_SOURCE_BYTES / 6 + 1));

@@ -26,14 +26,31 @@ pub struct Rich {
 /// character), line breaks kept; markers without a partner are characters.
 pub fn markdown(raw: &str) -> Rich {
     let decoded = text::decode_entities(&text::replace_breaks(raw.trim()));
-    let chars: Vec<char> = decoded.chars().collect();
+    // A backslash before ASCII punctuation makes it a character (CommonMark's escapes, which
+    // Mermaid's markdown reader follows): `\*` is a star, `\\` a backslash.
+    let mut chars: Vec<char> = Vec::with_capacity(decoded.len());
+    let mut escaped: Vec<bool> = Vec::with_capacity(decoded.len());
+    let mut source = decoded.chars().peekable();
+    while let Some(c) = source.next() {
+        match source.peek() {
+            Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
+                source.next();
+                chars.push(next);
+                escaped.push(true);
+            }
+            _ => {
+                chars.push(c);
+                escaped.push(false);
+            }
+        }
+    }
     // Markers: (index, length, mark).
     let mut markers: Vec<(usize, usize, u8)> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if c == '*' || c == '_' {
-            let double = chars.get(i + 1) == Some(&c);
+        if (c == '*' || c == '_') && !escaped[i] {
+            let double = chars.get(i + 1) == Some(&c) && !escaped[i + 1];
             let len = if double { 2 } else { 1 };
             let before = i.checked_sub(1).and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphanumeric());
             let after = chars.get(i + len).is_some_and(|c| c.is_alphanumeric());
@@ -214,6 +231,15 @@ mod tests {
         assert_eq!((unpaired.text.as_str(), unpaired.marks.len()), ("2 * 3 = 6", 0));
         let lines = markdown("line one\n   **line** two");
         assert_eq!(lines.text, "line one\nline two");
+    }
+
+    #[test]
+    fn backslash_escapes_make_marks_characters() {
+        let rich = markdown(r"\*not italic\* **bold\*star** a\\b \q");
+        assert_eq!(rich.text, r"*not italic* bold*star a\b \q");
+        assert_eq!(rich.marks[0], 0);
+        assert_eq!(rich.marks[13], BOLD);
+        assert_eq!(rich.marks[17], BOLD);
     }
 
     #[test]

@@ -9,8 +9,13 @@ use crate::DiagramError;
 pub fn header(line: Line<'_>, keywords: &[&str]) -> Result<(), DiagramError> {
     let mut cursor = Cursor::new(line);
     cursor.skip_ws();
-    let keyword = cursor.take_while(|c| !c.is_whitespace());
+    // The word ends where `parse` ended it (white space or `;`), so it is one of `keywords`.
+    let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
     debug_assert!(keywords.contains(&keyword.as_str()));
+    if cursor.peek() == Some(';') {
+        // Mermaid refuses `stateDiagram-v2;` and `classDiagram;` (the `;` is read as part of the word).
+        return Err(cursor.error(format!("unexpected `;` directly after `{keyword}`: the diagram type ends its line")));
+    }
     cursor.skip_ws();
     if cursor.eof() {
         Ok(())

@@ -219,7 +219,13 @@ pub fn export_flowchart(items: &[MapItem], names: &BTreeMap<String, String>) -> 
             stack.extend(members.iter().rev().map(|&c| (c, false)));
         } else {
             let (open, close) = brackets(&map, i);
-            let _ = writeln!(out, "{indent}{id}{open}{}{close}", quoted(shown_text(&map, i), Place::Quoted, " "));
+            let mut text = quoted(shown_text(&map, i), Place::Quoted, " ");
+            if open.starts_with("@{") {
+                // Shape data is YAML, where a backslash escapes the next character (`\"` would
+                // not end the string, `\n` would break the line): each one is written doubled.
+                text = text.replace('\\', "\\\\");
+            }
+            let _ = writeln!(out, "{indent}{id}{open}{text}{close}");
         }
     }
     for &(connector, from, to) in &links {

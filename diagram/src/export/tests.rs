@@ -39,3 +39,22 @@ fn shapes_and_connectors_become_nodes_and_links() {
     assert_eq!(text, "flowchart TD\n    A[\"Start\"]\n    nb[\"End\"]\n    A --> nb\n");
     parse(&text).unwrap();
 }
+
+/// Shape data (`A@{ shape: bang, label: "…" }`) is YAML, where a backslash escapes: a text with
+/// backslashes in any place must come back as written, not end the string early or become a
+/// line break (found by `export_hostile` on CI: a text of one backslash wrote `label: "\"`).
+#[test]
+fn backslashes_in_shape_data_labels_come_back_as_written() {
+    for text in ["\\", "a\\nb", "\\\"", "C:\\temp\\", "\\\\", "tab\\t", "<b>bold\\</b> and \\*"] {
+        for shape in ["Star6", "LightningBolt", "Plaque"] {
+            let mut items = node("a", 0.0, 0.0, text);
+            items[0].properties["type"] = json!(shape);
+            let written = export_flowchart(&items, &BTreeMap::new());
+            let Ok(crate::model::Diagram::Flowchart(chart)) = parse(&written) else {
+                panic!("{shape} {text:?} does not read back:\n{written}")
+            };
+            let expected = super::text::visible(text);
+            assert_eq!(chart.nodes[0].text, expected, "{shape} {text:?}:\n{written}");
+        }
+    }
+}

@@ -23,6 +23,7 @@ mod nested;
 mod order;
 mod paint;
 mod position;
+mod rank_constraints;
 mod route;
 mod simplex;
 pub(crate) mod sized;
@@ -189,50 +190,8 @@ fn label_centre(x: f64, room: f64) -> f64 {
 fn build(chart: &Flowchart, sizes: &[(f64, f64)], labels: &[Option<(f64, f64)>]) -> Layered {
     let n = chart.nodes.len();
     let reversed = break_cycles(chart);
-    let constraints: Vec<simplex::Edge> = chart
-        .edges
-        .iter()
-        .zip(&reversed)
-        .filter(|(e, _)| e.from != e.to)
-        .map(|(e, &rev)| {
-            // An end on a subgraph ranks against the subgraph's whole span (its bottom variable
-            // when the link leaves it, its top when it enters), not only against the node inside
-            // that stands for it: a link from a subgraph starts below all of it.
-            // Only between ends apart: a link from a subgraph to what it holds keeps its nodes.
-            let apart = !holds(chart, e.from_subgraph, e.to, e.to_subgraph)
-                && !holds(chart, e.to_subgraph, e.from, e.from_subgraph);
-            let bottom = |node: usize, sub: Option<usize>| sub.filter(|_| apart).map_or(node, |c| n + 2 * c + 1);
-            let top = |node: usize, sub: Option<usize>| sub.filter(|_| apart).map_or(node, |c| n + 2 * c);
-            let (tail, head) = if rev {
-                (bottom(e.to, e.to_subgraph), top(e.from, e.from_subgraph))
-            } else {
-                (bottom(e.from, e.from_subgraph), top(e.to, e.to_subgraph))
-            };
-            let minlen = e.length.max(1) as i64 + i64::from(e.text.is_some());
-            simplex::Edge { tail, head, minlen, weight: 1 }
-        })
-        .filter(|edge| edge.tail != edge.head)
-        .collect();
-    // Subgraphs are kept short: a top and a bottom variable around each, whose
-    // distance costs, so a subgraph spans few ranks and is a small obstacle.
-    let mut constraints = constraints;
+    let constraints = rank_constraints::constraints(chart, &reversed);
     let k = chart.subgraphs.len();
-    for (i, node) in chart.nodes.iter().enumerate() {
-        let mut sub = node.subgraph;
-        while let Some(c) = sub {
-            constraints.push(simplex::Edge { tail: n + 2 * c, head: i, minlen: 0, weight: 0 });
-            constraints.push(simplex::Edge { tail: i, head: n + 2 * c + 1, minlen: 0, weight: 0 });
-            sub = chart.subgraphs[c].parent;
-        }
-    }
-    for c in 0..k {
-        constraints.push(simplex::Edge {
-            tail: n + 2 * c,
-            head: n + 2 * c + 1,
-            minlen: 0,
-            weight: CLUSTER_SPAN_WEIGHT,
-        });
-    }
     let ranks = simplex::solve(n + 2 * k, &constraints, SIMPLEX_ROUNDS_PER_NODE * (n + 2 * k) + 100);
     let mut graph = Layered {
         nodes: (0..n)

@@ -199,3 +199,34 @@ fn crossings_counted_as_inversions_match_a_count_of_every_pair() {
         assert_eq!(super::order::crossings(&graph), pairs);
     }
 }
+
+/// Links between subgraphs that contradict a link between their nodes (`X --> R --> Y` while a
+/// node of `Y` links to a node of `X`): the ranking has no solution with every subgraph link
+/// against the whole subgraph, which once left links pointing sideways and a panic in the
+/// crossing count (a mutation of OpenTofu's graph diagram, `flowchart/opentofu-opentofu__3.mmd`,
+/// which Mermaid accepts). Subgraph links are taken in source order, and one whose span would
+/// close a cycle with what is already ranked ranks by its node.
+#[test]
+fn subgraph_links_contradicting_node_links_still_lay_out() {
+    let source = "graph TB\nsubgraph X\n  a-->b\nend\nsubgraph R\nend\nsubgraph Y\n  c-->b\n  b-->d\n  d-->e\n  a-->e\nend\nX-->R\nR-->Y\n";
+    let s = scene(source);
+    no_overlaps(&s);
+    let boxes = |key: &str| s.boxes.iter().find(|b| b.key == key).unwrap_or_else(|| panic!("no {key}")).rect;
+    let (x, y) = (boxes("sg:X"), boxes("sg:Y"));
+    assert!(x.contains(&node(&s, "a")) && x.contains(&node(&s, "b")));
+    assert!(y.contains(&node(&s, "c")) && y.contains(&node(&s, "d")) && y.contains(&node(&s, "e")));
+    // `X --> R` by its span contradicts `R --> Y` by its node (R above c, c above b, b in X),
+    // so the first falls back to its node and the second keeps its span.
+    let r = node(&s, "R");
+    assert!(y.y >= r.bottom(), "R --> Y still puts all of Y below R: R {r:?}, Y {y:?}");
+    assert!(r.y >= node(&s, "a").bottom(), "X --> R by its node: R below a");
+    assert_eq!(s.lines.len(), 7, "every link is drawn");
+    // Without the contradiction both subgraph links rank against the whole subgraph.
+    let s = scene("graph TB\nsubgraph X\n  a-->b\nend\nsubgraph R\nend\nsubgraph Y\n  c-->d\nend\nX-->R\nR-->Y\n");
+    let (x, y, r) = (boxes_of(&s, "sg:X"), boxes_of(&s, "sg:Y"), node(&s, "R"));
+    assert!(r.y >= x.bottom() && y.y >= r.bottom(), "X {x:?}, R {r:?}, Y {y:?}");
+}
+
+fn boxes_of(scene: &Scene, key: &str) -> Rect {
+    scene.boxes.iter().find(|b| b.key == key).unwrap_or_else(|| panic!("no {key}")).rect
+}
