@@ -1,6 +1,7 @@
 # Shared by bench/deploy.sh and bench/telemetry.sh (sourced, not run): installs wrk and nginx when
-# missing, builds the workspace binaries, and measures REST label creates through nginx in front
-# of the multi-process deployment started by the `canvas-deploy` binary (tests/src/bin).
+# missing, builds the workspace binaries, and measures REST label creates, then reads of one item,
+# through nginx in front of the multi-process deployment started by the `canvas-deploy` binary
+# (tests/src/bin).
 #
 # The sourcing script sets DURATION, CONNECTIONS and BUILD first.
 
@@ -51,6 +52,19 @@ LUA
     awk -v label="$label" '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$4}
         END {printf "%s: create rps=%.0f p50=%s p99=%s non2xx=%s\n", label, rps, p50, p99, (bad==""?0:bad)}' \
         "$WORK/wrk-$label.txt" >&2
+    # Reads of one item through nginx, the gateways and core-service in separate processes; the
+    # rate goes to $WORK/get-$label (bench/deploy.sh prints it).
+    local item
+    item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+        -d '{"text":"read me"}' "$base/api/v2/projects/$project/item/panel/label" |
+        python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+    printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/get.lua" \
+        "$base/api/v2/projects/$project/item/$item" >"$WORK/wrk-get-$label.txt"
+    awk -v label="$label" '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$4}
+        END {printf "%s: get rps=%.0f p50=%s p99=%s non2xx=%s\n", label, rps, p50, p99, (bad==""?0:bad)}' \
+        "$WORK/wrk-get-$label.txt" >&2
+    awk '/Requests\/sec/ {printf "%.0f", $2}' "$WORK/wrk-get-$label.txt" >"$WORK/get-$label"
     awk '/Requests\/sec/ {printf "%.0f", $2}' "$WORK/wrk-$label.txt"
     kill "$pid"
     wait "$pid" 2>/dev/null || true

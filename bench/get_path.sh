@@ -7,7 +7,9 @@
 # are off (`CANVAS_RATE_LIMIT_REQUESTS=0`: one token at full speed would be refused after 3,000
 # calls a minute; bench/abuse.sh measures their cost); any non-2xx answer fails the run.
 #
-# With the access memory on it also reads the item through a separate `rest-gateway` process
+# On PostgreSQL it also runs with every pooled connection checked before use
+# (`CANVAS_DB_CHECK_IDLE_AFTER_MS=0`, sqlx's default) beside the default (only connections idle
+# for a second). With the access memory on it also reads the item through a separate `rest-gateway` process
 # (`rest-sep`: the gRPC hop over loopback, as in a deployment of separate pods) next to
 # `canvasctl up`'s gateways, which call core-service in process; and it runs a `canvasctl` built
 # without mimalloc (`alloc=system`) beside the default one (`alloc=mimalloc`).
@@ -33,9 +35,10 @@ cp "$BIN/canvasctl" "$WORK/canvasctl-mimalloc"
 rps() { awk '/Non-2xx/ {bad = $4} /Requests\/sec/ {r = $2} END {if (bad) {print "non-2xx answers: " bad > "/dev/stderr"; exit 1} printf "%.0f", r}'; }
 
 run() {
-    local backend=$1 url=$2 memory=$3 alloc=$4
-    local dir="$WORK/$backend-$memory-$alloc"
-    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$alloc" up --data-dir "$dir" \
+    local backend=$1 url=$2 memory=$3 alloc=$4 check=$5
+    local dir="$WORK/$backend-$memory-$alloc-$check"
+    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DB_CHECK_IDLE_AFTER_MS="$check" \
+        CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$alloc" up --data-dir "$dir" \
         --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$dir.log" 2>&1 &
     local pid=$!
     for _ in $(seq 1 150); do
@@ -54,7 +57,7 @@ run() {
     get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
     grpc=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
         --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
-    if [ "$memory" != 0 ] && [ "$alloc" = mimalloc ]; then
+    if [ "$memory" != 0 ] && [ "$alloc" = mimalloc ] && [ "$check" != 0 ]; then
         CANVAS_RATE_LIMIT_REQUESTS=0 "$BIN/rest-gateway" --core http://127.0.0.1:15051 --http-addr 127.0.0.1:18081 \
             >"$dir-gateway.log" 2>&1 &
         local gateway=$!
@@ -67,9 +70,9 @@ run() {
         kill "$gateway"
         wait "$gateway" 2>/dev/null || true
     fi
-    awk -v b="$backend" -v m="$memory" -v a="$alloc" -v h="$healthz" -v g="$get" -v r="$grpc" -v s="$separate" 'BEGIN {
-        printf "%-8s access-memory-ms=%-4s alloc=%-8s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f",
-            b, m, a, h, g, r, g / h, (r > 0 ? g / r : 0)
+    awk -v b="$backend" -v m="$memory" -v a="$alloc" -v c="$check" -v h="$healthz" -v g="$get" -v r="$grpc" -v s="$separate" 'BEGIN {
+        printf "%-8s access-memory-ms=%-4s alloc=%-8s check-idle-after-ms=%-4s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f",
+            b, m, a, c, h, g, r, g / h, (r > 0 ? g / r : 0)
         if (s > 0) printf " rest-sep=%s rest/rest-sep=%.2f", s, g / s
         printf "\n" }'
     kill "$pid"
@@ -78,11 +81,14 @@ run() {
 
 PG_DB="canvas_get_bench_$$"
 psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-for variant in "0 mimalloc" "1000 system" "1000 mimalloc"; do
+# Variants: access memory (ms), allocator, PostgreSQL's idle check (`0`: every pooled connection
+# checked with a round trip before use, sqlx's default and this service's before 2026-11-29;
+# SQLite has no such check, so it runs that variant once).
+for variant in "0 mimalloc 1000" "1000 system 1000" "1000 mimalloc 0" "1000 mimalloc 1000"; do
     set -- $variant
-    run sqlite "" "$1" "$2"
+    [ "$3" = 0 ] || run sqlite "" "$1" "$2" "$3"
     psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
     psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$1" "$2"
+    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$1" "$2" "$3"
 done
 psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres

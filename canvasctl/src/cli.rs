@@ -104,6 +104,12 @@ pub struct UpArgs {
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
 
+    /// PostgreSQL: milliseconds a pooled connection may sit idle and still be used without a
+    /// check first (0 checks every one), as core-service's flag.
+    #[arg(long = "db-check-idle-after-ms", env = "CANVAS_DB_CHECK_IDLE_AFTER_MS",
+          default_value_t = core_service::storage::DEFAULT_CHECK_IDLE_AFTER_MS)]
+    pub db_check_idle_after_ms: u64,
+
     /// Milliseconds a token or project role read before is answered again without a read
     /// (0 to 1000; 0 reads both on every request), as core-service's flag.
     #[arg(long = "access-memory-ms", env = "CANVAS_ACCESS_MEMORY_MS", default_value_t = core_service::service::access::cache::MAX_ACCESS_MEMORY_MS,

@@ -55,6 +55,7 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
         environment: args.environment.clone(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,
+        db_check_idle_after_ms: args.db_check_idle_after_ms,
         access_memory_ms: args.access_memory_ms,
         blob_store: None,
         knowledge: args.knowledge.clone(),

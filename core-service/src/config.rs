@@ -39,6 +39,13 @@ pub struct CoreConfig {
     #[arg(long = "db-acquire-timeout-secs", env = "CANVAS_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 5)]
     pub db_acquire_timeout_secs: u64,
 
+    /// PostgreSQL: milliseconds a pooled connection may sit idle and still be used without a
+    /// round trip to check it first (0 checks every one, sqlx's default: a round trip more per
+    /// query). Longer idle connections are checked and replaced when the server closed them.
+    #[arg(long = "db-check-idle-after-ms", env = "CANVAS_DB_CHECK_IDLE_AFTER_MS",
+          default_value_t = crate::storage::DEFAULT_CHECK_IDLE_AFTER_MS)]
+    pub db_check_idle_after_ms: u64,
+
     /// Milliseconds a replica answers a token or a project role it read before without reading it
     /// again (0 to 1000; 0 reads both on every request). A change of access made here is seen
     /// at once and on other replicas as soon as they are told (PostgreSQL NOTIFY); this is the
@@ -73,6 +80,7 @@ impl CoreConfig {
         PoolSettings {
             max_connections: self.db_max_connections,
             acquire_timeout: Duration::from_secs(self.db_acquire_timeout_secs),
+            check_idle_after: Duration::from_millis(self.db_check_idle_after_ms),
         }
     }
 

@@ -165,8 +165,10 @@ pub struct McpCli {
     #[arg(long = "http-addr", env = "CANVAS_HTTP_ADDR", default_value = "127.0.0.1:8081")]
     pub http_addr: SocketAddr,
 
-    /// gRPC address of core-service, or several comma-separated replicas: calls are balanced over
-    /// them, and a read whose replica fails in transport is retried once on another.
+    /// gRPC address of core-service, several comma-separated replicas, or `dns:///host:port`
+    /// (every address the name resolves to is a replica, resolved again every 5 s: a
+    /// Kubernetes headless Service): calls are balanced over them, and a read whose replica
+    /// fails in transport is retried once on another.
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 

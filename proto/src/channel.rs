@@ -1,10 +1,11 @@
 //! The client side of core-service for every other component: one lazily connected channel over
 //! one or several core-service addresses, and the retry rule for idempotent calls.
 //!
-//! With several addresses (`http://core-a:50051,http://core-b:50051`) calls go round-robin over
-//! the replicas, except those placed by project ([`crate::placement`]), which go to the
-//! project's replica; one whose call fails in transport is skipped until its health check answers
-//! again ([`CoreChannel`]). A call already sent to a replica that dies fails; [`retryable`] says
+//! With several addresses (`http://core-a:50051,http://core-b:50051`), or a name whose every
+//! address is a replica (`dns:///core-service-headless:50051`, [`crate::discovery`]), calls go
+//! round-robin over the replicas, except those placed by project ([`crate::placement`]), which go
+//! to the project's replica; one whose call fails in transport is skipped until its health check
+//! answers again ([`CoreChannel`]). A call already sent to a replica that dies fails; [`retryable`] says
 //! whether repeating it (which then goes to another replica) is safe for an idempotent call.
 //!
 //! In one process (`canvasctl up`) the gateways call core-service's gRPC services directly
@@ -21,6 +22,8 @@ use std::time::Duration;
 
 use tonic::transport::{Channel, Endpoint};
 use tonic::Status;
+
+use crate::discovery::Discovery;
 
 /// Time allowed to open a connection to one replica.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -72,13 +75,38 @@ struct Replica {
     down: AtomicBool,
 }
 
+/// The replicas of a channel: fixed at start, or those a name resolves to now.
+#[derive(Clone)]
+enum Replicas {
+    Fixed(Arc<[Arc<Replica>]>),
+    Discovered(Arc<Discovery<Replica>>),
+}
+
+impl std::fmt::Debug for Replicas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Fixed(replicas) => f.debug_tuple("Fixed").field(replicas).finish(),
+            Self::Discovered(discovery) => f.debug_tuple("Discovered").field(&discovery.url()).finish(),
+        }
+    }
+}
+
+impl Replicas {
+    async fn now(&self) -> Arc<[Arc<Replica>]> {
+        match self {
+            Self::Fixed(replicas) => replicas.clone(),
+            Self::Discovered(discovery) => discovery.replicas().await,
+        }
+    }
+}
+
 /// Calls spread round-robin over core-service replicas, skipping those whose last call failed in
 /// transport until their gRPC health check answers again. Unlike a plain balancer, a replica that
 /// died stops receiving calls after its first failure instead of failing a share of them forever.
 /// Cheap to clone; usable wherever a tonic `Channel` is (`XServiceClient::new(core.clone())`).
 #[derive(Debug, Clone)]
 pub struct CoreChannel {
-    replicas: Arc<[Replica]>,
+    replicas: Replicas,
     next: Arc<AtomicUsize>,
     /// The deadline of a call that does not set its own (`grpc-timeout`): enforced on this side
     /// (the call fails as timed out, see [`crate::failure::CallFailure::TimedOut`]) and sent to
@@ -103,7 +131,7 @@ impl CoreChannel {
     /// One core-service, reached through `link`.
     fn single(link: Link) -> Self {
         let replica = Replica { name: String::new(), channel: link, down: AtomicBool::new(false) };
-        Self { replicas: Arc::from(vec![replica]), next: Arc::default(), deadline: None }
+        Self { replicas: Replicas::Fixed(Arc::from(vec![Arc::new(replica)])), next: Arc::default(), deadline: None }
     }
 
     /// The same replicas with a deadline on every call that sets none.
@@ -115,32 +143,40 @@ impl CoreChannel {
     /// The replicas to try for one call, in order: those up first, then those down (when every
     /// replica is down, one may have come back before its probe noticed). A call placed by
     /// project follows the project's ranking; any other starts at the next replica round-robin.
-    fn order(&self, placement: Option<&[u8]>) -> Vec<usize> {
-        let count = self.replicas.len();
+    fn order(&self, replicas: &[Arc<Replica>], placement: Option<&[u8]>) -> Vec<usize> {
+        let count = replicas.len();
         let candidates: Vec<usize> = match placement {
-            Some(key) => crate::placement::ranked(key, self.replicas.iter().map(|r| r.name.as_str())),
+            Some(key) => crate::placement::ranked(key, replicas.iter().map(|r| r.name.as_str())),
             None => {
                 let start = self.next.fetch_add(1, Ordering::Relaxed);
                 (0..count).map(|offset| (start + offset) % count).collect()
             }
         };
         let (up, down): (Vec<usize>, Vec<usize>) =
-            candidates.into_iter().partition(|&i| !self.replicas[i].down.load(Ordering::Relaxed));
+            candidates.into_iter().partition(|&i| !replicas[i].down.load(Ordering::Relaxed));
         up.into_iter().chain(down).collect()
     }
 
-    /// Marks replica `index` down and probes it until it serves again.
-    fn mark_down(&self, index: usize) {
-        if self.replicas.len() < 2 || self.replicas[index].down.swap(true, Ordering::AcqRel) {
+    /// Marks `replica` (one of `count`) down and probes it until it serves again. A replica found
+    /// by name may have been replaced: the name is resolved again soon, and the probe stops once
+    /// the replica is no longer among those the name resolves to.
+    fn mark_down(&self, replica: &Arc<Replica>, count: usize) {
+        if let Replicas::Discovered(discovery) = &self.replicas {
+            discovery.refresh_soon();
+        }
+        if count < 2 || replica.down.swap(true, Ordering::AcqRel) {
             return;
         }
-        let this = self.clone();
+        let (this, replica) = (self.clone(), replica.clone());
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(PROBE_INTERVAL).await;
-                let Link::Remote(channel) = &this.replicas[index].channel else { return };
+                let Link::Remote(channel) = &replica.channel else { return };
                 if probe(channel.clone()).await {
-                    this.replicas[index].down.store(false, Ordering::Release);
+                    replica.down.store(false, Ordering::Release);
+                    return;
+                }
+                if !this.replicas.now().await.iter().any(|known| Arc::ptr_eq(known, &replica)) {
                     return;
                 }
             }
@@ -192,8 +228,11 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
         }
         let this = self.clone();
         Box::pin(async move {
-            if this.replicas.len() == 1 {
-                return send(&this.replicas[0].channel, request).await;
+            let replicas = this.replicas.now().await;
+            match replicas.len() {
+                0 => return Err(nothing_resolved(&this.replicas)),
+                1 if matches!(this.replicas, Replicas::Fixed(_)) => return send(&replicas[0].channel, request).await,
+                _ => {}
             }
             // Our calls are unary: keep the request's bytes, so a call that could not even connect
             // (it never reached a replica, so repeating it is safe, writes included) goes to the next.
@@ -207,19 +246,19 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
             };
             let placement = parts.headers.get(crate::placement::PLACEMENT).map(|value| value.as_bytes());
             let mut last = None;
-            for index in this.order(placement) {
+            for index in this.order(&replicas, placement) {
                 let mut attempt = http::Request::from_parts(
                     parts.clone(),
                     tonic::body::Body::new(http_body_util::Full::new(bytes.clone())),
                 );
                 *attempt.extensions_mut() = parts.extensions.clone();
-                match send(&this.replicas[index].channel, attempt).await {
+                match send(&replicas[index].channel, attempt).await {
                     Ok(response) => return Ok(response),
                     Err(error) => {
                         // A reset of this call's stream says nothing about the replica: only a
                         // connection that is really gone marks it down.
                         if !crate::failure::stream_reset(error.as_ref()) {
-                            this.mark_down(index);
+                            this.mark_down(&replicas[index], replicas.len());
                         }
                         if !never_connected(&error) {
                             return Err(error);
@@ -231,6 +270,19 @@ impl tower_service::Service<http::Request<tonic::body::Body>> for CoreChannel {
             Err(last.expect("at least one replica was tried"))
         })
     }
+}
+
+/// The error of a call made before a `dns:///` name resolved to any replica: the connection was
+/// never opened, as when it is refused, so the call fails as unreachable and may be repeated.
+fn nothing_resolved(replicas: &Replicas) -> CallError {
+    let name = match replicas {
+        Replicas::Discovered(discovery) => discovery.url(),
+        Replicas::Fixed(_) => "the configured URLs".to_owned(),
+    };
+    Box::new(std::io::Error::new(
+        std::io::ErrorKind::ConnectionRefused,
+        format!("no core-service replica is known yet: {name} resolved to no address"),
+    ))
 }
 
 /// The gRPC deadline header; tonic's channel enforces it on this side, its server on the other.
@@ -321,27 +373,49 @@ fn never_connected(error: &CallError) -> bool {
     false
 }
 
-/// A channel to the comma-separated core-service URLs; connects on first use, so a component
-/// starts before core-service is up (and reports not ready until it is).
+/// A channel to the comma-separated core-service URLs, or to every address of one
+/// `dns:///host:port` name ([`crate::discovery`]); connects on first use, so a component starts
+/// before core-service is up (and reports not ready until it is).
 pub fn core_channel(core_urls: &str) -> Result<CoreChannel, String> {
-    let replicas = core_urls
-        .split(',')
-        .map(str::trim)
-        .filter(|url| !url.is_empty())
-        .map(|url| {
-            Endpoint::from_shared(url.to_owned())
-                .map(|e| Replica {
-                    name: url.to_owned(),
-                    channel: Link::Remote(e.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true).connect_lazy()),
-                    down: AtomicBool::new(false),
-                })
-                .map_err(|e| format!("core-service URL '{url}': {e}"))
-        })
+    let urls: Vec<&str> = core_urls.split(',').map(str::trim).filter(|url| !url.is_empty()).collect();
+    if let Some(named) = urls.iter().find(|url| url.starts_with("dns:")) {
+        if urls.len() > 1 {
+            return Err(format!(
+                "core-service URL '{named}': a dns:/// name stands for every replica and is given alone, not beside other URLs"
+            ));
+        }
+        let target = crate::discovery::dns_target(named)?;
+        return Ok(discovered_channel(target, crate::discovery::system_resolver(), crate::discovery::REFRESH_EVERY));
+    }
+    let replicas = urls
+        .iter()
+        .map(|url| remote_replica(url).map(Arc::new).map_err(|e| format!("core-service URL '{url}': {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     if replicas.is_empty() {
         return Err("at least one core-service URL is required".to_owned());
     }
-    Ok(CoreChannel { replicas: Arc::from(replicas), next: Arc::default(), deadline: None })
+    Ok(CoreChannel { replicas: Replicas::Fixed(Arc::from(replicas)), next: Arc::default(), deadline: None })
+}
+
+/// A channel over the addresses `resolve` gives for `target` (`host:port`), resolved again
+/// `every` (and soon after a failure) as [`crate::discovery`] says.
+pub fn discovered_channel(target: String, resolve: crate::discovery::Resolve, every: Duration) -> CoreChannel {
+    let make = |name: &str| remote_replica(name).expect("an http:// URL of an IP address and a port is valid");
+    let discovery = Discovery::new(target, resolve, make, replica_name, every);
+    CoreChannel { replicas: Replicas::Discovered(Arc::new(discovery)), next: Arc::default(), deadline: None }
+}
+
+fn replica_name(replica: &Replica) -> &str {
+    &replica.name
+}
+
+/// A replica at `url`, connected on first use.
+fn remote_replica(url: &str) -> Result<Replica, tonic::transport::Error> {
+    Endpoint::from_shared(url.to_owned()).map(|e| Replica {
+        name: url.to_owned(),
+        channel: Link::Remote(e.connect_timeout(CONNECT_TIMEOUT).tcp_nodelay(true).connect_lazy()),
+        down: AtomicBool::new(false),
+    })
 }
 
 /// Whether a failed call may be repeated, if it is idempotent: no answer arrived (the replica

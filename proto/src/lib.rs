@@ -4,6 +4,7 @@
 //! - [`v1`]: the generated messages, clients and servers.
 //! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for gRPC reflection.
 //! - [`channel`]: `CoreChannel`, the replica-aware channel every client uses.
+//! - [`discovery`]: its replicas found by name (`dns:///core-service-headless:50051`).
 //! - [`client`]: the frame of a gateway's call: credentials and context, the retry rule of
 //!   idempotent calls, reading every page of a listing.
 //! - [`failure`]: how a failed call is read (`ErrorReason`, or no answer at all).
@@ -12,6 +13,7 @@
 
 pub mod channel;
 pub mod client;
+pub mod discovery;
 pub mod failure;
 pub mod json;
 pub mod limits;

@@ -3,11 +3,12 @@
 //
 //   node editor_test.mjs --base URL --project ID --sticky ID --shape1 ID --shape2 ID \
 //        --token-a TOKEN --token-b TOKEN --viewer-token TOKEN --shots DIR --label NAME \
-//        [--mode token|cookie --link-a URL --link-b URL] [--dev-assets DIR]
+//        [--mode token|cookie --link-a URL --link-b URL --login-a LOGIN --login-b LOGIN] [--dev-assets DIR]
 //
 // Two people (A and B, each in their own browser context) edit one map at once; a Viewer looks.
 // `--mode cookie` signs both in through one-time sign-in links instead of API tokens (writes then
-// go with the session cookie and X-Canvas-CSRF); only `openAs` differs. `--dev-assets` serves the
+// go with the session cookie and X-Canvas-CSRF), and later browser contexts with the password the
+// link set; only `openAs` differs (the Viewer, whose forced write uses a token, signs in with one). `--dev-assets` serves the
 // page's scripts from that directory instead of the binary (for working on them). Prints one line
 // per check and "N passed, N failed".
 import { readFileSync } from "node:fs";
@@ -26,8 +27,10 @@ async function rest(method, path, token, body) {
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-// Opens the map as one person, signed in with a token or (cookie mode) a sign-in link.
-async function openAs(context, who) {
+// Opens the map as one person, signed in with a token or (cookie mode) the account site: the
+// first time through their one-time sign-in link (which sets a password), then, in a new browser
+// context, with their login and that password on the sign-in page.
+async function openAs(context, who, how = mode) {
   const page = await context.newPage();
   page.on("pageerror", (err) => console.log(`page error (${who.name}): ${err}`));
   if (args["dev-assets"]) {
@@ -37,9 +40,23 @@ async function openAs(context, who) {
       route.fulfill({ status: 200, contentType: type, body: readFileSync(join(args["dev-assets"], file)) });
     });
   }
-  if (mode === "cookie") {
+  if (how === "cookie" && !who.password) {
+    // The one-time link's page asks for a new password before it signs in (so a link prefetcher
+    // cannot use it up), then lands on the projects page.
     await page.goto(who.link);
+    await page.waitForSelector("#continue");
+    who.password = `editor ${who.name} password`;
+    await page.fill("#new-password", who.password);
+    await page.click("#continue");
+    await page.waitForURL((u) => u.pathname === "/account/projects", { timeout: 10000 });
     await page.goto(`${args.base}/map/${args.project}`);
+  } else if (how === "cookie") {
+    await page.goto(`${args.base}/map/${args.project}`);
+    await page.waitForURL((u) => u.pathname === "/account/sign-in", { timeout: 10000 });
+    await page.fill("#login", who.login);
+    await page.fill("#password", who.password);
+    await page.click("#sign-in");
+    await page.waitForURL((u) => u.pathname.startsWith("/map/"), { timeout: 10000 });
   } else {
     await page.goto(`${args.base}/map/${args.project}?auth=token`);
     await page.fill("#token", who.token);
@@ -85,8 +102,8 @@ const selectItem = async (page, id) => {
 
 await inBrowsers(async (newContext) => {
   const people = {
-    a: { name: "A", token: args["token-a"], link: args["link-a"] },
-    b: { name: "B", token: args["token-b"], link: args["link-b"] },
+    a: { name: "A", token: args["token-a"], link: args["link-a"], login: args["login-a"] },
+    b: { name: "B", token: args["token-b"], link: args["link-b"], login: args["login-b"] },
   };
   const a = await openAs(await newContext(), people.a);
   const b = await openAs(await newContext(), people.b);
@@ -203,6 +220,79 @@ await inBrowsers(async (newContext) => {
     await b.waitForFunction(([sel, x]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} `), [g(shape1), start.x - 1]);
   });
 
+  await check("A arranges two shapes, undoes and redoes the arrangement", async () => {
+    const at = async () => Promise.all([shape1, shape2].map(async (id) => (await rest("GET", `/item/${id}`, args["token-a"])).body.position));
+    const same = (p, q) => p.every((pos, i) => pos.x === q[i].x && pos.y === q[i].y);
+    const settled = async (want, what) => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const now = await at();
+        if (same(now, want)) return;
+        if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(now)}, not ${JSON.stringify(want)}`);
+        await a.waitForTimeout(50);
+      }
+    };
+    const before = await at();
+    await selectItem(a, shape1);
+    await a.locator(g(shape2)).click({ modifiers: ["Shift"] });
+    await a.waitForFunction((sel) => document.querySelector(sel)?.classList.contains("highlighted"), g(shape2));
+    await a.locator("#arrange-style").selectOption("grid");
+    await a.locator("#arrange").click();
+    const deadline = Date.now() + 5000;
+    let arranged = await at();
+    while (same(arranged, before) && Date.now() < deadline) {
+      await a.waitForTimeout(50);
+      arranged = await at();
+    }
+    assert(!same(arranged, before), `Arrange moved nothing: ${JSON.stringify(arranged)}`);
+    await a.keyboard.press("Control+z");
+    await settled(before, "undo of Arrange");
+    await a.keyboard.press("Control+Shift+z");
+    await settled(arranged, "redo of Arrange");
+    const last = arranged[0];
+    await b.waitForFunction(([sel, x, y]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} ${y}`), [g(shape1), last.x, last.y], { timeout: 5000 });
+  });
+
+  await check("A drops an image on the map, undoes and redoes it (the file sent again)", async () => {
+    const images = async () => {
+      const listed = await rest("GET", "/items?limit=500", args["token-a"]);
+      return (listed.body.items || []).filter((item) => item.itemType === "image");
+    };
+    const before = (await images()).length;
+    // A 2 × 2 PNG, dropped as a file from the desktop would be.
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGOQ9bsBRAwQCgAgdgUNo98pLgAAAABJRU5ErkJggg==";
+    const dataTransfer = await a.evaluateHandle((data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], "dot.png", { type: "image/png" }));
+      return transfer;
+    }, png);
+    const box = await a.locator("#map").boundingBox();
+    await a.dispatchEvent("#map", "drop", { dataTransfer, clientX: box.x + 60, clientY: box.y + box.height - 60 });
+    const waitFor = async (test, what) => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const now = await images();
+        if (test(now)) return now;
+        if (Date.now() > deadline) throw new Error(`${what}: ${now.length} images stored`);
+        await a.waitForTimeout(50);
+      }
+    };
+    const dropped = (await waitFor((now) => now.length === before + 1, "the drop")).find((item) => item.itemType === "image" && item.fileName === "dot.png");
+    assert(dropped, "the dropped image is stored with its file name");
+    await b.waitForSelector(g(dropped.itemId), { timeout: 5000 });
+    await a.keyboard.press("Control+z");
+    await waitFor((now) => now.length === before, "undo of the drop");
+    await b.waitForSelector(g(dropped.itemId), { state: "detached", timeout: 5000 });
+    await a.keyboard.press("Control+Shift+z");
+    const again = (await waitFor((now) => now.length === before + 1, "redo of the drop")).find((item) => item.fileName === "dot.png");
+    assert(again.itemId !== dropped.itemId, "redone as a new item");
+    assert(again.size.width === dropped.size.width && again.position.x === dropped.position.x, `the same place and size: ${JSON.stringify(again)}`);
+    const content = await fetch(`${api}/item/${again.itemId}/content`, { headers: { Authorization: `Bearer ${args["token-a"]}` } });
+    assert(content.ok && (await content.arrayBuffer()).byteLength > 50, `the file was sent again: ${content.status}`);
+    await b.waitForSelector(g(again.itemId), { timeout: 5000 });
+  });
+
   await check("an agent's diagram appears on both screens", async () => {
     const t0 = Date.now();
     const made = await rest("POST", "/diagrams", args["token-a"], { format: "mermaid", source: "flowchart LR\n  p[Plan] --> q[Ship]" });
@@ -312,7 +402,7 @@ await inBrowsers(async (newContext) => {
   }
 
   await check("a Viewer sees no tools and a forced write is refused (403)", async () => {
-    const v = await openAs(await newContext(), { name: "viewer", token: args["viewer-token"] });
+    const v = await openAs(await newContext(), { name: "viewer", token: args["viewer-token"] }, "token");
     assert((await v.locator("body").getAttribute("data-role")) === "Viewer", "the page knows the role");
     assert(!(await v.locator("#toolbar").isVisible()), "the toolbar is hidden for a Viewer");
     await v.locator(`#items li[data-item-id="${shape2}"] .name`).click();

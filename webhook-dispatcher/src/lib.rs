@@ -49,7 +49,8 @@ const LEASE_GAP: Duration = Duration::from_millis(5);
 /// Settings of one dispatcher.
 #[derive(Debug, Clone, Args)]
 pub struct DispatcherConfig {
-    /// gRPC address of core-service, or several comma-separated (calls are balanced over them).
+    /// gRPC address of core-service, several comma-separated, or `dns:///host:port` (every
+    /// address the name resolves to, resolved again every 5 s): calls are balanced over them.
     #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
 

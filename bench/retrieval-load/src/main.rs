@@ -77,6 +77,7 @@ async fn main() -> anyhow::Result<()> {
         environment: "development".into(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 30,
+        db_check_idle_after_ms: core_service::storage::DEFAULT_CHECK_IDLE_AFTER_MS,
         access_memory_ms: 1000,
         blob_store: None,
         knowledge: KnowledgeConfig {

@@ -100,6 +100,11 @@ async fn main() -> anyhow::Result<()> {
         environment: "development".into(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,
+        // As core-service's flag reads it, so a run can compare (0: every connection checked).
+        db_check_idle_after_ms: std::env::var("CANVAS_DB_CHECK_IDLE_AFTER_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .unwrap_or(core_service::storage::DEFAULT_CHECK_IDLE_AFTER_MS),
         access_memory_ms: 1000,
         blob_store: None,
         knowledge: core_service::knowledge::KnowledgeConfig {

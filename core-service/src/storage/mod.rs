@@ -148,6 +148,26 @@ impl DatabaseTarget {
     }
 }
 
+/// Milliseconds a pooled PostgreSQL connection may sit idle and still be handed out without a
+/// round trip to check it (`--db-check-idle-after-ms`; 0 checks every one). sqlx checks every one
+/// by default (`test_before_acquire`): a round trip more before every query, about as long as a
+/// GET's own read on PostgreSQL (docs/PERFORMANCE.md, "The GET path"). A connection in steady use
+/// comes back within milliseconds, and sqlx checks each one as it is released anyway; one idle
+/// longer may have been closed by the server (a restart, `idle_session_timeout`, a proxy's
+/// time-out) and is checked, and replaced when it fails, as before.
+pub const DEFAULT_CHECK_IDLE_AFTER_MS: u64 = 1000;
+
+async fn check_if_idle_long(
+    conn: &mut sqlx::PgConnection,
+    meta: sqlx::pool::PoolConnectionMetadata,
+    after: Duration,
+) -> Result<bool, sqlx::Error> {
+    if meta.idle_for < after {
+        return Ok(true);
+    }
+    Ok(sqlx::Connection::ping(conn).await.is_ok())
+}
+
 /// Pool sizes and time-outs.
 #[derive(Clone, Debug)]
 pub struct PoolSettings {
@@ -155,11 +175,18 @@ pub struct PoolSettings {
     pub max_connections: u32,
     /// How long a request waits for a free connection before it fails.
     pub acquire_timeout: Duration,
+    /// PostgreSQL: how long a connection may sit idle and be used without a check first
+    /// ([`DEFAULT_CHECK_IDLE_AFTER_MS`]); zero checks every one.
+    pub check_idle_after: Duration,
 }
 
 impl Default for PoolSettings {
     fn default() -> Self {
-        Self { max_connections: 16, acquire_timeout: Duration::from_secs(5) }
+        Self {
+            max_connections: 16,
+            acquire_timeout: Duration::from_secs(5),
+            check_idle_after: Duration::from_millis(DEFAULT_CHECK_IDLE_AFTER_MS),
+        }
     }
 }
 
@@ -183,7 +210,11 @@ impl Storage {
                     .disable_statement_logging();
                 let enqueued = webhook_wake::EnqueuedCounter::default();
                 let hooks = enqueued.clone();
+                // A SQLite connection is a file handle no server can hang up: sqlx's check of
+                // every connection before use (`test_before_acquire`, a message to the
+                // connection's worker thread and back) protects against nothing here.
                 let writer = SqlitePoolOptions::new()
+                    .test_before_acquire(false)
                     .max_connections(1)
                     .after_connect(move |conn, _| {
                         let hooks = hooks.clone();
@@ -194,6 +225,7 @@ impl Storage {
                     .await?;
                 SQLITE_MIGRATIONS.run(&writer).await?;
                 let reader = SqlitePoolOptions::new()
+                    .test_before_acquire(false)
                     .max_connections(settings.max_connections.max(1))
                     .acquire_timeout(settings.acquire_timeout)
                     .connect_with(options.read_only(true))
@@ -202,7 +234,15 @@ impl Storage {
             }
             DatabaseTarget::Postgres(url) => {
                 let options = PgConnectOptions::from_str(url)?.disable_statement_logging();
-                let pool = PgPoolOptions::new()
+                let after = settings.check_idle_after;
+                let pool = if after.is_zero() {
+                    PgPoolOptions::new()
+                } else {
+                    PgPoolOptions::new()
+                        .test_before_acquire(false)
+                        .before_acquire(move |conn, meta| Box::pin(check_if_idle_long(conn, meta, after)))
+                };
+                let pool = pool
                     .max_connections(settings.max_connections.max(2))
                     .acquire_timeout(settings.acquire_timeout)
                     .connect_with(options)
@@ -297,6 +337,13 @@ pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
         {
             tracing::warn!(sqlstate = %db.code().unwrap_or_default(), error = %db.message(), "the database refused a value");
             CoreError::Validation(Vec::new())
+        }
+        // The server ended the session or cannot take one (SQLSTATE class 57, operator
+        // intervention: `pg_terminate_backend`, a shutdown or restart, a database dropped) or the
+        // connection failed (class 08): the database, not the request, is the problem.
+        sqlx::Error::Database(db) if db.code().is_some_and(|code| code.starts_with("57") || code.starts_with("08")) => {
+            tracing::warn!(sqlstate = %db.code().unwrap_or_default(), error = %db.message(), "the database ended a session");
+            CoreError::unavailable(Dependency::Database, "it ended the session; try again", 1)
         }
         sqlx::Error::Database(db) => match db.kind() {
             sqlx::error::ErrorKind::UniqueViolation => CoreError::Conflict("the resource already exists".into()),

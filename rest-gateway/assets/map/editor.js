@@ -232,13 +232,16 @@
       img.src = URL.createObjectURL(file);
     });
     const scale = Math.min(1, 480 / Math.max(size.width, size.height));
+    const props = { position: here(point), size: { width: Math.round(size.width * scale), height: Math.round(size.height * scale) } };
     const form = new FormData();
-    form.append("dataobject", JSON.stringify({ position: here(point), size: { width: Math.round(size.width * scale), height: Math.round(size.height * scale) } }));
+    form.append("dataobject", JSON.stringify(props));
     form.append("binary", file, file.name);
     const r = await M.request("POST", "/item/panel/image/file", { form });
     if (!r.ok) return M.notice(`${file.name} was not added: ${r.detail}`, { kind: "error" });
     M.versions.set(r.body.itemId, r.version);
-    M.history.push("Add image", [{ id: r.body.itemId, type: "image", prior: null, ready: r.version, undo: { delete: true }, redo: null }]);
+    // Redo sends the same file again (the page keeps the File, not a copy of its bytes).
+    const redo = { upload: { type: "image", props, file } };
+    M.history.push("Add image", [{ id: r.body.itemId, type: "image", prior: null, ready: r.version, undo: { delete: true }, redo }]);
     M.emit("wrote", [r.body.itemId]);
     M.afterCreate(r.body.itemId);
   }

@@ -3,8 +3,11 @@
 // An entry is one action of this page (a move of several items is one entry) made of steps, one
 // per item: the item id, `ready` (the version the item must still be at for the step to apply:
 // the ETag the page's own write got back), `prior` (the version before that write) and the
-// action that takes it back: a PATCH of the previous values, a DELETE (undoing a create) or a
-// create (undoing a delete, with a new id, which the remaining entries then use).
+// action that takes it back: a PATCH of the previous values, a DELETE (undoing a create), a
+// create (undoing a delete, with a new id, which the remaining entries then use) or an upload
+// (redoing a dropped image: the same file sent again, a new id too). A step whose redo is not
+// known when it is made (Arrange: the service chose the new positions) reads it from the item, at
+// the version it must still be at, just before it is undone.
 //
 // Every undo and redo sends `If-Match: ready`. A 412 means someone else changed the item since:
 // that step is not applied, the notice says "changed by someone else since — not undone" and
@@ -29,8 +32,8 @@
     if (redo) redo.title = redoStack.length ? `Redo ${redoStack[redoStack.length - 1].label} (Ctrl+Y)` : "Nothing to redo";
   }
 
-  // steps: [{id, type, ready, prior, undo: action, redo: action}], action: {patch: {...}} |
-  // {delete: true} | {create: {type, props}}.
+  // steps: [{id, type, ready, prior, undo: action, redo: action | null}], action: {patch: {...}} |
+  // {delete: true} | {create: {type, props}} | {upload: {type, props, file}}.
   M.history = {
     push(label, steps) {
       if (!steps.length) return;
@@ -70,8 +73,25 @@
       const r = await M.request("DELETE", `/item/${encodeURIComponent(step.id)}`, { version: step.ready });
       return { ...r, id: step.id };
     }
+    if (action.upload) {
+      const form = new FormData();
+      form.append("dataobject", JSON.stringify(action.upload.props));
+      form.append("binary", action.upload.file, action.upload.file.name);
+      const r = await M.request("POST", `/item/panel/${action.upload.type}/file`, { form });
+      return { ...r, id: r.ok ? r.body.itemId : step.id };
+    }
     const r = await M.request("POST", `/item/panel/${action.create.type}`, { body: action.create.props });
     return { ...r, id: r.ok ? r.body.itemId : step.id };
+  }
+
+  // The values `patch` sets, as the item holds them at version `ready` (null when it is no longer
+  // at that version: the undo is then refused by If-Match anyway).
+  async function valuesAt(step, patch) {
+    const r = await M.request("GET", `/item/${encodeURIComponent(step.id)}`);
+    if (!r.ok || r.version !== step.ready) return null;
+    const values = {};
+    for (const key of Object.keys(patch)) if (r.body[key] !== undefined) values[key] = r.body[key];
+    return { patch: values };
   }
 
   async function replay(from, to, word) {
@@ -80,9 +100,10 @@
     const done = [];
     const refused = [];
     for (const step of entry.steps) {
+      if (word === "undo" && !step.redo && step.undo.patch) step.redo = await valuesAt(step, step.undo.patch);
       const action = step[word];
       if (!action) {
-        refused.push({ step, r: { status: 0, detail: "the page cannot re-create an uploaded file" } });
+        refused.push({ step, r: { status: 0, detail: "the page cannot redo this change" } });
         continue;
       }
       const r = await apply(step, action);
@@ -95,7 +116,7 @@
       const next = { ...step, id: r.id, prior: step.ready, ready: action.delete ? null : r.version };
       next[word] = step[word];
       next[inverse] = step[inverse];
-      if (action.create) rename(oldId, r.id);
+      if (action.create || action.upload) rename(oldId, r.id);
       if (!action.delete) {
         M.versions.set(r.id, r.version);
         advance(from, r.id, step.prior, r.version);
@@ -114,7 +135,7 @@
           : `${entry.label} was not ${word === "undo" ? "undone" : "redone"}: ${r.detail}`;
       M.notice(text, { itemId: step.id, kind: "error" });
     }
-    const created = done.filter((s) => s[word].create).length;
+    const created = done.filter((s) => s[word].create || s[word].upload).length;
     if (created) M.notice(`${entry.label} ${word === "undo" ? "undone" : "redone"}: re-created as new item${created > 1 ? "s" : ""} (new id)`);
     M.$("status").dataset.history = `${undoStack.length}/${redoStack.length}`;
     refreshButtons();

@@ -65,3 +65,73 @@ async fn dispatcher_health_port_reports_core_and_metrics() {
     assert_eq!(app.http.get(format!("{base}/healthz")).send().await.unwrap().status(), StatusCode::OK);
     stop.cancel();
 }
+
+/// Connections PostgreSQL ended under the service (`pg_terminate_backend`, as a restart or a
+/// failover does) are replaced; a request that meets one before it is found dead is answered 503
+/// with `Retry-After` (the database is the problem, not the request), never 500, and the service
+/// serves every request again at once. A pooled connection idle for `--db-check-idle-after-ms`
+/// (1 s) is checked before use; one used more recently is not (sqlx's default checks every one,
+/// a round trip more per query), so each such connection can fail one request, and sqlx then
+/// discards it. PostgreSQL only: no server can end a SQLite connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_the_server_ended_are_replaced_and_never_answered_with_a_500() {
+    let app = TestApp::spawn(Backend::Postgres).await;
+    let (owner, project) = crate::support::owner_with_project(&app).await;
+    let id = crate::support::create_label(&app, &owner, &project, serde_json::json!({"text": "kept"})).await;
+    let url = app.item_url(&project, &format!("/{id}"));
+    let get = || {
+        let (http, url, auth) = (app.http.clone(), url.clone(), owner.bearer());
+        async move {
+            let response = http.get(url).header("Authorization", auth).send().await.unwrap();
+            let status = response.status();
+            let retry_after = response.headers().get("retry-after").is_some();
+            let body = response.text().await.unwrap_or_default();
+            (status, retry_after, body)
+        }
+    };
+    // Warm the pool: several connections opened and returned.
+    let warm: Vec<_> = (0..8).map(|_| tokio::spawn(get())).collect();
+    for task in warm {
+        assert_eq!(task.await.unwrap().0, StatusCode::OK);
+    }
+    let admin = sqlx::PgPool::connect(app.db.database_url.as_deref().unwrap()).await.unwrap();
+    let service_connections = || async {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_one(&admin)
+        .await
+        .unwrap()
+    };
+    assert!(service_connections().await > 0, "the service holds pooled connections");
+
+    // Idle long enough to be checked, then every session of the service ended by the server.
+    let idle_after = Duration::from_millis(core_service::storage::DEFAULT_CHECK_IDLE_AFTER_MS);
+    tokio::time::sleep(idle_after + Duration::from_millis(300)).await;
+    let ended: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    assert!(!ended.is_empty() && ended.iter().all(|&e| e), "every service connection was ended: {ended:?}");
+
+    let mut answers = Vec::new();
+    for _ in 0..24 {
+        answers.push(get().await);
+    }
+    let unavailable = answers.iter().filter(|(status, _, _)| *status == StatusCode::SERVICE_UNAVAILABLE).count();
+    for (status, retry_after, body) in &answers {
+        assert!(
+            *status == StatusCode::OK || (*status == StatusCode::SERVICE_UNAVAILABLE && *retry_after),
+            "after the server ended the sessions: {status} {body}"
+        );
+    }
+    // Each dead connection fails at most one request (the test app's pool holds at most 8).
+    assert!(unavailable <= 8, "{unavailable} answers were 503: {answers:?}");
+    assert!(answers[answers.len() - 8..].iter().all(|(status, _, _)| *status == StatusCode::OK), "{answers:?}");
+    let item = serde_json::from_str::<serde_json::Value>(&answers.last().unwrap().2).unwrap();
+    assert_eq!(item["Text"], "kept", "{item}");
+    assert!(service_connections().await > 0, "new connections were opened");
+    println!("503 answers after the server ended every session: {unavailable} of {}", answers.len());
+}

@@ -5,10 +5,10 @@
 //! screenshots of both screens are kept under `target/test-artifacts/` (of `CARGO_TARGET_DIR`), or
 //! `CANVAS_TEST_ARTIFACTS`.
 //!
-//! People sign in with API tokens (`?auth=token`). The script's `--mode cookie` (with `--link-a`
-//! and `--link-b`, one-time sign-in links from `TestApp::sign_in_link`) runs the same checks signed
-//! in to the account site, whose writes need the session's CSRF value: to be switched on once
-//! core-service accepts session writes.
+//! Run twice per backend: people signed in with API tokens (`?auth=token`), and people signed in
+//! to the account site through one-time sign-in links (`--mode cookie`), whose writes go with the
+//! session cookie and its CSRF value (`X-Canvas-CSRF`), the way a person opening an item link uses
+//! the editor.
 
 use std::time::Duration;
 
@@ -18,9 +18,20 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::browser::{artifacts_dir, require_browser, run_script};
-use crate::support::{owner_with_project, send};
+use crate::support::send;
 
-backend_tests!(two_people_edit_one_map);
+backend_tests!(two_people_edit_one_map, two_people_signed_in_to_the_account_site_edit_one_map);
+
+const PASSWORD: &str = "correct horse battery";
+
+/// How the people sign in.
+#[derive(Clone, Copy, PartialEq)]
+enum SignIn {
+    /// API tokens typed into the page.
+    Token,
+    /// One-time sign-in links of the account site: the session cookie writes.
+    Session,
+}
 
 async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Value) -> String {
     let reply = send(
@@ -36,10 +47,23 @@ async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Val
 }
 
 async fn two_people_edit_one_map(backend: Backend) {
+    edit_one_map(backend, SignIn::Token).await;
+}
+
+async fn two_people_signed_in_to_the_account_site_edit_one_map(backend: Backend) {
+    edit_one_map(backend, SignIn::Session).await;
+}
+
+async fn edit_one_map(backend: Backend, sign_in: SignIn) {
     require_browser();
     let app = TestApp::spawn(backend).await;
-    let (a, project) = owner_with_project(&app).await;
-    let b = app.user("bea").await;
+    let (a, b) = match sign_in {
+        SignIn::Token => (app.user("ann").await, app.user("bea").await),
+        SignIn::Session => {
+            (app.account_user("ann", "ann", PASSWORD).await, app.account_user("bea", "bea", PASSWORD).await)
+        }
+    };
+    let project = app.project(&a).await;
     app.add_member(&project, &b, ProjectRole::Editor).await;
     let viewer = app.user("vic").await;
     app.add_member(&project, &viewer, ProjectRole::Viewer).await;
@@ -53,15 +77,20 @@ async fn two_people_edit_one_map(backend: Backend) {
 
     let artifacts = artifacts_dir();
     std::fs::create_dir_all(&artifacts).unwrap();
-    let label = format!("{backend:?}").to_lowercase();
+    let mode = if sign_in == SignIn::Token { "token" } else { "cookie" };
+    let label = format!("{backend:?}-{mode}").to_lowercase();
     let shots = artifacts.to_string_lossy();
-    let args = [
+    let (link_a, link_b) = match sign_in {
+        SignIn::Token => (String::new(), String::new()),
+        SignIn::Session => (app.sign_in_link(&a).await, app.sign_in_link(&b).await),
+    };
+    let mut args = vec![
         "--base",
         &app.base_url,
         "--project",
         &project,
         "--mode",
-        "token",
+        mode,
         "--sticky",
         &sticky,
         "--shape1",
@@ -79,13 +108,16 @@ async fn two_people_edit_one_map(backend: Backend) {
         "--label",
         &label,
     ];
+    if sign_in == SignIn::Session {
+        args.extend(["--link-a", &link_a, "--link-b", &link_b, "--login-a", "ann", "--login-b", "bea"]);
+    }
     let (success, stdout) = run_script("editor_test.mjs", &args, Duration::from_secs(300)).await;
     let passed = stdout
         .lines()
         .find_map(|line| line.strip_suffix(" passed, 0 failed"))
         .and_then(|n| n.parse::<u32>().ok())
         .unwrap_or(0);
-    assert!(success && passed >= 11, "the browser test failed; see above");
+    assert!(success && passed >= 15, "the browser test failed; see above");
     for person in ["a", "b"] {
         let shot = artifacts.join(format!("editor-{label}-{person}.png"));
         let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);

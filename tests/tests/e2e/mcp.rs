@@ -20,7 +20,8 @@ backend_tests!(
     malformed_requests_get_json_rpc_errors,
     both_protocol_eras_negotiate,
     tool_errors_name_the_argument,
-    hosts_outside_the_allow_list_get_403
+    hosts_outside_the_allow_list_get_403,
+    a_401_before_the_body_is_read_keeps_or_closes_the_connection_openly
 );
 
 pub const BOTH: &str = "application/json, text/event-stream";
@@ -414,4 +415,71 @@ async fn hosts_outside_the_allow_list_get_403(backend: Backend) {
         Raw { status: response.status(), headers: response.headers().clone(), text: response.text().await.unwrap() };
     let message = assert_json_rpc_error(&raw, StatusCode::FORBIDDEN, -32000);
     assert!(message.contains("CANVAS_MCP_ALLOWED_HOSTS"), "{message}");
+}
+
+/// A request without a token is answered 401 before its body is read. The HTTP/1.1 connection it
+/// came on must then either say it ends (`Connection: close`) or serve the client's next request:
+/// a client that reuses it (the MCP Python SDK's httpx fetching the resource metadata right after
+/// the 401) must never meet a socket closed without warning ("Server disconnected without sending
+/// a response", once seen in CI).
+async fn a_401_before_the_body_is_read_keeps_or_closes_the_connection_openly(_backend: Backend) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = TestApp::spawn(_backend).await;
+    let url = reqwest::Url::parse(&app.mcp_url()).unwrap();
+    let host = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    let body = initialize("2025-03-26");
+    let mut socket = tokio::net::TcpStream::connect(&host).await.unwrap();
+    let first = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: {BOTH}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    socket.write_all(first.as_bytes()).await.unwrap();
+    let (head, _) = read_response(&mut socket).await.expect("the 401 arrives");
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    if head.to_ascii_lowercase().contains("\r\nconnection: close") {
+        // Told: the client opens a new connection. The server must close this one.
+        let mut rest = Vec::new();
+        let closed = tokio::time::timeout(std::time::Duration::from_secs(5), socket.read_to_end(&mut rest)).await;
+        assert!(closed.is_ok(), "the connection announced as closing stays open");
+        return;
+    }
+    let second = format!("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    socket.write_all(second.as_bytes()).await.unwrap();
+    let answer = read_response(&mut socket).await;
+    let (head, _) = answer.expect("the connection kept after the 401 serves the next request");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+}
+
+/// One HTTP/1.1 response read off `socket`: its head and body (by `Content-Length`); None when
+/// the connection ends before a whole head arrives.
+async fn read_response(socket: &mut tokio::net::TcpStream) -> Option<(String, Vec<u8>)> {
+    use tokio::io::AsyncReadExt;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(at) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        let read = tokio::time::timeout(std::time::Duration::from_secs(5), socket.read(&mut chunk)).await.ok()?.ok()?;
+        if read == 0 {
+            return None;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    };
+    let head = String::from_utf8_lossy(&bytes[..head_end]).into_owned();
+    let length = head
+        .lines()
+        .find_map(|line| {
+            line.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap())
+        })
+        .unwrap_or(0);
+    while bytes.len() < head_end + length {
+        let read = tokio::time::timeout(std::time::Duration::from_secs(5), socket.read(&mut chunk)).await.ok()?.ok()?;
+        if read == 0 {
+            return None;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    }
+    Some((head, bytes[head_end..head_end + length].to_vec()))
 }

@@ -145,6 +145,14 @@ async fn retrieval_is_placed_by_project_and_survives_losing_a_replica() {
     let counts: Vec<usize> = before.iter().map(Vec::len).collect();
     assert!(counts.iter().all(|&c| (3..=20).contains(&c)), "the replicas do not share the projects: {counts:?}");
     println!("projects held per replica: {counts:?}");
+    // Resident index memory per replica: each holds its share, not every project (without
+    // placement every replica that serves a project's queries loads it: here all three).
+    let bytes: Vec<usize> = cores.iter().map(|core| core.retrieval().search_indexes().total_bytes()).collect();
+    let total: usize = bytes.iter().sum();
+    println!("search index bytes per replica: {bytes:?} (all three: {total})");
+    for (replica, held) in bytes.iter().enumerate() {
+        assert!(*held > 0 && *held * 10 <= total * 6, "replica {replica} holds {held} of {total} bytes: {bytes:?}");
+    }
 
     // The busier of the two extra replicas stops while every project is asked again and again.
     let victim = if counts[1] >= counts[2] { 1 } else { 2 };

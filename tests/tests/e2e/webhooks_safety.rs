@@ -99,6 +99,7 @@ async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings)
         environment: "development".into(),
         db_max_connections: 4,
         db_acquire_timeout_secs: 5,
+        db_check_idle_after_ms: core_service::storage::DEFAULT_CHECK_IDLE_AFTER_MS,
         access_memory_ms: 1000,
         blob_store: None,
         knowledge: keyword_only(),
