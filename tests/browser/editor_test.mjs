@@ -245,10 +245,16 @@ await inBrowsers(async (newContext) => {
       arranged = await at();
     }
     assert(!same(arranged, before), `Arrange moved nothing: ${JSON.stringify(arranged)}`);
+    // The stored move is seen before the page has its answer: press Ctrl+Z once the page offers
+    // to undo the arrangement, as a person would (the Undo button's title names it).
+    await a.waitForSelector('#undo[title^="Undo Arrange"]', { timeout: 5000 });
     await a.keyboard.press("Control+z");
     await settled(before, "undo of Arrange");
+    await a.waitForSelector('#redo[title^="Redo Arrange"]', { timeout: 5000 });
     await a.keyboard.press("Control+Shift+z");
-    await settled(arranged, "redo of Arrange");
+    await settled(arranged, "redo of Arrange").catch(async (err) => {
+      throw new Error(`${err.message}; notices: ${await a.locator("#notices").textContent()}`);
+    });
     const last = arranged[0];
     await b.waitForFunction(([sel, x, y]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} ${y}`), [g(shape1), last.x, last.y], { timeout: 5000 });
   });
@@ -281,9 +287,11 @@ await inBrowsers(async (newContext) => {
     const dropped = (await waitFor((now) => now.length === before + 1, "the drop")).find((item) => item.itemType === "image" && item.fileName === "dot.png");
     assert(dropped, "the dropped image is stored with its file name");
     await b.waitForSelector(g(dropped.itemId), { timeout: 5000 });
+    await a.waitForSelector('#undo[title^="Undo Add image"]', { timeout: 5000 });
     await a.keyboard.press("Control+z");
     await waitFor((now) => now.length === before, "undo of the drop");
     await b.waitForSelector(g(dropped.itemId), { state: "detached", timeout: 5000 });
+    await a.waitForSelector('#redo[title^="Redo Add image"]', { timeout: 5000 });
     await a.keyboard.press("Control+Shift+z");
     const again = (await waitFor((now) => now.length === before + 1, "redo of the drop")).find((item) => item.fileName === "dot.png");
     assert(again.itemId !== dropped.itemId, "redone as a new item");
@@ -398,6 +406,39 @@ await inBrowsers(async (newContext) => {
       await b.mouse.move(box.x + 260, box.y + 240, { steps: 3 });
       await a.waitForSelector("#presence li", { timeout: 5000 });
       await a.waitForSelector("svg.layer .cursor", { timeout: 5000 });
+    });
+  }
+
+  // Signed in to the account site, A's browser holds the session cookie: a page of another site
+  // that A opens in the same browser tries to write with it (a JSON PATCH with credentials, and
+  // the form post a page can send without asking), and nothing changes.
+  if (mode === "cookie") {
+    await check("a page of another origin cannot make the signed-in person write", async () => {
+      const before = (await rest("GET", `/item/${sticky}`, args["token-a"])).body;
+      const target = `${api}/item/sticky-note/${sticky}`;
+      const evil = await a.context().newPage();
+      await evil.route("http://attacker.test/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: `<!doctype html><title>elsewhere</title>
+          <form id="f" method="POST" enctype="text/plain" action="${target}"><input name='{"text":"forged","x":"' value='"}'></form>` }));
+      await evil.goto("http://attacker.test/");
+      const fetched = await evil.evaluate(async (url) => {
+        try {
+          const r = await fetch(url, { method: "PATCH", credentials: "include", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: "forged" }) });
+          return `answered ${r.status}`;
+        } catch (err) {
+          return `blocked (${err.name})`;
+        }
+      }, target);
+      await Promise.all([evil.waitForLoadState("load").catch(() => {}), evil.evaluate(() => document.getElementById("f").submit())]);
+      await evil.waitForTimeout(300);
+      const after = (await rest("GET", `/item/${sticky}`, args["token-a"])).body;
+      assert(after.text === before.text && after.updatedAt === before.updatedAt, `the note changed (${fetched}): ${JSON.stringify(after)}`);
+      assert(!fetched.startsWith("answered 2"), `the cross-site PATCH ${fetched}`);
+      await evil.close();
+      // A's own page still writes: the session was not spent or signed out.
+      await selectItem(a, sticky);
+      await a.keyboard.press("ArrowDown");
+      await stored(sticky, (item) => item.position.y === after.position.y + 10, "A's own move after the forged writes");
     });
   }
 
