@@ -21,7 +21,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 /// How often the name is resolved again while calls are made. Kubernetes updates a headless
@@ -104,12 +104,12 @@ impl<R: Send + Sync + 'static> Discovery<R> {
     /// background refresh when the last answer is older than the refresh interval.
     pub(crate) async fn replicas(self: &Arc<Self>) -> Arc<[Arc<R>]> {
         let (replicas, asked) = {
-            let known = self.known.read().expect("never poisoned: no panics under the lock");
+            let known = self.known.read().unwrap_or_else(PoisonError::into_inner);
             (known.replicas.clone(), known.asked)
         };
         if replicas.is_empty() {
             self.refresh().await;
-            return self.known.read().expect("never poisoned").replicas.clone();
+            return self.known.read().unwrap_or_else(PoisonError::into_inner).replicas.clone();
         }
         if asked.is_none_or(|at| at.elapsed() >= self.every) {
             self.refresh_soon();
@@ -145,7 +145,7 @@ impl<R: Send + Sync + 'static> Discovery<R> {
         };
         addresses.sort();
         addresses.dedup();
-        let mut known = self.known.write().expect("never poisoned");
+        let mut known = self.known.write().unwrap_or_else(PoisonError::into_inner);
         known.asked = Some(Instant::now());
         if addresses.is_empty() {
             return;

@@ -17,3 +17,12 @@ pub const MAX_FORWARDED_HEADER_BYTES: usize = MAX_METADATA_BYTES as usize / 2;
 /// Most concurrent calls on one connection to core-service: each gateway multiplexes its callers
 /// over one connection per replica, so this is a gateway's share of one replica.
 pub const MAX_CONCURRENT_STREAMS: u32 = 1024;
+
+/// Most deliveries one `LeaseDeliveries` returns.
+pub const MAX_LEASE_BATCH: u32 = 256;
+
+/// Most reports one `ReportOutcomes` call records (in one transaction).
+pub const MAX_REPORT_BATCH: usize = 256;
+
+/// Most webhooks one lease skips or limits (a dispatcher's busy destinations).
+pub const MAX_SKIPPED_WEBHOOKS: usize = 256;

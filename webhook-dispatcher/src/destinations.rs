@@ -49,7 +49,7 @@ pub struct Turn {
 }
 
 /// The most webhooks named in one lease's skip list (core-service honours as many).
-pub const MAX_SKIPPED: usize = 256;
+pub const MAX_SKIPPED: usize = canvas_proto::limits::MAX_SKIPPED_WEBHOOKS;
 
 impl Destinations {
     pub fn new(cap: usize, wake: Arc<Notify>) -> Self {

@@ -40,7 +40,7 @@ use destinations::{Destinations, Turn, Waiting};
 use reports::Reporter;
 
 /// Most deliveries one lease returns (core-service's limit).
-const MAX_LEASE: usize = 256;
+const MAX_LEASE: usize = canvas_proto::limits::MAX_LEASE_BATCH as usize;
 /// Under load a lease starts at most this long after the one before it, so one lease carries the
 /// deliveries of several writes: each lease is a write transaction (on SQLite through the one
 /// writer the item writes use too). It adds at most this much to a delivery's latency.

@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 use crate::Grpc;
 
 /// Most reports in one call (core-service's limit).
-pub const MAX_BATCH: usize = 256;
+pub const MAX_BATCH: usize = canvas_proto::limits::MAX_REPORT_BATCH;
 /// Reports waiting before a finished call waits for room (so a core-service that stops answering
 /// slows the dispatcher down instead of filling its memory).
 const BUFFER: usize = 4 * MAX_BATCH;

@@ -22,12 +22,9 @@ pub const RETIRE_GRACE: Duration = Duration::from_secs(3600);
 /// Default and bounds of a lease.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 pub const LEASE_BOUNDS: (u64, u64) = (5, 300);
-/// Most deliveries one lease returns.
-pub const MAX_LEASE_BATCH: u32 = 256;
-/// Most reports one `ReportOutcomes` call records (in one transaction).
-pub const MAX_REPORT_BATCH: usize = 256;
-/// Most webhooks one lease skips or limits (a dispatcher's busy destinations).
-pub const MAX_SKIPPED_WEBHOOKS: usize = 256;
+/// The batch limits of leases and reports, stated once in the contract (the dispatcher keeps to
+/// the same constants).
+pub use canvas_proto::limits::{MAX_LEASE_BATCH, MAX_REPORT_BATCH, MAX_SKIPPED_WEBHOOKS};
 /// The spec's test-call limit: 10 per minute and user.
 pub const TEST_CALLS_PER_MINUTE: u32 = 10;
 

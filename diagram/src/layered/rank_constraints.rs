@@ -35,11 +35,10 @@ pub(super) fn constraints(chart: &Flowchart, reversed: &[bool]) -> Vec<Edge> {
     let mut safe: Vec<Edge> = links.iter().filter(|l| l.span.is_some()).map(|l| Edge { weight: 0, ..l.node }).collect();
     safe.extend(links.iter().filter(|l| l.span.is_none()).map(|l| l.node));
     safe.extend(subgraph_constraints(chart));
-    for (at, link) in links.iter().enumerate().filter(|(_, l)| l.span.is_some()) {
-        let span = link.span.expect("filtered");
+    // The first entries of `safe` are those node constraints, in the order of the span links.
+    for (position, (link, span)) in links.iter().filter_map(|l| l.span.map(|span| (l, span))).enumerate() {
         if reaches(variables(chart), &safe, span.head, span.tail) {
             // Closing a cycle: the link keeps its node, at the usual cost.
-            let position = links[..at].iter().filter(|l| l.span.is_some()).count();
             safe[position].weight = link.node.weight;
         } else {
             safe.push(span);

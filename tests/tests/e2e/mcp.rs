@@ -422,9 +422,9 @@ async fn hosts_outside_the_allow_list_get_403(backend: Backend) {
 /// a client that reuses it (the MCP Python SDK's httpx fetching the resource metadata right after
 /// the 401) must never meet a socket closed without warning ("Server disconnected without sending
 /// a response", once seen in CI).
-async fn a_401_before_the_body_is_read_keeps_or_closes_the_connection_openly(_backend: Backend) {
+async fn a_401_before_the_body_is_read_keeps_or_closes_the_connection_openly(backend: Backend) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let app = TestApp::spawn(_backend).await;
+    let app = TestApp::spawn(backend).await;
     let url = reqwest::Url::parse(&app.mcp_url()).unwrap();
     let host = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
     let body = initialize("2025-03-26");
