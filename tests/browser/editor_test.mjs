@@ -372,7 +372,10 @@ await inBrowsers(async (newContext) => {
     for (let i = 0; i < 60 && (await k.evaluate(() => document.activeElement?.id)) !== "add-sticky"; i++) await k.keyboard.press("Tab");
     assert((await k.evaluate(() => document.activeElement?.id)) === "add-sticky", "Tab reaches the Add sticky note button");
     await k.keyboard.press("Enter");
-    await k.waitForFunction(() => document.activeElement?.matches(".drawing .item"), null, { timeout: 5000 });
+    await k.waitForFunction(() => document.activeElement?.matches(".drawing .item"), null, { timeout: 5000 }).catch(async () => {
+      const on = await k.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
+      throw new Error(`after Enter on Add sticky note the focus is on ${on}; notices: ${await k.locator("#notices").textContent()}`);
+    });
     const id = await k.evaluate(() => document.activeElement.dataset.itemId);
     const start = (await rest("GET", `/item/${id}`, args["token-b"])).body.position;
     await k.keyboard.press("ArrowRight");
@@ -396,6 +399,33 @@ await inBrowsers(async (newContext) => {
     await a.waitForSelector(g(id), { state: "detached", timeout: 5000 });
     assert((await rest("GET", `/item/${id}`, args["token-b"])).status === 404, "the item is deleted");
     await k.context().close();
+  });
+
+  await check("a drawing the service fails to read (503) keeps the item on screen and is read again", async () => {
+    // B's page: the next reads of changed items' drawings are answered 503 (a database failover);
+    // an agent meanwhile rewrites the sticky note. B keeps drawing the note (its old text) and
+    // shows the new text once the service answers again.
+    const before = (await rest("GET", `/item/${sticky}`, args["token-a"])).body;
+    let failed = 0;
+    await b.route("**/render.svg?itemIds=*", (route) => {
+      if (failed >= 2) return route.continue();
+      failed += 1;
+      return route.fulfill({ status: 503, headers: { "Retry-After": "1", "Content-Type": "application/problem+json" }, body: '{"status":503}' });
+    });
+    try {
+      // (Short: a long text wraps into lines, whose text content runs together.)
+      const text = `Back ${Date.now() % 1000}`;
+      const r = await rest("PATCH", `/item/sticky-note/${sticky}`, args["token-a"], { text });
+      assert(r.status === 200, `the agent's PATCH answered ${r.status}`);
+      for (let waited = 0; failed === 0 && waited < 5000; waited += 50) await b.waitForTimeout(50);
+      assert(failed >= 1, "B's page read the changed drawing (and got the 503)");
+      await b.waitForTimeout(200);
+      assert(await b.locator(g(sticky)).count() === 1, "B still draws the note while its drawing cannot be read");
+      await seesText(b, sticky, text, 8000);
+    } finally {
+      await b.unroute("**/render.svg?itemIds=*");
+      await rest("PATCH", `/item/sticky-note/${sticky}`, args["token-a"], { text: before.text });
+    }
   });
 
   const presence = await fetch(`${api}/presence`, { headers: { Authorization: `Bearer ${args["token-a"]}` }, signal: AbortSignal.timeout(3000) }).catch(() => null);

@@ -353,8 +353,13 @@
     for (const g of fresh.querySelectorAll(":scope > .item")) decorate(g);
     marked = new Set(M.selection);
     performance.mark("canvas:svg-decorated");
+    // The item a keyboard user is on keeps the focus across a whole new drawing (a reload after
+    // a gap in the stream), as it does across one item's redraw (`place`).
+    const focusedId = old && old.contains(document.activeElement) ? document.activeElement.dataset.itemId : null;
     if (old) old.replaceWith(fresh);
     else M.mapEl.prepend(fresh);
+    if (focusedId) M.itemEl(focusedId)?.focus({ preventScroll: true });
+    drawnOnce();
     if (!M.layer) {
       // The overlay: its own <svg> (in a box of its own) above the drawing, same viewBox.
       M.layer = M.overlayBox("layer-box").svg;
@@ -399,7 +404,18 @@
   }
 
   // Re-reads `ids` (and the connectors attached to them) and redraws their fragments.
-  let queue = Promise.resolve();
+  // How long to wait before reading a drawing again: the answer's Retry-After (seconds), else 1 s,
+  // at most 10 s.
+  const retryAfterMs = (response) => {
+    const seconds = Number(response && response.headers.get("Retry-After"));
+    return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) * 1000 : 1000;
+  };
+
+  // Redraws wait for the first whole drawing: an item created (and to be focused) while the
+  // page is still reading it is placed into that drawing, not into none, nor replaced by it.
+  let drawnOnce;
+  const firstDrawing = new Promise((resolve) => (drawnOnce = resolve));
+  let queue = firstDrawing;
   M.refresh = (ids) => (queue = queue.then(() => redraw(ids)).catch((err) => console.error(err)));
   async function redraw(ids) {
     const wanted = new Set(ids);
@@ -419,12 +435,18 @@
       Promise.all(all.map((id) => M.fetchItem(id))),
       fetch(`${M.api}/render.svg?itemIds=${query}`, { headers: M.readHeaders() }).catch(() => null),
     ]);
+    if (!response || !response.ok) {
+      // A drawing not read (the network, a 429 or a 503) says nothing about what is gone: the
+      // fragments drawn stay (removing them lost the item, and a keyboard user's focus, until
+      // its next change) and are read again shortly. A refusal of access is the stream's to show.
+      const status = response ? response.status : 0;
+      if (status === 0 || status === 429 || status >= 500) setTimeout(() => M.refresh(all), retryAfterMs(response));
+      return;
+    }
     const seen = new Set();
-    if (response && response.ok) {
-      for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
-        seen.add(g.dataset.itemId);
-        place(g);
-      }
+    for (const g of parseSvg(await response.text()).querySelectorAll(":scope > .item")) {
+      seen.add(g.dataset.itemId);
+      place(g);
     }
     for (const id of all) {
       if (seen.has(id) || M.dragging.has(id)) continue;

@@ -117,8 +117,8 @@ async fn edit_one_map(backend: Backend, sign_in: SignIn) {
         .find_map(|line| line.strip_suffix(" passed, 0 failed"))
         .and_then(|n| n.parse::<u32>().ok())
         .unwrap_or(0);
-    // 15 checks, and in cookie mode one more: another site's page cannot write with the session.
-    let wanted = if sign_in == SignIn::Session { 16 } else { 15 };
+    // 16 checks, and in cookie mode one more: another site's page cannot write with the session.
+    let wanted = if sign_in == SignIn::Session { 17 } else { 16 };
     assert!(success && passed >= wanted, "the browser test failed; see above");
     for person in ["a", "b"] {
         let shot = artifacts.join(format!("editor-{label}-{person}.png"));
