@@ -14,7 +14,14 @@
 # `canvasctl up`'s gateways, which call core-service in process; and it runs a `canvasctl` built
 # without mimalloc (`alloc=system`) beside the default one (`alloc=mimalloc`).
 #
+# gRPC reads are made twice: as `GetItem` answers by default (properties as a protobuf Struct,
+# `grpc-get`) and as the REST gateway asks for them (properties as JSON text, `grpc-json`).
+#
 #   bash bench/get_path.sh [seconds per run, default 10] [connections, default 16]
+#
+# BEFORE=<a canvasctl binary> also runs that build (an earlier commit's, `alloc=before`) in the
+# same run, for before-and-after ratios; VARIANTS="<memory> <alloc> <check>;…" picks the runs
+# (default: all four below, then `1000 before 1000` when BEFORE is set).
 #
 # Needs wrk (installed when missing) and PostgreSQL at 127.0.0.1:5432. Loopback only.
 set -euo pipefail
@@ -52,11 +59,13 @@ run() {
     item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
         -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
     printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
-    local healthz get grpc separate=0
+    local healthz get grpc grpc_json separate=0
     healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" http://127.0.0.1:18080/healthz | rps)
     get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
     grpc=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
         --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
+    grpc_json=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
+        --properties-json --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
     if [ "$memory" != 0 ] && [ "$alloc" = mimalloc ] && [ "$check" != 0 ]; then
         CANVAS_RATE_LIMIT_REQUESTS=0 "$BIN/rest-gateway" --core http://127.0.0.1:15051 --http-addr 127.0.0.1:18081 \
             >"$dir-gateway.log" 2>&1 &
@@ -70,9 +79,9 @@ run() {
         kill "$gateway"
         wait "$gateway" 2>/dev/null || true
     fi
-    awk -v b="$backend" -v m="$memory" -v a="$alloc" -v c="$check" -v h="$healthz" -v g="$get" -v r="$grpc" -v s="$separate" 'BEGIN {
-        printf "%-8s access-memory-ms=%-4s alloc=%-8s check-idle-after-ms=%-4s healthz=%s rest-get=%s grpc-get=%s rest/healthz=%.3f rest/grpc=%.2f",
-            b, m, a, c, h, g, r, g / h, (r > 0 ? g / r : 0)
+    awk -v b="$backend" -v m="$memory" -v a="$alloc" -v c="$check" -v h="$healthz" -v g="$get" -v r="$grpc" -v j="$grpc_json" -v s="$separate" 'BEGIN {
+        printf "%-8s access-memory-ms=%-4s alloc=%-8s check-idle-after-ms=%-4s healthz=%s rest-get=%s grpc-get=%s grpc-json=%s rest/healthz=%.3f rest/grpc=%.2f rest/grpc-json=%.2f",
+            b, m, a, c, h, g, r, j, g / h, (r > 0 ? g / r : 0), (j > 0 ? g / j : 0)
         if (s > 0) printf " rest-sep=%s rest/rest-sep=%.2f", s, g / s
         printf "\n" }'
     kill "$pid"
@@ -84,7 +93,13 @@ psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
 # Variants: access memory (ms), allocator, PostgreSQL's idle check (`0`: every pooled connection
 # checked with a round trip before use, sqlx's default and this service's before 2026-11-29;
 # SQLite has no such check, so it runs that variant once).
-for variant in "0 mimalloc 1000" "1000 system 1000" "1000 mimalloc 0" "1000 mimalloc 1000"; do
+DEFAULT_VARIANTS="0 mimalloc 1000;1000 system 1000;1000 mimalloc 0;1000 mimalloc 1000"
+if [ -n "${BEFORE:-}" ]; then
+    cp "$BEFORE" "$WORK/canvasctl-before"
+    DEFAULT_VARIANTS="$DEFAULT_VARIANTS;1000 before 1000"
+fi
+IFS=';' read -r -a variants <<<"${VARIANTS:-$DEFAULT_VARIANTS}"
+for variant in "${variants[@]}"; do
     set -- $variant
     [ "$3" = 0 ] || run sqlite "" "$1" "$2" "$3"
     psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres

@@ -43,6 +43,18 @@ pub fn from_proto_struct(s: Struct) -> Map<String, Json> {
     s.fields.into_iter().map(|(k, v)| (k, from_proto_value(v))).collect()
 }
 
+/// Puts every number of `value` as a protobuf `Struct` carries it (an `f64`, whole ones written
+/// as integers), so that JSON sent beside a Struct (`Item.properties_json`) reads exactly as the
+/// Struct would: `50.0` is `50`, an integer beyond 2^53 the float it becomes there.
+pub fn numbers_as_in_a_struct(value: &mut Json) {
+    match value {
+        Json::Number(n) => *value = number_to_json(n.as_f64().unwrap_or(f64::NAN)),
+        Json::Array(items) => items.iter_mut().for_each(numbers_as_in_a_struct),
+        Json::Object(map) => map.values_mut().for_each(numbers_as_in_a_struct),
+        Json::Null | Json::Bool(_) | Json::String(_) => {}
+    }
+}
+
 fn number_to_json(n: f64) -> Json {
     const MAX_EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if n.fract() == 0.0 && n.abs() <= MAX_EXACT {
@@ -155,5 +167,34 @@ mod tests {
         let back = Json::Object(from_proto_struct(to_proto_struct(map)));
         assert_eq!(back, original);
         assert_eq!(back["a"].to_string(), "5");
+    }
+
+    fn any_number() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        prop_oneof![
+            any::<i64>().prop_map(Json::from),
+            any::<u64>().prop_map(Json::from),
+            any::<f64>().prop_map(Json::from),
+            (-1_000_000i64..1_000_000).prop_map(|n| Json::from(n as f64)),
+            Just(serde_json::from_str::<Json>("-0.0").unwrap()),
+            Just(serde_json::from_str::<Json>("9007199254740993").unwrap()),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Item properties sent as JSON text read as they would through a Struct, number by
+        /// number, at any depth.
+        #[test]
+        fn numbers_read_as_through_a_struct(numbers in proptest::collection::vec(any_number(), 1..6)) {
+            let mut value = json!({"n": numbers[0].clone(), "list": numbers, "deep": {"in": [{"x": numbers_last(&numbers)}]}});
+            let Json::Object(map) = value.clone() else { unreachable!() };
+            let through_struct = Json::Object(from_proto_struct(to_proto_struct(map)));
+            numbers_as_in_a_struct(&mut value);
+            proptest::prop_assert_eq!(serde_json::to_string(&value).unwrap(), serde_json::to_string(&through_struct).unwrap());
+        }
+    }
+
+    fn numbers_last(numbers: &[Json]) -> Json {
+        numbers.last().cloned().unwrap_or(Json::Null)
     }
 }

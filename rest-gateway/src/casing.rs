@@ -2,6 +2,10 @@
 //! camel, snake or kebab case on request. Core-service speaks camelCase; this
 //! module is the only place that knows about other casings.
 
+use std::collections::BTreeMap;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// How JSON property names are written in a response.
@@ -65,6 +69,86 @@ impl Casing {
     }
 }
 
+/// A JSON value written with its keys in another casing, as `serde_json::to_vec(&casing.apply(…))`
+/// would write it, byte for byte, without building the renamed tree first: every response body
+/// passes here, and rebuilding each object (a new map and a new `String` per key) was a large
+/// part of a small read's cost (docs/PERFORMANCE.md, "The GET path").
+pub struct Recased<'a> {
+    pub value: &'a Value,
+    pub casing: Casing,
+    /// Keys whose values keep their names (as in [`Casing::apply`]).
+    pub opaque: &'a [&'a str],
+}
+
+impl Casing {
+    /// The value, to be serialized with its keys renamed (see [`Recased`]).
+    pub fn recased<'a>(self, value: &'a Value, opaque: &'a [&'a str]) -> Recased<'a> {
+        Recased { value, casing: self, opaque }
+    }
+}
+
+impl<'a> Serialize for Recased<'a> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let map = match self.value {
+            Value::Object(map) if self.casing != Casing::Camel => map,
+            Value::Array(items) if self.casing != Casing::Camel => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&self.casing.recased(item, self.opaque))?;
+                }
+                return seq.end();
+            }
+            other => return other.serialize(serializer),
+        };
+        let inner = |key: &str, value: &'a Value| -> Recased<'a> {
+            if self.opaque.contains(&key) {
+                Recased { value, casing: Casing::Camel, opaque: &[] }
+            } else {
+                self.casing.recased(value, self.opaque)
+            }
+        };
+        // `Map` keeps its keys sorted. Upper-casing a leading ASCII lower-case letter keeps both
+        // the order and the keys distinct, so PascalCase (the default) streams as it goes; any
+        // other renaming may reorder or merge keys, so it is sorted as `apply` would (the last
+        // key of a merged pair wins, as there).
+        if self.casing == Casing::Pascal && map.keys().all(|k| k.as_bytes().first().is_some_and(u8::is_ascii_lowercase))
+        {
+            let mut out = serializer.serialize_map(Some(map.len()))?;
+            for (key, value) in map {
+                out.serialize_entry(&PascalKey(key), &inner(key, value))?;
+            }
+            return out.end();
+        }
+        let renamed: BTreeMap<String, (&str, &Value)> =
+            map.iter().map(|(key, value)| (self.casing.rename(key), (key.as_str(), value))).collect();
+        let mut out = serializer.serialize_map(Some(renamed.len()))?;
+        for (name, (key, value)) in &renamed {
+            out.serialize_entry(name, &inner(key, value))?;
+        }
+        out.end()
+    }
+}
+
+/// A camelCase key starting with an ASCII lower-case letter, written in PascalCase without
+/// allocating (keys longer than the buffer, rare, are renamed the ordinary way).
+struct PascalKey<'a>(&'a str);
+
+impl Serialize for PascalKey<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let bytes = self.0.as_bytes();
+        let mut buffer = [0u8; 64];
+        match buffer.get_mut(..bytes.len()) {
+            Some(name) => {
+                name.copy_from_slice(bytes);
+                name[0] = name[0].to_ascii_uppercase();
+                // Only an ASCII byte changed: still UTF-8.
+                serializer.serialize_str(std::str::from_utf8(name).map_err(serde::ser::Error::custom)?)
+            }
+            None => serializer.serialize_str(&Casing::Pascal.rename(self.0)),
+        }
+    }
+}
+
 /// `fontSize` → `font_size`; runs of capitals stay one word (`itemID` →
 /// `item_id`).
 fn separated(camel: &str, separator: char) -> String {
@@ -89,6 +173,7 @@ fn separated(camel: &str, separator: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     #[test]
@@ -106,6 +191,58 @@ mod tests {
         assert_eq!(Casing::parse("KEBAB"), Some(Casing::Kebab));
         assert_eq!(Casing::parse("Default"), Some(Casing::Pascal));
         assert_eq!(Casing::parse("title"), None);
+    }
+
+    fn any_json() -> impl Strategy<Value = Value> {
+        // Keys as they come: camelCase, Pascal, snake, digits, non-ASCII, empty, long.
+        let key = prop_oneof![
+            "[a-z][a-zA-Z0-9]{0,12}",
+            "[A-Za-z0-9_\\-]{0,6}",
+            "[a-z]\\PC{0,5}",
+            "[a-z][a-z]{60,70}",
+            Just("customData".to_owned()),
+            Just("nodes".to_owned()),
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+            "\\PC{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((key.clone(), inner), 0..7)
+                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The streamed renaming writes exactly the bytes of renaming first, for every casing.
+        #[test]
+        fn recased_writes_the_bytes_of_apply(value in any_json()) {
+            let opaque = ["customData", "nodes"];
+            for casing in [Casing::Pascal, Casing::Camel, Casing::Snake, Casing::Kebab] {
+                let streamed = serde_json::to_vec(&casing.recased(&value, &opaque)).unwrap();
+                let built = serde_json::to_vec(&casing.apply(value.clone(), &opaque)).unwrap();
+                prop_assert_eq!(String::from_utf8(streamed).unwrap(), String::from_utf8(built).unwrap(), "{:?}", casing);
+            }
+        }
+    }
+
+    #[test]
+    fn recased_keys_merge_and_long_keys_as_apply_does() {
+        let long = "k".repeat(80);
+        let value =
+            json!({"fontSize": 1, "FontSize": 2, "font_size": 3, "a1": 4, "aB": 5, long.clone(): {"innerKey": 6}});
+        for casing in [Casing::Pascal, Casing::Snake, Casing::Kebab] {
+            let streamed = serde_json::to_string(&casing.recased(&value, &[])).unwrap();
+            assert_eq!(streamed, serde_json::to_string(&casing.apply(value.clone(), &[])).unwrap());
+        }
+        let pascal = serde_json::to_string(&Casing::Pascal.recased(&json!({long.clone(): 1}), &[])).unwrap();
+        assert_eq!(pascal, format!("{{\"K{}\":1}}", &long[1..]));
     }
 
     #[test]

@@ -72,8 +72,8 @@ impl Format {
             return rmp_serde::to_vec_named(&body).map(|bytes| (content_type, bytes)).map_err(ApiError::internal);
         }
         // User data keeps its names: webhook `customData`, and a diagram's `nodes` (Mermaid ids).
-        let body = self.casing.apply(body, &["customData", "nodes"]);
-        Ok(("application/json", serde_json::to_vec(&body).unwrap_or_default()))
+        let bytes = serde_json::to_vec(&self.casing.recased(&body, &["customData", "nodes"])).unwrap_or_default();
+        Ok(("application/json", bytes))
     }
 
     /// Renders a read's result with a weak `ETag` of the rendered bytes

@@ -34,6 +34,10 @@ struct Args {
     /// Hard cap on calls, whatever the duration.
     #[arg(long, default_value_t = 2_000_000)]
     max_requests: usize,
+    /// `get` asks for the properties as JSON text (`properties_as_json`), as the REST gateway
+    /// does, instead of a Struct.
+    #[arg(long)]
+    properties_json: bool,
 }
 
 fn label_properties() -> prost_types::Struct {
@@ -63,7 +67,11 @@ async fn main() -> anyhow::Result<()> {
         file: None,
     };
     let seed = client.create_item(authed(create.clone(), &token)).await?.into_inner().item_id;
-    let get = pb::GetItemRequest { project_id: args.project.clone(), item_id: seed };
+    let get = pb::GetItemRequest {
+        project_id: args.project.clone(),
+        item_id: seed,
+        properties_as_json: args.properties_json,
+    };
 
     let deadline = Instant::now() + Duration::from_secs(args.duration);
     let issued = Arc::new(AtomicUsize::new(0));

@@ -94,19 +94,36 @@ pub fn membership(row: MembershipRow) -> pb::Membership {
     }
 }
 
-pub fn item(row: ItemRow) -> pb::Item {
-    let properties = match row.properties {
+pub fn item(mut row: ItemRow) -> pb::Item {
+    let properties = match std::mem::take(&mut row.properties) {
         Value::Object(map) => map,
         _ => Default::default(),
     };
+    pb::Item { properties: Some(to_proto_struct(properties)), ..item_identity(&row) }
+}
+
+/// An item with its properties as JSON text (`Item.properties_json`), for callers that answer
+/// in JSON: no Struct is built here nor read there.
+pub fn item_with_json_properties(mut row: ItemRow) -> pb::Item {
+    // Numbers as the Struct would carry them: both answers read alike.
+    canvas_proto::json::numbers_as_in_a_struct(&mut row.properties);
+    let properties_json = match &row.properties {
+        Value::Object(_) => serde_json::to_vec(&row.properties).unwrap_or_else(|_| b"{}".to_vec()),
+        _ => b"{}".to_vec(),
+    };
+    pb::Item { properties_json, ..item_identity(&row) }
+}
+
+fn item_identity(row: &ItemRow) -> pb::Item {
     pb::Item {
         item_id: row.id.to_string(),
         project_id: row.project_id.to_string(),
         item_type: row.item_type.to_string(),
         parent: row.parent.to_string(),
-        properties: Some(to_proto_struct(properties)),
+        properties: None,
         created_at: Some(timestamp(row.created_at)),
         updated_at: Some(timestamp(row.updated_at)),
         version: row.version,
+        properties_json: Vec::new(),
     }
 }

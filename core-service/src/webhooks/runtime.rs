@@ -25,6 +25,12 @@ pub const LEASE_BOUNDS: (u64, u64) = (5, 300);
 /// The batch limits of leases and reports, stated once in the contract (the dispatcher keeps to
 /// the same constants).
 pub use canvas_proto::limits::{MAX_LEASE_BATCH, MAX_REPORT_BATCH, MAX_SKIPPED_WEBHOOKS};
+
+/// How long a replica signs from the key ring it read, at most. A rotation adds its key a delay
+/// before it signs (at least `MIN_ROTATION_DELAY` outside development) and retires the old key
+/// only after that, so a ring a second old still names a published key that may sign now (a
+/// key added by this replica clears it); if it names none, it is read again.
+pub const KEY_RING_FRESH: Duration = Duration::from_secs(1);
 /// The spec's test-call limit: 10 per minute and user.
 pub const TEST_CALLS_PER_MINUTE: u32 = 10;
 
@@ -36,6 +42,10 @@ pub struct WebhookRuntime {
     pub client: WebhookClient,
     /// Private keys opened so far, by kid (opening costs a decryption).
     pub(crate) opened: Mutex<HashMap<String, SigningKey>>,
+    /// The key ring as last read, and when: every lease signs, and reading the ring each time
+    /// was one more database round trip per lease (docs/PERFORMANCE.md, "Inside a lease").
+    /// Kept [`KEY_RING_FRESH`]; cleared when this replica adds a key.
+    pub(crate) key_ring: Mutex<Option<(std::time::Instant, Vec<crate::storage::SigningKeyRow>)>>,
     /// Wakes the dispatchers' `WatchDue` streams when deliveries may be due.
     pub due: DueSignal,
 }
@@ -49,7 +59,13 @@ impl std::fmt::Debug for WebhookRuntime {
 impl WebhookRuntime {
     pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {
         let client = WebhookClient::new(&settings.client)?;
-        Ok(Self { settings, client, opened: Mutex::new(HashMap::new()), due: DueSignal::default() })
+        Ok(Self {
+            settings,
+            client,
+            opened: Mutex::new(HashMap::new()),
+            key_ring: Mutex::new(None),
+            due: DueSignal::default(),
+        })
     }
 
     /// Runtime for cores built without configuration (unit tests).

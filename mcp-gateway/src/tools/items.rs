@@ -159,7 +159,11 @@ impl CanvasTool for GetItem {
     const SHOWN_ON_THE_MAP: bool = true;
 
     async fn run(ctx: &ToolContext, args: ItemArgs) -> Result<ItemOut, ToolFailure> {
-        let request = ctx.request(pb::GetItemRequest { project_id: args.project_id, item_id: args.item_id });
+        let request = ctx.request(pb::GetItemRequest {
+            project_id: args.project_id,
+            item_id: args.item_id,
+            properties_as_json: false,
+        });
         Ok(ItemOut::from_proto(&ctx.state, ctx.state.items.clone().get_item(request).await?.into_inner()))
     }
 }

@@ -154,7 +154,11 @@ async fn area(
     }
     let mut bounds: Option<(f64, f64, f64, f64)> = None;
     for item_id in item_ids {
-        let request = pb::GetItemRequest { project_id: project_id.to_owned(), item_id: item_id.clone() };
+        let request = pb::GetItemRequest {
+            project_id: project_id.to_owned(),
+            item_id: item_id.clone(),
+            properties_as_json: false,
+        };
         let item = ctx.state.items.clone().get_item(ctx.request(request)).await?.into_inner();
         let props = item.properties.map(from_proto_struct).unwrap_or_default();
         let angle = props.get("angle").and_then(Value::as_f64).unwrap_or(0.0);

@@ -198,7 +198,8 @@ async fn fetch_by_id(
 ) -> Result<Vec<Value>, ApiError> {
     let mut requests = Vec::with_capacity(ids.len());
     for id in ids {
-        let request = pb::GetItemRequest { project_id: project_id.to_owned(), item_id: id.clone() };
+        let request =
+            pb::GetItemRequest { project_id: project_id.to_owned(), item_id: id.clone(), properties_as_json: true };
         requests.push(with_auth(request, auth)?);
     }
     let mut replies = stream::iter(requests)
@@ -210,7 +211,7 @@ async fn fetch_by_id(
     let mut items = Vec::with_capacity(ids.len());
     while let Some(reply) = replies.next().await {
         match reply {
-            Ok(item) => items.push(item_json(item.into_inner())),
+            Ok(item) => items.push(item_json(item.into_inner())?),
             Err(status) => match item_refusal(&status) {
                 Some(ItemRefusal::Missing) => {}
                 Some(ItemRefusal::NotAnId(rule)) => return Err(ApiError::invalid("itemIds", &rule)),
@@ -252,7 +253,8 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
             ..Default::default()
         };
         let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
-        Ok::<_, ApiError>((page.items.into_iter().map(item_json).collect(), page.next_page_token))
+        let items = page.items.into_iter().map(item_json).collect::<Result<Vec<Value>, ApiError>>()?;
+        Ok::<_, ApiError>((items, page.next_page_token))
     };
     canvas_proto::client::all_pages(page, None).await
 }

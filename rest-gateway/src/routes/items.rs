@@ -62,18 +62,24 @@ fn reply_with_etag(format: Format, result: Result<(Value, i64), ApiError>) -> Re
 }
 
 /// The REST shape of an item: its identity, then every property.
-pub fn item_json(item: pb::Item) -> Value {
+pub fn item_json(item: pb::Item) -> Result<Value, ApiError> {
     let mut body = Map::new();
     body.insert("itemId".into(), Value::String(item.item_id));
     body.insert("itemType".into(), Value::String(item.item_type));
     body.insert("projectId".into(), Value::String(item.project_id));
     body.insert("parent".into(), Value::String(item.parent));
-    for (key, value) in item.properties.map(from_proto_struct).unwrap_or_default() {
+    // JSON text when asked for (`properties_as_json`), else a Struct. Core-service writes an
+    // object; anything else is its bug, a 500, never an item shown without its properties.
+    let properties = match item.properties {
+        Some(properties) => from_proto_struct(properties),
+        None => serde_json::from_slice::<Map<String, Value>>(&item.properties_json).map_err(ApiError::internal)?,
+    };
+    for (key, value) in properties {
         body.insert(key, value);
     }
     body.insert("createdAt".into(), Value::String(rfc3339(item.created_at)));
     body.insert("updatedAt".into(), Value::String(rfc3339(item.updated_at)));
-    Value::Object(body)
+    Ok(Value::Object(body))
 }
 
 pub(crate) fn rfc3339(ts: Option<prost_types::Timestamp>) -> String {
@@ -138,7 +144,7 @@ pub async fn get(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let request = pb::GetItemRequest { project_id, item_id };
+        let request = pb::GetItemRequest { project_id, item_id, properties_as_json: true };
         let item = idempotent(request, authorization(&headers), |r| {
             let mut client = state.items.clone();
             async move { client.get_item(r).await }
@@ -146,7 +152,7 @@ pub async fn get(
         .await?
         .into_inner();
         let version = item.version;
-        Ok((item_json(item), version))
+        Ok((item_json(item)?, version))
     }
     .await;
     not_modified(&headers, reply_with_etag(format, result))
@@ -347,7 +353,7 @@ pub async fn list(
         })
         .await?
         .into_inner();
-        let items: Vec<Value> = reply.items.into_iter().map(item_json).collect();
+        let items = reply.items.into_iter().map(item_json).collect::<Result<Vec<Value>, _>>()?;
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"items": items, "nextCursor": next}))
     }

@@ -92,7 +92,11 @@ async fn label_calls_over_grpc(backend: Backend) {
 
     let item = items
         .get_item(authed(
-            pb::GetItemRequest { project_id: project.clone(), item_id: created.item_id.clone() },
+            pb::GetItemRequest {
+                project_id: project.clone(),
+                item_id: created.item_id.clone(),
+                properties_as_json: false,
+            },
             &owner.token,
         ))
         .await
@@ -143,7 +147,11 @@ async fn label_calls_over_grpc(backend: Backend) {
     assert_eq!((info.reason.as_str(), info.domain.as_str()), ("VALIDATION_FAILED", "canvas.v1"));
 
     let missing = items
-        .get_item(Request::new(pb::GetItemRequest { project_id: project.clone(), item_id: created.item_id.clone() }))
+        .get_item(Request::new(pb::GetItemRequest {
+            project_id: project.clone(),
+            item_id: created.item_id.clone(),
+            properties_as_json: false,
+        }))
         .await
         .unwrap_err();
     assert_eq!(missing.code(), Code::Unauthenticated);
@@ -183,7 +191,10 @@ async fn label_calls_over_grpc(backend: Backend) {
     assert_eq!(deleted.item_id, created.item_id);
     assert_eq!(deleted.version.to_string(), current);
     let gone = items
-        .get_item(authed(pb::GetItemRequest { project_id: project, item_id: created.item_id }, &owner.token))
+        .get_item(authed(
+            pb::GetItemRequest { project_id: project, item_id: created.item_id, properties_as_json: false },
+            &owner.token,
+        ))
         .await
         .unwrap_err();
     assert_eq!(gone.code(), Code::NotFound);

@@ -20,8 +20,8 @@ use crate::error::{CoreError, CoreResult, Dependency};
 use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
 use crate::webhooks::keys::{self, NewKey};
 use crate::webhooks::runtime::{
-    DeliveryReport, LeasedCall, DEFAULT_LEASE, LEASE_BOUNDS, MAX_LEASE_BATCH, MAX_REPORT_BATCH, MAX_SKIPPED_WEBHOOKS,
-    RETIRE_GRACE,
+    DeliveryReport, LeasedCall, DEFAULT_LEASE, KEY_RING_FRESH, LEASE_BOUNDS, MAX_LEASE_BATCH, MAX_REPORT_BATCH,
+    MAX_SKIPPED_WEBHOOKS, RETIRE_GRACE,
 };
 use crate::webhooks::{body, Definition};
 
@@ -73,6 +73,8 @@ impl WebhooksService {
             retires_at: None,
         };
         self.storage.insert_signing_key(&row, retire_others_at).await?;
+        // This replica signs from the new ring at once.
+        *self.runtime.key_ring.lock().expect("key ring") = None;
         Ok(row)
     }
 
@@ -110,9 +112,24 @@ impl WebhooksService {
 
     /// The key that signs at `now`: the newest active one, opened once.
     async fn signer(&self, now: DateTime<Utc>) -> CoreResult<(String, SigningKey)> {
-        let keys = self.storage.published_signing_keys(now).await?;
-        let Some(row) = keys.into_iter().filter(|k| k.activates_at <= now).max_by_key(|k| k.activates_at) else {
-            return Err(CoreError::unavailable(Dependency::SigningKey, "no webhook signing key is active yet", 1));
+        let signing = |keys: &[SigningKeyRow]| {
+            keys.iter()
+                .filter(|k| k.activates_at <= now && k.retires_at.is_none_or(|retires| retires > now))
+                .max_by_key(|k| k.activates_at)
+                .cloned()
+        };
+        let ring = self.runtime.key_ring.lock().expect("key ring").clone();
+        let fresh = ring.filter(|(read_at, _)| read_at.elapsed() < KEY_RING_FRESH);
+        let row = match fresh.as_ref().and_then(|(_, keys)| signing(keys)) {
+            Some(row) => row,
+            None => {
+                let keys = self.storage.published_signing_keys(now).await?;
+                let row = signing(&keys);
+                *self.runtime.key_ring.lock().expect("key ring") = Some((std::time::Instant::now(), keys));
+                row.ok_or_else(|| {
+                    CoreError::unavailable(Dependency::SigningKey, "no webhook signing key is active yet", 1)
+                })?
+            }
         };
         if let Some(key) = self.runtime.opened.lock().expect("key cache").get(&row.kid) {
             return Ok((row.kid, key.clone()));
@@ -158,13 +175,17 @@ impl WebhooksService {
         let skip = &skip[..skip.len().min(MAX_SKIPPED_WEBHOOKS)];
         let limited = &limited[..limited.len().min(MAX_SKIPPED_WEBHOOKS - skip.len())];
         let max = max.clamp(1, MAX_LEASE_BATCH);
+        let started = std::time::Instant::now();
         let rows = self.storage.lease_deliveries(now, until, token, max, skip, limited).await?;
         if rows.is_empty() {
             return Ok(Vec::new());
         }
+        let stored = started.elapsed().as_secs_f64() * 1000.0;
         let (kid, key) = self.signer(now).await?;
+        let keyed = started.elapsed().as_secs_f64() * 1000.0;
         let timestamp = now.timestamp();
-        rows.into_iter()
+        let calls = rows
+            .into_iter()
             .map(|row| {
                 let event = EventRow {
                     seq: 0,
@@ -194,7 +215,10 @@ impl WebhooksService {
                     lease_token: token,
                 })
             })
-            .collect()
+            .collect::<CoreResult<Vec<_>>>()?;
+        tracing::debug!(target: "core_service::webhooks::lease", stored, keyed, signed = started.elapsed().as_secs_f64() * 1000.0,
+            calls = calls.len(), "lease and sign (ms since the lease began)");
+        Ok(calls)
     }
 
     /// Releases leases whose attempts were cut off or not started (their destination was busy),
