@@ -228,7 +228,7 @@ impl ApiError {
         for (name, value) in self.extra {
             body[name] = value;
         }
-        let bytes = serde_json::to_vec(&casing.apply(body, &[])).unwrap_or_default();
+        let bytes = serde_json::to_vec(&casing.recased(&body, &[])).unwrap_or_default();
         let mut response = (self.status, [(CONTENT_TYPE, HeaderValue::from_static("application/problem+json"))], bytes)
             .into_response();
         if let Some(secs) = self.retry_after {

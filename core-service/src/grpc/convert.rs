@@ -104,14 +104,14 @@ pub fn item(mut row: ItemRow) -> pb::Item {
 
 /// An item with its properties as JSON text (`Item.properties_json`), for callers that answer
 /// in JSON: no Struct is built here nor read there.
-pub fn item_with_json_properties(mut row: ItemRow) -> pb::Item {
+pub fn item_with_json_properties(mut row: ItemRow) -> Result<pb::Item, CoreError> {
     // Numbers as the Struct would carry them: both answers read alike.
     canvas_proto::json::numbers_as_in_a_struct(&mut row.properties);
     let properties_json = match &row.properties {
-        Value::Object(_) => serde_json::to_vec(&row.properties).unwrap_or_else(|_| b"{}".to_vec()),
+        Value::Object(_) => serde_json::to_vec(&row.properties).map_err(CoreError::internal)?,
         _ => b"{}".to_vec(),
     };
-    pb::Item { properties_json, ..item_identity(&row) }
+    Ok(pb::Item { properties_json, ..item_identity(&row) })
 }
 
 fn item_identity(row: &ItemRow) -> pb::Item {

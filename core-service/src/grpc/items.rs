@@ -76,7 +76,7 @@ impl ItemService for ItemGrpc {
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let row = self.core.items().get_item(&who, project, item).await?;
         let as_json = req.properties_as_json;
-        Ok(Response::new(if as_json { convert::item_with_json_properties(row) } else { convert::item(row) }))
+        Ok(Response::new(if as_json { convert::item_with_json_properties(row)? } else { convert::item(row) }))
     }
 
     async fn get_item_property(&self, request: Request<pb::GetItemPropertyRequest>) -> Reply<pb::ItemPropertyValue> {

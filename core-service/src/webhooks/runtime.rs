@@ -45,7 +45,7 @@ pub struct WebhookRuntime {
     /// The key ring as last read, and when: every lease signs, and reading the ring each time
     /// was one more database round trip per lease (docs/PERFORMANCE.md, "Inside a lease").
     /// Kept [`KEY_RING_FRESH`]; cleared when this replica adds a key.
-    pub(crate) key_ring: Mutex<Option<(std::time::Instant, Vec<crate::storage::SigningKeyRow>)>>,
+    key_ring: Mutex<Option<KeyRing>>,
     /// Wakes the dispatchers' `WatchDue` streams when deliveries may be due.
     pub due: DueSignal,
 }
@@ -56,7 +56,16 @@ impl std::fmt::Debug for WebhookRuntime {
     }
 }
 
+/// The key ring as read, and when.
+pub(crate) type KeyRing = (std::time::Instant, Vec<crate::storage::SigningKeyRow>);
+
 impl WebhookRuntime {
+    /// The key ring as last read ([`KEY_RING_FRESH`]). A panic elsewhere while it was held
+    /// leaves a whole value (each write replaces it at once), so a poisoned lock is used as is.
+    pub(crate) fn key_ring(&self) -> std::sync::MutexGuard<'_, Option<KeyRing>> {
+        self.key_ring.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {
         let client = WebhookClient::new(&settings.client)?;
         Ok(Self {

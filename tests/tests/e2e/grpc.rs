@@ -107,6 +107,26 @@ async fn label_calls_over_grpc(backend: Backend) {
     assert_eq!(props["text"], "over gRPC");
     assert_eq!(props["fontSize"], json!(30));
 
+    // Asked as JSON text (as the REST gateway asks), the same properties and no Struct.
+    let as_json = items
+        .get_item(authed(
+            pb::GetItemRequest {
+                project_id: project.clone(),
+                item_id: created.item_id.clone(),
+                properties_as_json: true,
+            },
+            &owner.token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(as_json.properties.is_none(), "no Struct beside the JSON text");
+    let from_json: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&as_json.properties_json).unwrap();
+    assert_eq!(from_json, props);
+    assert_eq!(String::from_utf8_lossy(&as_json.properties_json).matches("\"fontSize\":30").count(), 1);
+    assert_eq!((as_json.version, as_json.item_type.as_str()), (item.version, "label"));
+
     let value = items
         .get_item_property(authed(
             pb::GetItemPropertyRequest {

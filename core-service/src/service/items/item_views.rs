@@ -31,19 +31,13 @@ impl ItemsService {
             .flat_map(connector::attached_items)
             .filter_map(|id| Uuid::parse_str(&id).ok())
             .collect();
-        if rows.iter().all(|r| r.item_type != ItemType::Connector) {
-            // No connector to place: only shapes have something derived (most reads are one item).
-            for row in &mut rows {
-                if let (ItemType::Shape, Value::Object(props)) = (row.item_type, &mut row.properties) {
-                    shape::present(props);
-                }
-            }
-            return Ok(rows);
-        }
+        // Frames only of what a connector is attached to (most reads are one item, not one).
         let mut frames: HashMap<String, Frame> = HashMap::new();
-        for row in &rows {
-            if let Some(props) = row.properties.as_object() {
-                frames.insert(row.id.to_string(), Frame::of(props));
+        if !wanted.is_empty() {
+            for row in &rows {
+                if let Some(props) = row.properties.as_object() {
+                    frames.insert(row.id.to_string(), Frame::of(props));
+                }
             }
         }
         let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();

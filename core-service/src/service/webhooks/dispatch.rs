@@ -74,7 +74,7 @@ impl WebhooksService {
         };
         self.storage.insert_signing_key(&row, retire_others_at).await?;
         // This replica signs from the new ring at once.
-        *self.runtime.key_ring.lock().expect("key ring") = None;
+        *self.runtime.key_ring() = None;
         Ok(row)
     }
 
@@ -118,14 +118,18 @@ impl WebhooksService {
                 .max_by_key(|k| k.activates_at)
                 .cloned()
         };
-        let ring = self.runtime.key_ring.lock().expect("key ring").clone();
-        let fresh = ring.filter(|(read_at, _)| read_at.elapsed() < KEY_RING_FRESH);
-        let row = match fresh.as_ref().and_then(|(_, keys)| signing(keys)) {
+        let cached = self
+            .runtime
+            .key_ring()
+            .as_ref()
+            .filter(|(read_at, _)| read_at.elapsed() < KEY_RING_FRESH)
+            .and_then(|(_, keys)| signing(keys));
+        let row = match cached {
             Some(row) => row,
             None => {
                 let keys = self.storage.published_signing_keys(now).await?;
                 let row = signing(&keys);
-                *self.runtime.key_ring.lock().expect("key ring") = Some((std::time::Instant::now(), keys));
+                *self.runtime.key_ring() = Some((std::time::Instant::now(), keys));
                 row.ok_or_else(|| {
                     CoreError::unavailable(Dependency::SigningKey, "no webhook signing key is active yet", 1)
                 })?
