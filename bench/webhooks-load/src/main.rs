@@ -29,6 +29,11 @@ use tokio_util::sync::CancellationToken;
 use webhook_client::receiver::{serve_tls, LocalCa};
 use webhook_client::ClientSettings;
 
+/// The allocator of the service's binaries (feature `mimalloc`, on by default).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 struct Args {
     /// Labels to write (one delivery each).

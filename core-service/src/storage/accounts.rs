@@ -12,28 +12,13 @@ pub(super) const INSERT_EVENT: &str = "INSERT INTO events \
     (id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 
-/// Binds a [`NewEvent`] to [`INSERT_EVENT`] and runs it on `$executor`,
-/// then fans it out into webhook deliveries on the same executor (the
-/// event's transaction), so an acknowledged change always has them.
+/// Writes a [`NewEvent`] on `$executor` (the change's transaction) and fans it out into webhook
+/// deliveries there, so an acknowledged change always has them (`webhooks::Outbox`, one
+/// statement on PostgreSQL).
 macro_rules! insert_event {
     ($executor:expr, $event:expr) => {{
         let event: &NewEvent = $event;
-        let inserted = sqlx::query(crate::storage::accounts::INSERT_EVENT)
-            .bind(event.id)
-            .bind(event.project_id)
-            .bind(event.kind.as_str())
-            .bind(event.subject_id)
-            .bind(&event.subject_type)
-            .bind(event.actor_user_id)
-            .bind(event.occurred_at)
-            .bind(sqlx::types::Json(&event.payload))
-            .execute($executor)
-            .await
-            .map_err(db_error);
-        match inserted {
-            Ok(_) => crate::storage::webhooks::fan_out!($executor, event),
-            Err(err) => Err(err),
-        }
+        crate::storage::webhooks::Outbox::insert_event($executor, event).await
     }};
 }
 pub(crate) use insert_event;

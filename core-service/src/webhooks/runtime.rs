@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use p256::ecdsa::SigningKey;
 use tokio::sync::watch;
 use uuid::Uuid;
 use webhook_client::{Call, Outcome, WebhookClient};
@@ -41,7 +40,7 @@ pub struct WebhookRuntime {
     /// The client of test calls: the dispatcher's rules and code.
     pub client: WebhookClient,
     /// Private keys opened so far, by kid (opening costs a decryption).
-    pub(crate) opened: Mutex<HashMap<String, SigningKey>>,
+    pub(crate) opened: Mutex<HashMap<String, super::keys::Signer>>,
     /// The key ring as last read, and when: every lease signs, and reading the ring each time
     /// was one more database round trip per lease (docs/PERFORMANCE.md, "Inside a lease").
     /// Kept [`KEY_RING_FRESH`]; cleared when this replica adds a key.

@@ -10,15 +10,16 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_dispatch_service_client::WebhookDispatchServiceClient;
 use canvas_tests::webhooks::{Receiver, WebhookEnv};
 use canvas_tests::{backend_tests, Backend};
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::support::{create_label, owner_with_project};
+use crate::support::{create_label, owner_with_project, send};
 use crate::webhooks_delivery::{create_hook, record};
 
 backend_tests!(
     leases_pass_a_slow_webhooks_backlog_and_miss_nothing,
     a_limited_webhook_gets_at_most_its_allowance_oldest_first,
-    a_batch_of_reports_leaves_each_webhook_status_as_one_by_one_would
+    a_batch_of_reports_leaves_each_webhook_status_as_one_by_one_would,
+    a_report_repeated_or_under_another_lease_is_not_recorded_again_and_the_history_keeps_the_order
 );
 
 /// Labels written: each makes one delivery per webhook.
@@ -203,4 +204,62 @@ async fn a_batch_of_reports_leaves_each_webhook_status_as_one_by_one_would(backe
     assert_eq!(flaky_status["consecutiveFailures"], 2, "two failures since its success: {flaky_status}");
     assert_eq!(flaky_status["lastStatusCode"], 500, "{flaky_status}");
     assert!(!flaky_status["lastSuccessAt"].is_null(), "{flaky_status}");
+}
+
+/// The batch of reports as storage records it in one statement per table (PostgreSQL) or one
+/// outcome after the other (SQLite): a report sent twice counts once, a report naming another
+/// lease changes nothing, and the attempts are listed newest first in the order reported. The
+/// deliveries' ids are version 7 UUIDs of the time they were written (PostgreSQL makes them in SQL).
+async fn a_report_repeated_or_under_another_lease_is_not_recorded_again_and_the_history_keeps_the_order(
+    backend: Backend,
+) {
+    let env = WebhookEnv::spawn_parts(backend, |_| {}, false).await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let hook = create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    let before = std::time::SystemTime::now();
+    for n in 0..4 {
+        create_label(&env.app, &owner, &project, json!({"text": format!("w{n}")})).await;
+    }
+    let after = std::time::SystemTime::now();
+    let mut core = WebhookDispatchServiceClient::connect(env.app.grpc_url.clone()).await.expect("core");
+    let mut leased = lease(&mut core, 50, &[]).await;
+    leased.sort_by_key(text_of);
+    assert_eq!(leased.len(), 4);
+    let millis = |at: std::time::SystemTime| at.duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    for delivery in &leased {
+        let id = uuid::Uuid::parse_str(&delivery.delivery_id).expect("a UUID");
+        assert_eq!(id.get_version_num(), 7, "{id}");
+        assert_eq!(id.get_variant(), uuid::Variant::RFC4122, "{id}");
+        let (seconds, nanos) = id.get_timestamp().expect("v7 has a time").to_unix();
+        let at = seconds * 1000 + u64::from(nanos) / 1_000_000;
+        assert!((millis(before)..=millis(after)).contains(&at), "{id} made at {at}, not while the labels were written");
+    }
+    let [a, b, c, d] = [&leased[0], &leased[1], &leased[2], &leased[3]];
+    let mut under_another_lease = outcome(b, 200);
+    under_another_lease.lease_token = uuid::Uuid::new_v4().to_string();
+    let reports = vec![outcome(a, 200), outcome(a, 200), under_another_lease, outcome(c, 500), outcome(d, 201)];
+    let recorded = core.report_outcomes(pb::ReportOutcomesRequest { reports }).await.unwrap().into_inner();
+    assert_eq!(recorded.recorded, 3, "a once, c and d; b's report named another lease");
+
+    let url = env.url(&project, &format!("/{hook}/deliveries?jsonCasing=camel&limit=100"));
+    let listed = send(&env.app, reqwest::Method::GET, &url, Some(&owner.bearer()), None).await;
+    assert_eq!(listed.status, reqwest::StatusCode::OK, "{}", listed.body);
+    let history: Vec<(String, Value)> = listed.body["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|attempt| (attempt["deliveryId"].as_str().unwrap().to_owned(), attempt["statusCode"].clone()))
+        .collect();
+    let expected =
+        [(d.delivery_id.clone(), json!(201)), (c.delivery_id.clone(), json!(500)), (a.delivery_id.clone(), json!(200))];
+    assert_eq!(history, expected, "newest first, each recorded once");
+
+    // b is still leased (its report changed nothing), so no lease takes it; a and d are delivered;
+    // only c comes back, once its retry is due (1 s in tests, so possibly already).
+    let due: Vec<String> = lease(&mut core, 50, &[]).await.into_iter().map(|d| d.delivery_id).collect();
+    assert!(due.iter().all(|id| *id == c.delivery_id), "only c may be due again: {due:?}");
+    let recorded = core.report_outcomes(pb::ReportOutcomesRequest { reports: vec![outcome(b, 200)] }).await.unwrap();
+    assert_eq!(recorded.into_inner().recorded, 1, "b under its own lease");
+    let again = core.report_outcomes(pb::ReportOutcomesRequest { reports: vec![outcome(b, 200)] }).await.unwrap();
+    assert_eq!(again.into_inner().recorded, 0, "b's lease is spent");
 }

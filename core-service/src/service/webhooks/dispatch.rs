@@ -10,7 +10,6 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use p256::ecdsa::SigningKey;
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 use webhook_client::{Call, Outcome};
@@ -111,7 +110,7 @@ impl WebhooksService {
     }
 
     /// The key that signs at `now`: the newest active one, opened once.
-    async fn signer(&self, now: DateTime<Utc>) -> CoreResult<(String, SigningKey)> {
+    async fn signer(&self, now: DateTime<Utc>) -> CoreResult<(String, keys::Signer)> {
         let signing = |keys: &[SigningKeyRow]| {
             keys.iter()
                 .filter(|k| k.activates_at <= now && k.retires_at.is_none_or(|retires| retires > now))
@@ -138,7 +137,7 @@ impl WebhooksService {
         if let Some(key) = self.runtime.opened.lock().expect("key cache").get(&row.kid) {
             return Ok((row.kid, key.clone()));
         }
-        let key = keys::signing_key(&self.runtime.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
+        let key = keys::Signer::from_private(&self.runtime.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
         self.runtime.opened.lock().expect("key cache").insert(row.kid.clone(), key.clone());
         Ok((row.kid, key))
     }
@@ -210,7 +209,7 @@ impl WebhooksService {
                     row.custom_data.as_deref(),
                 )?;
                 let id = row.delivery_id.to_string();
-                let signature = keys::signature_header(&kid, &key, &id, timestamp, &bytes);
+                let signature = keys::signature_header(&kid, &key, &id, timestamp, &bytes)?;
                 Ok(LeasedCall {
                     delivery_id: row.delivery_id,
                     webhook_id: row.webhook_id,
@@ -293,7 +292,7 @@ impl WebhooksService {
         let id = Uuid::now_v7();
         let bytes = body::render(project_id, None, id, body::ping(now), definition.custom_data.as_deref())?;
         let id = id.to_string();
-        let signature = keys::signature_header(&kid, &key, &id, now.timestamp(), &bytes);
+        let signature = keys::signature_header(&kid, &key, &id, now.timestamp(), &bytes)?;
         let call =
             Call { url: definition.url.clone(), headers: signed_headers(id, now.timestamp(), signature), body: bytes };
         Ok(self.runtime.client.send(&call).await)

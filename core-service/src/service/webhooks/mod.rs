@@ -1,7 +1,7 @@
 //! The webhooks context: webhook management, the delivery side webhook-dispatcher leases from
 //! (signing keys, leases, reports, test calls), and project copies (which carry webhooks over).
 //!
-//! Change events reach webhooks through storage's outbox (`fan_out!`, run in every event's
+//! Change events reach webhooks through storage's outbox (`storage::webhooks::Outbox`, run in every event's
 //! transaction), so the items context never calls this one. [`WebhooksService`] holds the shared
 //! [`Access`], storage, the webhook runtime (settings, test-call client, opened signing keys) and,
 //! for project copies, the accounts context, reached only through its public methods.
