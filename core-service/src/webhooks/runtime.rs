@@ -40,7 +40,7 @@ pub struct WebhookRuntime {
     /// The client of test calls: the dispatcher's rules and code.
     pub client: WebhookClient,
     /// Private keys opened so far, by kid (opening costs a decryption).
-    pub(crate) opened: Mutex<HashMap<String, super::keys::Signer>>,
+    opened: Mutex<HashMap<String, super::keys::Signer>>,
     /// The key ring as last read, and when: every lease signs, and reading the ring each time
     /// was one more database round trip per lease (docs/PERFORMANCE.md, "Inside a lease").
     /// Kept [`KEY_RING_FRESH`]; cleared when this replica adds a key.
@@ -63,6 +63,12 @@ impl WebhookRuntime {
     /// leaves a whole value (each write replaces it at once), so a poisoned lock is used as is.
     pub(crate) fn key_ring(&self) -> std::sync::MutexGuard<'_, Option<KeyRing>> {
         self.key_ring.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The opened keys by kid. As with the ring, a poisoned lock holds whole entries (each insert
+    /// is one call), so it is used as is: the lease path never panics on it.
+    pub(crate) fn opened(&self) -> std::sync::MutexGuard<'_, HashMap<String, super::keys::Signer>> {
+        self.opened.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn new(settings: WebhookSettings) -> anyhow::Result<Self> {

@@ -134,11 +134,11 @@ impl WebhooksService {
                 })?
             }
         };
-        if let Some(key) = self.runtime.opened.lock().expect("key cache").get(&row.kid) {
+        if let Some(key) = self.runtime.opened().get(&row.kid) {
             return Ok((row.kid, key.clone()));
         }
         let key = keys::Signer::from_private(&self.runtime.settings.sealer.open(&row.kid, &row.sealed_private)?)?;
-        self.runtime.opened.lock().expect("key cache").insert(row.kid.clone(), key.clone());
+        self.runtime.opened().insert(row.kid.clone(), key.clone());
         Ok((row.kid, key))
     }
 
