@@ -43,7 +43,11 @@ rps() { awk '/Non-2xx/ {bad = $4} /Requests\/sec/ {r = $2} END {if (bad) {print 
 
 run() {
     local backend=$1 url=$2 memory=$3 alloc=$4 check=$5
-    local dir="$WORK/$backend-$memory-$alloc-$check"
+    # A new data directory for every run: a variant listed twice (before and after alternating)
+    # must not find the first run's dev-credentials.json, whose token and project belong to a
+    # PostgreSQL database dropped since.
+    RUNS=$((${RUNS:-0} + 1))
+    local dir="$WORK/$backend-$memory-$alloc-$check-$RUNS"
     CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DB_CHECK_IDLE_AFTER_MS="$check" \
         CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$alloc" up --data-dir "$dir" \
         --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$dir.log" 2>&1 &

@@ -2,13 +2,15 @@
 //! transaction for the outcomes of a whole batch, and the progress counts of a project.
 //!
 //! A batch commits in one transaction (one fsync on SQLite's single writer instead of one per
-//! item). The statements per item are the per-item helpers of `knowledge.rs`, so a batch writes
-//! exactly what single writes would.
+//! item). On SQLite the statements per item are the per-item helpers of `knowledge.rs`, so a batch
+//! writes exactly what single writes would; PostgreSQL runs the same rules as one statement per
+//! kind of change over the whole batch (`index_outcomes_pg.rs`).
 
 use chrono::Utc;
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
+use super::index_outcomes_pg::{apply_outcomes_pg, distinct_items};
 use super::items::ITEM_COLUMNS;
 use super::knowledge::{
     complete_index_work_in, push_item_filter, remove_item_index_in, retry_index_work_in, write_item_index_in,
@@ -124,8 +126,15 @@ impl Storage {
             return Ok(());
         }
         let mut tx = self.begin_write().await?;
-        for outcome in outcomes {
-            apply_in(&mut tx, outcome).await?;
+        match &mut tx {
+            // A few statements for the whole batch, where item by item costs a round trip each.
+            WriteTx::Postgres(t) if distinct_items(outcomes) => apply_outcomes_pg(t, outcomes).await?,
+            // SQLite runs in process (a statement costs no round trip): the per-item statements.
+            _ => {
+                for outcome in outcomes {
+                    apply_in(&mut tx, outcome).await?;
+                }
+            }
         }
         tx.commit().await
     }

@@ -64,6 +64,7 @@ mod accounts;
 mod diagram_records;
 mod idempotency;
 mod index_batch;
+mod index_outcomes_pg;
 mod items;
 mod knowledge;
 mod oauth;

@@ -51,6 +51,11 @@ async fn wait_counts(
     }
 }
 
+/// Waits (bounded) until all `total` items of the project are indexed and none is queued.
+pub async fn wait_all_indexed(app: &TestApp, user: &TestUser, project: &str, total: u64) {
+    wait_counts(app, &app.base_url, user, project, all_indexed(total)).await;
+}
+
 fn all_indexed(total: u64) -> impl Fn(&Value) -> bool {
     move |c| c["indexed"] == total && c["queued"] == 0
 }

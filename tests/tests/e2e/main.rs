@@ -33,6 +33,7 @@ mod idempotency;
 mod knowledge;
 mod knowledge_batch;
 mod knowledge_llm;
+mod knowledge_outcomes;
 mod knowledge_restart;
 mod knowledge_search;
 mod label_rules;

@@ -112,6 +112,8 @@ async fn request_outlasting_the_grace_period_is_cut_off() {
     assert!(in_flight.await.unwrap().is_err(), "the cut-off request got an answer");
     let log = std::fs::read_to_string(&proc.log).unwrap();
     assert!(log.contains("grace period ended"), "{log}");
+    // A log written to a file is plain text: no terminal colour codes around its fields.
+    assert!(!log.contains('\u{1b}'), "escape codes in a log file: {log:?}");
 }
 
 async fn cut_off_delivery_is_handed_back_to_another_dispatcher(backend: Backend) {
