@@ -19,9 +19,22 @@ use crate::token_check::TokenCheck;
 /// matching core-service.
 pub use canvas_proto::limits::MAX_MESSAGE_BYTES;
 
-/// Shared by every request; cheap to clone (the clients share one channel).
+/// Shared by every request. Cloned for every request (axum's state, the tool router), so it is
+/// one `Arc`, as the REST gateway's `AppState` is: a clone of the fields would copy four
+/// channels and three gRPC clients' settings each time. Fields are read through `Deref`.
 #[derive(Clone)]
-pub struct McpState {
+pub struct McpState(Arc<McpShared>);
+
+impl std::ops::Deref for McpState {
+    type Target = McpShared;
+
+    fn deref(&self) -> &McpShared {
+        &self.0
+    }
+}
+
+/// What [`McpState`] holds.
+pub struct McpShared {
     /// The channel to core-service, kept for the readiness check.
     pub channel: CoreChannel,
     /// `WhoAmI` (the token check of requests that run no tool) and the caller's projects.
@@ -46,7 +59,7 @@ impl McpState {
     pub fn from_channel(channel: impl Into<CoreChannel>, settings: McpSettings) -> Self {
         client::carry_context(canvas_runtime::call_context::stamp);
         let channel = channel.into();
-        Self {
+        Self(Arc::new(McpShared {
             projects: ProjectServiceClient::new(channel.clone()),
             items: ItemServiceClient::new(channel.clone())
                 .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -54,7 +67,7 @@ impl McpState {
             knowledge: KnowledgeServiceClient::new(channel.clone()),
             channel,
             settings: Arc::new(settings),
-        }
+        }))
     }
 
     /// `{web_url}/map/{projectId}?node={itemId}`: where a user sees the item.
