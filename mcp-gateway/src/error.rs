@@ -113,6 +113,16 @@ impl Rejection {
         )
     }
 
+    /// This answer leaves the request's body unread: it says the connection ends
+    /// (`Connection: close`), so an HTTP/1.1 client opens a new one for its next request instead
+    /// of reusing one the server closes after answering (RFC 9112, section 9.6). Without it, a
+    /// client that reused the connection at the wrong moment met "Server disconnected without
+    /// sending a response" (the MCP Python SDK fetching the resource metadata after its 401).
+    pub fn body_unread(mut self) -> Self {
+        self.headers.push((http::header::CONNECTION, HeaderValue::from_static("close")));
+        self
+    }
+
     pub fn unsupported_media_type() -> Self {
         Self::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, "Content-Type must be application/json")
     }
