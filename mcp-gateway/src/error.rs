@@ -14,8 +14,10 @@
 //!   answers are read by their `ErrorReason` (`canvas_proto::failure`), never
 //!   by their message.
 
-use axum::http::header::{ALLOW, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::header::{
+    ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER, TRANSFER_ENCODING, WWW_AUTHENTICATE,
+};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::failure::{classify, CallFailure, Refusal, Violation};
 use canvas_proto::v1::{ErrorReason, ViolationReason};
@@ -113,13 +115,22 @@ impl Rejection {
         )
     }
 
-    /// This answer leaves the request's body unread: it says the connection ends
+    /// This answer leaves the request's body unread. When the request announced one
+    /// (`Content-Length` above 0, or `Transfer-Encoding`), the answer says the connection ends
     /// (`Connection: close`), so an HTTP/1.1 client opens a new one for its next request instead
     /// of reusing one the server closes after answering (RFC 9112, section 9.6). Without it, a
     /// client that reused the connection at the wrong moment met "Server disconnected without
-    /// sending a response" (the MCP Python SDK fetching the resource metadata after its 401).
-    pub fn body_unread(mut self) -> Self {
-        self.headers.push((http::header::CONNECTION, HeaderValue::from_static("close")));
+    /// sending a response" (the MCP Python SDK fetching the resource metadata after its 401). A
+    /// request without a body (the SDK's `GET /mcp`) keeps its connection.
+    pub fn body_unread(mut self, headers: &HeaderMap) -> Self {
+        let announced = headers.contains_key(TRANSFER_ENCODING)
+            || headers
+                .get(CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.trim().parse::<u64>().map_or(true, |n| n > 0));
+        if announced {
+            self.headers.push((CONNECTION, HeaderValue::from_static("close")));
+        }
         self
     }
 

@@ -111,15 +111,16 @@ impl Transport {
 
     async fn serve(&self, request: Request) -> Result<Response, Rejection> {
         let (mut parts, body) = request.into_parts();
-        self.check_host(&parts).map_err(Rejection::body_unread)?;
-        self.check_origin(&parts).map_err(Rejection::body_unread)?;
+        let unread = |rejection: Rejection| rejection.body_unread(&parts.headers);
+        self.check_host(&parts).map_err(unread)?;
+        self.check_origin(&parts).map_err(unread)?;
         if parts.method != Method::POST {
-            return Err(Rejection::method_not_allowed().body_unread());
+            return Err(unread(Rejection::method_not_allowed()));
         }
         // Without a token there is nothing a tool call could check: asked before reading the body.
         let early = match parts.headers.contains_key(AUTHORIZATION) {
             true => None,
-            false => Some(authenticate(&self.state, &parts.headers).await.map_err(Rejection::body_unread)?),
+            false => Some(authenticate(&self.state, &parts.headers).await.map_err(unread)?),
         };
         let read = self.read(&parts.headers, body).await;
         if let (None, Ok((answer, bytes, message))) = (&early, &read) {
@@ -151,9 +152,9 @@ impl Transport {
     /// `Content-Type` (415), `Accept` (406), the body within its limits (413, 408) and JSON (-32700).
     async fn read(&self, headers: &HeaderMap, body: Body) -> Result<(Answer, Bytes, Value), Rejection> {
         if !is_json(headers) {
-            return Err(Rejection::unsupported_media_type().body_unread());
+            return Err(Rejection::unsupported_media_type().body_unread(headers));
         }
-        let answer = negotiate(headers).ok_or_else(|| Rejection::not_acceptable().body_unread())?;
+        let answer = negotiate(headers).ok_or_else(|| Rejection::not_acceptable().body_unread(headers))?;
         let limit = self.state.settings.max_body_bytes;
         let bytes = tokio::time::timeout(self.state.settings.limits.body_timeout(), read_body(body, headers, limit))
             .await

@@ -422,7 +422,8 @@ async fn hosts_outside_the_allow_list_get_403(backend: Backend) {
 /// (`Connection: close`) and the server must close it: a client that reused it (the MCP Python
 /// SDK's httpx fetching the resource metadata right after the 401) met a socket closed without
 /// warning ("Server disconnected without sending a response", seen in CI twice, the last time
-/// on 2026-11-29 under load). The next request, on a new connection, is served.
+/// on 2026-11-29 under load). The next request, on a new connection, is served; a refused
+/// request that sent no body leaves its connection open for the next.
 async fn a_401_before_the_body_is_read_closes_its_connection_openly(backend: Backend) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = TestApp::spawn(backend).await;
@@ -451,6 +452,14 @@ async fn a_401_before_the_body_is_read_closes_its_connection_openly(backend: Bac
     let second = format!("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: {host}\r\n\r\n");
     socket.write_all(second.as_bytes()).await.unwrap();
     let (head, _) = read_response(&mut socket).await.expect("a new connection is served");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    // A refusal of a request without a body (the SDK's `GET /mcp`) keeps the connection.
+    socket.write_all(format!("GET /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: {BOTH}\r\n\r\n").as_bytes()).await.unwrap();
+    let (head, _) = read_response(&mut socket).await.expect("the 405 arrives");
+    assert!(head.starts_with("HTTP/1.1 405"), "{head}");
+    assert!(!head.to_ascii_lowercase().contains("\r\nconnection: close"), "a bodiless refusal closes: {head}");
+    socket.write_all(second.as_bytes()).await.unwrap();
+    let (head, _) = read_response(&mut socket).await.expect("the connection serves the next request");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
 }
 
