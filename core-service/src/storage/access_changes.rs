@@ -16,7 +16,7 @@ impl Storage {
     /// Tells every replica (this one's listener included) that access changed. Writes no row.
     pub async fn notify_access_changed(&self) -> CoreResult<()> {
         if let Self::Postgres(pool) = self {
-            sqlx::query("SELECT pg_notify($1, '')").bind(ACCESS_CHANNEL).execute(pool).await.map_err(db_error)?;
+            sqlx::query("SELECT pg_notify($1, '')").bind(ACCESS_CHANNEL).execute(&**pool).await.map_err(db_error)?;
         }
         Ok(())
     }

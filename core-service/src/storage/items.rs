@@ -4,6 +4,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::accounts::insert_event;
+use super::sqlite_reads::Inline;
 use super::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
 use crate::error::CoreError;
 
@@ -185,7 +186,21 @@ impl Storage {
         Ok(())
     }
 
+    /// The item, read on SQLite on this thread when it can be (`sqlite_reads.rs`), else through
+    /// the pool.
     pub async fn get_item(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
+        let inline = match self {
+            Storage::Sqlite(store) => store.inline.item(project_id, item_id),
+            Storage::Postgres(store) => store.reads.item(project_id, item_id).await,
+        };
+        if let Inline::Answered(row) = inline {
+            return Ok(row);
+        }
+        self.get_item_pooled(project_id, item_id).await
+    }
+
+    /// The item, read through the pool on either backend.
+    pub(super) async fn get_item_pooled(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"))
                 .bind(item_id)

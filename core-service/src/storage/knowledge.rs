@@ -105,7 +105,7 @@ impl Storage {
                 .bind(lease_until_ms)
                 .bind(now_ms)
                 .bind(i64::from(limit))
-                .fetch_all(pool)
+                .fetch_all(&**pool)
                 .await
                 .map_err(db_error),
         }

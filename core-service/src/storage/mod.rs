@@ -20,7 +20,7 @@ macro_rules! with_write_pool {
                 $body
             }
             $crate::storage::Storage::Postgres(pg) => {
-                let $pool = pg;
+                let $pool: &sqlx::PgPool = pg;
                 $body
             }
         }
@@ -36,7 +36,7 @@ macro_rules! with_read_pool {
                 $body
             }
             $crate::storage::Storage::Postgres(pg) => {
-                let $pool = pg;
+                let $pool: &sqlx::PgPool = pg;
                 $body
             }
         }
@@ -68,16 +68,22 @@ mod index_outcomes_pg;
 mod items;
 mod knowledge;
 mod oauth;
+mod pg_reads;
 mod presence;
 mod rows;
 mod search;
 mod sessions;
+mod sqlite_reads;
+
+#[cfg(test)]
+mod inline_reads_tests;
 mod webhook_dispatch;
 mod webhook_wake;
 mod webhooks;
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -107,7 +113,23 @@ static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 #[derive(Clone, Debug)]
 pub enum Storage {
     Sqlite(SqliteStore),
-    Postgres(PgPool),
+    Postgres(PgStore),
+}
+
+/// PostgreSQL: sqlx's pool for everything, and pipelined connections for the item read by id
+/// (`pg_reads.rs`), which decline to the pool whatever they cannot answer.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+    reads: Arc<pg_reads::PgReads>,
+}
+
+impl std::ops::Deref for PgStore {
+    type Target = PgPool;
+
+    fn deref(&self) -> &PgPool {
+        &self.pool
+    }
 }
 
 /// SQLite pools: a single writer and several readers on one WAL database.
@@ -117,6 +139,9 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// Read-only connections; WAL lets them read while the writer commits.
     reader: SqlitePool,
+    /// Read-only connections of its own for the hottest point reads, made on the calling thread
+    /// without sqlx's connection thread (`sqlite_reads.rs`); `reader` answers what they decline.
+    inline: Arc<sqlite_reads::InlineReads>,
     /// Bumped by the writer's commit hook when a commit enqueued webhook deliveries.
     enqueued: webhook_wake::EnqueuedCounter,
 }
@@ -231,7 +256,8 @@ impl Storage {
                     .acquire_timeout(settings.acquire_timeout)
                     .connect_with(options.read_only(true))
                     .await?;
-                Ok(Self::Sqlite(SqliteStore { writer, reader, enqueued }))
+                let inline = Arc::new(sqlite_reads::InlineReads::new(path));
+                Ok(Self::Sqlite(SqliteStore { writer, reader, inline, enqueued }))
             }
             DatabaseTarget::Postgres(url) => {
                 let options = PgConnectOptions::from_str(url)?.disable_statement_logging();
@@ -249,7 +275,8 @@ impl Storage {
                     .connect_with(options)
                     .await?;
                 POSTGRES_MIGRATIONS.run(&pool).await?;
-                Ok(Self::Postgres(pool))
+                let reads = Arc::new(pg_reads::PgReads::new(url));
+                Ok(Self::Postgres(PgStore { pool, reads }))
             }
         }
     }
@@ -277,7 +304,10 @@ impl Storage {
                 s.writer.close().await;
                 s.reader.close().await;
             }
-            Self::Postgres(pool) => pool.close().await,
+            Self::Postgres(store) => {
+                store.reads.close();
+                store.pool.close().await;
+            }
         }
     }
 }

@@ -39,7 +39,7 @@ impl Storage {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(PRESENCE_CHANNEL)
                 .bind(payload)
-                .execute(pool)
+                .execute(&**pool)
                 .await
                 .map_err(db_error)?;
         }

@@ -92,7 +92,7 @@ impl Storage {
                 )
                 .bind(project_id)
                 .bind(floor)
-                .fetch_all(pool)
+                .fetch_all(&**pool)
                 .await
                 .map_err(db_error)?;
                 let next_floor = rows.first().map_or(floor, |row| row.horizon.max(floor));

@@ -104,7 +104,7 @@ impl Storage {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(DUE_CHANNEL)
                 .bind(replica)
-                .execute(pool)
+                .execute(&**pool)
                 .await
                 .map_err(db_error)?;
         }
