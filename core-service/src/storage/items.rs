@@ -13,6 +13,12 @@ type Result<T> = std::result::Result<T, CoreError>;
 pub(super) const ITEM_COLUMNS: &str =
     "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at, content_key";
 
+/// The item read by id, one text for sqlx's read and the reads without it (`sqlite_reads.rs`,
+/// `pg_reads.rs`, which decode the columns in this order). `$n` placeholders: SQLite takes them
+/// too, bound by position.
+pub(super) static ITEM_BY_ID: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"));
+
 /// Filters and cursor of an item listing.
 #[derive(Debug, Clone, Default)]
 pub struct ItemFilter {
@@ -202,7 +208,7 @@ impl Storage {
     /// The item, read through the pool on either backend.
     pub(super) async fn get_item_pooled(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
         with_read_pool!(self, pool => {
-            sqlx::query_as::<_, ItemRow>(&format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"))
+            sqlx::query_as::<_, ItemRow>(&ITEM_BY_ID)
                 .bind(item_id)
                 .bind(project_id)
                 .fetch_optional(pool)

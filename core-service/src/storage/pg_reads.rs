@@ -22,6 +22,7 @@ use serde_json::Value;
 use tokio_postgres::{Client, NoTls, Statement};
 use uuid::Uuid;
 
+use super::items::ITEM_BY_ID;
 use super::sqlite_reads::Inline;
 use super::ItemRow;
 use canvas_items::{ItemType, Parent};
@@ -37,9 +38,6 @@ fn connections() -> usize {
 /// A lost connection is made again at most this often, so a database that refuses connections is
 /// not asked on every read (those reads go through sqlx meanwhile).
 const RECONNECT_EVERY: Duration = Duration::from_secs(1);
-
-const ITEM_BY_ID: &str = "SELECT id, project_id, item_type, parent, properties, version, created_by, updated_by, \
-     created_at, updated_at, content_key FROM items WHERE id = $1 AND project_id = $2";
 
 /// A connection and its prepared read.
 struct Reader {
@@ -138,11 +136,11 @@ async fn connect(config: &tokio_postgres::Config) -> Result<Reader, tokio_postgr
             tracing::debug!(error = %err, "a pipelined PostgreSQL read connection ended");
         }
     });
-    let item_by_id = client.prepare(ITEM_BY_ID).await?;
+    let item_by_id = client.prepare(&ITEM_BY_ID).await?;
     Ok(Reader { client, item_by_id })
 }
 
-/// A row of `ITEM_BY_ID` as an [`ItemRow`], or `None` for anything sqlx should decode.
+/// A row of [`ITEM_BY_ID`] as an [`ItemRow`], or `None` for anything sqlx should decode.
 fn item_row(row: &tokio_postgres::Row) -> Option<ItemRow> {
     Some(ItemRow {
         id: row.try_get(0).ok()?,

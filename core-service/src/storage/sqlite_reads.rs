@@ -22,6 +22,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use uuid::Uuid;
 
+use super::items::ITEM_BY_ID;
 use super::ItemRow;
 use canvas_items::{ItemType, Parent};
 
@@ -29,10 +30,6 @@ use canvas_items::{ItemType, Parent};
 /// await, so no more are ever busy at once than there are threads running reads; a burst over the
 /// limit opens connections that are closed after use.
 const MAX_IDLE: usize = 32;
-
-/// The item read, the same columns in the same order as `items::ITEM_COLUMNS`.
-const ITEM_BY_ID: &str = "SELECT id, project_id, item_type, parent, properties, version, created_by, updated_by, \
-     created_at, updated_at, content_key FROM items WHERE id = ?1 AND project_id = ?2";
 
 /// What an inline read found (here and in `pg_reads.rs`).
 #[derive(Debug)]
@@ -63,7 +60,7 @@ impl InlineReads {
     /// The item `item_id` of project `project_id`.
     pub(super) fn item(&self, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
         self.read(|conn| {
-            let mut statement = conn.prepare_cached(ITEM_BY_ID)?;
+            let mut statement = conn.prepare_cached(&ITEM_BY_ID)?;
             statement
                 .query_row((item_id.as_bytes().as_slice(), project_id.as_bytes().as_slice()), |row| Ok(item_row(row)))
                 .optional()
@@ -110,7 +107,7 @@ impl InlineReads {
     }
 }
 
-/// A row of `ITEM_BY_ID` as an [`ItemRow`], or `None` for anything not as this service writes it.
+/// A row of [`ITEM_BY_ID`] as an [`ItemRow`], or `None` for anything not as this service writes it.
 fn item_row(row: &rusqlite::Row<'_>) -> Option<ItemRow> {
     Some(ItemRow {
         id: uuid(row, 0)?,
