@@ -7,14 +7,13 @@
 //!
 //! # Layout
 //! - `lib.rs`: [`SHAPE_TYPES`].
-//! - [`items`]: property kinds and definitions, the item types; `item_tables`: the per-type tables.
+//! - [`items`]: property kinds and definitions, the item types, and the per-type tables (`items/tables.rs`).
 //! - [`theme`]: the theme defaults the tables use.
 //! - [`limits`]: page sizes, retrieval and webhook limits.
 //! - [`json_schema`]: the tables as JSON Schema and in words.
 //! - [`geometry`]: an item's box turned by its angle; [`names`]: how names are folded for comparison.
 
 pub mod geometry;
-mod item_tables;
 pub mod items;
 pub mod json_schema;
 pub mod limits;

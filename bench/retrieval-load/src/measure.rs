@@ -98,7 +98,7 @@ impl Api {
 pub async fn wait_for_queue(core: &Arc<Core>) -> anyhow::Result<()> {
     let deadline = Instant::now() + Duration::from_secs(3600);
     loop {
-        let (queued, _) = core.storage().knowledge_queue_stats().await?;
+        let (queued, _) = core.stores().retrieval.knowledge_queue_stats().await?;
         if queued == 0 {
             return Ok(());
         }
@@ -147,7 +147,7 @@ pub async fn recall_at_20(
 ) -> anyhow::Result<f64> {
     let (embedding, _) = core_service::knowledge::model::load(config).await?;
     let vectors = embedding.expect("the local model").model.embed(queries).await?;
-    let slot = core.retrieval().search_indexes().fresh(core.storage(), crate::project_id(project).0).await?;
+    let slot = core.retrieval().search_indexes().fresh(&core.stores().retrieval, crate::project_id(project).0).await?;
     let (mut found, mut total) = (0usize, 0usize);
     for query in &vectors {
         let (exact, approximate) = slot.read(|index| {

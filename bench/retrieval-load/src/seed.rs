@@ -13,7 +13,7 @@ const CHUNKS_PER_ITEM: usize = 100;
 /// Fills `project` with `chunks` chunks, each three sentences of `source`'s notes joined, its
 /// vector the normalised sum of theirs. Returns the project id.
 pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks: usize) -> anyhow::Result<String> {
-    let storage = core.storage();
+    let storage = &core.stores().retrieval;
     let source_id = crate::project_id(source).0;
     let mut sentences: Vec<(String, Vec<f32>)> = Vec::new();
     let model_id = core.retrieval().knowledge_model_id().to_owned();

@@ -115,8 +115,8 @@ impl ProjectService for ProjectGrpc {
         let who = authenticate_reader(&self.core, &request).await?;
         let user = self
             .core
-            .storage()
-            .get_user(who.user_id.0)
+            .accounts()
+            .user(who.user_id)
             .await?
             .ok_or_else(|| crate::error::CoreError::not_found("user", who.user_id))?;
         Ok(Response::new(convert::user(user)))

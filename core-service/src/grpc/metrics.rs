@@ -155,7 +155,7 @@ async fn refresh_gauges(core: &Core) {
     let indexes = core.retrieval().search_indexes();
     metrics::gauge!("search_index_projects").set(indexes.loaded_projects().len() as f64);
     metrics::gauge!("search_index_bytes").set(indexes.total_bytes() as f64);
-    match core.storage().knowledge_queue_stats().await {
+    match core.retrieval().queue_stats().await {
         Ok((queued, oldest_secs)) => {
             metrics::gauge!("knowledge_index_queue_items").set(queued as f64);
             metrics::gauge!("knowledge_index_lag_seconds").set(oldest_secs);

@@ -32,7 +32,7 @@ use super::vector_to_bytes;
 use super::Knowledge;
 use crate::blobs::BlobStore;
 use crate::error::CoreError;
-use crate::storage::{IndexAction, IndexOutcome, IndexedItem, ItemRow, QueuedItem, Storage};
+use crate::storage::{IndexAction, IndexOutcome, IndexedItem, ItemRow, QueuedItem, RetrievalStore};
 
 /// Items leased per round.
 const ROUND_ITEMS: u32 = 256;
@@ -141,12 +141,12 @@ fn now_ms() -> i64 {
 struct LeaseKeeper(tokio::task::JoinHandle<()>);
 
 impl LeaseKeeper {
-    fn start(storage: Storage, ids: Vec<Uuid>) -> Self {
+    fn start(store: RetrievalStore, ids: Vec<Uuid>) -> Self {
         Self(tokio::spawn(async move {
             loop {
                 tokio::time::sleep(LEASE / 3).await;
                 let now = now_ms();
-                if let Err(error) = storage.renew_index_leases(&ids, now, now + LEASE.as_millis() as i64).await {
+                if let Err(error) = store.renew_index_leases(&ids, now, now + LEASE.as_millis() as i64).await {
                     tracing::warn!(%error, "could not renew indexing leases");
                 }
             }
@@ -171,14 +171,14 @@ struct Round {
 /// layer builds it (`RetrievalService::indexer`); nothing here reaches the service layer.
 #[derive(Debug, Clone)]
 pub struct Indexer {
-    pub(super) storage: Storage,
+    pub(super) store: RetrievalStore,
     pub(super) blobs: BlobStore,
     pub(super) knowledge: Knowledge,
 }
 
 impl Indexer {
-    pub fn new(storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
-        Self { storage, blobs, knowledge }
+    pub fn new(store: RetrievalStore, blobs: BlobStore, knowledge: Knowledge) -> Self {
+        Self { store, blobs, knowledge }
     }
 
     /// Runs until `shutdown`: leases queued items in rounds, indexes them, sleeps until woken or polled.
@@ -232,7 +232,7 @@ impl Indexer {
     /// their items are queued as background work (live changes go first); until each is
     /// re-embedded, retrieval finds it by the keyword leg.
     async fn requeue_other_models(&self) {
-        match self.storage.requeue_other_models(self.knowledge.model_id()).await {
+        match self.store.requeue_other_models(self.knowledge.model_id()).await {
             Ok(0) => {}
             Ok(items) => {
                 tracing::info!(
@@ -248,7 +248,7 @@ impl Indexer {
 
     async fn lease_round(&self) -> Round {
         let now = now_ms();
-        let mut leased = match self.storage.lease_index_work(now, now + LEASE.as_millis() as i64, ROUND_ITEMS).await {
+        let mut leased = match self.store.lease_index_work(now, now + LEASE.as_millis() as i64, ROUND_ITEMS).await {
             Ok(leased) => leased,
             Err(error) => {
                 tracing::warn!(%error, "knowledge indexer could not read its queue");
@@ -260,7 +260,7 @@ impl Indexer {
         }
         // RETURNING gives no order; index in the order of the changes.
         leased.sort_by(|a, b| a.queued_at.cmp(&b.queued_at).then(a.item_id.cmp(&b.item_id)));
-        let keeper = LeaseKeeper::start(self.storage.clone(), leased.iter().map(|q| q.item_id).collect());
+        let keeper = LeaseKeeper::start(self.store.clone(), leased.iter().map(|q| q.item_id).collect());
         Round { works: self.prepare_round(leased).await, _leases: Some(keeper) }
     }
 
@@ -304,7 +304,7 @@ impl Indexer {
         if rest.is_empty() {
             return;
         }
-        if let Err(error) = self.storage.release_index_work(&rest).await {
+        if let Err(error) = self.store.release_index_work(&rest).await {
             tracing::warn!(%error, items = rest.len(), "could not release indexing leases; they lapse");
         }
     }
@@ -363,7 +363,7 @@ impl Indexer {
             return;
         }
         let outcomes: Vec<IndexOutcome> = ready.iter().map(|(o, _)| o.clone()).collect();
-        let stored: Vec<bool> = match self.storage.apply_index_outcomes(&outcomes).await {
+        let stored: Vec<bool> = match self.store.apply_index_outcomes(&outcomes).await {
             Ok(()) => vec![true; outcomes.len()],
             Err(error) => {
                 tracing::warn!(%error, items = outcomes.len(), "storing an indexing batch failed; storing item by item");
@@ -401,12 +401,12 @@ impl Indexer {
 
     /// One outcome in its own transaction; a failure to store it becomes a retry of the item.
     async fn store_alone(&self, outcome: &IndexOutcome) -> bool {
-        let Err(error) = self.storage.apply_index_outcomes(std::slice::from_ref(outcome)).await else { return true };
+        let Err(error) = self.store.apply_index_outcomes(std::slice::from_ref(outcome)).await else { return true };
         tracing::warn!(item = %outcome.item_id, %error, "could not store the indexing outcome; will retry");
         let retry_at = now_ms() + Duration::from_secs(5).as_millis() as i64;
         // Attempts are not counted here: the row's own count is unknown, and a lapsing lease is
         // the fallback if even this fails.
-        if let Err(error) = self.storage.retry_index_work(outcome.item_id, outcome.generation, 1, retry_at).await {
+        if let Err(error) = self.store.retry_index_work(outcome.item_id, outcome.generation, 1, retry_at).await {
             tracing::warn!(item = %outcome.item_id, %error, "could not record the retry; the lease will lapse");
         }
         false
@@ -422,7 +422,7 @@ impl Indexer {
         for (project, items) in by_project {
             let quotes = |id: Option<Uuid>| id.is_some_and(|id| items.contains(&id));
             let attached: Vec<(Uuid, Uuid)> = self
-                .storage
+                .store
                 .project_connectors(project)
                 .await?
                 .into_iter()
@@ -431,7 +431,7 @@ impl Indexer {
                 .collect();
             if !attached.is_empty() {
                 tracing::debug!(connectors = attached.len(), "re-indexing connectors of changed items");
-                self.storage.requeue_items(&attached).await?;
+                self.store.requeue_items(&attached).await?;
             }
         }
         Ok(())

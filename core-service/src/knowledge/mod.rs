@@ -13,7 +13,7 @@
 //! - [`agents`]: agent configurations (`agentConfigId`) for `postProcess`.
 //! - [`llm`]: the chat completions call that reranks and writes the answer.
 //!
-//! The retrieval operation itself is `service::retrieval`; the SQL is `storage::knowledge`.
+//! The retrieval operation itself is `service::retrieval`; the SQL is `storage::retrieval`.
 
 pub mod agents;
 mod batch;

@@ -64,7 +64,7 @@ impl Indexer {
     /// Turns leased rows into work: decided (`Ready`) or chunks waiting for vectors.
     pub(super) async fn prepare_round(&self, leased: Vec<QueuedItem>) -> Vec<Work> {
         let ids: Vec<Uuid> = leased.iter().map(|q| q.item_id).collect();
-        let read = tokio::try_join!(self.storage.items_by_ids(&ids), self.storage.index_states(&ids));
+        let read = tokio::try_join!(self.store.items_by_ids(&ids), self.store.index_states(&ids));
         let (rows, states) = match read {
             Ok(read) => read,
             Err(error) => {
@@ -138,7 +138,7 @@ impl Indexer {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
-        let rows = self.storage.items_by_ids(&ids).await.map_err(|e| e.to_string())?;
+        let rows = self.store.items_by_ids(&ids).await.map_err(|e| e.to_string())?;
         Ok(rows.into_iter().map(|r| (r.id, r)).collect())
     }
 
@@ -260,7 +260,7 @@ impl Indexer {
             return;
         }
         let cached: HashMap<Vec<u8>, Vec<u8>> =
-            match self.storage.cached_vectors(self.knowledge.model_id(), &hashes).await {
+            match self.store.cached_vectors(self.knowledge.model_id(), &hashes).await {
                 Ok(found) => found.into_iter().collect(),
                 Err(error) => {
                     tracing::warn!(%error, "could not read the vector cache; embedding every chunk");

@@ -40,7 +40,7 @@ use canvas_vocabulary::limits::PageSize;
 use crate::domain::Environment;
 use crate::error::{CoreError, CoreResult};
 use crate::knowledge::Knowledge;
-use crate::storage::Storage;
+use crate::storage::{Storage, Stores};
 use crate::webhooks::runtime::WebhookRuntime;
 
 pub use access::{Access, Principal};
@@ -78,6 +78,7 @@ impl Default for ServiceSettings {
 #[derive(Debug, Clone)]
 struct Parts {
     storage: Storage,
+    stores: Stores,
     blobs: BlobStore,
     settings: ServiceSettings,
     knowledge: Knowledge,
@@ -101,6 +102,7 @@ impl Core {
     /// A core with keyword-only retrieval; [`Core::with_knowledge`] adds the models.
     pub fn new(storage: Storage, blobs: BlobStore, settings: ServiceSettings) -> Self {
         Self::assemble(Parts {
+            stores: Stores::new(&storage),
             storage,
             blobs,
             settings,
@@ -112,13 +114,13 @@ impl Core {
     /// Builds every service over `parts`: one shared [`Access`], then each context, handed the
     /// contexts it reaches.
     fn assemble(parts: Parts) -> Self {
-        let Parts { storage, blobs, settings, knowledge, webhooks } = parts.clone();
-        let access = Access::new(storage.clone(), settings.clone());
-        let items =
-            ItemsService::new(access.clone(), storage.clone(), blobs.clone(), knowledge.clone(), webhooks.due.clone());
-        let accounts = AccountsService::new(access.clone(), storage.clone(), settings);
-        let retrieval = RetrievalService::new(access.clone(), storage.clone(), blobs, knowledge);
-        let webhooks = WebhooksService::new(access.clone(), storage, webhooks, accounts.clone());
+        let Parts { stores, blobs, settings, knowledge, webhooks, .. } = parts.clone();
+        let Stores { items, accounts, retrieval, webhooks: webhook_store } = stores;
+        let access = Access::new(accounts.clone(), settings.clone());
+        let items = ItemsService::new(access.clone(), items, blobs.clone(), knowledge.clone(), webhooks.due.clone());
+        let accounts = AccountsService::new(access.clone(), accounts, settings);
+        let retrieval = RetrievalService::new(access.clone(), retrieval, blobs, knowledge);
+        let webhooks = WebhooksService::new(access.clone(), webhook_store, webhooks, accounts.clone(), items.clone());
         Self { parts, access, items, accounts, retrieval, webhooks }
     }
 
@@ -156,6 +158,12 @@ impl Core {
     /// The database, for what belongs to no context: health, gauges, closing at shutdown.
     pub fn storage(&self) -> &Storage {
         &self.parts.storage
+    }
+
+    /// Each context's store, for tests and benches that check or seed rows directly; the services
+    /// are each handed only their own.
+    pub fn stores(&self) -> &Stores {
+        &self.parts.stores
     }
 }
 

@@ -14,7 +14,7 @@
 /// Runs `$body` with `$pool` bound to the pool that may write.
 macro_rules! with_write_pool {
     ($storage:expr, $pool:ident => $body:expr) => {
-        match $storage {
+        match $storage.database() {
             $crate::storage::Storage::Sqlite(store) => {
                 let $pool = store.writer_pool();
                 $body
@@ -30,7 +30,7 @@ macro_rules! with_write_pool {
 /// Runs `$body` with `$pool` bound to a pool for reads.
 macro_rules! with_read_pool {
     ($storage:expr, $pool:ident => $body:expr) => {
-        match $storage {
+        match $storage.database() {
             $crate::storage::Storage::Sqlite(store) => {
                 let $pool = store.reader_pool();
                 $body
@@ -59,26 +59,35 @@ macro_rules! with_tx {
     };
 }
 
-mod access_changes;
-mod accounts;
-mod diagram_records;
-mod idempotency;
-mod index_batch;
-mod index_outcomes_pg;
-mod items;
-mod knowledge;
-mod oauth;
-mod pg_reads;
-mod presence;
-mod rows;
-mod search;
-mod sessions;
-mod sqlite_reads;
+/// Declares a context's store: the database handle, private to `storage`, which the query macros
+/// reach through `database()`.
+macro_rules! context_store {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $name {
+            db: $crate::storage::Storage,
+        }
 
-#[cfg(test)]
-mod inline_reads_tests;
-mod webhook_dispatch;
-mod webhook_wake;
+        impl $name {
+            pub(in crate::storage) fn new(db: $crate::storage::Storage) -> Self {
+                Self { db }
+            }
+
+            /// The database the query macros run on.
+            pub(in crate::storage) fn database(&self) -> &$crate::storage::Storage {
+                &self.db
+            }
+        }
+    };
+}
+
+mod accounts;
+mod items;
+mod notifications;
+mod outbox;
+mod retrieval;
+mod rows;
 mod webhooks;
 
 use std::path::Path;
@@ -90,26 +99,32 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::ConnectOptions;
 
-pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
-pub use idempotency::{IdempotencyClaim, IdempotencyRow};
-pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
-pub use items::{EventChanges, ItemFilter};
-pub use knowledge::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
-pub use oauth::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
-pub use presence::{NotificationFeed, PresenceListener, MAX_PRESENCE_PAYLOAD};
+pub use accounts::{
+    AccountsStore, AuditRow, CodeUse, LoginRow, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse,
+    SessionRow, SignInLinkRow, ThrottleRow,
+};
+pub use items::{
+    DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter, ItemsStore,
+    RecordChange, MAX_PRESENCE_PAYLOAD,
+};
+pub use notifications::{NotificationFeed, PresenceListener};
+pub use retrieval::{
+    ChunkChange, ChunkChanges, ChunkRecord, ChunkText, IndexAction, IndexCounts, IndexOutcome, IndexStatusRow,
+    IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState,
+};
 pub use rows::*;
-pub use search::{ChunkChange, ChunkChanges, ChunkRecord};
-pub use sessions::{AuditRow, LoginRow, SessionRow, SignInLinkRow, ThrottleRow};
-pub use webhook_dispatch::{AttemptOutcome, SigningKeyRow};
-pub use webhook_wake::{DueListener, DUE_CHANNEL};
-pub use webhooks::{AttemptRow, LeasedRow, WebhookRow};
+pub use webhooks::{
+    AttemptOutcome, AttemptRow, DueListener, LeasedRow, SigningKeyRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
+};
 
 use crate::error::{CoreError, Dependency};
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
-/// The database behind core-service.
+/// The database behind core-service: the connections, opened and closed here. Its queries live
+/// with the store of the context they belong to ([`Stores`]); this type itself answers only what
+/// concerns the whole database (readiness, pool sizes, shutdown).
 #[derive(Clone, Debug)]
 pub enum Storage {
     Sqlite(SqliteStore),
@@ -121,7 +136,7 @@ pub enum Storage {
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
-    reads: Arc<pg_reads::PgReads>,
+    reads: Arc<items::PgReads>,
 }
 
 impl std::ops::Deref for PgStore {
@@ -141,9 +156,9 @@ pub struct SqliteStore {
     reader: SqlitePool,
     /// Read-only connections of its own for the hottest point reads, made on the calling thread
     /// without sqlx's connection thread (`sqlite_reads.rs`); `reader` answers what they decline.
-    inline: Arc<sqlite_reads::InlineReads>,
+    inline: Arc<items::InlineReads>,
     /// Bumped by the writer's commit hook when a commit enqueued webhook deliveries.
-    enqueued: webhook_wake::EnqueuedCounter,
+    enqueued: webhooks::EnqueuedCounter,
 }
 
 /// Which database to open.
@@ -234,7 +249,7 @@ impl Storage {
                     .busy_timeout(Duration::from_secs(10))
                     .foreign_keys(true)
                     .disable_statement_logging();
-                let enqueued = webhook_wake::EnqueuedCounter::default();
+                let enqueued = webhooks::EnqueuedCounter::default();
                 let hooks = enqueued.clone();
                 // A SQLite connection is a file handle no server can hang up: sqlx's check of
                 // every connection before use (`test_before_acquire`, a message to the
@@ -256,7 +271,7 @@ impl Storage {
                     .acquire_timeout(settings.acquire_timeout)
                     .connect_with(options.read_only(true))
                     .await?;
-                let inline = Arc::new(sqlite_reads::InlineReads::new(path));
+                let inline = Arc::new(items::InlineReads::new(path));
                 Ok(Self::Sqlite(SqliteStore { writer, reader, inline, enqueued }))
             }
             DatabaseTarget::Postgres(url) => {
@@ -275,10 +290,15 @@ impl Storage {
                     .connect_with(options)
                     .await?;
                 POSTGRES_MIGRATIONS.run(&pool).await?;
-                let reads = Arc::new(pg_reads::PgReads::new(url));
+                let reads = Arc::new(items::PgReads::new(url));
                 Ok(Self::Postgres(PgStore { pool, reads }))
             }
         }
+    }
+
+    /// The database the query macros run on (each store answers its own handle).
+    pub(crate) fn database(&self) -> &Storage {
+        self
     }
 
     /// Which backend this is, for logs and metrics.
@@ -295,6 +315,14 @@ impl Storage {
             sqlx::query("SELECT 1").execute(pool).await.map_err(db_error)?;
         });
         Ok(())
+    }
+
+    /// Open and idle connections of the pool requests use (SQLite: the readers).
+    pub fn pool_stats(&self) -> (u32, usize) {
+        match self {
+            Storage::Sqlite(store) => (store.reader_pool().size(), store.reader_pool().num_idle()),
+            Storage::Postgres(pool) => (pool.size(), pool.num_idle()),
+        }
     }
 
     /// Closes every connection; used on shutdown.
@@ -388,5 +416,31 @@ pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
             CoreError::unavailable(Dependency::Database, "it does not answer", 5)
         }
         _ => CoreError::Internal(err.into()),
+    }
+}
+
+/// One store per context, each over the same database: a service is handed only its own, so the
+/// queries a context may run are the methods of its store (`tests/tests/architecture.rs` checks that
+/// no other service names it).
+#[derive(Clone, Debug)]
+pub struct Stores {
+    /// Items, their change events, diagram records, idempotency keys and presence.
+    pub items: ItemsStore,
+    /// Users, tokens, projects and memberships, sessions, OAuth, and access-change notices.
+    pub accounts: AccountsStore,
+    /// The knowledge queue, chunks and index state.
+    pub retrieval: RetrievalStore,
+    /// Webhook definitions, deliveries and attempts, signing keys.
+    pub webhooks: WebhooksStore,
+}
+
+impl Stores {
+    pub fn new(database: &Storage) -> Self {
+        Self {
+            items: ItemsStore::new(database.clone()),
+            accounts: AccountsStore::new(database.clone()),
+            retrieval: RetrievalStore::new(database.clone()),
+            webhooks: WebhooksStore::new(database.clone()),
+        }
     }
 }

@@ -347,7 +347,7 @@ async fn audit_history_and_throttle_counts_stay_bounded(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let user = app.account_user("Fay", "fay", PASSWORD).await;
     let user_id = uuid::Uuid::parse_str(&user.id).unwrap();
-    let storage = app.core.storage();
+    let storage = &app.core.stores().accounts;
     for n in 0..6 {
         let record = core_service::storage::AuditRow {
             id: uuid::Uuid::now_v7(),

@@ -166,7 +166,7 @@ async fn an_edited_source_updates_the_items_in_place(backend: Backend) {
     assert_eq!(all_items(&app, &owner, &project).await, items_before);
     assert_eq!(record(&app, &owner, &project, &diagram, "").await.body["version"], 1);
 
-    let seq_before = app.core.storage().project_last_seq(uuid::Uuid::parse_str(&project).unwrap()).await.unwrap();
+    let seq_before = app.core.stores().items.project_last_seq(uuid::Uuid::parse_str(&project).unwrap()).await.unwrap();
     let reply = put(&app, &owner, &project, &diagram, SECOND).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     assert_eq!(reply.body["version"], 2);
@@ -212,8 +212,13 @@ async fn an_edited_source_updates_the_items_in_place(backend: Backend) {
     assert!((b_at.0 - e_at.0).abs() < 400.0 && (b_at.1 - e_at.1).abs() < 400.0, "E {e_at:?} beside B {b_at:?}");
 
     // The events: one per item change, as single writes make them.
-    let events =
-        app.core.storage().project_events(uuid::Uuid::parse_str(&project).unwrap(), seq_before, 1000).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(uuid::Uuid::parse_str(&project).unwrap(), seq_before, 1000)
+        .await
+        .unwrap();
     let of = |kind: &str| -> BTreeSet<String> {
         events.iter().filter(|e| e.kind.as_str() == kind).map(|e| e.subject_id.to_string()).collect()
     };

@@ -31,7 +31,7 @@ async fn writes_record_change_events(backend: Backend) {
     assert_eq!(deleted.status, StatusCode::OK);
 
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
-    let events = app.core.storage().project_events(project_id, 0, 100).await.unwrap();
+    let events = app.core.stores().items.project_events(project_id, 0, 100).await.unwrap();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["item.created", "item.updated", "item.deleted"]);
     for event in &events {
@@ -65,7 +65,8 @@ async fn rejected_writes_record_nothing(backend: Backend) {
     let bad =
         send(&app, Method::POST, &app.item_url(&project, "/panel/label"), Some(&owner.bearer()), Some(json!({}))).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    let events = app.core.storage().project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
+    let events =
+        app.core.stores().items.project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
     assert_eq!(events.len(), 1);
 }
 

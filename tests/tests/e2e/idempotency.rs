@@ -77,7 +77,7 @@ fn label_url(app: &TestApp, project: &str) -> String {
 /// The kinds of the project's change events.
 async fn event_kinds(app: &TestApp, project: &str) -> Vec<String> {
     let project = uuid::Uuid::parse_str(project).unwrap();
-    let events = app.core.storage().project_events(project, 0, 10_000).await.unwrap();
+    let events = app.core.stores().items.project_events(project, 0, 10_000).await.unwrap();
     events.into_iter().map(|e| e.kind.as_str().to_owned()).collect()
 }
 
@@ -389,7 +389,7 @@ async fn a_running_call_holds_its_key_until_its_lease_lapses(backend: Backend) {
         lease_until: now + chrono::Duration::seconds(60),
         expires_at: now + chrono::Duration::hours(24),
     };
-    assert!(app.core.storage().claim_idempotency_key(&claim).await.unwrap());
+    assert!(app.core.stores().items.claim_idempotency_key(&claim).await.unwrap());
 
     // A retry waits within its deadline (2 s here), then answers "in progress"; nothing is written.
     let channel = tonic::transport::Channel::from_shared(app.grpc_url.clone()).unwrap().connect().await.unwrap();
@@ -418,7 +418,7 @@ async fn a_running_call_holds_its_key_until_its_lease_lapses(backend: Backend) {
         lease_until: now - chrono::Duration::seconds(1),
         ..claim.clone()
     };
-    assert!(app.core.storage().take_over_idempotency_key(&lapsed, holder).await.unwrap());
+    assert!(app.core.stores().items.take_over_idempotency_key(&lapsed, holder).await.unwrap());
     let taken = post_keyed(&app, &owner, &label_url(&app, &project), Some("held"), &json!({"text": "held"})).await;
     assert_eq!((taken.status, taken.replayed), (StatusCode::OK, false), "{}", taken.body);
     let again = post_keyed(&app, &owner, &label_url(&app, &project), Some("held"), &json!({"text": "held"})).await;

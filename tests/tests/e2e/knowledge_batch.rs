@@ -323,7 +323,7 @@ async fn a_stopping_indexer_hands_its_leases_back(backend: Backend) {
     // No lease survives the stop (read from the database: no core runs now)…
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
     let now_ms = chrono::Utc::now().timestamp_millis();
-    let after_stop = app.core.storage().index_counts(project_id, None, now_ms).await.unwrap();
+    let after_stop = app.core.stores().retrieval.index_counts(project_id, None, now_ms).await.unwrap();
     assert_eq!(after_stop.indexing, 0, "{after_stop:?}");
     assert!(after_stop.indexed >= 1 && after_stop.queued >= 1, "the call in progress was stored: {after_stop:?}");
     // …so another core indexes the rest at once (a lease left behind would hold its item for 300 s).

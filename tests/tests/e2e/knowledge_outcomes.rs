@@ -6,7 +6,7 @@
 //! The core is stopped first, so no indexer touches the rows the test reads.
 
 use canvas_tests::{backend_tests, Backend, TestApp};
-use core_service::storage::{IndexAction, IndexOutcome, IndexedChunk, IndexedItem, Storage};
+use core_service::storage::{IndexAction, IndexOutcome, IndexedChunk, IndexedItem, RetrievalStore};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -38,7 +38,7 @@ fn entry(item: Uuid, project: Uuid, version: i64, model: &str, texts: &[&str]) -
 }
 
 /// The chunk texts of `item` in chunk order.
-async fn texts(storage: &Storage, project: Uuid, model: &str, item: Uuid) -> Vec<String> {
+async fn texts(storage: &RetrievalStore, project: Uuid, model: &str, item: Uuid) -> Vec<String> {
     storage.chunks_of_items(project, model, &[item]).await.unwrap().into_iter().map(|c| c.text).collect()
 }
 
@@ -58,7 +58,7 @@ async fn indexed_labels(app: &TestApp, count: usize) -> (Uuid, Vec<Uuid>) {
 async fn a_batch_of_every_outcome_leaves_what_each_outcome_alone_would(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (project, items) = indexed_labels(&app, 8).await;
-    let storage = app.core.storage();
+    let storage = &app.core.stores().retrieval;
     let model = app.core.retrieval().knowledge().model_id().to_owned();
     let states = storage.index_states(&items).await.unwrap();
     let stored_hash = |item: Uuid| states.iter().find(|s| s.item_id == item).unwrap().source_hash.clone().unwrap();
@@ -144,7 +144,7 @@ async fn a_batch_of_every_outcome_leaves_what_each_outcome_alone_would(backend: 
 async fn a_batch_naming_an_item_twice_applies_its_outcomes_in_order(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let (project, items) = indexed_labels(&app, 1).await;
-    let storage = app.core.storage();
+    let storage = &app.core.stores().retrieval;
     let model = app.core.retrieval().knowledge().model_id().to_owned();
     storage.requeue_items(&[(items[0], project)]).await.unwrap();
     let now = chrono::Utc::now().timestamp_millis();

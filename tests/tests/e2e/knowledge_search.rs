@@ -124,7 +124,7 @@ async fn change_records_are_read_until_their_transactions_end_and_then_no_more(b
     }
     wait_indexed(&app, &owner, &project).await;
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
-    let storage = app.core.storage();
+    let storage = &app.core.stores().retrieval;
     let first = storage.chunk_changes(project_id, 0).await.unwrap();
     assert_eq!(first.records.len(), 3, "one record per indexed item");
     assert!(first.records.windows(2).all(|pair| pair[0].seq < pair[1].seq), "records come in seq order");
@@ -167,7 +167,7 @@ async fn change_records_are_read_until_their_transactions_end_and_then_no_more(b
 async fn quiet_floor(app: &TestApp, project: uuid::Uuid, mut floor: i64) -> i64 {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let changes = app.core.storage().chunk_changes(project, floor).await.unwrap();
+        let changes = app.core.stores().retrieval.chunk_changes(project, floor).await.unwrap();
         assert!(changes.next_floor >= floor, "a floor never moves back");
         if changes.records.is_empty() {
             return floor;

@@ -46,7 +46,7 @@ use uuid::Uuid;
 use self::project::{prepare, ProjectIndex};
 use self::snapshot::SnapshotStore;
 use crate::error::CoreError;
-use crate::storage::{ChunkChanges, Storage};
+use crate::storage::{ChunkChanges, RetrievalStore};
 
 /// Chunks read per page while loading a project.
 const LOAD_PAGE: u32 = 4096;
@@ -200,7 +200,7 @@ impl SearchIndexes {
     }
 
     /// The project's index with every chunk change committed before this call applied.
-    pub async fn fresh(&self, storage: &Storage, project: Uuid) -> Result<Arc<ProjectSlot>, CoreError> {
+    pub async fn fresh(&self, store: &RetrievalStore, project: Uuid) -> Result<Arc<ProjectSlot>, CoreError> {
         let started = Instant::now();
         let slot = self.slot(project);
         let mut freshness = slot.freshness.lock().await;
@@ -210,9 +210,9 @@ impl SearchIndexes {
         }
         let read = Instant::now();
         if freshness.loaded {
-            self.catch_up(storage, &slot, &mut freshness).await?;
+            self.catch_up(store, &slot, &mut freshness).await?;
         } else {
-            self.load(storage, &slot, &mut freshness).await?;
+            self.load(store, &slot, &mut freshness).await?;
         }
         freshness.last_read = Some(read);
         drop(freshness);
@@ -225,20 +225,20 @@ impl SearchIndexes {
     /// fresh index, then starts its graph when it is large and saves it when it is big.
     async fn load(
         &self,
-        storage: &Storage,
+        store: &RetrievalStore,
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<(), CoreError> {
-        if self.restore(storage, slot, freshness).await? {
+        if self.restore(store, slot, freshness).await? {
             return Ok(());
         }
         let started = Instant::now();
         // Records first, chunks second: the chunks are then at least as new as the records.
-        let records = storage.chunk_changes(slot.project, 0).await?;
+        let records = store.chunk_changes(slot.project, 0).await?;
         let mut index = ProjectIndex::new(self.dimension);
         let mut after = 0;
         loop {
-            let page = storage.project_chunks(slot.project, &self.model_id, after, LOAD_PAGE).await?;
+            let page = store.project_chunks(slot.project, &self.model_id, after, LOAD_PAGE).await?;
             let Some(last) = page.last() else { break };
             after = last.id;
             let full = page.len() as u32 == LOAD_PAGE;
@@ -267,11 +267,11 @@ impl SearchIndexes {
     /// Applies the change records above the floor that this replica has not applied yet.
     async fn catch_up(
         &self,
-        storage: &Storage,
+        store: &RetrievalStore,
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<(), CoreError> {
-        let records = storage.chunk_changes(slot.project, freshness.floor).await?;
+        let records = store.chunk_changes(slot.project, freshness.floor).await?;
         let changed: Vec<Uuid> = records
             .records
             .iter()
@@ -280,7 +280,7 @@ impl SearchIndexes {
             .collect();
         if !changed.is_empty() {
             freshness.changed_since_snapshot += changed.len();
-            let chunks = storage.chunks_of_items(slot.project, &self.model_id, &changed).await?;
+            let chunks = store.chunks_of_items(slot.project, &self.model_id, &changed).await?;
             let (target, dimension, threads) = (slot.clone(), self.dimension, self.graph_threads);
             self.run(move || {
                 let prepared = prepare(chunks, dimension);
@@ -317,11 +317,11 @@ impl SearchIndexes {
     }
 
     /// Loads the most recently changed projects in the background, while the budget allows.
-    pub async fn warm(&self, storage: &Storage, projects: u32) {
+    pub async fn warm(&self, store: &RetrievalStore, projects: u32) {
         if projects == 0 {
             return;
         }
-        let recent = match storage.recently_changed_projects(projects).await {
+        let recent = match store.recently_changed_projects(projects).await {
             Ok(recent) => recent,
             Err(error) => return tracing::warn!(%error, "could not list projects to load their search indexes"),
         };
@@ -329,7 +329,7 @@ impl SearchIndexes {
             if self.total_bytes() * 2 > self.budget_bytes {
                 break;
             }
-            if let Err(error) = self.fresh(storage, project).await {
+            if let Err(error) = self.fresh(store, project).await {
                 tracing::warn!(%project, %error, "could not load a search index");
             }
         }

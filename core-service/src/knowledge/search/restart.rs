@@ -29,7 +29,7 @@ use std::time::Instant;
 use super::snapshot::{Identity, SnapshotError, SnapshotStore, Watermark};
 use super::{Freshness, ProjectSlot, SearchIndexes};
 use crate::error::CoreError;
-use crate::storage::Storage;
+use crate::storage::RetrievalStore;
 
 /// A tenth of a project's items changed since its snapshot: write a new one.
 const RESAVE_FRACTION: usize = 10;
@@ -59,7 +59,7 @@ impl SearchIndexes {
     /// caller loads from the database; a damaged file is never the query's error.
     pub(super) async fn restore(
         &self,
-        storage: &Storage,
+        store: &RetrievalStore,
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<bool, CoreError> {
@@ -80,7 +80,7 @@ impl SearchIndexes {
             }
         };
         if let Some((item, seq)) = restored.watermark.newest {
-            if storage.chunk_change_seq(item).await?.is_none_or(|now| now < seq) {
+            if store.chunk_change_seq(item).await?.is_none_or(|now| now < seq) {
                 return Ok(ignored(slot, &SnapshotError::AheadOfDatabase));
             }
         }
@@ -90,7 +90,7 @@ impl SearchIndexes {
         slot.write(|index| *index = restored.index);
         *freshness = Freshness::restored(restored.watermark);
         slot.restored.store(true, Ordering::Relaxed);
-        self.catch_up(storage, slot, freshness).await?;
+        self.catch_up(store, slot, freshness).await?;
         self.build_graph_if_wanted(slot);
         tracing::info!(%project, chunks, bytes, ?decoding, ?assembling, ?read, elapsed = ?started.elapsed(),
             "search index read from its snapshot");

@@ -55,17 +55,17 @@ impl Access {
         let secret =
             secret.map(str::trim).filter(|s| tokens::looks_like(tokens::SESSION_PREFIX, s)).ok_or_else(ended)?;
         let digest = tokens::hash(secret);
-        let (session, user, login) = self.storage.find_session(&digest).await?.ok_or_else(ended)?;
+        let (session, user, login) = self.store.find_session(&digest).await?.ok_or_else(ended)?;
         let now = Utc::now();
         let idle_end = session.last_seen_at + secs(self.settings.accounts.session_idle_secs);
         if !tokens::digests_match(&session.secret_hash, &digest) || now >= session.expires_at || now >= idle_end {
             return Err(ended());
         }
         if now - session.last_seen_at >= TOUCH_EVERY {
-            let storage = self.storage.clone();
+            let store = self.store.clone();
             let id = session.id;
             tokio::spawn(async move {
-                if let Err(err) = storage.touch_session(id, now).await {
+                if let Err(err) = store.touch_session(id, now).await {
                     tracing::warn!(error = %err, "could not record session use");
                 }
             });
@@ -102,7 +102,7 @@ impl Access {
             return Err(refused());
         }
         let generation = self.cache.generation();
-        let (token, grant, user) = self.storage.find_oauth_token(&digest).await?.ok_or_else(refused)?;
+        let (token, grant, user) = self.store.find_oauth_token(&digest).await?.ok_or_else(refused)?;
         let alive = token.kind == "access" && token.expires_at > Utc::now() && grant.revoked_at.is_none();
         if !tokens::digests_match(&token.token_hash, &digest) || !alive || grant.resource != resource {
             return Err(refused());

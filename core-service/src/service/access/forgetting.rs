@@ -16,7 +16,7 @@ impl Access {
     /// within [`super::cache::TRUSTED_FOR`] anyway.
     pub(crate) async fn changed(&self) {
         self.cache.forget_all();
-        if let Err(err) = self.storage.notify_access_changed().await {
+        if let Err(err) = self.store.notify_access_changed().await {
             tracing::warn!(error = %err, "could not announce a change of access; other replicas see it within a second");
         }
     }
@@ -24,7 +24,7 @@ impl Access {
     /// Forgets remembered answers whenever another replica changes access (PostgreSQL; on SQLite
     /// it returns at once), until `shutdown`.
     pub async fn run_forgetting(&self, shutdown: CancellationToken) {
-        let listen = || self.storage.listen_access_changes(LISTEN_WITHIN);
+        let listen = || self.store.listen_access_changes(LISTEN_WITHIN);
         notifications::follow("access changes", listen, &self.cache, &shutdown).await;
     }
 }

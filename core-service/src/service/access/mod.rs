@@ -23,8 +23,8 @@ use rate_limits::RateLimits;
 use super::ServiceSettings;
 use crate::domain::{tokens, Environment, ProjectId, ProjectRole, TokenId, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::storage::AccountsStore;
 use crate::storage::ProjectRow;
-use crate::storage::Storage;
 
 /// The authenticated caller: the user a token belongs to.
 #[derive(Debug, Clone)]
@@ -45,7 +45,7 @@ pub const TOKEN_INVALID: &str = "the API token is not valid: it is unknown, revo
 /// Authentication, project roles and rate limits, shared (behind an `Arc`) by every service.
 #[derive(Debug)]
 pub struct Access {
-    storage: Storage,
+    store: AccountsStore,
     settings: ServiceSettings,
     /// This replica's share of every caller's request budget.
     rate_limits: RateLimits,
@@ -54,10 +54,10 @@ pub struct Access {
 }
 
 impl Access {
-    pub(crate) fn new(storage: Storage, settings: ServiceSettings) -> Arc<Self> {
+    pub(crate) fn new(store: AccountsStore, settings: ServiceSettings) -> Arc<Self> {
         let rate_limits = RateLimits::new(&settings.accounts.rate_limits);
         let cache = AccessCache::new(settings.access_memory);
-        Arc::new(Self { storage, settings, rate_limits, cache })
+        Arc::new(Self { store, settings, rate_limits, cache })
     }
 
     /// This replica's rate limiters (pruned periodically by the gRPC server).
@@ -146,7 +146,7 @@ impl Access {
             return Ok(principal);
         }
         let generation = self.cache.generation();
-        let Some((token, user)) = self.storage.find_token(&digest).await? else {
+        let Some((token, user)) = self.store.find_token(&digest).await? else {
             return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
         };
         let environment_ok = Environment::from_code(token.environment) == Some(self.settings.environment);
@@ -174,9 +174,9 @@ impl Access {
             return;
         }
         self.cache.token_used(digest, now);
-        let storage = self.storage.clone();
+        let store = self.store.clone();
         tokio::spawn(async move {
-            if let Err(err) = storage.touch_token(token_id.0, now).await {
+            if let Err(err) = store.touch_token(token_id.0, now).await {
                 tracing::warn!(error = %err, "could not record token use");
             }
         });
@@ -220,7 +220,7 @@ impl Access {
             }
         }
         let generation = self.cache.generation();
-        let found = self.storage.project_with_role(project.0, who.user_id.0).await?;
+        let found = self.store.project_with_role(project.0, who.user_id.0).await?;
         if let (true, Some(known)) = (remembered, &found) {
             self.cache.keep_role(project.0, who.user_id.0, known.clone(), generation);
         }

@@ -2,7 +2,7 @@
 //! sessions, one-time links, a person's own tokens and audit records) and the OAuth 2.1
 //! authorization server for MCP clients.
 //!
-//! [`AccountsService`] holds the shared [`Access`], storage and the settings; its fields are
+//! [`AccountsService`] holds the shared [`Access`], its store (`storage::AccountsStore`) and the settings; its fields are
 //! private to this module. Sessions and OAuth access tokens are *read* by [`Access`] (every
 //! context authenticates through it); this context opens, ends and mints them.
 //!
@@ -23,20 +23,20 @@ use std::sync::Arc;
 
 use super::access::Access;
 use super::ServiceSettings;
-use crate::storage::Storage;
+use crate::storage::AccountsStore;
 
 /// Accounts, the account site and OAuth.
 #[derive(Debug, Clone)]
 pub struct AccountsService {
     access: Arc<Access>,
-    storage: Storage,
+    store: AccountsStore,
     /// The environment tokens are minted for; session, throttle and OAuth lifetimes.
     settings: ServiceSettings,
 }
 
 impl AccountsService {
-    pub(crate) fn new(access: Arc<Access>, storage: Storage, settings: ServiceSettings) -> Self {
-        Self { access, storage, settings }
+    pub(crate) fn new(access: Arc<Access>, store: AccountsStore, settings: ServiceSettings) -> Self {
+        Self { access, store, settings }
     }
 
     /// The account site's settings (session lifetimes for the cookie, the OAuth resources).

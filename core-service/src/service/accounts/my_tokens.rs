@@ -16,7 +16,7 @@ use canvas_vocabulary::limits::AUDIT_PAGE;
 
 impl AccountsService {
     pub async fn list_my_tokens(&self, who: &SignedIn) -> CoreResult<Vec<TokenRow>> {
-        self.storage.list_tokens(who.principal.user_id.0).await
+        self.store.list_tokens(who.principal.user_id.0).await
     }
 
     pub async fn create_my_token(&self, who: &SignedIn, csrf: &str, name: &str) -> CoreResult<IssuedToken> {
@@ -32,11 +32,11 @@ impl AccountsService {
     /// Revokes one of the caller's tokens; another user's token is "not found", as it is not theirs to see.
     pub async fn revoke_my_token(&self, who: &SignedIn, csrf: &str, token: TokenId) -> CoreResult<TokenRow> {
         self.check_csrf(who, csrf)?;
-        let mine = self.storage.list_tokens(who.principal.user_id.0).await?.into_iter().any(|row| row.id == token.0);
+        let mine = self.store.list_tokens(who.principal.user_id.0).await?.into_iter().any(|row| row.id == token.0);
         if !mine {
             return Err(CoreError::not_found("token", token));
         }
-        let revoked = self.storage.revoke_token(token.0, Utc::now()).await?;
+        let revoked = self.store.revoke_token(token.0, Utc::now()).await?;
         self.access.changed().await;
         let row = revoked.ok_or_else(|| CoreError::not_found("token", token))?;
         self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;
@@ -45,26 +45,26 @@ impl AccountsService {
 
     /// The MCP clients the caller let act for them that still can (a live grant).
     pub async fn list_my_apps(&self, who: &SignedIn) -> CoreResult<Vec<(OAuthGrantRow, OAuthClientRow)>> {
-        self.storage.list_user_grants(who.principal.user_id.0, Utc::now()).await
+        self.store.list_user_grants(who.principal.user_id.0, Utc::now()).await
     }
 
     /// Ends one of the caller's grants: its access and refresh tokens stop working at once.
     /// Another user's grant is "not found", as it is not theirs to see.
     pub async fn revoke_my_app(&self, who: &SignedIn, csrf: &str, grant_id: uuid::Uuid) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
-        let grant = self.storage.get_oauth_grant(grant_id).await?;
+        let grant = self.store.get_oauth_grant(grant_id).await?;
         let Some(grant) = grant.filter(|g| g.user_id == who.principal.user_id.0) else {
             return Err(CoreError::not_found("app", grant_id));
         };
-        self.storage.revoke_oauth_grant(grant.id, Utc::now()).await?;
+        self.store.revoke_oauth_grant(grant.id, Utc::now()).await?;
         self.access.changed().await;
-        let client = self.storage.get_oauth_client(&grant.client_id).await?.map(|c| c.name).unwrap_or_default();
+        let client = self.store.get_oauth_client(&grant.client_id).await?.map(|c| c.name).unwrap_or_default();
         self.audit(who.principal.user_id, "oauth_revoked", &who.session.client_address, &format!("access of {client}"))
             .await;
         Ok(())
     }
 
     pub async fn list_my_audit(&self, who: &SignedIn, requested: Option<u32>) -> CoreResult<Vec<AuditRow>> {
-        self.storage.list_audit(who.principal.user_id.0, page_size(requested, AUDIT_PAGE)?).await
+        self.store.list_audit(who.principal.user_id.0, page_size(requested, AUDIT_PAGE)?).await
     }
 }

@@ -106,7 +106,7 @@ impl AccountsService {
         request: &AuthorizationRequest,
     ) -> CoreResult<Result<CheckedAuthorization, AuthorizationProblem>> {
         let show = |error, text: &str| Ok(Err(AuthorizationProblem::Show(OAuthRefusal::new(error, text))));
-        let client = match self.storage.get_oauth_client(request.client_id.trim()).await? {
+        let client = match self.store.get_oauth_client(request.client_id.trim()).await? {
             Some(client) if !request.client_id.trim().is_empty() => client,
             _ => return show("invalid_client", "the client_id is unknown: the client must register first"),
         };
@@ -197,7 +197,7 @@ impl AccountsService {
             used_at: None,
             grant_id: None,
         };
-        self.storage.insert_oauth_code(&code).await?;
+        self.store.insert_oauth_code(&code).await?;
         self.audit(who.principal.user_id, "oauth_authorized", address, client_name).await;
         Ok(Ok(with_query(&checked.redirect_uri, &[("code", &fresh.secret), ("state", &request.state)])))
     }
@@ -208,7 +208,7 @@ impl AccountsService {
         let Some(client_id) = form.field("client_id") else {
             return Ok(Err(refuse("invalid_request", "client_id is required")));
         };
-        let Some(client) = self.storage.get_oauth_client(client_id).await? else {
+        let Some(client) = self.store.get_oauth_client(client_id).await? else {
             return Ok(Err(refuse("invalid_client", "the client_id is unknown")));
         };
         match form.field("grant_type") {
@@ -229,12 +229,12 @@ impl AccountsService {
             return Ok(Err(refuse("invalid_request", "code and code_verifier are required")));
         };
         let now = Utc::now();
-        let code = match self.storage.use_oauth_code(&tokens::hash(code), now).await? {
+        let code = match self.store.use_oauth_code(&tokens::hash(code), now).await? {
             CodeUse::Fresh(code) => code,
             CodeUse::Replayed { grant_id } => {
                 // RFC 6749 §4.1.2: a code presented twice revokes what its first use issued.
                 if let Some(grant) = grant_id {
-                    self.storage.revoke_oauth_grant(grant, now).await?;
+                    self.store.revoke_oauth_grant(grant, now).await?;
                     self.access.changed().await;
                 }
                 return Ok(Err(refuse("invalid_grant", "the code was already used; the tokens it issued are revoked")));
@@ -266,7 +266,7 @@ impl AccountsService {
             revoked_at: None,
         };
         let (issued, rows) = self.token_pair(&grant)?;
-        self.storage.insert_oauth_grant(&grant, &rows, &code.code_hash).await?;
+        self.store.insert_oauth_grant(&grant, &rows, &code.code_hash).await?;
         Ok(Ok(issued))
     }
 
@@ -282,7 +282,7 @@ impl AccountsService {
         }
         // Who owns the token, checked before it is rotated: another client's token stays usable.
         let digest = tokens::hash(refresh);
-        match self.storage.find_oauth_token(&digest).await? {
+        match self.store.find_oauth_token(&digest).await? {
             Some((_, grant, _)) if grant.client_id != client.id => {
                 return Ok(Err(refuse("invalid_grant", "the refresh token was issued to another client")));
             }
@@ -294,7 +294,7 @@ impl AccountsService {
         let now = Utc::now();
         let issued = std::sync::Mutex::new(None);
         let outcome = self
-            .storage
+            .store
             .rotate_refresh_token(&digest, now, |grant| match self.token_pair(grant) {
                 Ok((tokens, rows)) => {
                     *issued.lock().unwrap_or_else(|e| e.into_inner()) = Some(tokens);
@@ -310,7 +310,7 @@ impl AccountsService {
             },
             RefreshUse::Replayed { grant_id } => {
                 // OAuth 2.1 §4.3.1: a rotated refresh token presented again means it leaked.
-                self.storage.revoke_oauth_grant(grant_id, now).await?;
+                self.store.revoke_oauth_grant(grant_id, now).await?;
                 self.access.changed().await;
                 Ok(Err(refuse("invalid_grant", "the refresh token was already used; the grant is revoked")))
             }
@@ -349,15 +349,15 @@ impl AccountsService {
     /// tokens, and tokens of another client, are answered alike: nothing to do.
     pub async fn oauth_revoke(&self, token: &str, client_id: &str) -> CoreResult<()> {
         let digest = tokens::hash(token.trim());
-        let Some((row, grant, _)) = self.storage.find_oauth_token(&digest).await? else { return Ok(()) };
+        let Some((row, grant, _)) = self.store.find_oauth_token(&digest).await? else { return Ok(()) };
         if !client_id.is_empty() && client_id != grant.client_id {
             return Ok(());
         }
         let now = Utc::now();
         if row.kind == "refresh" {
-            self.storage.revoke_oauth_grant(grant.id, now).await?;
+            self.store.revoke_oauth_grant(grant.id, now).await?;
         } else {
-            self.storage.expire_oauth_token(&digest, now).await?;
+            self.store.expire_oauth_token(&digest, now).await?;
         }
         self.access.changed().await;
         self.audit(UserId(grant.user_id), "oauth_revoked", "", &format!("a {} token", row.kind)).await;

@@ -33,7 +33,7 @@ impl AccountsService {
             metadata: answer.clone(),
             created_at: now,
         };
-        self.storage.insert_oauth_client(&row).await?;
+        self.store.insert_oauth_client(&row).await?;
         Ok(Ok(answer))
     }
 }

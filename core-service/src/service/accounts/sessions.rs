@@ -101,7 +101,7 @@ impl AccountsService {
         // An unusable login is a wrong login: the same answer, after the same work.
         let login = normalise_login(login).unwrap_or_default();
         self.check_sign_in_throttle(&login, &client.address).await?;
-        let found = if login.is_empty() { None } else { self.storage.find_login(&login).await? };
+        let found = if login.is_empty() { None } else { self.store.find_login(&login).await? };
         // A password longer than any that can be set cannot match: checked against the decoy,
         // so the answer and its cost stay those of a wrong password.
         let possible = password.chars().count() <= passwords::MAX_CHARS;
@@ -122,7 +122,7 @@ impl AccountsService {
 
     async fn open_session(&self, login: LoginRow, client: &ClientInfo, how: &str) -> CoreResult<OpenedSession> {
         let user =
-            self.storage.get_user(login.user_id).await?.ok_or_else(|| CoreError::not_found("user", login.user_id))?;
+            self.store.get_user(login.user_id).await?.ok_or_else(|| CoreError::not_found("user", login.user_id))?;
         let fresh = tokens::generate_with(tokens::SESSION_PREFIX)?;
         let now = Utc::now();
         let session = SessionRow {
@@ -135,7 +135,7 @@ impl AccountsService {
             client_address: client.address.clone(),
             user_agent: client.user_agent.clone(),
         };
-        self.storage.insert_session(&session).await?;
+        self.store.insert_session(&session).await?;
         self.audit(UserId(user.id), "sign_in", &client.address, how).await;
         let signed_in = signed_in(user, login.login, session, &fresh.secret);
         Ok(OpenedSession { secret: fresh.secret, signed_in })
@@ -154,7 +154,7 @@ impl AccountsService {
 
     pub async fn sign_out(&self, who: &SignedIn, csrf: &str) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
-        self.storage.delete_session(who.session.id).await?;
+        self.store.delete_session(who.session.id).await?;
         self.access.changed().await;
         self.audit(who.principal.user_id, "sign_out", &who.session.client_address, "").await;
         Ok(())
@@ -163,13 +163,13 @@ impl AccountsService {
     pub async fn change_password(&self, who: &SignedIn, csrf: &str, current: &str, new: &str) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
         checked_password("newPassword", new)?;
-        let stored = self.storage.login_of(who.principal.user_id.0).await?.and_then(|row| row.password_hash);
+        let stored = self.store.login_of(who.principal.user_id.0).await?.and_then(|row| row.password_hash);
         if stored.is_some() && !verify_password(stored, current).await {
             return Err(CoreError::invalid("currentPassword", "is not your current password"));
         }
-        self.storage.set_password(who.principal.user_id.0, &hash_password(new).await?, Utc::now()).await?;
+        self.store.set_password(who.principal.user_id.0, &hash_password(new).await?, Utc::now()).await?;
         // Whoever knew the old password is signed out everywhere but here.
-        let ended = self.storage.delete_other_sessions(who.principal.user_id.0, Some(who.session.id)).await?;
+        let ended = self.store.delete_other_sessions(who.principal.user_id.0, Some(who.session.id)).await?;
         self.access.changed().await;
         let detail = format!("changed on the account site; {ended} other session(s) signed out");
         self.audit(who.principal.user_id, "password_set", &who.session.client_address, &detail).await;
@@ -183,12 +183,12 @@ impl AccountsService {
         if !tokens::looks_like(tokens::LINK_PREFIX, link) {
             return Err(invalid());
         }
-        let row = self.storage.find_sign_in_link(&tokens::hash(link)).await?.ok_or_else(invalid)?;
+        let row = self.store.find_sign_in_link(&tokens::hash(link)).await?.ok_or_else(invalid)?;
         if row.used_at.is_some() || row.expires_at <= Utc::now() {
             return Err(invalid());
         }
-        let user = self.storage.get_user(row.user_id).await?.ok_or_else(invalid)?;
-        let login = self.storage.login_of(row.user_id).await?.ok_or_else(invalid)?;
+        let user = self.store.get_user(row.user_id).await?.ok_or_else(invalid)?;
+        let login = self.store.login_of(row.user_id).await?.ok_or_else(invalid)?;
         Ok((user, login, row))
     }
 
@@ -208,14 +208,14 @@ impl AccountsService {
             Some(hash_password(new_password).await?)
         };
         let user_id = self
-            .storage
+            .store
             .use_sign_in_link(&tokens::hash(link.trim()), Utc::now())
             .await?
             .ok_or_else(|| CoreError::Unauthenticated(LINK_INVALID.into()))?;
         if let Some(hash) = new_hash {
-            self.storage.set_password(user_id, &hash, Utc::now()).await?;
+            self.store.set_password(user_id, &hash, Utc::now()).await?;
             // A reset must shut out whoever had the old password: every session ends.
-            let ended = self.storage.delete_other_sessions(user_id, None).await?;
+            let ended = self.store.delete_other_sessions(user_id, None).await?;
             self.access.changed().await;
             let detail = format!("set with a sign-in link; {ended} session(s) signed out");
             self.audit(UserId(user_id), "password_set", &client.address, &detail).await;
@@ -241,7 +241,7 @@ impl AccountsService {
         if valid == 0 || valid > LINK_MAX_SECS {
             return Err(CoreError::invalid("validSeconds", format!("must be 1 to {LINK_MAX_SECS} seconds")));
         }
-        if self.storage.login_of(user.0).await?.is_none() {
+        if self.store.login_of(user.0).await?.is_none() {
             return Err(CoreError::invalid(
                 "userId",
                 "the user has no login yet; set one first (canvasctl user login)",
@@ -257,7 +257,7 @@ impl AccountsService {
             expires_at,
             used_at: None,
         };
-        self.storage.insert_sign_in_link(&row).await?;
+        self.store.insert_sign_in_link(&row).await?;
         Ok((fresh.secret, expires_at))
     }
 
@@ -275,7 +275,7 @@ impl AccountsService {
 
     /// As [`Self::set_user_login`], for `canvasctl up`'s first start.
     pub async fn set_login_of(&self, user: UserId, login: &str, password: &str) -> CoreResult<UserRow> {
-        let row = self.storage.get_user(user.0).await?.ok_or_else(|| CoreError::not_found("user", user))?;
+        let row = self.store.get_user(user.0).await?.ok_or_else(|| CoreError::not_found("user", user))?;
         let login = normalise_login(login)?;
         let hash = if password.is_empty() {
             None
@@ -283,7 +283,7 @@ impl AccountsService {
             checked_password("password", password)?;
             Some(hash_password(password).await?)
         };
-        self.storage.set_login(user.0, &login, hash.as_deref(), Utc::now()).await?;
+        self.store.set_login(user.0, &login, hash.as_deref(), Utc::now()).await?;
         if hash.is_some() {
             self.audit(user, "password_set", "", "set by an administrator").await;
         }
@@ -301,7 +301,7 @@ impl AccountsService {
             client_address: clipped(address, MAX_ADDRESS),
             detail: clipped(detail, 256),
         };
-        if let Err(err) = self.storage.insert_audit(&record, AUDIT_PAGE.max).await {
+        if let Err(err) = self.store.insert_audit(&record, AUDIT_PAGE.max).await {
             tracing::warn!(error = %err, kind, "could not write an audit record");
         }
     }

@@ -65,7 +65,7 @@ impl AccountsService {
         let now = Utc::now();
         let cap = self.settings.accounts.sign_in_max_delay_secs;
         let wait = self
-            .storage
+            .store
             .throttle_rows(&keys)
             .await?
             .iter()
@@ -90,15 +90,15 @@ impl AccountsService {
         let now = Utc::now();
         // The account window is the longest: a count idle for longer can no longer slow anyone.
         let forget = now - ACCOUNT_WINDOW;
-        self.storage.record_sign_in_failure(&account_key(login), now, now - ACCOUNT_WINDOW, forget).await?;
+        self.store.record_sign_in_failure(&account_key(login), now, now - ACCOUNT_WINDOW, forget).await?;
         if !address.is_empty() {
-            self.storage.record_sign_in_failure(&address_key(address), now, now - ADDRESS_WINDOW, forget).await?;
+            self.store.record_sign_in_failure(&address_key(address), now, now - ADDRESS_WINDOW, forget).await?;
         }
         Ok(())
     }
 
     pub(crate) async fn clear_sign_in_failures(&self, login: &str) -> CoreResult<()> {
-        self.storage.clear_sign_in_failures(&account_key(login)).await
+        self.store.clear_sign_in_failures(&account_key(login)).await
     }
 }
 

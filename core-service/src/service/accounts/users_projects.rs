@@ -32,6 +32,16 @@ pub struct IssuedToken {
 }
 
 impl AccountsService {
+    /// The user `id` names, if any (who-am-I answers the caller's own).
+    pub async fn user(&self, id: UserId) -> CoreResult<Option<UserRow>> {
+        self.store.get_user(id.0).await
+    }
+
+    /// Whether the project exists (no role asked: for system administrators' operations).
+    pub(crate) async fn project_exists(&self, id: ProjectId) -> CoreResult<bool> {
+        Ok(self.store.get_project(id.0).await?.is_some())
+    }
+
     pub async fn create_user(&self, who: &Principal, name: &str, system_admin: bool) -> CoreResult<UserRow> {
         self.access.require_system_admin(who)?;
         self.insert_user(name, system_admin).await
@@ -40,7 +50,7 @@ impl AccountsService {
     async fn insert_user(&self, name: &str, system_admin: bool) -> CoreResult<UserRow> {
         let user =
             UserRow { id: UserId::new().0, name: checked_name("name", name)?, system_admin, created_at: Utc::now() };
-        self.storage.insert_user(&user).await?;
+        self.store.insert_user(&user).await?;
         Ok(user)
     }
 
@@ -52,7 +62,7 @@ impl AccountsService {
         name: &str,
     ) -> CoreResult<IssuedToken> {
         self.access.require_system_admin(who)?;
-        if self.storage.get_user(user_id.0).await?.is_none() {
+        if self.store.get_user(user_id.0).await?.is_none() {
             return Err(CoreError::not_found("user", user_id));
         }
         self.issue_token(user_id, environment.unwrap_or(self.settings.environment), name).await
@@ -81,13 +91,13 @@ impl AccountsService {
             revoked_at: None,
             prefix: fresh.secret.chars().take(tokens::SHOWN_CHARS).collect(),
         };
-        self.storage.insert_token(&row).await?;
+        self.store.insert_token(&row).await?;
         Ok(IssuedToken { secret: fresh.secret, row })
     }
 
     pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
         self.access.require_system_admin(who)?;
-        let revoked = self.storage.revoke_token(token_id.0, Utc::now()).await?;
+        let revoked = self.store.revoke_token(token_id.0, Utc::now()).await?;
         self.access.changed().await;
         revoked.ok_or_else(|| CoreError::not_found("token", token_id))
     }
@@ -96,17 +106,17 @@ impl AccountsService {
         if who.user_id != user_id {
             self.access.require_system_admin(who)?;
         }
-        self.storage.list_tokens(user_id.0).await
+        self.store.list_tokens(user_id.0).await
     }
 
     pub async fn create_project(&self, who: &Principal, name: &str, owner: UserId) -> CoreResult<ProjectRow> {
         self.access.require_system_admin(who)?;
-        if self.storage.get_user(owner.0).await?.is_none() {
+        if self.store.get_user(owner.0).await?.is_none() {
             return Err(CoreError::not_found("user", owner));
         }
         let project = ProjectRow { id: ProjectId::new().0, name: checked_name("name", name)?, created_at: Utc::now() };
         let membership = MembershipRow { project_id: project.id, user_id: owner.0, role: ProjectRole::Admin.code() };
-        self.storage.insert_project(&project, &membership).await?;
+        self.store.insert_project(&project, &membership).await?;
         Ok(project)
     }
 
@@ -121,7 +131,7 @@ impl AccountsService {
         if who.user_id != user_id {
             self.access.require_system_admin(who)?;
         }
-        self.storage.list_user_projects(user_id.0, page_size(requested, PROJECTS_PAGE)?).await
+        self.store.list_user_projects(user_id.0, page_size(requested, PROJECTS_PAGE)?).await
     }
 
     pub async fn get_project(&self, who: &Principal, project: ProjectId) -> CoreResult<(ProjectRow, ProjectRole)> {
@@ -131,7 +141,7 @@ impl AccountsService {
     /// Member management: a system admin, or an Admin of the project.
     async fn require_member_admin(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
         if who.system_admin {
-            return match self.storage.get_project(project.0).await? {
+            return match self.store.get_project(project.0).await? {
                 Some(_) => Ok(()),
                 None => Err(CoreError::not_found("project", project)),
             };
@@ -143,7 +153,7 @@ impl AccountsService {
         if !who.system_admin {
             self.access.require_role(who, project, ProjectRole::Viewer).await?;
         }
-        self.storage.list_members(project.0).await
+        self.store.list_members(project.0).await
     }
 
     pub async fn add_member(
@@ -154,12 +164,12 @@ impl AccountsService {
         role: ProjectRole,
     ) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
-        if self.storage.get_user(user.0).await?.is_none() {
+        if self.store.get_user(user.0).await?.is_none() {
             return Err(CoreError::not_found("user", user));
         }
         let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
         let event = member_event(who, project, user, EventKind::UserAdded, json!({"new": {"role": role.as_str()}}));
-        self.storage.add_member(&member, &event).await?;
+        self.store.add_member(&member, &event).await?;
         self.access.changed().await;
         Ok(member)
     }
@@ -175,7 +185,7 @@ impl AccountsService {
         let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
         // The previous role is read inside the write transaction; the event
         // records the new one, and the old one when it can be known up front.
-        let previous = self.storage.list_members(project.0).await?.into_iter().find(|m| m.user_id == user.0);
+        let previous = self.store.list_members(project.0).await?.into_iter().find(|m| m.user_id == user.0);
         let old = previous.and_then(|m| ProjectRole::from_code(m.role)).map(ProjectRole::as_str);
         let event = member_event(
             who,
@@ -184,7 +194,7 @@ impl AccountsService {
             EventKind::UserRoleChanged,
             json!({"new": {"role": role.as_str()}, "old": {"role": old}}),
         );
-        let changed = self.storage.set_member_role(&member, &event).await?;
+        let changed = self.store.set_member_role(&member, &event).await?;
         self.access.changed().await;
         match changed {
             Some(_) => Ok(member),
@@ -195,7 +205,7 @@ impl AccountsService {
     pub async fn remove_member(&self, who: &Principal, project: ProjectId, user: UserId) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
         let event = member_event(who, project, user, EventKind::UserRemoved, json!({}));
-        let removed = self.storage.remove_member(project.0, user.0, &event).await?;
+        let removed = self.store.remove_member(project.0, user.0, &event).await?;
         self.access.changed().await;
         removed.ok_or_else(|| CoreError::not_found("member", user))
     }
@@ -203,7 +213,7 @@ impl AccountsService {
     /// First start of an empty installation: creates a system admin and
     /// returns its token. Does nothing (None) when an admin exists.
     pub async fn bootstrap_admin(&self, name: &str) -> CoreResult<Option<(UserRow, IssuedToken)>> {
-        if self.storage.count_system_admins().await? > 0 {
+        if self.store.count_system_admins().await? > 0 {
             return Ok(None);
         }
         let admin = self.insert_user(name, true).await?;

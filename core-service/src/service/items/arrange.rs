@@ -59,7 +59,7 @@ impl ItemsService {
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let (changes, events, answer) = self.plan_arrangement(who, project, items, &ids, style, origin).await?;
-            if changes.is_empty() || written(self.storage.update_items(&changes, &events).await)? {
+            if changes.is_empty() || written(self.store.update_items(&changes, &events).await)? {
                 self.outbox_written();
                 return Ok(answer);
             }
@@ -80,7 +80,7 @@ impl ItemsService {
     ) -> CoreResult<(Vec<(crate::storage::ItemRow, i64)>, Vec<crate::storage::NewEvent>, Vec<Written>)> {
         let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| id.0).collect();
         let mut rows: HashMap<uuid::Uuid, crate::storage::ItemRow> =
-            self.storage.get_items(project.0, &uuids).await?.into_iter().map(|r| (r.id, r)).collect();
+            self.store.get_items(project.0, &uuids).await?.into_iter().map(|r| (r.id, r)).collect();
         if let Some(i) = raw.iter().position(|r| ItemId::parse(r).is_ok_and(|id| !rows.contains_key(&id.0))) {
             return Err(CoreError::invalid(format!("itemIds[{i}]"), format!("no item '{}' in this project", raw[i])));
         }
@@ -99,7 +99,7 @@ impl ItemsService {
             .collect();
         let index: HashMap<uuid::Uuid, usize> = movable.iter().enumerate().map(|(i, id)| (id.0, i)).collect();
         let mut edges = Vec::new();
-        for connector in self.storage.project_connectors(project.0).await? {
+        for connector in self.store.project_connectors(project.0).await? {
             let end = |name: &str| {
                 connector.properties.get(name)?.get("itemId")?.as_str().and_then(|s| uuid::Uuid::parse_str(s).ok())
             };

@@ -166,7 +166,7 @@ impl ItemsService {
             .collect();
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();
         let deadline = Instant::now() + WRITE_DEADLINE;
-        while !written(self.storage.insert_items(&rows, &events, &external_ends).await.map(|()| true))? {
+        while !written(self.store.insert_items(&rows, &events, &external_ends).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
         self.outbox_written();
@@ -191,7 +191,7 @@ impl ItemsService {
         wanted.sort_unstable();
         wanted.dedup();
         let found: HashMap<uuid::Uuid, ItemType> =
-            self.storage.get_items(project.0, &wanted).await?.into_iter().map(|row| (row.id, row.item_type)).collect();
+            self.store.get_items(project.0, &wanted).await?.into_iter().map(|row| (row.id, row.item_type)).collect();
         for (i, id) in parents {
             if !found.contains_key(&id.0) {
                 violations.push(FieldViolation::new(

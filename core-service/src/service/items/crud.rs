@@ -96,7 +96,7 @@ impl ItemsService {
         let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
         let attached = attachments(item_type, &props);
         let deadline = Instant::now() + WRITE_DEADLINE;
-        while !written(self.storage.insert_item(&row, &event, &attached).await.map(|()| true))? {
+        while !written(self.store.insert_item(&row, &event, &attached).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
         self.outbox_written();
@@ -165,7 +165,7 @@ impl ItemsService {
             let event =
                 item_event(who, project, item, actual_type, EventKind::ItemUpdated, json!({"new": new, "old": old}));
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
-            if written(self.storage.update_item(&row, current.version, &event, &attached).await)? {
+            if written(self.store.update_item(&row, current.version, &event, &attached).await)? {
                 self.outbox_written();
                 return Ok(Written { item, item_type: actual_type, version: row.version });
             }
@@ -193,7 +193,7 @@ impl ItemsService {
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent.to_string(), "old": current.properties});
             let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
-            if written(self.storage.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
+            if written(self.store.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
                 self.outbox_written();
                 return Ok(Written { item, item_type, version: current.version });
             }
@@ -235,7 +235,7 @@ impl ItemsService {
             filter.limit = SCAN_PAGE;
             let mut matched = Vec::new();
             while matched.len() <= limit as usize {
-                let scanned = self.storage.list_items(project.0, &filter).await?;
+                let scanned = self.store.list_items(project.0, &filter).await?;
                 let last_page = scanned.len() < SCAN_PAGE as usize;
                 filter.after = scanned.last().map(|r| r.id);
                 let presented = self.present(project, scanned).await?;
@@ -246,7 +246,7 @@ impl ItemsService {
             }
             matched
         } else {
-            self.present(project, self.storage.list_items(project.0, &filter).await?).await?
+            self.present(project, self.store.list_items(project.0, &filter).await?).await?
         };
         let next_cursor = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
@@ -260,7 +260,7 @@ impl ItemsService {
     /// An item by id alone, among the projects the caller can read.
     pub async fn find_item(&self, who: &Principal, item: ItemId) -> CoreResult<ItemRow> {
         let row = self
-            .storage
+            .store
             .find_item_for_user(item.0, who.user_id.0)
             .await?
             .ok_or_else(|| CoreError::not_found("item", item))?;
@@ -287,7 +287,7 @@ impl ItemsService {
     }
 
     pub(super) async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
-        self.storage.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
+        self.store.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
     }
 
     /// A parent item must exist in the same project (and not be the item).
@@ -296,7 +296,7 @@ impl ItemsService {
         if Some(parent_id) == item {
             return Err(CoreError::invalid("parent", "an item cannot be its own parent"));
         }
-        match self.storage.get_item(project.0, parent_id.0).await? {
+        match self.store.get_item(project.0, parent_id.0).await? {
             Some(_) => Ok(()),
             None => Err(CoreError::invalid(
                 "parent",

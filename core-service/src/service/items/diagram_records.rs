@@ -103,9 +103,9 @@ impl ItemsService {
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let row = self.load_diagram(project, id).await?;
         let live: HashSet<Uuid> =
-            self.storage.diagram_items(project.0, id.0).await?.into_iter().map(|item| item.id).collect();
+            self.store.diagram_items(project.0, id.0).await?.into_iter().map(|item| item.id).collect();
         let elements =
-            self.storage.diagram_elements(id.0).await?.into_iter().filter(|e| live.contains(&e.item_id)).collect();
+            self.store.diagram_elements(id.0).await?.into_iter().filter(|e| live.contains(&e.item_id)).collect();
         Ok(DiagramRecord { row, elements })
     }
 
@@ -127,7 +127,7 @@ impl ItemsService {
             ),
             None => None,
         };
-        let mut rows = self.storage.list_diagrams(project.0, after, limit + 1).await?;
+        let mut rows = self.store.list_diagrams(project.0, after, limit + 1).await?;
         let next = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
             rows.last().map(|r| DiagramId(r.id).to_string())
@@ -214,10 +214,10 @@ impl ItemsService {
         id: DiagramId,
     ) -> CoreResult<(DiagramRecord, Vec<ItemRow>)> {
         let record = self.get_diagram(who, project, id).await?;
-        let mut rows = self.storage.diagram_items(project.0, id.0).await?;
+        let mut rows = self.store.diagram_items(project.0, id.0).await?;
         let ids: HashSet<String> = rows.iter().map(|r| r.id.to_string()).collect();
         let own: HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
-        for c in self.storage.project_connectors(project.0).await? {
+        for c in self.store.project_connectors(project.0).await? {
             let ends = c.properties.as_object().map(connector::attached_items).unwrap_or_default();
             if !own.contains(&c.id) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
                 rows.push(c);
@@ -228,12 +228,12 @@ impl ItemsService {
     }
 
     async fn load_diagram(&self, project: ProjectId, id: DiagramId) -> CoreResult<DiagramRow> {
-        self.storage.get_diagram(project.0, id.0).await?.ok_or_else(|| CoreError::not_found("diagram", id))
+        self.store.get_diagram(project.0, id.0).await?.ok_or_else(|| CoreError::not_found("diagram", id))
     }
 
     async fn prior(&self, project: ProjectId, id: DiagramId) -> CoreResult<Prior> {
-        let elements = self.storage.diagram_elements(id.0).await?;
-        let items = self.storage.diagram_items(project.0, id.0).await?.into_iter().map(|i| (i.id, i)).collect();
+        let elements = self.store.diagram_elements(id.0).await?;
+        let items = self.store.diagram_items(project.0, id.0).await?.into_iter().map(|i| (i.id, i)).collect();
         Ok(Prior { elements, items })
     }
 
@@ -251,7 +251,7 @@ impl ItemsService {
         let deleted: HashMap<String, &ItemRow> = change.deletes.iter().map(|d| (d.id.to_string(), d)).collect();
         let diagram_s: HashSet<Uuid> = change.order.iter().map(|i| i.0).collect();
         let mut updates = Vec::new();
-        for current in self.storage.project_connectors(project.0).await? {
+        for current in self.store.project_connectors(project.0).await? {
             if diagram_s.contains(&current.id) || deleted.contains_key(&current.id.to_string()) {
                 continue;
             }
@@ -263,7 +263,7 @@ impl ItemsService {
             let others: Vec<Uuid> =
                 ends.iter().filter(|e| !deleted.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
             let mut frames: HashMap<String, Frame> = HashMap::new();
-            for row in deleted.values().copied().chain(self.storage.get_items(project.0, &others).await?.iter()) {
+            for row in deleted.values().copied().chain(self.store.get_items(project.0, &others).await?.iter()) {
                 if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }
@@ -308,7 +308,7 @@ impl ItemsService {
             events: &events,
             elements: &change.elements,
         };
-        let done = self.storage.write_diagram(&write).await?;
+        let done = self.store.write_diagram(&write).await?;
         if done {
             self.outbox_written();
         }

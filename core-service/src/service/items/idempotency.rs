@@ -35,7 +35,7 @@ use uuid::Uuid;
 use super::ItemsService;
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
-use crate::storage::{IdempotencyClaim, Storage};
+use crate::storage::{IdempotencyClaim, ItemsStore};
 
 /// The HTTP header, named in errors about the key.
 pub const HEADER: &str = "Idempotency-Key";
@@ -136,7 +136,7 @@ pub fn scope_of(who: &Principal) -> String {
 
 /// The claim of one attempt on one key.
 struct Held {
-    storage: Storage,
+    store: ItemsStore,
     scope: String,
     key: String,
     claim: Uuid,
@@ -160,7 +160,7 @@ impl Held {
             tokio::select! {
                 outcome = &mut work => break outcome,
                 _ = renew.tick() => {
-                    match self.storage.extend_idempotency_lease(&self.scope, &self.key, self.claim, self.lease_until()).await {
+                    match self.store.extend_idempotency_lease(&self.scope, &self.key, self.claim, self.lease_until()).await {
                         Ok(true) => {}
                         Ok(false) => tracing::warn!(key = %self.key, "an idempotency key's lease was taken over while its call ran"),
                         Err(err) => tracing::warn!(error = %err, "could not extend an idempotency key's lease"),
@@ -171,7 +171,7 @@ impl Held {
         match &outcome {
             Ok(answer) => self.store(answer).await,
             Err(_) => {
-                if let Err(err) = self.storage.release_idempotency_key(&self.scope, &self.key, self.claim).await {
+                if let Err(err) = self.store.release_idempotency_key(&self.scope, &self.key, self.claim).await {
                     // The key stays "in progress" until its lease lapses; then a retry runs.
                     tracing::warn!(error = %err, "could not free the idempotency key of a failed call");
                 }
@@ -184,7 +184,7 @@ impl Held {
     /// would run it again once its lease lapsed.
     async fn store(&self, answer: &[u8]) {
         for attempt in 1..=3u32 {
-            match self.storage.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await {
+            match self.store.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await {
                 Ok(true) => return,
                 Ok(false) => {
                     tracing::warn!(key = %self.key, "an idempotency key was taken over before its call's answer was stored");
@@ -227,11 +227,11 @@ impl ItemsService {
                 lease_until: now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::MAX),
                 expires_at: now + chrono::Duration::from_std(KEY_LIFETIME).unwrap_or(chrono::Duration::MAX),
             };
-            if self.storage.claim_idempotency_key(&claim).await? {
+            if self.store.claim_idempotency_key(&claim).await? {
                 break claim.claim;
             }
             // Freed by a failed call meanwhile: claim it again.
-            let Some(row) = self.storage.idempotency_key(&scope, &retry.key).await? else { continue };
+            let Some(row) = self.store.idempotency_key(&scope, &retry.key).await? else { continue };
             let take_over = if row.expires_at <= now {
                 true
             } else if row.fingerprint != retry.fingerprint {
@@ -249,7 +249,7 @@ impl ItemsService {
                 row.lease_until <= now
             };
             if take_over {
-                if self.storage.take_over_idempotency_key(&claim, row.claim).await? {
+                if self.store.take_over_idempotency_key(&claim, row.claim).await? {
                     if row.expires_at > now {
                         tracing::warn!(key = %retry.key, "took over an idempotency key whose lease lapsed");
                     }
@@ -266,7 +266,7 @@ impl ItemsService {
             tokio::time::sleep(pause.min(left)).await;
             pause = (pause * 2).min(Duration::from_millis(250));
         };
-        let held = Held { storage: self.storage.clone(), scope, key: retry.key, claim, lease };
+        let held = Held { store: self.store.clone(), scope, key: retry.key, claim, lease };
         let answer = tokio::spawn(held.run(work))
             .await
             .map_err(|err| CoreError::internal(format!("an idempotent call's task failed: {err}")))??;

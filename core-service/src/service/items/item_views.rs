@@ -41,7 +41,7 @@ impl ItemsService {
             }
         }
         let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
-        for row in self.storage.get_items(project.0, &missing).await? {
+        for row in self.store.get_items(project.0, &missing).await? {
             if let Some(props) = row.properties.as_object() {
                 frames.insert(row.id.to_string(), Frame::of(props));
             }
@@ -138,7 +138,7 @@ impl ItemsService {
                 violations.push(crate::error::FieldViolation::new(field, "a connector cannot attach to itself"));
                 continue;
             }
-            match self.storage.get_item(project.0, id).await? {
+            match self.store.get_item(project.0, id).await? {
                 None => {
                     violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project")))
                 }
@@ -164,7 +164,7 @@ impl ItemsService {
     ) -> CoreResult<Dependents> {
         let deleted_id = deleted.id.to_string();
         let connectors: Vec<ItemRow> = self
-            .storage
+            .store
             .project_connectors(project.0)
             .await?
             .into_iter()
@@ -182,7 +182,7 @@ impl ItemsService {
             if let Some(props) = deleted.properties.as_object() {
                 frames.insert(deleted_id.clone(), Frame::of(props));
             }
-            for row in self.storage.get_items(project.0, &others).await? {
+            for row in self.store.get_items(project.0, &others).await? {
                 if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }

@@ -1,7 +1,7 @@
 //! The items context: every operation on a project's items, and the project's change stream.
 //!
 //! [`ItemsService`] holds what these operations need and nothing of another context: the shared
-//! [`Access`] (authentication and roles), storage, file content, the wake-ups of the indexer and of
+//! [`Access`] (authentication and roles), its store (`storage::ItemsStore`), file content, the wake-ups of the indexer and of
 //! webhook dispatchers, and this replica's per-item write turns. Its fields are private to this
 //! module; a new item operation is an `impl ItemsService` block in a file here.
 //!
@@ -30,6 +30,7 @@ pub mod item_filters;
 pub mod item_locks;
 pub mod item_views;
 pub mod presence;
+mod project_copy;
 pub mod watch;
 
 use std::sync::Arc;
@@ -37,14 +38,14 @@ use std::sync::Arc;
 use super::access::Access;
 use crate::blobs::BlobStore;
 use crate::knowledge::Knowledge;
-use crate::storage::Storage;
+use crate::storage::ItemsStore;
 use crate::webhooks::runtime::DueSignal;
 
 /// Items, their files, diagrams and layouts, and the change stream of a project.
 #[derive(Debug, Clone)]
 pub struct ItemsService {
     access: Arc<Access>,
-    storage: Storage,
+    store: ItemsStore,
     /// Uploaded file content, addressed by hash.
     blobs: BlobStore,
     /// Only to wake the indexer after a write (the queue itself is filled by a database trigger).
@@ -60,12 +61,12 @@ pub struct ItemsService {
 impl ItemsService {
     pub(crate) fn new(
         access: Arc<Access>,
-        storage: Storage,
+        store: ItemsStore,
         blobs: BlobStore,
         knowledge: Knowledge,
         deliveries: DueSignal,
     ) -> Self {
-        Self { access, storage, blobs, knowledge, deliveries, item_locks: Arc::default(), presence: Arc::default() }
+        Self { access, store, blobs, knowledge, deliveries, item_locks: Arc::default(), presence: Arc::default() }
     }
 
     /// After a committed write with events: the indexer and the webhook dispatchers start at once

@@ -318,10 +318,10 @@ impl ItemsService {
             selection,
             at_unix_ms: chrono::Utc::now().timestamp_millis(),
         };
-        if self.storage.shares_presence() {
+        if self.store.shares_presence() {
             let payload = serde_json::to_string(&Wire::of(project, &present, announcement.leaving))
                 .map_err(CoreError::internal)?;
-            self.storage.notify_presence(&payload).await
+            self.store.notify_presence(&payload).await
         } else {
             self.presence.apply(project, present, announcement.leaving);
             Ok(())
@@ -363,7 +363,7 @@ impl ItemsService {
     /// Feeds the hub from the database's presence channel (PostgreSQL; on SQLite it returns at
     /// once).
     async fn relay_presence(&self, shutdown: &CancellationToken) {
-        let listen = || self.storage.listen_presence(LISTEN_WITHIN);
+        let listen = || self.store.listen_presence(LISTEN_WITHIN);
         notifications::follow("presence", listen, &*self.presence, shutdown).await;
     }
 }

@@ -5,7 +5,7 @@
 //! graph on large projects), fused in Rust (`knowledge::fusion`), identically on both backends.
 //! With `postProcess` a language model reranks the candidates and writes the answer.
 //!
-//! [`RetrievalService`] is the retrieval context: it holds the shared [`Access`], storage, file
+//! [`RetrievalService`] is the retrieval context: it holds the shared [`Access`], its store (`storage::RetrievalStore`), file
 //! content and the knowledge handle (model, agents, search indexes), private to this module, and
 //! builds the background [`Indexer`] over the same (which never reaches back into the services).
 
@@ -24,7 +24,7 @@ use crate::knowledge::indexer::Indexer;
 use crate::knowledge::llm::{self, Passage};
 use crate::knowledge::Knowledge;
 use crate::service::Principal;
-use crate::storage::Storage;
+use crate::storage::RetrievalStore;
 use crate::storage::{IndexCounts, IndexStatusRow};
 use canvas_search::fusion::{
     feedback_chunks, feedback_query, fuse, Fused, LegHit, Legs, FEEDBACK_CHUNKS, FEEDBACK_WEIGHT,
@@ -80,7 +80,7 @@ pub struct Answer {
 #[derive(Debug, Clone)]
 pub struct RetrievalService {
     access: Arc<Access>,
-    storage: Storage,
+    store: RetrievalStore,
     /// Uploaded file content, which the indexer it builds reads documents' text from.
     blobs: BlobStore,
     /// The embedding model, agent configurations, search indexes and the indexer's wake-up.
@@ -88,8 +88,8 @@ pub struct RetrievalService {
 }
 
 impl RetrievalService {
-    pub(crate) fn new(access: Arc<Access>, storage: Storage, blobs: BlobStore, knowledge: Knowledge) -> Self {
-        Self { access, storage, blobs, knowledge }
+    pub(crate) fn new(access: Arc<Access>, store: RetrievalStore, blobs: BlobStore, knowledge: Knowledge) -> Self {
+        Self { access, store, blobs, knowledge }
     }
 
     /// The embedding model, splitter and agents in use.
@@ -99,7 +99,7 @@ impl RetrievalService {
 
     /// The background indexer over this core's storage, files and model (`crate::run` spawns it).
     pub fn indexer(&self) -> Indexer {
-        Indexer::new(self.storage.clone(), self.blobs.clone(), self.knowledge.clone())
+        Indexer::new(self.store.clone(), self.blobs.clone(), self.knowledge.clone())
     }
 
     pub async fn retrieve(&self, who: &Principal, project: ProjectId, request: RetrieveRequest) -> CoreResult<Answer> {
@@ -158,7 +158,7 @@ impl RetrievalService {
         let keyword = request.mode != SearchMode::Semantic;
         let search = &self.knowledge.search;
         let (slot, query_vector) =
-            tokio::try_join!(search.fresh(&self.storage, project.0), self.embed_query(&request.query, semantic))?;
+            tokio::try_join!(search.fresh(&self.store, project.0), self.embed_query(&request.query, semantic))?;
         let terms = keyword.then(|| tokenise::query_terms(&request.query, &request.keywords, MAX_TERMS));
         let items = items.map(<[Uuid]>::to_vec);
         search
@@ -224,7 +224,7 @@ impl RetrievalService {
 
     async fn chunk_texts(&self, fused: &[Fused]) -> CoreResult<HashMap<i64, String>> {
         let ids: Vec<i64> = fused.iter().map(|f| f.chunk_id).collect();
-        Ok(self.storage.chunk_texts(&ids).await?.into_iter().map(|c| (c.id, c.text)).collect())
+        Ok(self.store.chunk_texts(&ids).await?.into_iter().map(|c| (c.id, c.text)).collect())
     }
 
     fn validate_retrieve(&self, request: &RetrieveRequest) -> CoreResult<RetrieveLimits> {
@@ -307,8 +307,13 @@ impl RetrievalService {
     }
 
     /// Loads the search indexes of the most recently changed projects (at start, in the background).
+    /// Items waiting in the index queue and the age of the oldest, in seconds (for metrics).
+    pub async fn queue_stats(&self) -> CoreResult<(i64, f64)> {
+        self.store.knowledge_queue_stats().await
+    }
+
     pub async fn warm_search_indexes(self) {
-        self.knowledge.search.warm(&self.storage, self.knowledge.warm_projects).await;
+        self.knowledge.search.warm(&self.store, self.knowledge.warm_projects).await;
     }
 
     /// The index state of a project's items (Viewer role), one page of `limit` (the resolved page
@@ -332,8 +337,8 @@ impl RetrievalService {
         let filter = (!items.is_empty()).then_some(items.as_slice());
         let now_ms = chrono::Utc::now().timestamp_millis();
         tokio::try_join!(
-            self.storage.index_status(project.0, filter, after, limit),
-            self.storage.index_counts(project.0, filter, now_ms),
+            self.store.index_status(project.0, filter, after, limit),
+            self.store.index_counts(project.0, filter, now_ms),
         )
     }
 }

@@ -30,12 +30,12 @@ impl WebhooksService {
     /// today's rules (the destination allow-list may have changed).
     pub async fn prepare_webhooks(&self) -> CoreResult<()> {
         let now = Utc::now();
-        if !self.storage.published_signing_keys(now).await?.iter().any(|k| k.activates_at <= now) {
+        if !self.store.published_signing_keys(now).await?.iter().any(|k| k.activates_at <= now) {
             self.add_signing_key(now, None).await?;
             tracing::info!("created the first webhook signing key");
         }
         let policy = self.runtime.client.policy();
-        for row in self.storage.all_webhooks().await? {
+        for row in self.store.all_webhooks().await? {
             let definition = Definition {
                 name: row.name.clone(),
                 url: row.url.clone(),
@@ -49,7 +49,7 @@ impl WebhooksService {
                 if !valid {
                     tracing::warn!(webhook = %row.id, url = %row.url, "webhook no longer passes validation; inactive");
                 }
-                self.storage.mark_invalid(row.id, !valid).await?;
+                self.store.mark_invalid(row.id, !valid).await?;
             }
         }
         Ok(())
@@ -71,7 +71,7 @@ impl WebhooksService {
             activates_at,
             retires_at: None,
         };
-        self.storage.insert_signing_key(&row, retire_others_at).await?;
+        self.store.insert_signing_key(&row, retire_others_at).await?;
         // This replica signs from the new ring at once.
         *self.runtime.key_ring() = None;
         Ok(row)
@@ -80,7 +80,7 @@ impl WebhooksService {
     /// The published key set (no authentication): keys not yet retired,
     /// including a rotated-in key that does not sign yet.
     pub async fn signing_keys(&self) -> CoreResult<Vec<SigningKeyRow>> {
-        self.storage.published_signing_keys(Utc::now()).await
+        self.store.published_signing_keys(Utc::now()).await
     }
 
     /// Publishes a new key that signs after `delay` (None: the configured
@@ -126,7 +126,7 @@ impl WebhooksService {
         let row = match cached {
             Some(row) => row,
             None => {
-                let keys = self.storage.published_signing_keys(now).await?;
+                let keys = self.store.published_signing_keys(now).await?;
                 let row = signing(&keys);
                 *self.runtime.key_ring() = Some((std::time::Instant::now(), keys));
                 row.ok_or_else(|| {
@@ -179,7 +179,7 @@ impl WebhooksService {
         let limited = &limited[..limited.len().min(MAX_SKIPPED_WEBHOOKS - skip.len())];
         let max = max.clamp(1, MAX_LEASE_BATCH);
         let started = std::time::Instant::now();
-        let rows = self.storage.lease_deliveries(now, until, token, max, skip, limited).await?;
+        let rows = self.store.lease_deliveries(now, until, token, max, skip, limited).await?;
         if rows.is_empty() {
             return Ok(Vec::new());
         }
@@ -228,7 +228,7 @@ impl WebhooksService {
     /// in one transaction; returns how many were still held. They are due at once, so the
     /// dispatchers are woken.
     pub async fn release_deliveries(&self, leases: &[(Uuid, Uuid)]) -> CoreResult<u32> {
-        let released = self.storage.release_deliveries(leases).await?;
+        let released = self.store.release_deliveries(leases).await?;
         if released > 0 {
             self.runtime.due.written();
         }
@@ -239,7 +239,7 @@ impl WebhooksService {
     /// delivery; 410 Gone disables the webhook; anything else retries by the
     /// schedule (lengthened by `Retry-After`) until the attempts run out.
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
-        self.storage.record_attempt(&self.attempt_outcome(&report, Utc::now())).await
+        self.store.record_attempt(&self.attempt_outcome(&report, Utc::now())).await
     }
 
     /// Records many attempts as [`WebhooksService::report_delivery`] does, in one transaction;
@@ -250,7 +250,7 @@ impl WebhooksService {
         }
         let now = Utc::now();
         let outcomes: Vec<AttemptOutcome> = reports.iter().map(|r| self.attempt_outcome(r, now)).collect();
-        let recorded = self.storage.record_attempts(&outcomes).await?;
+        let recorded = self.store.record_attempts(&outcomes).await?;
         Ok(recorded.into_iter().filter(|r| *r).count() as u32)
     }
 

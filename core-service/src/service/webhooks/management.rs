@@ -6,7 +6,7 @@ use uuid::Uuid;
 use webhook_client::Outcome;
 
 use super::WebhooksService;
-use crate::domain::{EventKind, ProjectId, ProjectRole};
+use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::{AttemptRow, WebhookRow};
@@ -41,12 +41,12 @@ impl WebhooksService {
 
     pub async fn list_webhooks(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<WebhookRow>> {
         self.require_manager(who, project).await?;
-        self.storage.list_webhooks(project.0).await
+        self.store.list_webhooks(project.0).await
     }
 
     pub async fn get_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.storage.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     pub async fn create_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<WebhookRow> {
@@ -74,7 +74,7 @@ impl WebhooksService {
             disabled_at: None,
             disabled_reason: None,
         };
-        self.storage.insert_webhook(&row).await?;
+        self.store.insert_webhook(&row).await?;
         Ok(row)
     }
 
@@ -89,7 +89,7 @@ impl WebhooksService {
         self.require_manager(who, project).await?;
         let definition = self.parse_definition(json).await?;
         let mut row =
-            self.storage.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
+            self.store.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
         row.name = definition.name;
         row.url = definition.url;
         row.enabled = definition.enabled;
@@ -97,18 +97,18 @@ impl WebhooksService {
         row.events = definition.events;
         row.custom_data = definition.custom_data;
         row.updated_at = Utc::now();
-        self.storage.replace_webhook(&row).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.replace_webhook(&row).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     pub async fn delete_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.storage.delete_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.delete_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     /// Clears an automatic disable and the failure counter, and enables.
     pub async fn enable_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.storage.enable_webhook(project.0, id, Utc::now()).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.enable_webhook(project.0, id, Utc::now()).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     /// Sends one signed `ping` to an unsaved definition. At most
@@ -121,7 +121,7 @@ impl WebhooksService {
         let now = Utc::now();
         let window = chrono::Duration::seconds(60);
         if let Some(oldest) =
-            self.storage.count_test_call(who.user_id.0, now, now - window, TEST_CALLS_PER_MINUTE).await?
+            self.store.count_test_call(who.user_id.0, now, now - window, TEST_CALLS_PER_MINUTE).await?
         {
             let wait = (oldest + window - now).num_milliseconds().max(0) as u64;
             return Err(CoreError::RateLimited {
@@ -147,7 +147,7 @@ impl WebhooksService {
     ) -> CoreResult<Vec<AttemptRow>> {
         let limit = crate::service::page_size(limit, canvas_vocabulary::limits::DELIVERIES_PAGE)?;
         let webhook = self.get_webhook(who, project, id).await?;
-        self.storage.list_attempts(webhook.id, limit).await
+        self.store.list_attempts(webhook.id, limit).await
     }
 
     /// Queues a past delivery's event again under a new delivery id (so
@@ -156,7 +156,7 @@ impl WebhooksService {
         let webhook = self.get_webhook(who, project, id).await?;
         let delivery_id = Uuid::parse_str(delivery.trim()).map_err(|_| CoreError::not_found("delivery", delivery))?;
         let new_id = Uuid::now_v7();
-        if !self.storage.redeliver(webhook.id, delivery_id, new_id, Utc::now()).await? {
+        if !self.store.redeliver(webhook.id, delivery_id, new_id, Utc::now()).await? {
             return Err(CoreError::not_found("delivery", delivery_id));
         }
         self.runtime.due.written();
@@ -190,55 +190,14 @@ impl WebhooksService {
         owner: crate::domain::UserId,
     ) -> CoreResult<ProjectCopy> {
         self.access.require_system_admin(who)?;
-        if self.storage.get_project(source.0).await?.is_none() {
+        if !self.accounts.project_exists(source).await? {
             return Err(CoreError::not_found("project", source));
         }
-        let mut items = Vec::new();
-        let mut filter = crate::storage::ItemFilter { limit: 1000, ..Default::default() };
-        loop {
-            let page = self.storage.list_items(source.0, &filter).await?;
-            let full = page.len() == filter.limit as usize;
-            filter.after = page.last().map(|row| row.id);
-            items.extend(page);
-            if !full {
-                break;
-            }
-        }
-        let hooks = self.storage.list_webhooks(source.0).await?;
+        let items = self.items.all_items(source).await?;
+        let hooks = self.store.list_webhooks(source.0).await?;
         let project = self.accounts.create_project(who, name, owner).await?;
-        let ids: std::collections::HashMap<String, String> =
-            items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
         let now = Utc::now();
-        for mut row in items.clone() {
-            let new_id = Uuid::parse_str(&ids[&row.id.to_string()]).map_err(CoreError::internal)?;
-            if let canvas_items::Parent::Item(old) = row.parent {
-                if let Some(copy) = ids.get(&old.to_string()) {
-                    let copy = Uuid::parse_str(copy).map_err(CoreError::internal)?;
-                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId(copy));
-                }
-            }
-            for end in ["startPoint", "endPoint"] {
-                let target = row.properties.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
-                if let Some(copy) = target.and_then(|old| ids.get(old)).cloned() {
-                    row.properties[end]["itemId"] = serde_json::Value::String(copy);
-                }
-            }
-            row.id = new_id;
-            row.project_id = project.id;
-            row.version = 1;
-            (row.created_by, row.updated_by, row.created_at, row.updated_at) = (who.user_id.0, who.user_id.0, now, now);
-            let event = crate::storage::NewEvent {
-                id: Uuid::now_v7(),
-                project_id: project.id,
-                kind: EventKind::ItemCreated,
-                subject_id: row.id,
-                subject_type: row.item_type.to_string(),
-                actor_user_id: who.user_id.0,
-                occurred_at: now,
-                payload: serde_json::json!({"parent": row.parent.to_string(), "new": row.properties}),
-            };
-            self.storage.insert_item(&row, &event, &[]).await?;
-        }
+        let items = self.items.insert_copies(who, items, ProjectId(project.id), now).await?;
         for mut hook in hooks.clone() {
             hook.id = Uuid::now_v7();
             hook.project_id = project.id;
@@ -248,8 +207,8 @@ impl WebhooksService {
                 (None, None, None, None);
             (hook.consecutive_failures, hook.first_failure_at, hook.disabled_at, hook.disabled_reason) =
                 (0, None, None, None);
-            self.storage.insert_webhook(&hook).await?;
+            self.store.insert_webhook(&hook).await?;
         }
-        Ok(ProjectCopy { project, items: items.len(), webhooks: hooks.len() })
+        Ok(ProjectCopy { project, items, webhooks: hooks.len() })
     }
 }

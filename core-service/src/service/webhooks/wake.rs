@@ -5,7 +5,7 @@
 //! context calls `written` after each commit with events) and by the database: on SQLite the
 //! writer connection's commit hook (every enqueued delivery, whatever wrote it), on PostgreSQL the
 //! `canvas_webhook_due` channel, on which each replica passes its own writes on to the others
-//! (one `pg_notify` at a time, in its own transaction: see `storage/webhook_wake.rs`). A missed
+//! (one `pg_notify` at a time, in its own transaction: see `storage/webhooks/wake.rs`). A missed
 //! wake-up costs at most the dispatcher's poll interval, so a lost connection is only logged.
 
 use tokio::sync::watch;
@@ -39,14 +39,14 @@ impl WebhooksService {
 
     /// Database → this replica's signal.
     async fn relay_due(&self, shutdown: &CancellationToken) {
-        let listen = || async { self.storage.listen_due(LISTEN_WITHIN).await.map(Some) };
+        let listen = || async { self.store.listen_due(LISTEN_WITHIN).await.map(Some) };
         notifications::follow("webhook wake-ups", listen, &self.runtime.due, shutdown).await;
     }
 
     /// This replica's writes → the other replicas (PostgreSQL only). Writes while a notify is in
     /// flight are told by the next one, so there is at most one notify per round trip.
     async fn publish_due(&self, shutdown: &CancellationToken) {
-        if !self.storage.shares_due_deliveries() {
+        if !self.store.shares_due_deliveries() {
             return;
         }
         let mut written = self.runtime.due.written_here();
@@ -55,7 +55,7 @@ impl WebhooksService {
                 () = shutdown.cancelled() => return,
                 changed = written.changed() => if changed.is_err() { return },
             }
-            if let Err(err) = self.storage.notify_due(&self.runtime.due.replica).await {
+            if let Err(err) = self.store.notify_due(&self.runtime.due.replica).await {
                 tracing::warn!(error = %err, "webhook wake-ups: cannot notify the other replicas");
             }
         }

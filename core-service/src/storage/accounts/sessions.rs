@@ -5,8 +5,9 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{db_error, Storage, UserRow};
+use super::AccountsStore;
 use crate::error::CoreError;
+use crate::storage::{db_error, UserRow};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -65,7 +66,7 @@ pub struct AuditRow {
 const SESSION_COLUMNS: &str =
     "id, user_id, secret_hash, created_at, last_seen_at, expires_at, client_address, user_agent";
 
-impl Storage {
+impl AccountsStore {
     /// Sets a user's login, and the password hash when given (None keeps the current one).
     /// A login another user has is a conflict.
     pub async fn set_login(

@@ -3,29 +3,16 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{db_error, MembershipRow, NewEvent, ProjectRow, Storage, TokenRow, UserProjectRow, UserRow};
+use super::AccountsStore;
 use crate::error::CoreError;
+use crate::storage::outbox::insert_event;
+use crate::storage::{db_error, MembershipRow, NewEvent, ProjectRow, TokenRow, UserProjectRow, UserRow};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
-pub(super) const INSERT_EVENT: &str = "INSERT INTO events \
-    (id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-
-/// Writes a [`NewEvent`] on `$executor` (the change's transaction) and fans it out into webhook
-/// deliveries there, so an acknowledged change always has them (`webhooks::Outbox`, one
-/// statement on PostgreSQL).
-macro_rules! insert_event {
-    ($executor:expr, $event:expr) => {{
-        let event: &NewEvent = $event;
-        crate::storage::webhooks::Outbox::insert_event($executor, event).await
-    }};
-}
-pub(crate) use insert_event;
-
 const MEMBERSHIP_COLUMNS: &str = "project_id, user_id, role";
 
-impl Storage {
+impl AccountsStore {
     pub async fn insert_user(&self, user: &UserRow) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query("INSERT INTO users (id, name, system_admin, created_at) VALUES ($1, $2, $3, $4)")

@@ -1,7 +1,7 @@
 //! The per-type property tables of the spec's item tables, and the closed lists they use.
 //! Defaults that the spec calls "theme default" come from [`crate::theme`].
 
-use crate::items::{Kind, PropertyDef};
+use super::{Kind, PropertyDef};
 use crate::theme;
 
 /// Horizontal text alignments of labels and sticky notes.

@@ -1,8 +1,7 @@
 //! Webhooks, their deliveries and attempts.
 //!
-//! Deliveries are the outbox's fan-out: [`Outbox`] writes them inside the
-//! transaction of every event (see `accounts::insert_event!`), so a committed
-//! change always has its deliveries. Dispatchers lease due rows: PostgreSQL
+//! Deliveries are the outbox's fan-out: `storage::outbox` writes them inside the
+//! transaction of every event, so a committed change always has its deliveries. Dispatchers lease due rows: PostgreSQL
 //! skips rows another lease is taking (`FOR UPDATE SKIP LOCKED`); SQLite has
 //! one writer connection, so the `UPDATE … WHERE id IN (…)` is atomic anyway.
 //! An expired lease makes a row due again (at-least-once delivery).
@@ -11,104 +10,11 @@ use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::{db_error, NewEvent, Storage};
+use super::WebhooksStore;
 use crate::error::CoreError;
+use crate::storage::db_error;
 
 type Result<T> = std::result::Result<T, CoreError>;
-
-/// Selects the webhooks an event reaches: same project, enabled, not
-/// inactive, and listing the event's kind. A webhook disabled automatically
-/// still gets its deliveries: they wait (never leased) until it is enabled
-/// again, so an outage at the receiver loses nothing.
-const FAN_OUT_TARGETS: &str = "SELECT id FROM webhooks WHERE project_id = $1 AND enabled = TRUE \
-    AND inactive IS NULL AND (event_mask & $2) <> 0";
-
-const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries \
-    (id, webhook_id, project_id, event_id, state, attempts, next_attempt_at, created_at) \
-    VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5)";
-
-/// A UUID version 7 made by PostgreSQL (15 has no function of its own): the milliseconds of
-/// `clock_timestamp()` in the first 48 bits of a random (version 4) UUID, its version nibble
-/// turned from 4 into 7 (bits 52 and 53 of the bytes), so ids still sort by time of creation
-/// as `Uuid::now_v7()`'s do.
-const PG_UUID_V7: &str = "encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing \
-    substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), \
-    52, 1), 53, 1), 'hex')::uuid";
-
-/// The event and its deliveries in one PostgreSQL statement (the event's columns as in
-/// `INSERT_EVENT`, $9 the kind's bit): one round trip where three were (insert, select the
-/// targets, insert each delivery), on the path of every write.
-fn pg_event_with_deliveries() -> &'static str {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    SQL.get_or_init(|| {
-        format!(
-            "WITH new_event AS ({}) INSERT INTO webhook_deliveries \
-             (id, webhook_id, project_id, event_id, state, attempts, next_attempt_at, created_at) \
-             SELECT {PG_UUID_V7}, w.id, $2, new_event.id, 'pending', 0, $7, $7 FROM new_event CROSS JOIN webhooks w \
-             WHERE w.project_id = $2 AND w.enabled = TRUE AND w.inactive IS NULL AND (w.event_mask & $9) <> 0",
-            format_args!("{} RETURNING id", super::accounts::INSERT_EVENT)
-        )
-    })
-}
-
-/// Binds an event's columns, in `INSERT_EVENT`'s order, to `$query` (either backend's).
-macro_rules! bind_event {
-    ($query:expr, $event:expr) => {{
-        let event: &NewEvent = $event;
-        $query
-            .bind(event.id)
-            .bind(event.project_id)
-            .bind(event.kind.as_str())
-            .bind(event.subject_id)
-            .bind(&event.subject_type)
-            .bind(event.actor_user_id)
-            .bind(event.occurred_at)
-            .bind(Json(&event.payload))
-    }};
-}
-
-/// Writes an event of the outbox and its webhook deliveries, on the event's transaction, so an
-/// acknowledged change always has them (`insert_event!`).
-pub(crate) trait Outbox {
-    async fn insert_event(&mut self, event: &NewEvent) -> Result<()>;
-}
-
-impl Outbox for sqlx::PgConnection {
-    async fn insert_event(&mut self, event: &NewEvent) -> Result<()> {
-        bind_event!(sqlx::query(pg_event_with_deliveries()), event)
-            .bind(event.kind.bit())
-            .execute(self)
-            .await
-            .map_err(db_error)?;
-        Ok(())
-    }
-}
-
-/// SQLite runs in this process (a statement costs no network round trip) and cannot write in a
-/// `WITH`: the event, then a delivery per target webhook.
-impl Outbox for sqlx::SqliteConnection {
-    async fn insert_event(&mut self, event: &NewEvent) -> Result<()> {
-        bind_event!(sqlx::query(super::accounts::INSERT_EVENT), event).execute(&mut *self).await.map_err(db_error)?;
-        let targets: Vec<(Uuid,)> = sqlx::query_as(FAN_OUT_TARGETS)
-            .bind(event.project_id)
-            .bind(event.kind.bit())
-            .fetch_all(&mut *self)
-            .await
-            .map_err(db_error)?;
-        for (webhook_id,) in targets {
-            sqlx::query(INSERT_DELIVERY)
-                .bind(Uuid::now_v7())
-                .bind(webhook_id)
-                .bind(event.project_id)
-                .bind(event.id)
-                .bind(event.occurred_at)
-                .execute(&mut *self)
-                .await
-                .map_err(db_error)?;
-        }
-        Ok(())
-    }
-}
 
 const WEBHOOK_COLUMNS: &str = "id, project_id, name, url, enabled, events, event_mask, custom_data, created_at, \
     updated_at, inactive, last_attempt_at, last_success_at, last_status_code, last_error, consecutive_failures, \
@@ -184,7 +90,7 @@ pub struct AttemptRow {
     pub error: Option<String>,
 }
 
-impl Storage {
+impl WebhooksStore {
     pub async fn insert_webhook(&self, row: &WebhookRow) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query(&format!(

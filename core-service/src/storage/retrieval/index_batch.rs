@@ -11,13 +11,14 @@ use sqlx::QueryBuilder;
 use uuid::Uuid;
 
 use super::index_outcomes_pg::{apply_outcomes_pg, distinct_items};
-use super::items::ITEM_COLUMNS;
-use super::knowledge::{
+use super::queue::{
     complete_index_work_in, push_item_filter, remove_item_index_in, retry_index_work_in, write_item_index_in,
     IndexedItem, IN_LIST_MAX,
 };
-use super::{db_error, ItemRow, Storage, WriteTx};
+use super::RetrievalStore;
 use crate::error::CoreError;
+use crate::storage::items::ITEM_COLUMNS;
+use crate::storage::{db_error, ItemRow, WriteTx};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -67,7 +68,7 @@ pub struct IndexCounts {
     pub failed: i64,
 }
 
-impl Storage {
+impl RetrievalStore {
     /// The items with these ids that exist (any order).
     pub async fn items_by_ids(&self, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
         let mut rows = Vec::with_capacity(ids.len());
@@ -125,7 +126,7 @@ impl Storage {
         if outcomes.is_empty() {
             return Ok(());
         }
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.database().begin_write().await?;
         match &mut tx {
             // A few statements for the whole batch, where item by item costs a round trip each.
             WriteTx::Postgres(t) if distinct_items(outcomes) => apply_outcomes_pg(t, outcomes).await?,

@@ -3,20 +3,21 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::accounts::insert_event;
 use super::sqlite_reads::Inline;
-use super::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
+use super::ItemsStore;
 use crate::error::CoreError;
+use crate::storage::outbox::insert_event;
+use crate::storage::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
-pub(super) const ITEM_COLUMNS: &str =
+pub(in crate::storage) const ITEM_COLUMNS: &str =
     "id, project_id, item_type, parent, properties, version, created_by, updated_by, created_at, updated_at, content_key";
 
 /// The item read by id, one text for sqlx's read and the reads without it (`sqlite_reads.rs`,
 /// `pg_reads.rs`, which decode the columns in this order). `$n` placeholders: SQLite takes them
 /// too, bound by position.
-pub(super) static ITEM_BY_ID: std::sync::LazyLock<String> =
+pub(in crate::storage) static ITEM_BY_ID: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("SELECT {ITEM_COLUMNS} FROM items WHERE id = $1 AND project_id = $2"));
 
 /// Filters and cursor of an item listing.
@@ -77,7 +78,7 @@ macro_rules! insert_rows {
     }};
 }
 /// The refusal of a connector whose attached item was deleted meanwhile.
-pub(super) fn attached_item_gone(attachment: Attachment) -> CoreError {
+pub(in crate::storage) fn attached_item_gone(attachment: Attachment) -> CoreError {
     CoreError::invalid(attachment.field, format!("no item '{}' in this project (it was deleted)", attachment.item_id))
 }
 
@@ -106,9 +107,9 @@ macro_rules! update_row {
     }};
 }
 // Shared with the diagram records' transaction (`diagram_records.rs`).
-pub(super) use {insert_rows, missing_attachment, update_row};
+pub(in crate::storage) use {insert_rows, missing_attachment, update_row};
 
-impl Storage {
+impl ItemsStore {
     /// Items of a project by id (any order); ids of other projects are ignored.
     pub async fn get_items(&self, project_id: Uuid, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
         let mut rows = Vec::with_capacity(ids.len());
@@ -195,7 +196,7 @@ impl Storage {
     /// The item, read on SQLite on this thread when it can be (`sqlite_reads.rs`), else through
     /// the pool.
     pub async fn get_item(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
-        let inline = match self {
+        let inline = match self.database() {
             Storage::Sqlite(store) => store.inline.item(project_id, item_id),
             Storage::Postgres(store) => store.reads.item(project_id, item_id).await,
         };
@@ -206,7 +207,7 @@ impl Storage {
     }
 
     /// The item, read through the pool on either backend.
-    pub(super) async fn get_item_pooled(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
+    pub(in crate::storage) async fn get_item_pooled(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&ITEM_BY_ID)
                 .bind(item_id)
@@ -288,7 +289,7 @@ impl Storage {
         event: &NewEvent,
         dependents: &[DependentUpdate],
     ) -> Result<bool> {
-        let end = |end: &str| match self {
+        let end = |end: &str| match self.database() {
             Storage::Sqlite(_) => format!("json_extract(properties, '$.{end}.itemId')"),
             Storage::Postgres(_) => format!("properties->'{end}'->>'itemId'"),
         };
@@ -336,7 +337,7 @@ impl Storage {
     /// `FOR SHARE` where the backend has row locks (PostgreSQL); SQLite's single writer already
     /// serialises write transactions.
     fn share_lock(&self) -> &'static str {
-        match self {
+        match self.database() {
             Storage::Sqlite(_) => "",
             Storage::Postgres(_) => " FOR SHARE",
         }
@@ -376,7 +377,7 @@ impl Storage {
     }
 }
 
-impl Storage {
+impl ItemsStore {
     /// Outbox records of a project after `after_seq`, oldest first: what
     /// consumers (webhooks, the knowledge index) read.
     /// Where a follower starting now begins: every record at or above this position is one it
@@ -384,7 +385,7 @@ impl Storage {
     /// PostgreSQL: the `xmin` of a snapshot taken now (migration 0009): a transaction still
     /// running has an id at or above it.
     pub async fn event_horizon(&self) -> Result<i64> {
-        let sql = match self {
+        let sql = match self.database() {
             Storage::Sqlite(_) => "SELECT COALESCE(MAX(seq), 0) + 1 FROM events",
             Storage::Postgres(_) => "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
         };
@@ -399,7 +400,7 @@ impl Storage {
     /// its records are in this read or never will be, and only the records of transactions still
     /// in flight are read again.
     pub async fn project_event_changes(&self, project_id: Uuid, floor: i64) -> Result<EventChanges> {
-        let horizon = match self {
+        let horizon = match self.database() {
             Storage::Sqlite(_) => None,
             Storage::Postgres(_) => Some(self.event_horizon().await?),
         };
@@ -429,7 +430,7 @@ impl Storage {
         project_id: Uuid,
         after_seq: i64,
         limit: u32,
-    ) -> Result<Vec<(super::EventRow, i64)>> {
+    ) -> Result<Vec<(crate::storage::EventRow, i64)>> {
         let position = self.event_position_column();
         let rows = with_read_pool!(self, pool => {
             sqlx::query_as::<_, PositionedEvent>(&format!(
@@ -459,15 +460,20 @@ impl Storage {
 
     /// The column that orders a follower's reads: `seq` on SQLite, `txid` on PostgreSQL.
     fn event_position_column(&self) -> &'static str {
-        match self {
+        match self.database() {
             Storage::Sqlite(_) => "seq",
             Storage::Postgres(_) => "txid",
         }
     }
 
-    pub async fn project_events(&self, project_id: Uuid, after_seq: i64, limit: u32) -> Result<Vec<super::EventRow>> {
+    pub async fn project_events(
+        &self,
+        project_id: Uuid,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<Vec<crate::storage::EventRow>> {
         with_read_pool!(self, pool => {
-            sqlx::query_as::<_, super::EventRow>(
+            sqlx::query_as::<_, crate::storage::EventRow>(
                 "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload \
                  FROM events WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
             )
@@ -485,7 +491,7 @@ impl Storage {
 #[derive(sqlx::FromRow)]
 struct PositionedEvent {
     #[sqlx(flatten)]
-    event: super::EventRow,
+    event: crate::storage::EventRow,
     position: i64,
 }
 
@@ -493,7 +499,7 @@ struct PositionedEvent {
 #[derive(Debug)]
 pub struct EventChanges {
     /// Each record with its position, oldest seq first.
-    pub records: Vec<(super::EventRow, i64)>,
+    pub records: Vec<(crate::storage::EventRow, i64)>,
     /// Where the next read starts.
     pub next_floor: i64,
 }

@@ -5,8 +5,9 @@
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
-use super::{db_error, Storage};
+use super::RetrievalStore;
 use crate::error::CoreError;
+use crate::storage::{db_error, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -53,7 +54,7 @@ struct HorizonRow {
 const CHUNK_RECORD: &str = "c.id, c.item_id, c.text, CASE WHEN k.model_id = $1 THEN c.embedding END AS embedding \
      FROM knowledge_chunks c LEFT JOIN knowledge_items k ON k.item_id = c.item_id";
 
-impl Storage {
+impl RetrievalStore {
     /// The change records of a project at or above `floor`, and the floor of the next read.
     ///
     /// SQLite has one writer: a record takes its `seq` inside the write transaction that holds
@@ -67,7 +68,7 @@ impl Storage {
     /// id at or above it and is read again next time. Only the records of transactions in flight
     /// are re-read, however fast changes arrive.
     pub async fn chunk_changes(&self, project_id: Uuid, floor: i64) -> Result<ChunkChanges> {
-        match self {
+        match self.database() {
             Storage::Sqlite(store) => {
                 let rows: Vec<(Uuid, i64)> = sqlx::query_as(
                     "SELECT item_id, seq FROM knowledge_changes WHERE project_id = $1 AND seq >= $2 ORDER BY seq",

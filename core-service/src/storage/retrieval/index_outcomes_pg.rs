@@ -13,21 +13,21 @@ use chrono::Utc;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::db_error;
 use super::index_batch::{IndexAction, IndexOutcome};
-use super::knowledge::IndexedItem;
+use super::queue::IndexedItem;
 use crate::error::CoreError;
+use crate::storage::db_error;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
 /// Whether every outcome names a different item (the condition for applying them as one set).
-pub(super) fn distinct_items(outcomes: &[IndexOutcome]) -> bool {
+pub(in crate::storage) fn distinct_items(outcomes: &[IndexOutcome]) -> bool {
     let mut seen = HashSet::with_capacity(outcomes.len());
     outcomes.iter().all(|o| seen.insert(o.item_id))
 }
 
 /// Applies a batch of outcomes on distinct items within the caller's transaction.
-pub(super) async fn apply_outcomes_pg(tx: &mut PgConnection, outcomes: &[IndexOutcome]) -> Result<()> {
+pub(in crate::storage) async fn apply_outcomes_pg(tx: &mut PgConnection, outcomes: &[IndexOutcome]) -> Result<()> {
     let mut writes: Vec<&IndexedItem> = Vec::new();
     let mut unchanged = Vec::new();
     let mut removed: Vec<Uuid> = Vec::new();
@@ -142,7 +142,7 @@ async fn write_items(tx: &mut PgConnection, items: &[&IndexedItem]) -> Result<Ha
 
 /// Inserts the chunks of `items`, each item's in order (chunk ids follow the batch's order).
 async fn insert_chunks(tx: &mut PgConnection, items: &[&IndexedItem]) -> Result<()> {
-    let chunks: Vec<(&IndexedItem, i32, &super::knowledge::IndexedChunk)> = items
+    let chunks: Vec<(&IndexedItem, i32, &super::queue::IndexedChunk)> = items
         .iter()
         .flat_map(|item| item.chunks.iter().enumerate().map(move |(index, chunk)| (*item, index as i32, chunk)))
         .collect();

@@ -6,16 +6,17 @@
 
 use std::time::Duration;
 
-use super::{db_error, PresenceListener, Storage};
+use super::AccountsStore;
 use crate::error::CoreResult;
+use crate::storage::{db_error, PresenceListener, Storage};
 
 /// The notification channel every replica listens on for changes of access.
 pub const ACCESS_CHANNEL: &str = "canvas_access";
 
-impl Storage {
+impl AccountsStore {
     /// Tells every replica (this one's listener included) that access changed. Writes no row.
     pub async fn notify_access_changed(&self) -> CoreResult<()> {
-        if let Self::Postgres(pool) = self {
+        if let Storage::Postgres(pool) = self.database() {
             sqlx::query("SELECT pg_notify($1, '')").bind(ACCESS_CHANNEL).execute(&**pool).await.map_err(db_error)?;
         }
         Ok(())
@@ -23,6 +24,6 @@ impl Storage {
 
     /// Starts listening for changes of access; `None` on SQLite. Waits at most `within`.
     pub async fn listen_access_changes(&self, within: Duration) -> CoreResult<Option<PresenceListener>> {
-        self.listen_on(ACCESS_CHANNEL, within).await
+        self.database().listen_on(ACCESS_CHANNEL, within).await
     }
 }

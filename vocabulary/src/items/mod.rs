@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 
-pub use crate::item_tables::*;
+mod tables;
+
+pub use tables::*;
 
 /// The parent of an item on the canvas (also what an omitted parent means).
 pub const PANEL: &str = "panel";

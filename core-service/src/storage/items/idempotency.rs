@@ -8,8 +8,9 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{db_error, Storage};
+use super::ItemsStore;
 use crate::error::CoreError;
+use crate::storage::db_error;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -54,7 +55,7 @@ pub struct IdempotencyClaim<'a> {
     pub expires_at: DateTime<Utc>,
 }
 
-impl Storage {
+impl ItemsStore {
     /// Claims a key nobody holds: true when this attempt now holds it, false when a row exists
     /// (read it with [`Storage::idempotency_key`]). First deletes up to [`PRUNE_BATCH`] rows
     /// past their expiry whose call is not running.
@@ -199,13 +200,13 @@ impl Storage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::{DatabaseTarget, PoolSettings};
+    use crate::storage::{DatabaseTarget, PoolSettings, Storage};
 
-    async fn sqlite() -> (tempfile::TempDir, Storage) {
+    async fn sqlite() -> (tempfile::TempDir, ItemsStore) {
         let dir = tempfile::tempdir().unwrap();
         let target = DatabaseTarget::SqliteFile(dir.path().join("canvas.db"));
         let storage = Storage::connect(&target, &PoolSettings::default()).await.unwrap();
-        (dir, storage)
+        (dir, ItemsStore::new(storage))
     }
 
     #[tokio::test]

@@ -22,8 +22,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use uuid::Uuid;
 
-use super::items::ITEM_BY_ID;
-use super::ItemRow;
+use super::item_rows::ITEM_BY_ID;
+use crate::storage::ItemRow;
 use canvas_items::{ItemType, Parent};
 
 /// At most this many idle connections are kept. A read holds one only while it runs, without an
@@ -33,7 +33,7 @@ const MAX_IDLE: usize = 32;
 
 /// What an inline read found (here and in `pg_reads.rs`).
 #[derive(Debug)]
-pub(super) enum Inline<T> {
+pub(in crate::storage) enum Inline<T> {
     /// The answer: the row, or `None` when there is no such row.
     Answered(Option<T>),
     /// Not answered here (busy, an error, a value only sqlx's rules decode): read through sqlx.
@@ -41,7 +41,7 @@ pub(super) enum Inline<T> {
 }
 
 /// Read-only connections to one SQLite database, used one at a time by the thread that takes one.
-pub(super) struct InlineReads {
+pub(in crate::storage) struct InlineReads {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
 }
@@ -53,12 +53,12 @@ impl std::fmt::Debug for InlineReads {
 }
 
 impl InlineReads {
-    pub(super) fn new(path: &Path) -> Self {
+    pub(in crate::storage) fn new(path: &Path) -> Self {
         Self { path: path.to_path_buf(), idle: Mutex::new(Vec::new()) }
     }
 
     /// The item `item_id` of project `project_id`.
-    pub(super) fn item(&self, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
+    pub(in crate::storage) fn item(&self, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
         self.read(|conn| {
             let mut statement = conn.prepare_cached(&ITEM_BY_ID)?;
             statement

@@ -15,8 +15,8 @@ use sqlx::types::Json;
 use sqlx::{Connection, Executor};
 use uuid::Uuid;
 
+use super::item_rows::{insert_rows, ITEM_COLUMNS};
 use super::sqlite_reads::{Inline, InlineReads};
-use crate::storage::items::{insert_rows, ITEM_COLUMNS};
 use crate::storage::{db_error, DatabaseTarget, ItemRow, PoolSettings, Storage};
 use canvas_items::{ItemType, Parent};
 
@@ -116,6 +116,11 @@ fn row(project: Uuid, item_type: ItemType, properties: Value, content_key: Optio
 }
 
 impl Fixture {
+    /// The items store over this fixture's database, whose reads these tests compare.
+    fn items(&self) -> super::ItemsStore {
+        super::ItemsStore::new(self.storage.clone())
+    }
+
     async fn insert(&self, rows: &[ItemRow]) {
         with_write_pool!(&self.storage, pool => {
             let mut tx = pool.begin().await.unwrap();
@@ -131,7 +136,7 @@ impl Fixture {
 
     /// The read through sqlx's pool, as before the inline reads existed.
     async fn pooled(&self, id: Uuid) -> Option<ItemRow> {
-        self.storage.get_item_pooled(self.project, id).await.unwrap()
+        self.items().get_item_pooled(self.project, id).await.unwrap()
     }
 
     async fn inline_of(&self, project: Uuid, id: Uuid) -> Inline<ItemRow> {
@@ -180,7 +185,7 @@ async fn every_type_reads_inline_as_sqlx_reads_it() {
                     *at = DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap();
                 }
             }
-            let got = f.storage.get_item(f.project, r.id).await.unwrap().unwrap();
+            let got = f.items().get_item(f.project, r.id).await.unwrap().unwrap();
             assert_eq!(format!("{got:?}"), format!("{written:?}"), "{backend:?}");
         }
     }
@@ -195,8 +200,8 @@ async fn an_item_of_another_project_or_none_is_not_found_on_both_paths() {
         f.insert(std::slice::from_ref(&r)).await;
         assert!(matches!(f.inline(Uuid::now_v7()).await, Inline::Answered(None)), "{backend:?}");
         assert!(matches!(f.inline_of(other, r.id).await, Inline::Answered(None)), "{backend:?}");
-        assert!(f.storage.get_item(other, r.id).await.unwrap().is_none());
-        assert!(f.storage.get_item(f.project, Uuid::nil()).await.unwrap().is_none());
+        assert!(f.items().get_item(other, r.id).await.unwrap().is_none());
+        assert!(f.items().get_item(f.project, Uuid::nil()).await.unwrap().is_none());
     }
 }
 
@@ -223,7 +228,7 @@ async fn what_only_sqlx_reads_declines_and_is_read_through_sqlx() {
                 .unwrap();
         });
         assert!(matches!(f.inline(no_type).await, Inline::Declined), "{backend:?}");
-        assert!(f.storage.get_item(f.project, no_type).await.is_err(), "a stored value that is no type is an error");
+        assert!(f.items().get_item(f.project, no_type).await.is_err(), "a stored value that is no type is an error");
 
         if let Storage::Sqlite(store) = &f.storage {
             let sqlite_time = Uuid::now_v7();
@@ -239,7 +244,7 @@ async fn what_only_sqlx_reads_declines_and_is_read_through_sqlx() {
                 .await
                 .unwrap();
             assert!(matches!(f.inline(sqlite_time).await, Inline::Declined));
-            let read = f.storage.get_item(f.project, sqlite_time).await.unwrap().unwrap();
+            let read = f.items().get_item(f.project, sqlite_time).await.unwrap().unwrap();
             assert_eq!(read.created_at.to_rfc3339(), "2026-11-29T10:00:00+00:00");
         }
     }
@@ -286,7 +291,7 @@ async fn readers_see_whole_versions_while_the_row_is_rewritten() {
                 tokio::spawn(async move {
                     let (mut last, mut reads) = (0, 0);
                     while !stop.load(Ordering::Relaxed) {
-                        let got = f.storage.get_item(f.project, id).await.unwrap().unwrap();
+                        let got = f.items().get_item(f.project, id).await.unwrap().unwrap();
                         assert_eq!(got.properties["version"], json!(got.version), "a row mixed two versions");
                         assert_eq!(got.properties["text"], json!(format!("v{}", got.version)));
                         assert!(got.version >= last, "version {} read after {last}", got.version);

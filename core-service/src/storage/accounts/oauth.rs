@@ -7,8 +7,9 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{db_error, Storage, UserRow};
+use super::AccountsStore;
 use crate::error::CoreError;
+use crate::storage::{db_error, UserRow};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -105,7 +106,7 @@ const CODE_COLUMNS: &str = "code_hash, client_id, user_id, redirect_uri, code_ch
 const GRANT_COLUMNS: &str = "id, client_id, user_id, resource, scope, created_at, revoked_at";
 const TOKEN_COLUMNS: &str = "token_hash, grant_id, kind, created_at, expires_at, used_at";
 
-impl Storage {
+impl AccountsStore {
     pub async fn insert_oauth_client(&self, client: &OAuthClientRow) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query("INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at) VALUES ($1, $2, $3, $4, $5)")

@@ -21,8 +21,9 @@ use sqlx::sqlite::SqliteOperation;
 use sqlx::SqliteConnection;
 use tokio::sync::watch;
 
-use super::{db_error, Storage};
+use super::WebhooksStore;
 use crate::error::{CoreError, CoreResult, Dependency};
+use crate::storage::{db_error, Storage};
 
 /// The notification channel of due deliveries (PostgreSQL).
 pub const DUE_CHANNEL: &str = "canvas_webhook_due";
@@ -32,7 +33,7 @@ const DELIVERIES: &str = "webhook_deliveries";
 
 /// Counts SQLite commits that inserted deliveries; the writer connection's hooks feed it.
 #[derive(Debug, Clone)]
-pub(super) struct EnqueuedCounter(Arc<watch::Sender<u64>>);
+pub(in crate::storage) struct EnqueuedCounter(Arc<watch::Sender<u64>>);
 
 impl Default for EnqueuedCounter {
     fn default() -> Self {
@@ -42,7 +43,7 @@ impl Default for EnqueuedCounter {
 
 impl EnqueuedCounter {
     /// Installs the hooks on a (writer) connection; run for every new connection of the pool.
-    pub(super) async fn install(&self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    pub(in crate::storage) async fn install(&self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
         let inserted = Arc::new(AtomicBool::new(false));
         let mut handle = conn.lock_handle().await?;
         let noted = inserted.clone();
@@ -72,12 +73,12 @@ pub enum DueListener {
     Postgres(Box<PgListener>),
 }
 
-impl Storage {
+impl WebhooksStore {
     /// Starts following enqueued deliveries; waits at most `within` for PostgreSQL's `LISTEN`.
     pub async fn listen_due(&self, within: Duration) -> CoreResult<DueListener> {
-        let pool = match self {
-            Self::Sqlite(store) => return Ok(DueListener::Sqlite(store.enqueued.0.subscribe())),
-            Self::Postgres(pool) => pool,
+        let pool = match self.database() {
+            Storage::Sqlite(store) => return Ok(DueListener::Sqlite(store.enqueued.0.subscribe())),
+            Storage::Postgres(pool) => pool,
         };
         let listen = async {
             let mut listener = PgListener::connect_with(pool).await?;
@@ -94,13 +95,13 @@ impl Storage {
 
     /// Whether other processes must be told of this one's enqueued deliveries (PostgreSQL).
     pub fn shares_due_deliveries(&self) -> bool {
-        matches!(self, Self::Postgres(_))
+        matches!(self.database(), Storage::Postgres(_))
     }
 
     /// Tells every replica's listener that `replica` enqueued deliveries; nothing on SQLite. Its
     /// own transaction, never the writing one (see the module comment).
     pub async fn notify_due(&self, replica: &str) -> CoreResult<()> {
-        if let Self::Postgres(pool) = self {
+        if let Storage::Postgres(pool) = self.database() {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(DUE_CHANNEL)
                 .bind(replica)
@@ -115,7 +116,7 @@ impl Storage {
 /// Each wake-up's payload is the replica that sent it (PostgreSQL) or empty (SQLite, this process);
 /// an error when the connection is lost (the caller listens again after a pause) or, on SQLite,
 /// when storage is gone.
-impl super::NotificationFeed for DueListener {
+impl crate::storage::NotificationFeed for DueListener {
     async fn next(&mut self) -> CoreResult<String> {
         match self {
             Self::Sqlite(feed) => match feed.changed().await {

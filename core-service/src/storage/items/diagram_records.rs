@@ -6,10 +6,11 @@ use serde_json::Value;
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::accounts::insert_event;
-use super::items::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
-use super::{db_error, Attachment, ItemRow, NewEvent, Storage};
+use super::item_rows::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
+use super::ItemsStore;
 use crate::error::CoreError;
+use crate::storage::outbox::insert_event;
+use crate::storage::{db_error, Attachment, ItemRow, NewEvent, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -85,7 +86,7 @@ pub struct DiagramWrite<'a> {
     pub elements: &'a [ElementRow],
 }
 
-impl Storage {
+impl ItemsStore {
     /// Writes a diagram change in one transaction. Returns false, having written nothing, when
     /// the record or any item moved on since it was read, or a connector not among the updates was
     /// attached to a deleted item meanwhile: the caller reads again and retries.
@@ -279,7 +280,7 @@ impl Storage {
 
     /// `FOR SHARE` where the backend has row locks (PostgreSQL).
     fn share_lock_clause(&self) -> &'static str {
-        match self {
+        match self.database() {
             Storage::Sqlite(_) => "",
             Storage::Postgres(_) => " FOR SHARE",
         }
@@ -287,7 +288,7 @@ impl Storage {
 
     /// Connectors of a project attached to the item `$2` (its id as text) at either end.
     fn attached_connectors_sql(&self) -> String {
-        let end = |end: &str| match self {
+        let end = |end: &str| match self.database() {
             Storage::Sqlite(_) => format!("json_extract(properties, '$.{end}.itemId')"),
             Storage::Postgres(_) => format!("properties->'{end}'->>'itemId'"),
         };

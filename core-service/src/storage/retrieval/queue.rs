@@ -1,5 +1,5 @@
 //! The knowledge index: its work queue, chunks with embeddings and the per-item index state (what
-//! retrieval reads to rank is `storage::search`).
+//! retrieval reads to rank is `storage::retrieval::chunks`).
 //!
 //! The queue is filled by a trigger on `events` (migration 0004), in the transaction of each item
 //! change. Workers lease rows (`leased_until`, Unix milliseconds); PostgreSQL skips rows another
@@ -9,13 +9,14 @@ use chrono::{DateTime, Utc};
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
-use super::{db_error, Storage, WriteTx};
+use super::RetrievalStore;
 use crate::error::CoreError;
+use crate::storage::{db_error, Storage, WriteTx};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
 /// Most ids bound in one `IN (…)` list (SQLite allows 32,766 parameters; PostgreSQL 65,535).
-pub(super) const IN_LIST_MAX: usize = 500;
+pub(in crate::storage) const IN_LIST_MAX: usize = 500;
 
 /// An item waiting to be (re-)indexed.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -82,7 +83,7 @@ pub struct IndexStatusRow {
     pub leased_until: Option<i64>,
 }
 
-impl Storage {
+impl RetrievalStore {
     /// Leases up to `limit` due queue rows until `lease_until_ms`.
     pub async fn lease_index_work(&self, now_ms: i64, lease_until_ms: i64, limit: u32) -> Result<Vec<QueuedItem>> {
         // Live changes first (priority 0), then background work; oldest first within each.
@@ -93,7 +94,7 @@ impl Storage {
                  RETURNING item_id, project_id, generation, attempts, queued_at"
             )
         };
-        match self {
+        match self.database() {
             Storage::Sqlite(store) => sqlx::query_as::<_, QueuedItem>(&sql(""))
                 .bind(lease_until_ms)
                 .bind(now_ms)
@@ -144,7 +145,7 @@ impl Storage {
         attempts: i32,
         retry_at_ms: i64,
     ) -> Result<()> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.database().begin_write().await?;
         retry_index_work_in(&mut tx, item_id, generation, attempts, retry_at_ms).await?;
         tx.commit().await
     }
@@ -189,7 +190,7 @@ impl Storage {
 
     /// Replaces an item's chunks and state in one transaction, unless a newer version is stored.
     pub async fn write_item_index(&self, item: &IndexedItem) -> Result<bool> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.database().begin_write().await?;
         let written = write_item_index_in(&mut tx, item).await?;
         tx.commit().await?;
         Ok(written)
@@ -197,14 +198,14 @@ impl Storage {
 
     /// Forgets a deleted item.
     pub async fn remove_item_index(&self, item_id: Uuid) -> Result<()> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = self.database().begin_write().await?;
         remove_item_index_in(&mut tx, item_id).await?;
         tx.commit().await
     }
 }
 
 /// Forgets a deleted item within `tx`.
-pub(super) async fn remove_item_index_in(tx: &mut WriteTx, item_id: Uuid) -> Result<()> {
+pub(in crate::storage) async fn remove_item_index_in(tx: &mut WriteTx, item_id: Uuid) -> Result<()> {
     with_tx!(tx, tx => {
         for sql in ["DELETE FROM knowledge_chunks WHERE item_id = $1", "DELETE FROM knowledge_items WHERE item_id = $1"] {
             sqlx::query(sql).bind(item_id).execute(&mut *tx).await.map_err(db_error)?;
@@ -214,7 +215,7 @@ pub(super) async fn remove_item_index_in(tx: &mut WriteTx, item_id: Uuid) -> Res
 }
 
 /// Removes a queue row within `tx` unless the item changed again since it was leased.
-pub(super) async fn complete_index_work_in(tx: &mut WriteTx, item_id: Uuid, generation: i64) -> Result<()> {
+pub(in crate::storage) async fn complete_index_work_in(tx: &mut WriteTx, item_id: Uuid, generation: i64) -> Result<()> {
     with_tx!(tx, tx => {
         sqlx::query("DELETE FROM knowledge_queue WHERE item_id = $1 AND generation = $2")
             .bind(item_id)
@@ -227,7 +228,7 @@ pub(super) async fn complete_index_work_in(tx: &mut WriteTx, item_id: Uuid, gene
 }
 
 /// Keeps a row queued within `tx`, free again at `retry_at_ms` (0: at once).
-pub(super) async fn retry_index_work_in(
+pub(in crate::storage) async fn retry_index_work_in(
     tx: &mut WriteTx,
     item_id: Uuid,
     generation: i64,
@@ -248,7 +249,7 @@ pub(super) async fn retry_index_work_in(
 }
 
 /// Replaces an item's chunks and state within `tx`, unless a newer version is stored; false then.
-pub(super) async fn write_item_index_in(tx: &mut WriteTx, item: &IndexedItem) -> Result<bool> {
+pub(in crate::storage) async fn write_item_index_in(tx: &mut WriteTx, item: &IndexedItem) -> Result<bool> {
     with_tx!(tx, tx => {
         let written = sqlx::query(
             "INSERT INTO knowledge_items (item_id, project_id, item_version, status, error, chunk_count, truncated, \
@@ -301,7 +302,7 @@ pub(super) async fn write_item_index_in(tx: &mut WriteTx, item: &IndexedItem) ->
 }
 
 /// `AND item_id IN (…)` for an optional item filter, with bound values.
-pub(super) fn push_item_filter<'a, DB: sqlx::Database>(
+pub(in crate::storage) fn push_item_filter<'a, DB: sqlx::Database>(
     builder: &mut QueryBuilder<'a, DB>,
     column: &str,
     items: Option<&'a [Uuid]>,
@@ -318,7 +319,7 @@ pub(super) fn push_item_filter<'a, DB: sqlx::Database>(
     }
 }
 
-impl Storage {
+impl RetrievalStore {
     /// The text of the given chunks (any order).
     pub async fn chunk_texts(&self, ids: &[i64]) -> Result<Vec<ChunkText>> {
         if ids.is_empty() {
@@ -361,7 +362,7 @@ impl Storage {
     }
 }
 
-impl Storage {
+impl RetrievalStore {
     /// Items waiting in the index queue and the age of the oldest, in seconds (for metrics).
     pub async fn knowledge_queue_stats(&self) -> Result<(i64, f64)> {
         let (count, oldest): (i64, Option<DateTime<Utc>>) = with_read_pool!(self, pool => {
@@ -369,13 +370,5 @@ impl Storage {
         });
         let lag = oldest.map_or(0.0, |t| (Utc::now() - t).num_milliseconds().max(0) as f64 / 1000.0);
         Ok((count, lag))
-    }
-
-    /// Open and idle connections of the pool requests use (SQLite: the readers).
-    pub fn pool_stats(&self) -> (u32, usize) {
-        match self {
-            Storage::Sqlite(store) => (store.reader_pool().size(), store.reader_pool().num_idle()),
-            Storage::Postgres(pool) => (pool.size(), pool.num_idle()),
-        }
     }
 }

@@ -22,9 +22,9 @@ use serde_json::Value;
 use tokio_postgres::{Client, NoTls, Statement};
 use uuid::Uuid;
 
-use super::items::ITEM_BY_ID;
+use super::item_rows::ITEM_BY_ID;
 use super::sqlite_reads::Inline;
-use super::ItemRow;
+use crate::storage::ItemRow;
 use canvas_items::{ItemType, Parent};
 
 /// Connections the reads are spread over: one per two cores. Each carries many reads at once, and
@@ -51,7 +51,7 @@ struct Slot {
     attempted: Option<Instant>,
 }
 
-pub(super) struct PgReads {
+pub(in crate::storage) struct PgReads {
     /// `None` when the URL cannot be served without TLS: every read declines.
     config: Option<tokio_postgres::Config>,
     slots: Vec<Mutex<Slot>>,
@@ -68,7 +68,7 @@ impl std::fmt::Debug for PgReads {
 
 impl PgReads {
     /// Reads for the database at `url`; disabled when the URL asks for TLS (sqlx serves those).
-    pub(super) fn new(url: &str) -> Self {
+    pub(in crate::storage) fn new(url: &str) -> Self {
         let config = tokio_postgres::Config::from_str(url)
             .ok()
             .filter(|c| c.get_ssl_mode() != tokio_postgres::config::SslMode::Require);
@@ -77,7 +77,7 @@ impl PgReads {
     }
 
     /// The item `item_id` of project `project_id`.
-    pub(super) async fn item(self: &Arc<Self>, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
+    pub(in crate::storage) async fn item(self: &Arc<Self>, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
         let slot = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
         let Some(reader) = self.reader(slot) else { return Inline::Declined };
         match reader.client.query_opt(&reader.item_by_id, &[&item_id, &project_id]).await {
@@ -94,7 +94,7 @@ impl PgReads {
     }
 
     /// Ends every connection (on shutdown, with sqlx's pool); reads decline from then on.
-    pub(super) fn close(&self) {
+    pub(in crate::storage) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         for slot in &self.slots {
             slot.lock().reader = None;

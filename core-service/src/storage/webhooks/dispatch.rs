@@ -6,9 +6,10 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::webhooks::LeasedRow;
-use super::{db_error, Storage};
+use super::definitions::LeasedRow;
+use super::WebhooksStore;
 use crate::error::CoreError;
+use crate::storage::{db_error, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -279,7 +280,7 @@ enum Leasing<'a> {
 
 const KEY_COLUMNS: &str = "kid, public_x, public_y, sealed_private, created_at, activates_at, retires_at";
 
-impl Storage {
+impl WebhooksStore {
     /// Leases up to `max` due deliveries until `until` under `token` and returns them with their
     /// webhook and event: none of the webhooks in `skip` (the dispatcher cannot call them now),
     /// at most the allowance of each webhook in `limited` (it can call them only that many more
@@ -354,7 +355,7 @@ impl Storage {
             Leasing::AllBut(excluded) => (excluded, ""),
             Leasing::One => (&[][..], " AND d.webhook_id = $5"),
         };
-        let skip_locked = match self {
+        let skip_locked = match self.database() {
             Storage::Postgres(_) => " FOR UPDATE OF d SKIP LOCKED",
             Storage::Sqlite(_) => "",
         };
@@ -367,7 +368,7 @@ impl Storage {
         // exclusions the global order stops at the limit by itself, and is kept.
         // The webhooks are left out by `w.id`, so a plan with the webhooks outside drops them
         // before reading any of their deliveries (PostgreSQL picks that plan itself).
-        let deliveries = match self {
+        let deliveries = match self.database() {
             Storage::Sqlite(_) if !excluded.is_empty() => {
                 "webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id"
             }
@@ -423,7 +424,7 @@ impl Storage {
         if outcomes.is_empty() {
             return Ok(Vec::new());
         }
-        let pool = match self {
+        let pool = match self.database() {
             Storage::Postgres(pool) => return record_attempts_pg(pool, outcomes).await,
             Storage::Sqlite(store) => store.writer_pool(),
         };
@@ -501,7 +502,7 @@ impl Storage {
         window_start: DateTime<Utc>,
         limit: u32,
     ) -> Result<Option<DateTime<Utc>>> {
-        let lock = match self {
+        let lock = match self.database() {
             Storage::Postgres(_) => "SELECT id FROM users WHERE id = $1 FOR UPDATE",
             Storage::Sqlite(_) => "SELECT id FROM users WHERE id = $1",
         };

@@ -1,0 +1,74 @@
+//! A project's items read whole and written again as copies into another project (the project copy
+//! of `WebhooksService::copy_project`, which also carries the webhooks over).
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::ItemsService;
+use crate::domain::{EventKind, ProjectId};
+use crate::error::{CoreError, CoreResult};
+use crate::service::Principal;
+use crate::storage::{ItemFilter, ItemRow};
+
+impl ItemsService {
+    /// Every item of `project`, in id order, read a page of 1,000 at a time.
+    pub(crate) async fn all_items(&self, project: ProjectId) -> CoreResult<Vec<ItemRow>> {
+        let mut items = Vec::new();
+        let mut filter = ItemFilter { limit: 1000, ..Default::default() };
+        loop {
+            let page = self.store.list_items(project.0, &filter).await?;
+            let full = page.len() == filter.limit as usize;
+            filter.after = page.last().map(|row| row.id);
+            items.extend(page);
+            if !full {
+                break;
+            }
+        }
+        Ok(items)
+    }
+
+    /// Writes `items` into `into` with new ids, created by `who` at `now`; parents and connector
+    /// ends that point at copied items point at their copies. Each copy records `item.created`.
+    /// Answers how many were written.
+    pub(crate) async fn insert_copies(
+        &self,
+        who: &Principal,
+        items: Vec<ItemRow>,
+        into: ProjectId,
+        now: DateTime<Utc>,
+    ) -> CoreResult<usize> {
+        let ids: std::collections::HashMap<String, String> =
+            items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
+        for mut row in items.clone() {
+            let new_id = Uuid::parse_str(&ids[&row.id.to_string()]).map_err(CoreError::internal)?;
+            if let canvas_items::Parent::Item(old) = row.parent {
+                if let Some(copy) = ids.get(&old.to_string()) {
+                    let copy = Uuid::parse_str(copy).map_err(CoreError::internal)?;
+                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId(copy));
+                }
+            }
+            for end in ["startPoint", "endPoint"] {
+                let target = row.properties.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
+                if let Some(copy) = target.and_then(|old| ids.get(old)).cloned() {
+                    row.properties[end]["itemId"] = serde_json::Value::String(copy);
+                }
+            }
+            row.id = new_id;
+            row.project_id = into.0;
+            row.version = 1;
+            (row.created_by, row.updated_by, row.created_at, row.updated_at) = (who.user_id.0, who.user_id.0, now, now);
+            let event = crate::storage::NewEvent {
+                id: Uuid::now_v7(),
+                project_id: into.0,
+                kind: EventKind::ItemCreated,
+                subject_id: row.id,
+                subject_type: row.item_type.to_string(),
+                actor_user_id: who.user_id.0,
+                occurred_at: now,
+                payload: serde_json::json!({"parent": row.parent.to_string(), "new": row.properties}),
+            };
+            self.store.insert_item(&row, &event, &[]).await?;
+        }
+        Ok(items.len())
+    }
+}

@@ -1,0 +1,28 @@
+//! The items context's store: items and their change events (`item_rows.rs`), diagram records
+//! (`diagram_records.rs`), idempotency keys (`idempotency.rs`) and presence between replicas
+//! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
+//! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
+
+mod diagram_records;
+mod idempotency;
+mod item_rows;
+mod pg_reads;
+mod presence;
+mod sqlite_reads;
+
+#[cfg(test)]
+mod inline_reads_tests;
+
+pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
+pub use idempotency::{IdempotencyClaim, IdempotencyRow};
+pub(in crate::storage) use item_rows::ITEM_COLUMNS;
+pub use item_rows::{EventChanges, ItemFilter};
+pub(in crate::storage) use pg_reads::PgReads;
+pub use presence::MAX_PRESENCE_PAYLOAD;
+pub(in crate::storage) use sqlite_reads::InlineReads;
+
+context_store!(
+    /// Items, their events, diagram records, idempotency keys and presence: what `ItemsService`
+    /// (and only it) runs.
+    ItemsStore
+);
