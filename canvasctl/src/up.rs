@@ -182,7 +182,7 @@ async fn first_start_or_reuse(
     };
     let admin_principal = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
     let demo = core.accounts().create_user(&admin_principal, "demo", false).await?;
-    let demo_id = core_service::domain::UserId(demo.id);
+    let demo_id = demo.id;
     let token = core.accounts().create_token(&admin_principal, demo_id, None, "canvasctl up demo").await?;
     let project = core.accounts().create_project(&admin_principal, "Demo project", demo_id).await?;
     core.accounts().set_login_of(demo_id, DEMO_LOGIN, "").await?;

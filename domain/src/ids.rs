@@ -1,5 +1,9 @@
 //! Identifier newtypes. Parsing a request's id strings into these at the edge
-//! means no layer below ever sees an unchecked id.
+//! means no layer below ever sees an unchecked id, and their private field means
+//! a project id cannot be passed where an item id is wanted: storage takes and
+//! returns these types (with the `sqlx` feature, which only core-service enables,
+//! each is stored as its UUID), so the UUID inside is unwrapped only where a
+//! value leaves for the wire.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,13 +16,25 @@ macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident, $field:literal) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub Uuid);
+        #[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(transparent))]
+        pub struct $name(Uuid);
 
         impl $name {
             /// A new, time-ordered (UUIDv7) id: listings sorted by id are in
             /// creation order, which keeps cursors stable.
             pub fn new() -> Self {
                 Self(Uuid::now_v7())
+            }
+
+            /// The id a UUID already known to be one names: a stored row's, or one this
+            /// service made. A client's text goes through [`Self::parse`].
+            pub const fn from_uuid(id: Uuid) -> Self {
+                Self(id)
+            }
+
+            /// The UUID inside, for the wire (a message field, a URL) or a hash.
+            pub const fn uuid(self) -> Uuid {
+                self.0
             }
 
             /// Parses a GUID string; the error names the request field.

@@ -246,7 +246,7 @@ impl TestApp {
     /// A new user with a token of the server's environment.
     pub async fn user(&self, name: &str) -> TestUser {
         let user = self.core.accounts().create_user(&self.admin, name, false).await.unwrap();
-        let token = self.core.accounts().create_token(&self.admin, UserId(user.id), None, "test").await.unwrap();
+        let token = self.core.accounts().create_token(&self.admin, user.id, None, "test").await.unwrap();
         TestUser { id: user.id.to_string(), token: token.secret, token_id: token.row.id.to_string() }
     }
 

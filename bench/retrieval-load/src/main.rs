@@ -242,8 +242,8 @@ async fn accounts(core: &Arc<Core>) -> anyhow::Result<Accounts> {
     let (_, admin_token) = core.accounts().bootstrap_admin("admin").await?.expect("a fresh database");
     let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
     let user = core.accounts().create_user(&admin, "bench", false).await?;
-    let token = core.accounts().create_token(&admin, UserId(user.id), None, "bench").await?;
-    Ok(Accounts { admin, owner: UserId(user.id), token: token.secret })
+    let token = core.accounts().create_token(&admin, user.id, None, "bench").await?;
+    Ok(Accounts { admin, owner: user.id, token: token.secret })
 }
 
 async fn project(core: &Arc<Core>, accounts: &Accounts, name: &str) -> anyhow::Result<String> {

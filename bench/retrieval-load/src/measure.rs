@@ -110,7 +110,7 @@ pub async fn wait_for_queue(core: &Arc<Core>) -> anyhow::Result<()> {
 /// Waits (bounded: half an hour) until the project's vector graph is built; returns how long.
 pub async fn wait_for_graph(core: &Arc<Core>, project: &str) -> anyhow::Result<Duration> {
     let started = Instant::now();
-    let project = crate::project_id(project).0;
+    let project = crate::project_id(project).uuid();
     while core.retrieval().search_indexes().graph_ready(project) != Some(true) {
         anyhow::ensure!(started.elapsed() < Duration::from_secs(1800), "the graph was not built in 30 minutes");
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -147,7 +147,8 @@ pub async fn recall_at_20(
 ) -> anyhow::Result<f64> {
     let (embedding, _) = core_service::knowledge::model::load(config).await?;
     let vectors = embedding.expect("the local model").model.embed(queries).await?;
-    let slot = core.retrieval().search_indexes().fresh(&core.stores().retrieval, crate::project_id(project).0).await?;
+    let slot =
+        core.retrieval().search_indexes().fresh(&core.stores().retrieval, crate::project_id(project).uuid()).await?;
     let (mut found, mut total) = (0usize, 0usize);
     for query in &vectors {
         let (exact, approximate) = slot.read(|index| {

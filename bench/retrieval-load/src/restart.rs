@@ -73,7 +73,7 @@ pub async fn answers(api: &Api, project: &str, queries: &[String]) -> anyhow::Re
 /// Waits (bounded) until the warm service wrote the project's snapshot; returns its bytes.
 pub async fn snapshot_written(core: &Arc<Core>, project: &str) -> anyhow::Result<u64> {
     let started = Instant::now();
-    let id = crate::project_id(project).0;
+    let id = crate::project_id(project).uuid();
     loop {
         if let Some(bytes) = core.retrieval().search_indexes().snapshot_written(id) {
             return Ok(bytes);
@@ -102,7 +102,7 @@ pub async fn measure(
     let started = Instant::now();
     let first = api.retrieve(project, &queries[0], "hybrid").await?["citations"].clone();
     let first_query = started.elapsed();
-    let id = crate::project_id(project).0;
+    let id = crate::project_id(project).uuid();
     let indexes = service.core.retrieval().search_indexes().clone();
     let restored = indexes.restored_from_snapshot(id) == Some(true);
     let graph_at_once = indexes.graph_ready(id) == Some(true);

@@ -14,7 +14,7 @@ const CHUNKS_PER_ITEM: usize = 100;
 /// vector the normalised sum of theirs. Returns the project id.
 pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks: usize) -> anyhow::Result<String> {
     let storage = &core.stores().retrieval;
-    let source_id = crate::project_id(source).0;
+    let source_id = crate::project_id(source).uuid();
     let mut sentences: Vec<(String, Vec<f32>)> = Vec::new();
     let model_id = core.retrieval().knowledge_model_id().to_owned();
     let mut after = 0;
@@ -29,7 +29,7 @@ pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks
         }
     }
     anyhow::ensure!(!sentences.is_empty(), "the source project has no vectors");
-    let project_id = crate::project_id(&project).0;
+    let project_id = crate::project_id(&project).uuid();
     // A fixed linear congruential sequence: the same corpus on every run and backend.
     let mut state: u64 = 0x5eed;
     let mut next = |n: usize| {

@@ -22,7 +22,6 @@ use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use clap::Parser;
-use core_service::domain::UserId;
 use core_service::webhooks::WebhookConfig;
 use core_service::CoreConfig;
 use tokio_util::sync::CancellationToken;
@@ -133,9 +132,9 @@ async fn main() -> anyhow::Result<()> {
     let (_, admin_token) = core.accounts().bootstrap_admin("admin").await?.context("fresh database")?;
     let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await?;
     let user = core.accounts().create_user(&admin, "bench", false).await?;
-    let token = core.accounts().create_token(&admin, UserId(user.id), None, "bench").await?;
+    let token = core.accounts().create_token(&admin, user.id, None, "bench").await?;
     let owner = core.access().authenticate(Some(&format!("Bearer {}", token.secret))).await?;
-    let project = core.accounts().create_project(&admin, "Bench", UserId(user.id)).await?;
+    let project = core.accounts().create_project(&admin, "Bench", user.id).await?;
 
     // The receiver notes when each item's call arrives (first arrival only).
     let arrivals: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
@@ -152,13 +151,7 @@ async fn main() -> anyhow::Result<()> {
             "ok"
         }
     });
-    let receivers = Receivers {
-        ca: &ca,
-        core: &core,
-        owner: &owner,
-        project: core_service::domain::ProjectId(project.id),
-        shutdown: &shutdown,
-    };
+    let receivers = Receivers { ca: &ca, core: &core, owner: &owner, project: project.id, shutdown: &shutdown };
     receivers.add(router).await?;
     let slow_arrivals = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if args.slow_receiver_ms > 0 {

@@ -42,7 +42,7 @@ async fn signed_in<T>(core: &Core, request: &Request<T>) -> Result<SignedIn, Sta
 
 fn session_info(who: &SignedIn, idle_secs: u64) -> pb::SessionInfo {
     let user = crate::storage::UserRow {
-        id: who.principal.user_id.0,
+        id: who.principal.user_id,
         name: who.principal.name.clone(),
         system_admin: who.principal.system_admin,
         created_at: who.session.created_at,

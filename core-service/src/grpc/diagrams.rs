@@ -21,8 +21,8 @@ fn ids(project: &str, diagram: &str) -> Result<(ProjectId, DiagramId), Status> {
 
 fn record(row: DiagramRow) -> pb::DiagramRecord {
     pb::DiagramRecord {
-        diagram_id: DiagramId(row.id).to_string(),
-        project_id: ProjectId(row.project_id).to_string(),
+        diagram_id: row.id.to_string(),
+        project_id: row.project_id.to_string(),
         kind: row.kind,
         format: row.format,
         source: row.source,
@@ -43,7 +43,7 @@ fn with_elements(found: DiagramRecord) -> pb::DiagramRecord {
         .map(|e| pb::DiagramElement {
             element: e.element,
             part: e.part,
-            item_id: ItemId(e.item_id).to_string(),
+            item_id: e.item_id.to_string(),
             item_type: e.item_type,
         })
         .collect();

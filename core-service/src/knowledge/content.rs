@@ -95,18 +95,19 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::domain::{ItemId, ProjectId, UserId};
 
     fn row(item_type: &str, props: Value) -> ItemRow {
         let id = Uuid::now_v7();
         ItemRow {
-            id,
-            project_id: id,
+            id: ItemId::from_uuid(id),
+            project_id: ProjectId::from_uuid(id),
             item_type: ItemType::parse(item_type).unwrap(),
             parent: canvas_items::Parent::Panel,
             properties: props,
             version: 1,
-            created_by: id,
-            updated_by: id,
+            created_by: UserId::from_uuid(id),
+            updated_by: UserId::from_uuid(id),
             created_at: Utc::now(),
             updated_at: Utc::now(),
             content_key: None,

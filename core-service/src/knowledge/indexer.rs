@@ -427,7 +427,7 @@ impl Indexer {
                 .await?
                 .into_iter()
                 .filter(|c| matches!(content::text_of(c), ItemText::Relation { start, end } if quotes(start) || quotes(end)))
-                .map(|c| (c.id, c.project_id))
+                .map(|c| (c.id.uuid(), c.project_id.uuid()))
                 .collect();
             if !attached.is_empty() {
                 tracing::debug!(connectors = attached.len(), "re-indexing connectors of changed items");

@@ -75,7 +75,7 @@ impl Indexer {
                     .collect();
             }
         };
-        let mut rows: HashMap<Uuid, ItemRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+        let mut rows: HashMap<Uuid, ItemRow> = rows.into_iter().map(|r| (r.id.uuid(), r)).collect();
         let states: HashMap<Uuid, StoredIndexState> = states.into_iter().map(|s| (s.item_id, s)).collect();
         let ends = self.relation_ends(rows.values()).await;
 
@@ -84,7 +84,7 @@ impl Indexer {
         let mut works = Vec::with_capacity(leased.len());
         let mut sources = Vec::new();
         for queued in leased {
-            let Some(row) = rows.remove(&queued.item_id).filter(|r| r.project_id == queued.project_id) else {
+            let Some(row) = rows.remove(&queued.item_id).filter(|r| r.project_id.uuid() == queued.project_id) else {
                 works.push(Work::ready(queued, None, IndexAction::Remove));
                 continue;
             };
@@ -96,7 +96,7 @@ impl Indexer {
                 }
             };
             let fingerprint = source.fingerprint(&splitter);
-            let unchanged = states.get(&row.id).is_some_and(|s| {
+            let unchanged = states.get(&row.id.uuid()).is_some_and(|s| {
                 s.status == "indexed" && s.model_id == model && s.source_hash.as_deref() == Some(&fingerprint[..])
             });
             let mut work = Work::ready(queued, Some(&row), IndexAction::Remove);
@@ -139,7 +139,7 @@ impl Indexer {
             return Ok(HashMap::new());
         }
         let rows = self.store.items_by_ids(&ids).await.map_err(|e| e.to_string())?;
-        Ok(rows.into_iter().map(|r| (r.id, r)).collect())
+        Ok(rows.into_iter().map(|r| (r.id.uuid(), r)).collect())
     }
 
     /// The text of each changed item (files extracted, at most two at a time), with whether it was

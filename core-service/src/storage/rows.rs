@@ -2,6 +2,7 @@
 //! PostgreSQL alike (UUID as BLOB or UUID, time as TEXT or TIMESTAMPTZ, JSON as
 //! TEXT or JSONB).
 
+use crate::domain::{EventId, ItemId, ProjectId, TokenId, UserId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
@@ -11,7 +12,7 @@ use canvas_items::{ItemType, Parent};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
-    pub id: Uuid,
+    pub id: UserId,
     pub name: String,
     pub system_admin: bool,
     pub created_at: DateTime<Utc>,
@@ -19,8 +20,8 @@ pub struct UserRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenRow {
-    pub id: Uuid,
-    pub user_id: Uuid,
+    pub id: TokenId,
+    pub user_id: UserId,
     /// SHA-256 of the secret; the secret itself is never stored.
     pub token_hash: Vec<u8>,
     /// `Environment::code()`.
@@ -36,7 +37,7 @@ pub struct TokenRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProjectRow {
-    pub id: Uuid,
+    pub id: ProjectId,
     pub name: String,
     pub created_at: DateTime<Utc>,
 }
@@ -44,7 +45,7 @@ pub struct ProjectRow {
 /// A project seen by one user, with that user's role.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserProjectRow {
-    pub id: Uuid,
+    pub id: ProjectId,
     pub name: String,
     pub created_at: DateTime<Utc>,
     /// `ProjectRole::code()`.
@@ -53,16 +54,16 @@ pub struct UserProjectRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MembershipRow {
-    pub project_id: Uuid,
-    pub user_id: Uuid,
+    pub project_id: ProjectId,
+    pub user_id: UserId,
     /// `ProjectRole::code()`.
     pub role: i32,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ItemRow {
-    pub id: Uuid,
-    pub project_id: Uuid,
+    pub id: ItemId,
+    pub project_id: ProjectId,
     /// Decoded here: text that names no type is a storage (decoding) error, never re-parsed above.
     #[sqlx(try_from = "String")]
     pub item_type: ItemType,
@@ -73,8 +74,8 @@ pub struct ItemRow {
     pub properties: Value,
     /// Bumped by every update; guards against lost updates.
     pub version: i64,
-    pub created_by: Uuid,
-    pub updated_by: Uuid,
+    pub created_by: UserId,
+    pub updated_by: UserId,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// Blob key of uploaded content (image, document, svg); None otherwise.
@@ -87,7 +88,7 @@ pub struct ItemRow {
 pub struct Attachment {
     /// The connector field that names it (`startPoint.itemId`, `endPoint.itemId`).
     pub field: &'static str,
-    pub item_id: Uuid,
+    pub item_id: ItemId,
 }
 
 /// A dependent change written in the same transaction as another one (a
@@ -103,14 +104,14 @@ pub struct DependentUpdate {
 /// change it describes.
 #[derive(Debug, Clone)]
 pub struct NewEvent {
-    pub id: Uuid,
-    pub project_id: Uuid,
+    pub id: EventId,
+    pub project_id: ProjectId,
     pub kind: EventKind,
     /// The item or user the event is about.
     pub subject_id: Uuid,
     /// The item type, or `user`.
     pub subject_type: String,
-    pub actor_user_id: Uuid,
+    pub actor_user_id: UserId,
     pub occurred_at: DateTime<Utc>,
     /// The changed properties: `{"new": {...}, "old": {...}}`.
     pub payload: Value,
@@ -119,13 +120,13 @@ pub struct NewEvent {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EventRow {
     pub seq: i64,
-    pub id: Uuid,
-    pub project_id: Uuid,
+    pub id: EventId,
+    pub project_id: ProjectId,
     #[sqlx(try_from = "String")]
     pub kind: EventKind,
     pub subject_id: Uuid,
     pub subject_type: String,
-    pub actor_user_id: Uuid,
+    pub actor_user_id: UserId,
     pub occurred_at: DateTime<Utc>,
     #[sqlx(json)]
     pub payload: Value,

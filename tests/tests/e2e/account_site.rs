@@ -351,7 +351,7 @@ async fn audit_history_and_throttle_counts_stay_bounded(backend: Backend) {
     for n in 0..6 {
         let record = core_service::storage::AuditRow {
             id: uuid::Uuid::now_v7(),
-            user_id,
+            user_id: core_service::domain::UserId::from_uuid(user_id),
             kind: "sign_in_failed".into(),
             at: chrono::Utc::now(),
             client_address: String::new(),
@@ -359,7 +359,13 @@ async fn audit_history_and_throttle_counts_stay_bounded(backend: Backend) {
         };
         storage.insert_audit(&record, 3).await.unwrap();
     }
-    let kept: Vec<String> = storage.list_audit(user_id, 100).await.unwrap().into_iter().map(|r| r.detail).collect();
+    let kept: Vec<String> = storage
+        .list_audit(core_service::domain::UserId::from_uuid(user_id), 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.detail)
+        .collect();
     assert_eq!(kept, ["attempt 5", "attempt 4", "attempt 3"], "the newest three, newest first");
 
     // A count idle for longer than an hour is dropped when the next failure comes in.

@@ -84,7 +84,13 @@ async fn layered_and_tree_follow_the_connectors_and_nothing_overlaps(backend: Ba
     assert!(x >= l - 0.5 && x <= r + 0.5 && y >= t - 0.5 && y <= b + 0.5, "{start} on {:?}", placed[0]);
     // One event per moved note, all in the same transaction's order.
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
-    let events = app.core.stores().items.project_events(project_id, 0, 100).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(project_id), 0, 100)
+        .await
+        .unwrap();
     let updates: Vec<String> =
         events.iter().filter(|e| e.kind.as_str() == "item.updated").map(|e| e.subject_id.to_string()).collect();
     assert_eq!(updates, notes);
@@ -164,8 +170,13 @@ async fn concurrent_writers_of_arranged_items_all_land(backend: Backend) {
     // Every write landed exactly once: twelve text edits and at least the first move, each its own
     // event, none lost to the others.
     let note = get_item(&app, &owner, &project, &notes[2]).await;
-    let events =
-        app.core.stores().items.project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 500).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()), 0, 500)
+        .await
+        .unwrap();
     let mine: Vec<&Value> = events
         .iter()
         .filter(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == notes[2])

@@ -631,7 +631,7 @@ async fn account_outcomes(backend: Backend) -> Vec<Outcome> {
     let mut admin = AdminServiceClient::new(channel.clone());
     let mut projects = ProjectServiceClient::new(channel);
     let token = app.admin_token.clone();
-    let admin_id = app.admin.user_id.0.to_string();
+    let admin_id = app.admin.user_id.uuid().to_string();
     let mut outcomes = Vec::new();
     for text in texts() {
         let expected = json!(text.trim());

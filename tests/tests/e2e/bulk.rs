@@ -109,7 +109,13 @@ async fn a_mixed_batch_of_a_thousand_with_references_commits_whole(backend: Back
 
     // One item.created event per item, in request order.
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
-    let events = app.core.stores().items.project_events(project_id, 0, 2000).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(project_id), 0, 2000)
+        .await
+        .unwrap();
     let subjects: Vec<String> = events.iter().map(|e| e.subject_id.to_string()).collect();
     assert!(events.iter().all(|e| e.kind.as_str() == "item.created"));
     assert_eq!(subjects, ids);
@@ -164,8 +170,13 @@ async fn one_bad_item_fails_the_batch_and_every_offence_is_named(backend: Backen
     // Nothing was written: the project holds only the label made before, and no new events.
     let listed = all_items(&app, &owner, &project).await;
     assert_eq!(listed.len(), 1);
-    let events =
-        app.core.stores().items.project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()), 0, 100)
+        .await
+        .unwrap();
     assert_eq!(events.len(), 1);
 
     // Limits: empty and over 1,000.

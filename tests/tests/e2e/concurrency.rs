@@ -77,7 +77,13 @@ async fn race(app: &TestApp, user: &TestUser, url: &str, bodies: Vec<Value>) -> 
 /// The `item.updated` payloads of `item`, in commit order.
 async fn updates_of(app: &TestApp, project: &str, item: &str) -> Vec<Value> {
     let project = uuid::Uuid::parse_str(project).unwrap();
-    let events = app.core.stores().items.project_events(project, 0, 10_000).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(project), 0, 10_000)
+        .await
+        .unwrap();
     events
         .into_iter()
         .filter(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == item)

@@ -236,8 +236,13 @@ async fn deleting_an_attached_item_detaches_the_connector(backend: Backend) {
     assert_eq!(connector["startPoint"]["absolutePosition"], json!({"x": 50, "y": 0}));
 
     // The detach is recorded as an update of the connector.
-    let events =
-        app.core.stores().items.project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()), 0, 100)
+        .await
+        .unwrap();
     let detach = events
         .iter()
         .find(|e| e.kind.as_str() == "item.updated" && e.subject_id.to_string() == id)

@@ -166,7 +166,13 @@ async fn an_edited_source_updates_the_items_in_place(backend: Backend) {
     assert_eq!(all_items(&app, &owner, &project).await, items_before);
     assert_eq!(record(&app, &owner, &project, &diagram, "").await.body["version"], 1);
 
-    let seq_before = app.core.stores().items.project_last_seq(uuid::Uuid::parse_str(&project).unwrap()).await.unwrap();
+    let seq_before = app
+        .core
+        .stores()
+        .items
+        .project_last_seq(core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()))
+        .await
+        .unwrap();
     let reply = put(&app, &owner, &project, &diagram, SECOND).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     assert_eq!(reply.body["version"], 2);
@@ -216,7 +222,11 @@ async fn an_edited_source_updates_the_items_in_place(backend: Backend) {
         .core
         .stores()
         .items
-        .project_events(uuid::Uuid::parse_str(&project).unwrap(), seq_before, 1000)
+        .project_events(
+            core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()),
+            seq_before,
+            1000,
+        )
         .await
         .unwrap();
     let of = |kind: &str| -> BTreeSet<String> {

@@ -31,14 +31,20 @@ async fn writes_record_change_events(backend: Backend) {
     assert_eq!(deleted.status, StatusCode::OK);
 
     let project_id = uuid::Uuid::parse_str(&project).unwrap();
-    let events = app.core.stores().items.project_events(project_id, 0, 100).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(project_id), 0, 100)
+        .await
+        .unwrap();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(kinds, ["item.created", "item.updated", "item.deleted"]);
     for event in &events {
         assert_eq!(event.subject_id.to_string(), id);
         assert_eq!(event.subject_type, "label");
         assert_eq!(event.actor_user_id.to_string(), owner.id);
-        assert_eq!(event.project_id, project_id);
+        assert_eq!(event.project_id, core_service::domain::ProjectId::from_uuid(project_id));
     }
     assert!(events.windows(2).all(|w| w[0].seq < w[1].seq && w[0].occurred_at <= w[1].occurred_at));
     assert_eq!(events[0].payload["new"]["text"], "first");
@@ -65,8 +71,13 @@ async fn rejected_writes_record_nothing(backend: Backend) {
     let bad =
         send(&app, Method::POST, &app.item_url(&project, "/panel/label"), Some(&owner.bearer()), Some(json!({}))).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    let events =
-        app.core.stores().items.project_events(uuid::Uuid::parse_str(&project).unwrap(), 0, 100).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(uuid::Uuid::parse_str(&project).unwrap()), 0, 100)
+        .await
+        .unwrap();
     assert_eq!(events.len(), 1);
 }
 
@@ -98,7 +109,7 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
              VALUES ($1, $2, 'item.updated', $3, 'label', $4, now(), '{}'::jsonb)",
         )
         .bind(uuid::Uuid::now_v7())
-        .bind(project_id.0)
+        .bind(project_id.uuid())
         .bind(uuid::Uuid::parse_str(&first).unwrap())
         .bind(uuid::Uuid::parse_str(&owner.id).unwrap())
         .execute(&mut connection)

@@ -77,7 +77,13 @@ fn label_url(app: &TestApp, project: &str) -> String {
 /// The kinds of the project's change events.
 async fn event_kinds(app: &TestApp, project: &str) -> Vec<String> {
     let project = uuid::Uuid::parse_str(project).unwrap();
-    let events = app.core.stores().items.project_events(project, 0, 10_000).await.unwrap();
+    let events = app
+        .core
+        .stores()
+        .items
+        .project_events(core_service::domain::ProjectId::from_uuid(project), 0, 10_000)
+        .await
+        .unwrap();
     events.into_iter().map(|e| e.kind.as_str().to_owned()).collect()
 }
 

@@ -153,10 +153,10 @@ mod tests {
 
     fn principal() -> Principal {
         Principal {
-            user_id: UserId(Uuid::nil()),
+            user_id: UserId::from_uuid(Uuid::nil()),
             name: "a".into(),
             system_admin: false,
-            token_id: TokenId(Uuid::nil()),
+            token_id: TokenId::from_uuid(Uuid::nil()),
         }
     }
 

@@ -7,7 +7,7 @@ use chrono::Utc;
 
 use super::cache::KnownToken;
 use super::{Access, Principal};
-use crate::domain::{tokens, TokenId, UserId};
+use crate::domain::{tokens, TokenId};
 use crate::error::{CoreError, CoreResult};
 use crate::storage::{SessionRow, UserRow};
 
@@ -107,8 +107,12 @@ impl Access {
         if !tokens::digests_match(&token.token_hash, &digest) || !alive || grant.resource != resource {
             return Err(refused());
         }
-        let principal =
-            Principal { user_id: UserId(user.id), name: user.name, system_admin: false, token_id: TokenId(grant.id) };
+        let principal = Principal {
+            user_id: user.id,
+            name: user.name,
+            system_admin: false,
+            token_id: TokenId::from_uuid(grant.id),
+        };
         let known =
             KnownToken::OAuth { principal: principal.clone(), resource: grant.resource, expires_at: token.expires_at };
         self.cache.keep_token(digest, known, generation);
@@ -119,10 +123,10 @@ impl Access {
 /// The signed-in person of a live session, with the CSRF value its forms carry.
 pub(crate) fn signed_in(user: UserRow, login: String, session: SessionRow, secret: &str) -> SignedIn {
     let principal = Principal {
-        user_id: UserId(user.id),
+        user_id: user.id,
         name: user.name,
         system_admin: user.system_admin,
-        token_id: TokenId(session.id),
+        token_id: TokenId::from_uuid(session.id),
     };
     SignedIn { principal, login, session, csrf: tokens::csrf_for(secret) }
 }

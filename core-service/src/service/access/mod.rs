@@ -75,7 +75,7 @@ impl Access {
     pub async fn authenticate_with(&self, credentials: Credentials<'_>, allow_session: bool) -> CoreResult<Principal> {
         match self.identify(credentials, allow_session).await {
             Ok(principal) => {
-                self.rate_limits.spend_credential(principal.token_id.0)?;
+                self.rate_limits.spend_credential(principal.token_id.uuid())?;
                 Ok(principal)
             }
             Err(CoreError::Unauthenticated(message)) => {
@@ -95,7 +95,7 @@ impl Access {
     ) -> CoreResult<SignedIn> {
         match self.session(session).await {
             Ok(signed_in) => {
-                self.rate_limits.spend_credential(signed_in.principal.token_id.0)?;
+                self.rate_limits.spend_credential(signed_in.principal.token_id.uuid())?;
                 Ok(signed_in)
             }
             Err(CoreError::Unauthenticated(message)) => {
@@ -153,12 +153,8 @@ impl Access {
         if !tokens::digests_match(&token.token_hash, &digest) || token.revoked_at.is_some() || !environment_ok {
             return Err(CoreError::Unauthenticated(TOKEN_INVALID.into()));
         }
-        let principal = Principal {
-            user_id: UserId(user.id),
-            name: user.name,
-            system_admin: user.system_admin,
-            token_id: TokenId(token.id),
-        };
+        let principal =
+            Principal { user_id: user.id, name: user.name, system_admin: user.system_admin, token_id: token.id };
         let known = KnownToken::Api { principal: principal.clone(), last_used_at: token.last_used_at };
         self.cache.keep_token(digest, known, generation);
         self.note_token_use(&digest, principal.token_id, token.last_used_at);
@@ -176,7 +172,7 @@ impl Access {
         self.cache.token_used(digest, now);
         let store = self.store.clone();
         tokio::spawn(async move {
-            if let Err(err) = store.touch_token(token_id.0, now).await {
+            if let Err(err) = store.touch_token(token_id.uuid(), now).await {
                 tracing::warn!(error = %err, "could not record token use");
             }
         });
@@ -215,14 +211,14 @@ impl Access {
     ) -> CoreResult<Option<(ProjectRow, Option<i32>)>> {
         let remembered = minimum == ProjectRole::Viewer;
         if remembered {
-            if let Some(known) = self.cache.role(project.0, who.user_id.0) {
+            if let Some(known) = self.cache.role(project.uuid(), who.user_id.uuid()) {
                 return Ok(Some(known));
             }
         }
         let generation = self.cache.generation();
-        let found = self.store.project_with_role(project.0, who.user_id.0).await?;
+        let found = self.store.project_with_role(project, who.user_id).await?;
         if let (true, Some(known)) = (remembered, &found) {
-            self.cache.keep_role(project.0, who.user_id.0, known.clone(), generation);
+            self.cache.keep_role(project.uuid(), who.user_id.uuid(), known.clone(), generation);
         }
         Ok(found)
     }

@@ -16,7 +16,7 @@ use canvas_vocabulary::limits::AUDIT_PAGE;
 
 impl AccountsService {
     pub async fn list_my_tokens(&self, who: &SignedIn) -> CoreResult<Vec<TokenRow>> {
-        self.store.list_tokens(who.principal.user_id.0).await
+        self.store.list_tokens(who.principal.user_id).await
     }
 
     pub async fn create_my_token(&self, who: &SignedIn, csrf: &str, name: &str) -> CoreResult<IssuedToken> {
@@ -32,11 +32,11 @@ impl AccountsService {
     /// Revokes one of the caller's tokens; another user's token is "not found", as it is not theirs to see.
     pub async fn revoke_my_token(&self, who: &SignedIn, csrf: &str, token: TokenId) -> CoreResult<TokenRow> {
         self.check_csrf(who, csrf)?;
-        let mine = self.store.list_tokens(who.principal.user_id.0).await?.into_iter().any(|row| row.id == token.0);
+        let mine = self.store.list_tokens(who.principal.user_id).await?.into_iter().any(|row| row.id == token);
         if !mine {
             return Err(CoreError::not_found("token", token));
         }
-        let revoked = self.store.revoke_token(token.0, Utc::now()).await?;
+        let revoked = self.store.revoke_token(token.uuid(), Utc::now()).await?;
         self.access.changed().await;
         let row = revoked.ok_or_else(|| CoreError::not_found("token", token))?;
         self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;
@@ -45,7 +45,7 @@ impl AccountsService {
 
     /// The MCP clients the caller let act for them that still can (a live grant).
     pub async fn list_my_apps(&self, who: &SignedIn) -> CoreResult<Vec<(OAuthGrantRow, OAuthClientRow)>> {
-        self.store.list_user_grants(who.principal.user_id.0, Utc::now()).await
+        self.store.list_user_grants(who.principal.user_id, Utc::now()).await
     }
 
     /// Ends one of the caller's grants: its access and refresh tokens stop working at once.
@@ -53,7 +53,7 @@ impl AccountsService {
     pub async fn revoke_my_app(&self, who: &SignedIn, csrf: &str, grant_id: uuid::Uuid) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
         let grant = self.store.get_oauth_grant(grant_id).await?;
-        let Some(grant) = grant.filter(|g| g.user_id == who.principal.user_id.0) else {
+        let Some(grant) = grant.filter(|g| g.user_id == who.principal.user_id) else {
             return Err(CoreError::not_found("app", grant_id));
         };
         self.store.revoke_oauth_grant(grant.id, Utc::now()).await?;
@@ -65,6 +65,6 @@ impl AccountsService {
     }
 
     pub async fn list_my_audit(&self, who: &SignedIn, requested: Option<u32>) -> CoreResult<Vec<AuditRow>> {
-        self.store.list_audit(who.principal.user_id.0, page_size(requested, AUDIT_PAGE)?).await
+        self.store.list_audit(who.principal.user_id, page_size(requested, AUDIT_PAGE)?).await
     }
 }

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::oauth_clients::redirect_uris;
 use super::AccountsService;
-use crate::domain::{tokens, UserId};
+use crate::domain::tokens;
 use crate::error::{CoreError, CoreResult};
 use crate::service::access::credentials::secs;
 use crate::service::access::SignedIn;
@@ -187,7 +187,7 @@ impl AccountsService {
         let code = OAuthCodeRow {
             code_hash: fresh.hash.to_vec(),
             client_id: checked.client.id.clone(),
-            user_id: who.principal.user_id.0,
+            user_id: who.principal.user_id,
             redirect_uri: checked.redirect_uri.clone(),
             code_challenge: request.code_challenge.clone(),
             resource: checked.resource.clone(),
@@ -360,7 +360,7 @@ impl AccountsService {
             self.store.expire_oauth_token(&digest, now).await?;
         }
         self.access.changed().await;
-        self.audit(UserId(grant.user_id), "oauth_revoked", "", &format!("a {} token", row.kind)).await;
+        self.audit(grant.user_id, "oauth_revoked", "", &format!("a {} token", row.kind)).await;
         Ok(())
     }
 }

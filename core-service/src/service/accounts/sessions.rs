@@ -110,7 +110,7 @@ impl AccountsService {
         if !verify_password(stored, attempt).await || !possible {
             self.record_sign_in_failure(&login, &client.address).await?;
             if let Some(row) = &found {
-                self.audit(UserId(row.user_id), "sign_in_failed", &client.address, "wrong password").await;
+                self.audit(row.user_id, "sign_in_failed", &client.address, "wrong password").await;
             }
             return Err(CoreError::Unauthenticated(SIGN_IN_REFUSED.into()));
         }
@@ -121,8 +121,11 @@ impl AccountsService {
     }
 
     async fn open_session(&self, login: LoginRow, client: &ClientInfo, how: &str) -> CoreResult<OpenedSession> {
-        let user =
-            self.store.get_user(login.user_id).await?.ok_or_else(|| CoreError::not_found("user", login.user_id))?;
+        let user = self
+            .store
+            .get_user(login.user_id.uuid())
+            .await?
+            .ok_or_else(|| CoreError::not_found("user", login.user_id))?;
         let fresh = tokens::generate_with(tokens::SESSION_PREFIX)?;
         let now = Utc::now();
         let session = SessionRow {
@@ -136,7 +139,7 @@ impl AccountsService {
             user_agent: client.user_agent.clone(),
         };
         self.store.insert_session(&session).await?;
-        self.audit(UserId(user.id), "sign_in", &client.address, how).await;
+        self.audit(user.id, "sign_in", &client.address, how).await;
         let signed_in = signed_in(user, login.login, session, &fresh.secret);
         Ok(OpenedSession { secret: fresh.secret, signed_in })
     }
@@ -163,13 +166,13 @@ impl AccountsService {
     pub async fn change_password(&self, who: &SignedIn, csrf: &str, current: &str, new: &str) -> CoreResult<()> {
         self.check_csrf(who, csrf)?;
         checked_password("newPassword", new)?;
-        let stored = self.store.login_of(who.principal.user_id.0).await?.and_then(|row| row.password_hash);
+        let stored = self.store.login_of(who.principal.user_id).await?.and_then(|row| row.password_hash);
         if stored.is_some() && !verify_password(stored, current).await {
             return Err(CoreError::invalid("currentPassword", "is not your current password"));
         }
-        self.store.set_password(who.principal.user_id.0, &hash_password(new).await?, Utc::now()).await?;
+        self.store.set_password(who.principal.user_id, &hash_password(new).await?, Utc::now()).await?;
         // Whoever knew the old password is signed out everywhere but here.
-        let ended = self.store.delete_other_sessions(who.principal.user_id.0, Some(who.session.id)).await?;
+        let ended = self.store.delete_other_sessions(who.principal.user_id, Some(who.session.id)).await?;
         self.access.changed().await;
         let detail = format!("changed on the account site; {ended} other session(s) signed out");
         self.audit(who.principal.user_id, "password_set", &who.session.client_address, &detail).await;
@@ -187,7 +190,7 @@ impl AccountsService {
         if row.used_at.is_some() || row.expires_at <= Utc::now() {
             return Err(invalid());
         }
-        let user = self.store.get_user(row.user_id).await?.ok_or_else(invalid)?;
+        let user = self.store.get_user(row.user_id.uuid()).await?.ok_or_else(invalid)?;
         let login = self.store.login_of(row.user_id).await?.ok_or_else(invalid)?;
         Ok((user, login, row))
     }
@@ -213,12 +216,12 @@ impl AccountsService {
             .await?
             .ok_or_else(|| CoreError::Unauthenticated(LINK_INVALID.into()))?;
         if let Some(hash) = new_hash {
-            self.store.set_password(user_id, &hash, Utc::now()).await?;
+            self.store.set_password(UserId::from_uuid(user_id), &hash, Utc::now()).await?;
             // A reset must shut out whoever had the old password: every session ends.
-            let ended = self.store.delete_other_sessions(user_id, None).await?;
+            let ended = self.store.delete_other_sessions(UserId::from_uuid(user_id), None).await?;
             self.access.changed().await;
             let detail = format!("set with a sign-in link; {ended} session(s) signed out");
-            self.audit(UserId(user_id), "password_set", &client.address, &detail).await;
+            self.audit(UserId::from_uuid(user_id), "password_set", &client.address, &detail).await;
         }
         self.clear_sign_in_failures(&login.login).await?;
         self.open_session(login, client, "with a one-time link").await
@@ -241,7 +244,7 @@ impl AccountsService {
         if valid == 0 || valid > LINK_MAX_SECS {
             return Err(CoreError::invalid("validSeconds", format!("must be 1 to {LINK_MAX_SECS} seconds")));
         }
-        if self.store.login_of(user.0).await?.is_none() {
+        if self.store.login_of(user).await?.is_none() {
             return Err(CoreError::invalid(
                 "userId",
                 "the user has no login yet; set one first (canvasctl user login)",
@@ -252,7 +255,7 @@ impl AccountsService {
         let expires_at = now + secs(u64::from(valid));
         let row = SignInLinkRow {
             secret_hash: fresh.hash.to_vec(),
-            user_id: user.0,
+            user_id: user,
             created_at: now,
             expires_at,
             used_at: None,
@@ -275,7 +278,7 @@ impl AccountsService {
 
     /// As [`Self::set_user_login`], for `canvasctl up`'s first start.
     pub async fn set_login_of(&self, user: UserId, login: &str, password: &str) -> CoreResult<UserRow> {
-        let row = self.store.get_user(user.0).await?.ok_or_else(|| CoreError::not_found("user", user))?;
+        let row = self.store.get_user(user.uuid()).await?.ok_or_else(|| CoreError::not_found("user", user))?;
         let login = normalise_login(login)?;
         let hash = if password.is_empty() {
             None
@@ -283,7 +286,7 @@ impl AccountsService {
             checked_password("password", password)?;
             Some(hash_password(password).await?)
         };
-        self.store.set_login(user.0, &login, hash.as_deref(), Utc::now()).await?;
+        self.store.set_login(user, &login, hash.as_deref(), Utc::now()).await?;
         if hash.is_some() {
             self.audit(user, "password_set", "", "set by an administrator").await;
         }
@@ -295,7 +298,7 @@ impl AccountsService {
     pub(crate) async fn audit(&self, user: UserId, kind: &str, address: &str, detail: &str) {
         let record = AuditRow {
             id: Uuid::now_v7(),
-            user_id: user.0,
+            user_id: user,
             kind: kind.to_owned(),
             at: Utc::now(),
             client_address: clipped(address, MAX_ADDRESS),

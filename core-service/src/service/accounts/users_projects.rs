@@ -34,12 +34,12 @@ pub struct IssuedToken {
 impl AccountsService {
     /// The user `id` names, if any (who-am-I answers the caller's own).
     pub async fn user(&self, id: UserId) -> CoreResult<Option<UserRow>> {
-        self.store.get_user(id.0).await
+        self.store.get_user(id.uuid()).await
     }
 
     /// Whether the project exists (no role asked: for system administrators' operations).
     pub(crate) async fn project_exists(&self, id: ProjectId) -> CoreResult<bool> {
-        Ok(self.store.get_project(id.0).await?.is_some())
+        Ok(self.store.get_project(id.uuid()).await?.is_some())
     }
 
     pub async fn create_user(&self, who: &Principal, name: &str, system_admin: bool) -> CoreResult<UserRow> {
@@ -49,7 +49,7 @@ impl AccountsService {
 
     async fn insert_user(&self, name: &str, system_admin: bool) -> CoreResult<UserRow> {
         let user =
-            UserRow { id: UserId::new().0, name: checked_name("name", name)?, system_admin, created_at: Utc::now() };
+            UserRow { id: UserId::new(), name: checked_name("name", name)?, system_admin, created_at: Utc::now() };
         self.store.insert_user(&user).await?;
         Ok(user)
     }
@@ -62,7 +62,7 @@ impl AccountsService {
         name: &str,
     ) -> CoreResult<IssuedToken> {
         self.access.require_system_admin(who)?;
-        if self.store.get_user(user_id.0).await?.is_none() {
+        if self.store.get_user(user_id.uuid()).await?.is_none() {
             return Err(CoreError::not_found("user", user_id));
         }
         self.issue_token(user_id, environment.unwrap_or(self.settings.environment), name).await
@@ -81,8 +81,8 @@ impl AccountsService {
         }
         let fresh = tokens::generate()?;
         let row = TokenRow {
-            id: TokenId::new().0,
-            user_id: user_id.0,
+            id: TokenId::new(),
+            user_id,
             token_hash: fresh.hash.to_vec(),
             environment: environment.code(),
             name: name.to_owned(),
@@ -97,7 +97,7 @@ impl AccountsService {
 
     pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
         self.access.require_system_admin(who)?;
-        let revoked = self.store.revoke_token(token_id.0, Utc::now()).await?;
+        let revoked = self.store.revoke_token(token_id.uuid(), Utc::now()).await?;
         self.access.changed().await;
         revoked.ok_or_else(|| CoreError::not_found("token", token_id))
     }
@@ -106,16 +106,16 @@ impl AccountsService {
         if who.user_id != user_id {
             self.access.require_system_admin(who)?;
         }
-        self.store.list_tokens(user_id.0).await
+        self.store.list_tokens(user_id).await
     }
 
     pub async fn create_project(&self, who: &Principal, name: &str, owner: UserId) -> CoreResult<ProjectRow> {
         self.access.require_system_admin(who)?;
-        if self.store.get_user(owner.0).await?.is_none() {
+        if self.store.get_user(owner.uuid()).await?.is_none() {
             return Err(CoreError::not_found("user", owner));
         }
-        let project = ProjectRow { id: ProjectId::new().0, name: checked_name("name", name)?, created_at: Utc::now() };
-        let membership = MembershipRow { project_id: project.id, user_id: owner.0, role: ProjectRole::Admin.code() };
+        let project = ProjectRow { id: ProjectId::new(), name: checked_name("name", name)?, created_at: Utc::now() };
+        let membership = MembershipRow { project_id: project.id, user_id: owner, role: ProjectRole::Admin.code() };
         self.store.insert_project(&project, &membership).await?;
         Ok(project)
     }
@@ -131,7 +131,7 @@ impl AccountsService {
         if who.user_id != user_id {
             self.access.require_system_admin(who)?;
         }
-        self.store.list_user_projects(user_id.0, page_size(requested, PROJECTS_PAGE)?).await
+        self.store.list_user_projects(user_id, page_size(requested, PROJECTS_PAGE)?).await
     }
 
     pub async fn get_project(&self, who: &Principal, project: ProjectId) -> CoreResult<(ProjectRow, ProjectRole)> {
@@ -141,7 +141,7 @@ impl AccountsService {
     /// Member management: a system admin, or an Admin of the project.
     async fn require_member_admin(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
         if who.system_admin {
-            return match self.store.get_project(project.0).await? {
+            return match self.store.get_project(project.uuid()).await? {
                 Some(_) => Ok(()),
                 None => Err(CoreError::not_found("project", project)),
             };
@@ -153,7 +153,7 @@ impl AccountsService {
         if !who.system_admin {
             self.access.require_role(who, project, ProjectRole::Viewer).await?;
         }
-        self.store.list_members(project.0).await
+        self.store.list_members(project).await
     }
 
     pub async fn add_member(
@@ -164,10 +164,10 @@ impl AccountsService {
         role: ProjectRole,
     ) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
-        if self.store.get_user(user.0).await?.is_none() {
+        if self.store.get_user(user.uuid()).await?.is_none() {
             return Err(CoreError::not_found("user", user));
         }
-        let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
+        let member = MembershipRow { project_id: project, user_id: user, role: role.code() };
         let event = member_event(who, project, user, EventKind::UserAdded, json!({"new": {"role": role.as_str()}}));
         self.store.add_member(&member, &event).await?;
         self.access.changed().await;
@@ -182,10 +182,10 @@ impl AccountsService {
         role: ProjectRole,
     ) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
-        let member = MembershipRow { project_id: project.0, user_id: user.0, role: role.code() };
+        let member = MembershipRow { project_id: project, user_id: user, role: role.code() };
         // The previous role is read inside the write transaction; the event
         // records the new one, and the old one when it can be known up front.
-        let previous = self.store.list_members(project.0).await?.into_iter().find(|m| m.user_id == user.0);
+        let previous = self.store.list_members(project).await?.into_iter().find(|m| m.user_id == user);
         let old = previous.and_then(|m| ProjectRole::from_code(m.role)).map(ProjectRole::as_str);
         let event = member_event(
             who,
@@ -205,7 +205,7 @@ impl AccountsService {
     pub async fn remove_member(&self, who: &Principal, project: ProjectId, user: UserId) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
         let event = member_event(who, project, user, EventKind::UserRemoved, json!({}));
-        let removed = self.store.remove_member(project.0, user.0, &event).await?;
+        let removed = self.store.remove_member(project, user, &event).await?;
         self.access.changed().await;
         removed.ok_or_else(|| CoreError::not_found("member", user))
     }
@@ -217,7 +217,7 @@ impl AccountsService {
             return Ok(None);
         }
         let admin = self.insert_user(name, true).await?;
-        let token = self.issue_token(UserId(admin.id), self.settings.environment, "bootstrap admin").await?;
+        let token = self.issue_token(admin.id, self.settings.environment, "bootstrap admin").await?;
         Ok(Some((admin, token)))
     }
 }
@@ -230,12 +230,12 @@ fn member_event(
     payload: serde_json::Value,
 ) -> NewEvent {
     NewEvent {
-        id: EventId::new().0,
-        project_id: project.0,
+        id: EventId::new(),
+        project_id: project,
         kind,
-        subject_id: user.0,
+        subject_id: user.uuid(),
         subject_type: "user".into(),
-        actor_user_id: who.user_id.0,
+        actor_user_id: who.user_id,
         occurred_at: Utc::now(),
         payload,
     }

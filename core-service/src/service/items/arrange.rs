@@ -78,18 +78,18 @@ impl ItemsService {
         style: Style,
         origin: Option<(f64, f64)>,
     ) -> CoreResult<(Vec<(crate::storage::ItemRow, i64)>, Vec<crate::storage::NewEvent>, Vec<Written>)> {
-        let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| id.0).collect();
+        let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| id.uuid()).collect();
         let mut rows: HashMap<uuid::Uuid, crate::storage::ItemRow> =
-            self.store.get_items(project.0, &uuids).await?.into_iter().map(|r| (r.id, r)).collect();
-        if let Some(i) = raw.iter().position(|r| ItemId::parse(r).is_ok_and(|id| !rows.contains_key(&id.0))) {
+            self.store.get_items(project, &uuids).await?.into_iter().map(|r| (r.id.uuid(), r)).collect();
+        if let Some(i) = raw.iter().position(|r| ItemId::parse(r).is_ok_and(|id| !rows.contains_key(&id.uuid()))) {
             return Err(CoreError::invalid(format!("itemIds[{i}]"), format!("no item '{}' in this project", raw[i])));
         }
         let movable: Vec<ItemId> =
-            ids.iter().copied().filter(|id| rows[&id.0].item_type != ItemType::Connector).collect();
+            ids.iter().copied().filter(|id| rows[&id.uuid()].item_type != ItemType::Connector).collect();
         if movable.is_empty() {
             return Err(CoreError::invalid("itemIds", "names only connectors, which follow the items they join"));
         }
-        let frames: Vec<Frame> = movable.iter().map(|id| Frame::of(props(&rows[&id.0]))).collect();
+        let frames: Vec<Frame> = movable.iter().map(|id| Frame::of(props(&rows[&id.uuid()]))).collect();
         let nodes: Vec<Node> = frames
             .iter()
             .map(|f| {
@@ -97,9 +97,9 @@ impl ItemsService {
                 Node { width: w.max(MIN_EXTENT), height: h.max(MIN_EXTENT) }
             })
             .collect();
-        let index: HashMap<uuid::Uuid, usize> = movable.iter().enumerate().map(|(i, id)| (id.0, i)).collect();
+        let index: HashMap<uuid::Uuid, usize> = movable.iter().enumerate().map(|(i, id)| (id.uuid(), i)).collect();
         let mut edges = Vec::new();
-        for connector in self.store.project_connectors(project.0).await? {
+        for connector in self.store.project_connectors(project).await? {
             let end = |name: &str| {
                 connector.properties.get(name)?.get("itemId")?.as_str().and_then(|s| uuid::Uuid::parse_str(s).ok())
             };
@@ -121,7 +121,7 @@ impl ItemsService {
         let mut events = Vec::new();
         let mut answer = Vec::new();
         for (id, (cx, cy)) in movable.iter().zip(centres) {
-            let Some(current) = rows.remove(&id.0) else { continue };
+            let Some(current) = rows.remove(&id.uuid()) else { continue };
             let stored = props(&current).clone();
             let mut updated = stored.clone();
             updated.insert("position".into(), json!({"x": round(left + cx), "y": round(top + cy)}));

@@ -128,7 +128,7 @@ impl ItemsService {
                 for (end, id) in resolve_ends(&mut properties, &refs, &types, i, &at, &mut violations) {
                     match id {
                         EndTarget::External(item_id) => {
-                            external_ends.push((i, Attachment { field: end, item_id }));
+                            external_ends.push((i, Attachment { field: end, item_id: ItemId::from_uuid(item_id) }));
                         }
                         EndTarget::Invalid => ends_ok = false,
                         EndTarget::InBatch => {}
@@ -161,7 +161,7 @@ impl ItemsService {
             .iter()
             .map(|p| {
                 let payload = json!({"parent": p.row.parent.to_string(), "new": p.props});
-                item_event(who, project, ItemId(p.row.id), p.item_type, EventKind::ItemCreated, payload)
+                item_event(who, project, p.row.id, p.item_type, EventKind::ItemCreated, payload)
             })
             .collect();
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();
@@ -187,13 +187,18 @@ impl ItemsService {
         violations: &mut Vec<FieldViolation>,
     ) -> CoreResult<()> {
         let mut wanted: Vec<uuid::Uuid> =
-            parents.iter().map(|(_, id)| id.0).chain(ends.iter().map(|(_, a)| a.item_id)).collect();
+            parents.iter().map(|(_, id)| id.uuid()).chain(ends.iter().map(|(_, a)| a.item_id.uuid())).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let found: HashMap<uuid::Uuid, ItemType> =
-            self.store.get_items(project.0, &wanted).await?.into_iter().map(|row| (row.id, row.item_type)).collect();
+        let found: HashMap<uuid::Uuid, ItemType> = self
+            .store
+            .get_items(project, &wanted)
+            .await?
+            .into_iter()
+            .map(|row| (row.id.uuid(), row.item_type))
+            .collect();
         for (i, id) in parents {
-            if !found.contains_key(&id.0) {
+            if !found.contains_key(&id.uuid()) {
                 violations.push(FieldViolation::new(
                     format!("items[{i}].parent"),
                     format!("no item '{id}' in this project to act as the container"),
@@ -202,7 +207,7 @@ impl ItemsService {
         }
         for (i, end) in ends {
             let field = format!("items[{i}].properties.{}", end.field);
-            match found.get(&end.item_id) {
+            match found.get(&end.item_id.uuid()) {
                 None => {
                     violations.push(FieldViolation::new(field, format!("no item '{}' in this project", end.item_id)))
                 }

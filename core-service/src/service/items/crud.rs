@@ -193,7 +193,7 @@ impl ItemsService {
             let dependents = self.detach_connectors(who, project, &current).await?;
             let payload = json!({"parent": current.parent.to_string(), "old": current.properties});
             let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
-            if written(self.store.delete_item(project.0, item.0, current.version, &event, &dependents).await)? {
+            if written(self.store.delete_item(project, item, current.version, &event, &dependents).await)? {
                 self.outbox_written();
                 return Ok(Written { item, item_type, version: current.version });
             }
@@ -227,7 +227,7 @@ impl ItemsService {
         let mut filter = ItemFilter {
             item_type: item_type.map(|t| t.as_str().to_owned()),
             parent: parent.map(|p| p.to_string()),
-            after: after.map(|a| a.0),
+            after,
             limit: limit + 1,
         };
         let mut rows = if query.matching.is_active() {
@@ -235,7 +235,7 @@ impl ItemsService {
             filter.limit = SCAN_PAGE;
             let mut matched = Vec::new();
             while matched.len() <= limit as usize {
-                let scanned = self.store.list_items(project.0, &filter).await?;
+                let scanned = self.store.list_items(project, &filter).await?;
                 let last_page = scanned.len() < SCAN_PAGE as usize;
                 filter.after = scanned.last().map(|r| r.id);
                 let presented = self.present(project, scanned).await?;
@@ -246,11 +246,11 @@ impl ItemsService {
             }
             matched
         } else {
-            self.present(project, self.store.list_items(project.0, &filter).await?).await?
+            self.present(project, self.store.list_items(project, &filter).await?).await?
         };
         let next_cursor = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
-            rows.last().map(|r| ItemId(r.id).to_string())
+            rows.last().map(|r| r.id.to_string())
         } else {
             None
         };
@@ -261,10 +261,10 @@ impl ItemsService {
     pub async fn find_item(&self, who: &Principal, item: ItemId) -> CoreResult<ItemRow> {
         let row = self
             .store
-            .find_item_for_user(item.0, who.user_id.0)
+            .find_item_for_user(item, who.user_id)
             .await?
             .ok_or_else(|| CoreError::not_found("item", item))?;
-        Ok(self.present(ProjectId(row.project_id), vec![row]).await?.remove(0))
+        Ok(self.present(row.project_id, vec![row]).await?.remove(0))
     }
 
     /// The uploaded bytes of an image, document or svg item, with its type
@@ -287,7 +287,7 @@ impl ItemsService {
     }
 
     pub(super) async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
-        self.store.get_item(project.0, item.0).await?.ok_or_else(|| CoreError::not_found("item", item))
+        self.store.get_item(project, item).await?.ok_or_else(|| CoreError::not_found("item", item))
     }
 
     /// A parent item must exist in the same project (and not be the item).
@@ -296,7 +296,7 @@ impl ItemsService {
         if Some(parent_id) == item {
             return Err(CoreError::invalid("parent", "an item cannot be its own parent"));
         }
-        match self.store.get_item(project.0, parent_id.0).await? {
+        match self.store.get_item(project, parent_id).await? {
             Some(_) => Ok(()),
             None => Err(CoreError::invalid(
                 "parent",
@@ -319,14 +319,14 @@ pub(super) struct NewItem<'a> {
 /// The first version of a new item, created by `who` at `now`.
 pub(super) fn first_version(item: NewItem<'_>, who: &Principal, now: chrono::DateTime<Utc>) -> ItemRow {
     ItemRow {
-        id: item.id.0,
-        project_id: item.project.0,
+        id: item.id,
+        project_id: item.project,
         item_type: item.item_type,
         parent: item.parent,
         properties: Value::Object(item.props.clone()),
         version: 1,
-        created_by: who.user_id.0,
-        updated_by: who.user_id.0,
+        created_by: who.user_id,
+        updated_by: who.user_id,
         created_at: now,
         updated_at: now,
         content_key: item.content_key,
@@ -338,7 +338,7 @@ pub(super) fn next_version(current: &ItemRow, who: &Principal, properties: Map<S
     ItemRow {
         properties: Value::Object(properties),
         version: current.version + 1,
-        updated_by: who.user_id.0,
+        updated_by: who.user_id,
         updated_at: Utc::now(),
         ..current.clone()
     }
@@ -375,12 +375,12 @@ pub(super) fn item_event(
     payload: Value,
 ) -> NewEvent {
     NewEvent {
-        id: EventId::new().0,
-        project_id: project.0,
+        id: EventId::new(),
+        project_id: project,
         kind,
-        subject_id: item.0,
+        subject_id: item.uuid(),
         subject_type: item_type.as_str().to_owned(),
-        actor_user_id: who.user_id.0,
+        actor_user_id: who.user_id,
         occurred_at: Utc::now(),
         payload,
     }
@@ -431,7 +431,7 @@ fn attachments(item_type: ItemType, props: &Map<String, Value>) -> Vec<Attachmen
         .into_iter()
         .filter_map(|(end, field)| {
             let id = props.get(end)?.get("itemId")?.as_str()?;
-            Some(Attachment { field, item_id: uuid::Uuid::parse_str(id).ok()? })
+            Some(Attachment { field, item_id: ItemId::from_uuid(uuid::Uuid::parse_str(id).ok()?) })
         })
         .collect()
 }

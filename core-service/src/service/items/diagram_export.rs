@@ -11,7 +11,7 @@ use super::crud::ListQuery;
 use super::diagram_records::DiagramRecord;
 use super::item_filters::{ItemMatch, Region};
 use super::ItemsService;
-use crate::domain::{DiagramId, ItemId, ProjectId};
+use crate::domain::{DiagramId, ProjectId};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::ItemRow;
@@ -69,7 +69,7 @@ fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
     let items: Vec<MapItem> = rows
         .iter()
         .map(|row| MapItem {
-            id: ItemId(row.id).to_string(),
+            id: row.id.to_string(),
             item_type: row.item_type.as_str().to_owned(),
             parent: match row.parent {
                 canvas_items::Parent::Item(container) => Some(container.to_string()),
@@ -87,7 +87,7 @@ fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
         .filter_map(|e| {
             let (_, id) = e.element.split_once(':')?;
             matches!(e.element.split(':').next(), Some("node" | "subgraph" | "participant"))
-                .then(|| (ItemId(e.item_id).to_string(), id.to_owned()))
+                .then(|| (e.item_id.to_string(), id.to_owned()))
         })
         .collect();
     match record.row.kind.as_str() {

@@ -84,16 +84,16 @@ pub(super) fn plan(
     for p in &planned {
         let item_type = ItemType::parse(p.item_type).map_err(|_| CoreError::internal("a planned item type"))?;
         let kept = old.get(&(p.element.as_str(), p.part)).and_then(|row| {
-            let item = prior.items.get(&row.item_id).filter(|item| item.item_type == item_type)?;
+            let item = prior.items.get(&row.item_id.uuid()).filter(|item| item.item_type == item_type)?;
             Some((item.clone(), (*row).clone()))
         });
-        let id = kept.as_ref().map_or_else(|| ItemId::new().0, |(item, _)| item.id);
+        let id = kept.as_ref().map_or_else(|| ItemId::new().uuid(), |(item, _)| item.id.uuid());
         resolved.push(Resolved { id, item_type, parent: Parent::Panel, props: Map::new(), ends: Vec::new(), kept });
     }
     for (i, p) in planned.iter().enumerate() {
         let of = |reference: &str| index.get(reference).copied();
         resolved[i].parent = match p.parent.as_deref().and_then(of) {
-            Some(j) => Parent::Item(ItemId(resolved[j].id)),
+            Some(j) => Parent::Item(ItemId::from_uuid(resolved[j].id)),
             None => Parent::Panel,
         };
         let mut props = match &p.properties {
@@ -136,7 +136,7 @@ pub(super) fn plan(
                     canvas_items::validate_create(r.item_type, wanted.clone(), ItemFacts { has_content: false })
                         .map_err(|error| layout_defect(p, error))?;
                 let new = NewItem {
-                    id: ItemId(r.id),
+                    id: ItemId::from_uuid(r.id),
                     project,
                     item_type: r.item_type,
                     parent: r.parent,
@@ -148,13 +148,13 @@ pub(super) fn plan(
                 change.events.push(item_event(
                     who,
                     project,
-                    ItemId(r.id),
+                    ItemId::from_uuid(r.id),
                     r.item_type,
                     EventKind::ItemCreated,
                     payload,
                 ));
                 change.inserts.push(row);
-                change.created.push(ItemId(r.id));
+                change.created.push(ItemId::from_uuid(r.id));
                 inserted.insert(r.id);
                 wanted
             }
@@ -175,56 +175,60 @@ pub(super) fn plan(
                     change.events.push(item_event(
                         who,
                         project,
-                        ItemId(r.id),
+                        ItemId::from_uuid(r.id),
                         r.item_type,
                         EventKind::ItemUpdated,
                         payload,
                     ));
                     change.updates.push((next, current.version));
-                    change.updated.push(ItemId(r.id));
+                    change.updated.push(ItemId::from_uuid(r.id));
                 }
                 remembered
             }
         };
         change.elements.push(ElementRow {
-            diagram_id: diagram.0,
+            diagram_id: diagram,
             element: p.element.clone(),
             part: p.part.to_owned(),
-            item_id: r.id,
+            item_id: ItemId::from_uuid(r.id),
             item_type: r.item_type.as_str().to_owned(),
             ordinal: i as i64,
             planned: json!({"parent": r.parent.to_string(), "properties": stored}),
         });
-        change.order.push(ItemId(r.id));
+        change.order.push(ItemId::from_uuid(r.id));
         if let (Some(node), "shape") = (&p.node_id, p.part) {
-            change.nodes.insert(node.clone(), ItemId(r.id));
+            change.nodes.insert(node.clone(), ItemId::from_uuid(r.id));
         }
     }
     // Connector ends of the connectors written, on items this write does not insert, must still
     // exist when it commits.
-    let written: std::collections::HashSet<Uuid> =
-        change.inserts.iter().map(|row| row.id).chain(change.updates.iter().map(|(row, _)| row.id)).collect();
+    let written: std::collections::HashSet<Uuid> = change
+        .inserts
+        .iter()
+        .map(|row| row.id.uuid())
+        .chain(change.updates.iter().map(|(row, _)| row.id.uuid()))
+        .collect();
     for r in resolved.iter().filter(|r| written.contains(&r.id)) {
         for (&j, field) in r.ends.iter().zip(["startPoint.itemId", "endPoint.itemId"]) {
             let target = resolved[j].id;
-            if !inserted.contains(&target) && !change.attached.iter().any(|a| a.item_id == target) {
-                change.attached.push(Attachment { field, item_id: target });
+            if !inserted.contains(&target) && !change.attached.iter().any(|a| a.item_id == ItemId::from_uuid(target)) {
+                change.attached.push(Attachment { field, item_id: ItemId::from_uuid(target) });
             }
         }
     }
     let kept: std::collections::HashSet<Uuid> = resolved.iter().map(|r| r.id).collect();
     for row in &prior.elements {
-        if kept.contains(&row.item_id) {
+        if kept.contains(&row.item_id.uuid()) {
             continue;
         }
-        if let Some(item) = prior.items.get(&row.item_id) {
+        if let Some(item) = prior.items.get(&row.item_id.uuid()) {
             change.deletes.push(item.clone());
         }
     }
     for item in &change.deletes {
         let item_type = item.item_type;
         let payload = json!({"parent": item.parent.to_string(), "old": item.properties});
-        change.events.push(item_event(who, project, ItemId(item.id), item_type, EventKind::ItemDeleted, payload));
+        change.events.push(item_event(who, project, item.id, item_type, EventKind::ItemDeleted, payload));
     }
     Ok(change)
 }

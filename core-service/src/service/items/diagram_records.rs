@@ -79,16 +79,16 @@ impl ItemsService {
         let id = DiagramId::new();
         let now = Utc::now();
         let record = DiagramRow {
-            id: id.0,
-            project_id: project.0,
+            id,
+            project_id: project,
             kind: kind_of(diagram),
             format: format.trim().to_ascii_lowercase(),
             source: source.to_owned(),
             origin_x: origin.0,
             origin_y: origin.1,
             version: 1,
-            created_by: who.user_id.0,
-            updated_by: who.user_id.0,
+            created_by: who.user_id,
+            updated_by: who.user_id,
             created_at: now,
             updated_at: now,
         };
@@ -103,9 +103,9 @@ impl ItemsService {
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let row = self.load_diagram(project, id).await?;
         let live: HashSet<Uuid> =
-            self.store.diagram_items(project.0, id.0).await?.into_iter().map(|item| item.id).collect();
+            self.store.diagram_items(project, id).await?.into_iter().map(|item| item.id.uuid()).collect();
         let elements =
-            self.store.diagram_elements(id.0).await?.into_iter().filter(|e| live.contains(&e.item_id)).collect();
+            self.store.diagram_elements(id).await?.into_iter().filter(|e| live.contains(&e.item_id.uuid())).collect();
         Ok(DiagramRecord { row, elements })
     }
 
@@ -123,14 +123,14 @@ impl ItemsService {
             Some(raw) => Some(
                 DiagramId::parse(raw)
                     .map_err(|_| CoreError::invalid("cursor", "is not a cursor returned by a previous page"))?
-                    .0,
+                    .uuid(),
             ),
             None => None,
         };
-        let mut rows = self.store.list_diagrams(project.0, after, limit + 1).await?;
+        let mut rows = self.store.list_diagrams(project, after, limit + 1).await?;
         let next = if rows.len() > limit as usize {
             rows.truncate(limit as usize);
-            rows.last().map(|r| DiagramId(r.id).to_string())
+            rows.last().map(|r| r.id.to_string())
         } else {
             None
         };
@@ -149,7 +149,8 @@ impl ItemsService {
     ) -> CoreResult<DiagramWritten> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let diagram = parse_source(source)?;
-        let _turn = self.item_locks.lock(ItemId(id.0)).await;
+        // A record's writes take turns under its id, in the item turns' key space (ids never collide).
+        let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
@@ -163,7 +164,7 @@ impl ItemsService {
                 kind: kind_of(&diagram),
                 source: source.to_owned(),
                 version: current.version + 1,
-                updated_by: who.user_id.0,
+                updated_by: who.user_id,
                 updated_at: Utc::now(),
                 ..current.clone()
             };
@@ -186,7 +187,8 @@ impl ItemsService {
         expected: Option<Vec<i64>>,
     ) -> CoreResult<DiagramWritten> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
-        let _turn = self.item_locks.lock(ItemId(id.0)).await;
+        // A record's writes take turns under its id, in the item turns' key space (ids never collide).
+        let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
@@ -214,12 +216,12 @@ impl ItemsService {
         id: DiagramId,
     ) -> CoreResult<(DiagramRecord, Vec<ItemRow>)> {
         let record = self.get_diagram(who, project, id).await?;
-        let mut rows = self.store.diagram_items(project.0, id.0).await?;
+        let mut rows = self.store.diagram_items(project, id).await?;
         let ids: HashSet<String> = rows.iter().map(|r| r.id.to_string()).collect();
-        let own: HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
-        for c in self.store.project_connectors(project.0).await? {
+        let own: HashSet<Uuid> = rows.iter().map(|r| r.id.uuid()).collect();
+        for c in self.store.project_connectors(project).await? {
             let ends = c.properties.as_object().map(connector::attached_items).unwrap_or_default();
-            if !own.contains(&c.id) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
+            if !own.contains(&c.id.uuid()) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
                 rows.push(c);
             }
         }
@@ -228,12 +230,12 @@ impl ItemsService {
     }
 
     async fn load_diagram(&self, project: ProjectId, id: DiagramId) -> CoreResult<DiagramRow> {
-        self.store.get_diagram(project.0, id.0).await?.ok_or_else(|| CoreError::not_found("diagram", id))
+        self.store.get_diagram(project, id).await?.ok_or_else(|| CoreError::not_found("diagram", id))
     }
 
     async fn prior(&self, project: ProjectId, id: DiagramId) -> CoreResult<Prior> {
-        let elements = self.store.diagram_elements(id.0).await?;
-        let items = self.store.diagram_items(project.0, id.0).await?.into_iter().map(|i| (i.id, i)).collect();
+        let elements = self.store.diagram_elements(id).await?;
+        let items = self.store.diagram_items(project, id).await?.into_iter().map(|i| (i.id.uuid(), i)).collect();
         Ok(Prior { elements, items })
     }
 
@@ -249,10 +251,10 @@ impl ItemsService {
             return Ok(Vec::new());
         }
         let deleted: HashMap<String, &ItemRow> = change.deletes.iter().map(|d| (d.id.to_string(), d)).collect();
-        let diagram_s: HashSet<Uuid> = change.order.iter().map(|i| i.0).collect();
+        let diagram_s: HashSet<Uuid> = change.order.iter().map(|i| i.uuid()).collect();
         let mut updates = Vec::new();
-        for current in self.store.project_connectors(project.0).await? {
-            if diagram_s.contains(&current.id) || deleted.contains_key(&current.id.to_string()) {
+        for current in self.store.project_connectors(project).await? {
+            if diagram_s.contains(&current.id.uuid()) || deleted.contains_key(&current.id.to_string()) {
                 continue;
             }
             let Value::Object(stored) = &current.properties else { continue };
@@ -263,7 +265,7 @@ impl ItemsService {
             let others: Vec<Uuid> =
                 ends.iter().filter(|e| !deleted.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
             let mut frames: HashMap<String, Frame> = HashMap::new();
-            for row in deleted.values().copied().chain(self.store.get_items(project.0, &others).await?.iter()) {
+            for row in deleted.values().copied().chain(self.store.get_items(project, &others).await?.iter()) {
                 if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }
@@ -274,8 +276,7 @@ impl ItemsService {
             }
             let (new, old) = changed_properties(stored, &props);
             let payload = json!({"new": new, "old": old, "reason": "attached item deleted"});
-            let event =
-                item_event(who, project, ItemId(current.id), ItemType::Connector, EventKind::ItemUpdated, payload);
+            let event = item_event(who, project, current.id, ItemType::Connector, EventKind::ItemUpdated, payload);
             let row = next_version(&current, who, props);
             updates.push(DependentUpdate { row, expected_version: current.version, event });
         }
@@ -297,7 +298,7 @@ impl ItemsService {
             updates.push((dependent.row, dependent.expected_version));
             events.push(dependent.event);
         }
-        let deletes: Vec<(Uuid, i64)> = change.deletes.iter().map(|d| (d.id, d.version)).collect();
+        let deletes: Vec<(Uuid, i64)> = change.deletes.iter().map(|d| (d.id.uuid(), d.version)).collect();
         let write = DiagramWrite {
             record,
             change: kind,
@@ -336,6 +337,6 @@ fn answer(id: DiagramId, version: i64, change: Change) -> DiagramWritten {
         nodes: change.nodes,
         created: change.created,
         updated: change.updated,
-        deleted: change.deletes.iter().map(|d| ItemId(d.id)).collect(),
+        deleted: change.deletes.iter().map(|d| d.id).collect(),
     }
 }

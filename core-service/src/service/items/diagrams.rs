@@ -88,7 +88,7 @@ impl ItemsService {
         let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn
         let mut filter = ItemFilter { parent: None, item_type: None, after: None, limit: PAGE };
         loop {
-            let rows = self.store.list_items(project.0, &filter).await?;
+            let rows = self.store.list_items(project, &filter).await?;
             let full = rows.len() == PAGE as usize;
             filter.after = rows.last().map(|r| r.id);
             let rows = self.present(project, rows).await?;

@@ -96,18 +96,19 @@ fn searchable_text(item_type: ItemType, props: &serde_json::Map<String, Value>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::{ItemId, ProjectId, UserId};
     use serde_json::json;
 
     fn row(item_type: &str, props: Value) -> ItemRow {
         ItemRow {
-            id: uuid::Uuid::nil(),
-            project_id: uuid::Uuid::nil(),
+            id: ItemId::from_uuid(uuid::Uuid::nil()),
+            project_id: ProjectId::from_uuid(uuid::Uuid::nil()),
             item_type: ItemType::parse(item_type).unwrap(),
             parent: canvas_items::Parent::Panel,
             properties: props,
             version: 1,
-            created_by: uuid::Uuid::nil(),
-            updated_by: uuid::Uuid::nil(),
+            created_by: UserId::from_uuid(uuid::Uuid::nil()),
+            updated_by: UserId::from_uuid(uuid::Uuid::nil()),
             created_at: Utc::now(),
             updated_at: Utc::now(),
             content_key: None,

@@ -63,7 +63,7 @@ impl ItemLocks {
     }
 
     fn stripe(&self, item: ItemId) -> usize {
-        (self.hasher.hash_one(item.0) as usize) % STRIPES
+        (self.hasher.hash_one(item.uuid()) as usize) % STRIPES
     }
 }
 

@@ -41,7 +41,7 @@ impl ItemsService {
             }
         }
         let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
-        for row in self.store.get_items(project.0, &missing).await? {
+        for row in self.store.get_items(project, &missing).await? {
             if let Some(props) = row.properties.as_object() {
                 frames.insert(row.id.to_string(), Frame::of(props));
             }
@@ -134,11 +134,11 @@ impl ItemsService {
                 violations.push(crate::error::FieldViolation::new(field, "must be a GUID"));
                 continue;
             };
-            if this.is_some_and(|t| t.0 == id) {
+            if this.is_some_and(|t| t.uuid() == id) {
                 violations.push(crate::error::FieldViolation::new(field, "a connector cannot attach to itself"));
                 continue;
             }
-            match self.store.get_item(project.0, id).await? {
+            match self.store.get_item(project, ItemId::from_uuid(id)).await? {
                 None => {
                     violations.push(crate::error::FieldViolation::new(field, format!("no item '{id}' in this project")))
                 }
@@ -165,7 +165,7 @@ impl ItemsService {
         let deleted_id = deleted.id.to_string();
         let connectors: Vec<ItemRow> = self
             .store
-            .project_connectors(project.0)
+            .project_connectors(project)
             .await?
             .into_iter()
             .filter(|c| c.properties.as_object().is_some_and(|p| connector::attached_items(p).contains(&deleted_id)))
@@ -182,7 +182,7 @@ impl ItemsService {
             if let Some(props) = deleted.properties.as_object() {
                 frames.insert(deleted_id.clone(), Frame::of(props));
             }
-            for row in self.store.get_items(project.0, &others).await? {
+            for row in self.store.get_items(project, &others).await? {
                 if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }
@@ -195,7 +195,7 @@ impl ItemsService {
             let event = item_event(
                 who,
                 project,
-                ItemId(current.id),
+                current.id,
                 ItemType::Connector,
                 EventKind::ItemUpdated,
                 json!({"new": new, "old": old, "reason": "attached item deleted"}),

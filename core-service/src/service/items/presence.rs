@@ -50,7 +50,7 @@ pub const PALETTE: [&str; 12] = [
 
 /// The colour of `user` on every map: one of [`PALETTE`], picked by the user id's bits.
 pub fn colour_for(user: UserId) -> &'static str {
-    let bits = user.0.as_u128();
+    let bits = user.uuid().as_u128();
     let folded = (bits ^ (bits >> 64)) as u64;
     PALETTE[(folded % PALETTE.len() as u64) as usize]
 }
@@ -115,12 +115,12 @@ impl Wire {
     fn of(project: ProjectId, present: &Present, leaving: bool) -> Self {
         let mut ids = Vec::with_capacity(present.selection.len() * 16);
         for id in &present.selection {
-            ids.extend_from_slice(id.0.as_bytes());
+            ids.extend_from_slice(id.uuid().as_bytes());
         }
         Self {
-            p: project.0,
+            p: project.uuid(),
             c: present.client_id.clone(),
-            u: present.user_id.0,
+            u: present.user_id.uuid(),
             n: present.name.clone(),
             x: present.cursor.map(|c| c.0),
             y: present.cursor.map(|c| c.1),
@@ -133,9 +133,11 @@ impl Wire {
     fn read(payload: &str) -> Option<(ProjectId, Present, bool)> {
         let wire: Wire = serde_json::from_str(payload).ok()?;
         let ids = URL_SAFE_NO_PAD.decode(wire.s.as_bytes()).ok()?;
-        let selection =
-            ids.chunks(16).map(|chunk| Uuid::from_slice(chunk).ok().map(ItemId)).collect::<Option<Vec<_>>>()?;
-        let user_id = UserId(wire.u);
+        let selection = ids
+            .chunks(16)
+            .map(|chunk| Uuid::from_slice(chunk).ok().map(ItemId::from_uuid))
+            .collect::<Option<Vec<_>>>()?;
+        let user_id = UserId::from_uuid(wire.u);
         let present = Present {
             client_id: wire.c,
             user_id,
@@ -145,7 +147,7 @@ impl Wire {
             selection,
             at_unix_ms: wire.t,
         };
-        Some((ProjectId(wire.p), present, wire.l))
+        Some((ProjectId::from_uuid(wire.p), present, wire.l))
     }
 }
 
@@ -281,7 +283,7 @@ fn check_announcement(announcement: &Announcement) -> CoreResult<Vec<ItemId>> {
         .enumerate()
         .map(|(i, id)| {
             Uuid::parse_str(id.trim())
-                .map(ItemId)
+                .map(ItemId::from_uuid)
                 .map_err(|_| CoreError::invalid(format!("selection[{i}]"), "must be an item id (a GUID)"))
         })
         .collect()
@@ -373,23 +375,24 @@ mod tests {
     use super::*;
 
     fn present(client: &str, user: u128) -> Present {
-        let user_id = UserId(Uuid::from_u128(user));
+        let user_id = UserId::from_uuid(Uuid::from_u128(user));
         Present {
             client_id: client.into(),
             user_id,
             name: "Ada".into(),
             colour: colour_for(user_id),
             cursor: Some((1.5, -2.0)),
-            selection: vec![ItemId(Uuid::from_u128(7))],
+            selection: vec![ItemId::from_uuid(Uuid::from_u128(7))],
             at_unix_ms: 1,
         }
     }
 
     #[test]
     fn colours_come_from_the_palette_and_stay_per_user() {
-        let a = UserId(Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0001));
+        let a = UserId::from_uuid(Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0001));
         assert_eq!(colour_for(a), colour_for(a));
-        let used: std::collections::HashSet<_> = (0..240u128).map(|n| colour_for(UserId(Uuid::from_u128(n)))).collect();
+        let used: std::collections::HashSet<_> =
+            (0..240u128).map(|n| colour_for(UserId::from_uuid(Uuid::from_u128(n)))).collect();
         assert_eq!(used.len(), PALETTE.len(), "every colour is reached");
     }
 
@@ -416,8 +419,8 @@ mod tests {
     fn the_wire_carries_the_largest_announcement_well_under_the_limit() {
         let mut largest = present(&"c".repeat(MAX_CLIENT_ID), 9);
         largest.name = "\u{1F600}".repeat(128);
-        largest.selection = (0..MAX_SELECTION as u128).map(|n| ItemId(Uuid::from_u128(n))).collect();
-        let project = ProjectId(Uuid::from_u128(3));
+        largest.selection = (0..MAX_SELECTION as u128).map(|n| ItemId::from_uuid(Uuid::from_u128(n))).collect();
+        let project = ProjectId::from_uuid(Uuid::from_u128(3));
         let payload = serde_json::to_string(&Wire::of(project, &largest, false)).unwrap();
         assert!(payload.len() < crate::storage::MAX_PRESENCE_PAYLOAD, "{} bytes", payload.len());
         assert_eq!(Wire::read(&payload), Some((project, largest, false)));
@@ -426,7 +429,7 @@ mod tests {
     #[tokio::test]
     async fn followers_get_the_present_clients_then_changes_and_expiries() {
         let hub = PresenceHub::default();
-        let project = ProjectId(Uuid::from_u128(1));
+        let project = ProjectId::from_uuid(Uuid::from_u128(1));
         hub.apply(project, present("a", 1), false);
         let mut follow = hub.follow(project);
         assert_eq!(follow.present, vec![present("a", 1)]);

@@ -16,7 +16,7 @@ impl ItemsService {
         let mut items = Vec::new();
         let mut filter = ItemFilter { limit: 1000, ..Default::default() };
         loop {
-            let page = self.store.list_items(project.0, &filter).await?;
+            let page = self.store.list_items(project, &filter).await?;
             let full = page.len() == filter.limit as usize;
             filter.after = page.last().map(|row| row.id);
             items.extend(page);
@@ -44,7 +44,7 @@ impl ItemsService {
             if let canvas_items::Parent::Item(old) = row.parent {
                 if let Some(copy) = ids.get(&old.to_string()) {
                     let copy = Uuid::parse_str(copy).map_err(CoreError::internal)?;
-                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId(copy));
+                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId::from_uuid(copy));
                 }
             }
             for end in ["startPoint", "endPoint"] {
@@ -53,17 +53,17 @@ impl ItemsService {
                     row.properties[end]["itemId"] = serde_json::Value::String(copy);
                 }
             }
-            row.id = new_id;
-            row.project_id = into.0;
+            row.id = crate::domain::ItemId::from_uuid(new_id);
+            row.project_id = into;
             row.version = 1;
-            (row.created_by, row.updated_by, row.created_at, row.updated_at) = (who.user_id.0, who.user_id.0, now, now);
+            (row.created_by, row.updated_by, row.created_at, row.updated_at) = (who.user_id, who.user_id, now, now);
             let event = crate::storage::NewEvent {
-                id: Uuid::now_v7(),
-                project_id: into.0,
+                id: crate::domain::EventId::new(),
+                project_id: into,
                 kind: EventKind::ItemCreated,
-                subject_id: row.id,
+                subject_id: row.id.uuid(),
                 subject_type: row.item_type.to_string(),
-                actor_user_id: who.user_id.0,
+                actor_user_id: who.user_id,
                 occurred_at: now,
                 payload: serde_json::json!({"parent": row.parent.to_string(), "new": row.properties}),
             };

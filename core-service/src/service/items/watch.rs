@@ -54,7 +54,7 @@ impl ProjectWatch {
 
     /// Delivers `row` unless it already was; true when it is new.
     fn take(&mut self, row: &EventRow, position: i64) -> bool {
-        if self.seen.insert(row.id, position).is_some() {
+        if self.seen.insert(row.id.uuid(), position).is_some() {
             return false;
         }
         self.latest = self.latest.max(row.seq);
@@ -71,7 +71,7 @@ impl ItemsService {
         // The horizon first: a transaction in flight now is at or above it, so its records are
         // delivered when it commits, whichever seq it took.
         let horizon = self.store.event_horizon().await?;
-        let latest = if after > 0 { after } else { self.store.project_last_seq(project.0).await? };
+        let latest = if after > 0 { after } else { self.store.project_last_seq(project).await? };
         let mut watch = ProjectWatch {
             project,
             floor: horizon,
@@ -82,10 +82,10 @@ impl ItemsService {
         // Records above the horizon that are already committed (a transaction elsewhere in the
         // cluster can hold the horizon back) are history, not news: remember them as delivered,
         // except those a resuming client asked for (seq above `after`, read at the first poll).
-        let visible = self.store.project_event_changes(project.0, horizon).await?;
+        let visible = self.store.project_event_changes(project, horizon).await?;
         for (row, position) in visible.records {
             if after <= 0 || row.seq <= after {
-                watch.seen.insert(row.id, position);
+                watch.seen.insert(row.id.uuid(), position);
             }
         }
         watch.floor = visible.next_floor;
@@ -106,7 +106,7 @@ impl ItemsService {
         if let Some(after) = watch.resume_after {
             let mut cursor = after;
             loop {
-                let page = self.store.project_events_after(watch.project.0, cursor, PAGE).await?;
+                let page = self.store.project_events_after(watch.project, cursor, PAGE).await?;
                 let full = page.len() == PAGE as usize;
                 for (row, position) in page {
                     cursor = row.seq;
@@ -120,7 +120,7 @@ impl ItemsService {
             }
             watch.resume_after = None;
         }
-        let changes = self.store.project_event_changes(watch.project.0, watch.floor).await?;
+        let changes = self.store.project_event_changes(watch.project, watch.floor).await?;
         for (row, position) in changes.records {
             if watch.take(&row, position) {
                 fresh.push(row);

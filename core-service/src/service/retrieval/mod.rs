@@ -158,7 +158,7 @@ impl RetrievalService {
         let keyword = request.mode != SearchMode::Semantic;
         let search = &self.knowledge.search;
         let (slot, query_vector) =
-            tokio::try_join!(search.fresh(&self.store, project.0), self.embed_query(&request.query, semantic))?;
+            tokio::try_join!(search.fresh(&self.store, project.uuid()), self.embed_query(&request.query, semantic))?;
         let terms = keyword.then(|| tokenise::query_terms(&request.query, &request.keywords, MAX_TERMS));
         let items = items.map(<[Uuid]>::to_vec);
         search
@@ -337,8 +337,8 @@ impl RetrievalService {
         let filter = (!items.is_empty()).then_some(items.as_slice());
         let now_ms = chrono::Utc::now().timestamp_millis();
         tokio::try_join!(
-            self.store.index_status(project.0, filter, after, limit),
-            self.store.index_counts(project.0, filter, now_ms),
+            self.store.index_status(project.uuid(), filter, after, limit),
+            self.store.index_counts(project.uuid(), filter, now_ms),
         )
     }
 }
@@ -362,7 +362,7 @@ fn plain_answer(project: ProjectId, fused: Vec<Fused>, texts: &HashMap<i64, Stri
             index: i as u32 + 1,
             relevance: f.score,
             chunk: texts.get(&f.chunk_id).cloned().unwrap_or_default(),
-            project_id: project.0,
+            project_id: project.uuid(),
         })
         .collect();
     let answer = citations.iter().map(|c| c.chunk.as_str()).collect::<Vec<_>>().join("\n\n");
@@ -388,7 +388,7 @@ fn reranked_answer(
             index: rank as u32 + 1,
             relevance: (count - rank) as f64 / count as f64,
             chunk: texts.get(&fused[candidate].chunk_id).cloned().unwrap_or_default(),
-            project_id: project.0,
+            project_id: project.uuid(),
         })
         .collect();
     let answer = llm::renumber_citations(&reranked.answer, &|candidate| {

@@ -192,7 +192,7 @@ impl WebhooksService {
             .map(|row| {
                 let event = EventRow {
                     seq: 0,
-                    id: row.event_id,
+                    id: crate::domain::EventId::from_uuid(row.event_id),
                     project_id: row.project_id,
                     kind: row.kind,
                     subject_id: row.subject_id,
@@ -202,7 +202,7 @@ impl WebhooksService {
                     payload: row.payload,
                 };
                 let bytes = body::render(
-                    row.project_id,
+                    row.project_id.uuid(),
                     Some(row.webhook_id),
                     row.delivery_id,
                     body::change(&event),

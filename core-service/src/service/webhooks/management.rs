@@ -41,12 +41,12 @@ impl WebhooksService {
 
     pub async fn list_webhooks(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<WebhookRow>> {
         self.require_manager(who, project).await?;
-        self.store.list_webhooks(project.0).await
+        self.store.list_webhooks(project).await
     }
 
     pub async fn get_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.store.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.get_webhook(project, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     pub async fn create_webhook(&self, who: &Principal, project: ProjectId, json: &str) -> CoreResult<WebhookRow> {
@@ -55,7 +55,7 @@ impl WebhooksService {
         let now = Utc::now();
         let row = WebhookRow {
             id: Uuid::now_v7(),
-            project_id: project.0,
+            project_id: project,
             name: definition.name,
             url: definition.url,
             enabled: definition.enabled,
@@ -88,8 +88,7 @@ impl WebhooksService {
     ) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
         let definition = self.parse_definition(json).await?;
-        let mut row =
-            self.store.get_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
+        let mut row = self.store.get_webhook(project, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))?;
         row.name = definition.name;
         row.url = definition.url;
         row.enabled = definition.enabled;
@@ -102,13 +101,13 @@ impl WebhooksService {
 
     pub async fn delete_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.store.delete_webhook(project.0, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.delete_webhook(project, id).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     /// Clears an automatic disable and the failure counter, and enables.
     pub async fn enable_webhook(&self, who: &Principal, project: ProjectId, id: Uuid) -> CoreResult<WebhookRow> {
         self.require_manager(who, project).await?;
-        self.store.enable_webhook(project.0, id, Utc::now()).await?.ok_or_else(|| CoreError::not_found("webhook", id))
+        self.store.enable_webhook(project, id, Utc::now()).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }
 
     /// Sends one signed `ping` to an unsaved definition. At most
@@ -120,16 +119,14 @@ impl WebhooksService {
         let definition = self.parse_definition(json).await?;
         let now = Utc::now();
         let window = chrono::Duration::seconds(60);
-        if let Some(oldest) =
-            self.store.count_test_call(who.user_id.0, now, now - window, TEST_CALLS_PER_MINUTE).await?
-        {
+        if let Some(oldest) = self.store.count_test_call(who.user_id, now, now - window, TEST_CALLS_PER_MINUTE).await? {
             let wait = (oldest + window - now).num_milliseconds().max(0) as u64;
             return Err(CoreError::RateLimited {
                 message: format!("at most {TEST_CALLS_PER_MINUTE} webhook test calls per minute; try again later"),
                 retry_after_secs: wait.div_ceil(1000).max(1),
             });
         }
-        let outcome = self.send_test_call(project.0, &definition).await?;
+        let outcome = self.send_test_call(project.uuid(), &definition).await?;
         // The name resolved to a refused address at the moment of the call: the same 400.
         match outcome.refused {
             Some(refusal) => Err(refused_destination(refusal)),
@@ -194,10 +191,10 @@ impl WebhooksService {
             return Err(CoreError::not_found("project", source));
         }
         let items = self.items.all_items(source).await?;
-        let hooks = self.store.list_webhooks(source.0).await?;
+        let hooks = self.store.list_webhooks(source).await?;
         let project = self.accounts.create_project(who, name, owner).await?;
         let now = Utc::now();
-        let items = self.items.insert_copies(who, items, ProjectId(project.id), now).await?;
+        let items = self.items.insert_copies(who, items, project.id, now).await?;
         for mut hook in hooks.clone() {
             hook.id = Uuid::now_v7();
             hook.project_id = project.id;

@@ -4,6 +4,7 @@
 //! one-time use (a code, a refresh token's rotation) is a single conditional
 //! UPDATE, so two replicas racing on one secret cannot both win.
 
+use crate::domain::UserId;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -44,7 +45,7 @@ pub struct OAuthClientRow {
 pub struct OAuthCodeRow {
     pub code_hash: Vec<u8>,
     pub client_id: String,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     /// The redirect URI of the authorization request, as sent.
     pub redirect_uri: String,
     pub code_challenge: String,
@@ -60,7 +61,7 @@ pub struct OAuthCodeRow {
 pub struct OAuthGrantRow {
     pub id: Uuid,
     pub client_id: String,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub resource: String,
     pub scope: String,
     pub created_at: DateTime<Utc>,
@@ -298,14 +299,14 @@ impl AccountsStore {
                 .map_err(db_error)?
         });
         let Some(grant) = grant else { return Ok(None) };
-        Ok(self.get_user(grant.user_id).await?.map(|user| (token, grant, user)))
+        Ok(self.get_user(grant.user_id.uuid()).await?.map(|user| (token, grant, user)))
     }
 
     /// A user's live grants (not revoked, with a refresh token still usable), newest first, each
     /// with its client.
     pub async fn list_user_grants(
         &self,
-        user_id: Uuid,
+        user_id: UserId,
         now: DateTime<Utc>,
     ) -> Result<Vec<(OAuthGrantRow, OAuthClientRow)>> {
         let grants = with_read_pool!(self, pool => {

@@ -2,6 +2,7 @@
 //! sign-in throttle and the audit records a user can see. Every secret is
 //! stored as its SHA-256 only.
 
+use crate::domain::UserId;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -14,7 +15,7 @@ type Result<T> = std::result::Result<T, CoreError>;
 /// How a user signs in.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LoginRow {
-    pub user_id: Uuid,
+    pub user_id: UserId,
     /// Lower-cased.
     pub login: String,
     /// Argon2id PHC string; None until a password is set.
@@ -24,7 +25,7 @@ pub struct LoginRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionRow {
     pub id: Uuid,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub secret_hash: Vec<u8>,
     pub created_at: DateTime<Utc>,
     pub last_seen_at: DateTime<Utc>,
@@ -37,7 +38,7 @@ pub struct SessionRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SignInLinkRow {
     pub secret_hash: Vec<u8>,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub used_at: Option<DateTime<Utc>>,
@@ -56,7 +57,7 @@ pub struct ThrottleRow {
 pub struct AuditRow {
     /// UUIDv7: the order of ids is the order of time.
     pub id: Uuid,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub kind: String,
     pub at: DateTime<Utc>,
     pub client_address: String,
@@ -71,7 +72,7 @@ impl AccountsStore {
     /// A login another user has is a conflict.
     pub async fn set_login(
         &self,
-        user_id: Uuid,
+        user_id: UserId,
         login: &str,
         password_hash: Option<&str>,
         at: DateTime<Utc>,
@@ -99,7 +100,7 @@ impl AccountsStore {
     }
 
     /// Replaces the password hash of a user who has a login; false when the user has none.
-    pub async fn set_password(&self, user_id: Uuid, password_hash: &str, at: DateTime<Utc>) -> Result<bool> {
+    pub async fn set_password(&self, user_id: UserId, password_hash: &str, at: DateTime<Utc>) -> Result<bool> {
         let done = with_write_pool!(self, pool => {
             sqlx::query("UPDATE user_logins SET password_hash = $2, password_set_at = $3 WHERE user_id = $1")
                 .bind(user_id)
@@ -123,7 +124,7 @@ impl AccountsStore {
         })
     }
 
-    pub async fn login_of(&self, user_id: Uuid) -> Result<Option<LoginRow>> {
+    pub async fn login_of(&self, user_id: UserId) -> Result<Option<LoginRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, LoginRow>("SELECT user_id, login, password_hash FROM user_logins WHERE user_id = $1")
                 .bind(user_id)
@@ -216,7 +217,7 @@ impl AccountsStore {
     }
 
     /// Ends every session of a user but `keep` (a password change signs the other devices out).
-    pub async fn delete_other_sessions(&self, user_id: Uuid, keep: Option<Uuid>) -> Result<u64> {
+    pub async fn delete_other_sessions(&self, user_id: UserId, keep: Option<Uuid>) -> Result<u64> {
         with_write_pool!(self, pool => {
             Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND ($2 IS NULL OR id <> $2)")
                 .bind(user_id)
@@ -363,7 +364,7 @@ impl AccountsStore {
     }
 
     /// A user's newest audit records first.
-    pub async fn list_audit(&self, user_id: Uuid, limit: u32) -> Result<Vec<AuditRow>> {
+    pub async fn list_audit(&self, user_id: UserId, limit: u32) -> Result<Vec<AuditRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, AuditRow>(
                 "SELECT id, user_id, kind, at, client_address, detail FROM audit_records \

@@ -1,5 +1,6 @@
 //! Users, API tokens, projects and memberships.
 
+use crate::domain::{ProjectId, UserId};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -70,7 +71,7 @@ impl AccountsStore {
             .map_err(db_error)?
         });
         let Some(token) = token else { return Ok(None) };
-        Ok(self.get_user(token.user_id).await?.map(|user| (token, user)))
+        Ok(self.get_user(token.user_id.uuid()).await?.map(|user| (token, user)))
     }
 
     /// Records a use of the token. Callers throttle this so that a busy token
@@ -102,7 +103,7 @@ impl AccountsStore {
         })
     }
 
-    pub async fn list_tokens(&self, user_id: Uuid) -> Result<Vec<TokenRow>> {
+    pub async fn list_tokens(&self, user_id: UserId) -> Result<Vec<TokenRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, TokenRow>(
                 "SELECT id, user_id, token_hash, environment, name, created_at, last_used_at, revoked_at, prefix \
@@ -153,8 +154,8 @@ impl AccountsStore {
     /// one round trip: every request in a project needs both.
     pub async fn project_with_role(
         &self,
-        project_id: Uuid,
-        user_id: Uuid,
+        project_id: ProjectId,
+        user_id: UserId,
     ) -> Result<Option<(ProjectRow, Option<i32>)>> {
         #[derive(sqlx::FromRow)]
         struct Joined {
@@ -174,11 +175,11 @@ impl AccountsStore {
             .await
             .map_err(db_error)?
         });
-        Ok(row.map(|j| (ProjectRow { id: j.id, name: j.name, created_at: j.created_at }, j.role)))
+        Ok(row.map(|j| (ProjectRow { id: ProjectId::from_uuid(j.id), name: j.name, created_at: j.created_at }, j.role)))
     }
 
     /// The user's projects, oldest first.
-    pub async fn list_user_projects(&self, user_id: Uuid, limit: u32) -> Result<Vec<UserProjectRow>> {
+    pub async fn list_user_projects(&self, user_id: UserId, limit: u32) -> Result<Vec<UserProjectRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, UserProjectRow>(
                 "SELECT p.id, p.name, p.created_at, m.role FROM memberships m \
@@ -192,7 +193,7 @@ impl AccountsStore {
         })
     }
 
-    pub async fn list_members(&self, project_id: Uuid) -> Result<Vec<MembershipRow>> {
+    pub async fn list_members(&self, project_id: ProjectId) -> Result<Vec<MembershipRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, MembershipRow>(&format!(
                 "SELECT {MEMBERSHIP_COLUMNS} FROM memberships WHERE project_id = $1 ORDER BY user_id"
@@ -256,8 +257,8 @@ impl AccountsStore {
     /// membership, or None when the user was not a member.
     pub async fn remove_member(
         &self,
-        project_id: Uuid,
-        user_id: Uuid,
+        project_id: ProjectId,
+        user_id: UserId,
         event: &NewEvent,
     ) -> Result<Option<MembershipRow>> {
         with_write_pool!(self, pool => {

@@ -1,6 +1,7 @@
 //! Diagram records: the source of a diagram created from text and its element map (which item
 //! draws which Mermaid element), written in the same transaction as the items they describe.
 
+use crate::domain::{DiagramId, ItemId, ProjectId, UserId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
@@ -21,8 +22,8 @@ const ELEMENT_COLUMNS: &str = "diagram_id, element, part, item_id, item_type, or
 /// A diagram record.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DiagramRow {
-    pub id: Uuid,
-    pub project_id: Uuid,
+    pub id: DiagramId,
+    pub project_id: ProjectId,
     /// `flowchart`, `mindmap` or `sequence`.
     pub kind: String,
     /// `mermaid`.
@@ -33,8 +34,8 @@ pub struct DiagramRow {
     pub origin_x: f64,
     pub origin_y: f64,
     pub version: i64,
-    pub created_by: Uuid,
-    pub updated_by: Uuid,
+    pub created_by: UserId,
+    pub updated_by: UserId,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -42,12 +43,12 @@ pub struct DiagramRow {
 /// One row of a diagram's element map.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ElementRow {
-    pub diagram_id: Uuid,
+    pub diagram_id: DiagramId,
     /// `node:A`, `edge:A->B#0`, … (`canvas_diagram::elements`).
     pub element: String,
     /// `shape`, `label`, `title`, `connector` or `note`.
     pub part: String,
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     pub item_type: String,
     /// Creation order within the diagram.
     pub ordinal: i64,
@@ -183,7 +184,7 @@ impl ItemsStore {
                     .await
                     .map_err(db_error)?;
                 let handled = |c: &Uuid| {
-                    write.updates.iter().any(|(row, _)| row.id == *c) || write.deletes.iter().any(|(d, _)| d == c)
+                    write.updates.iter().any(|(row, _)| row.id == ItemId::from_uuid(*c)) || write.deletes.iter().any(|(d, _)| d == c)
                 };
                 if attached.iter().any(|(c,)| !handled(c)) {
                     return Ok(false);
@@ -222,7 +223,7 @@ impl ItemsStore {
     }
 
     /// A project's diagram record.
-    pub async fn get_diagram(&self, project_id: Uuid, diagram_id: Uuid) -> Result<Option<DiagramRow>> {
+    pub async fn get_diagram(&self, project_id: ProjectId, diagram_id: DiagramId) -> Result<Option<DiagramRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, DiagramRow>(&format!(
                 "SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE id = $1 AND project_id = $2"
@@ -236,7 +237,12 @@ impl ItemsStore {
     }
 
     /// A page of a project's diagram records in creation order, after `after`.
-    pub async fn list_diagrams(&self, project_id: Uuid, after: Option<Uuid>, limit: u32) -> Result<Vec<DiagramRow>> {
+    pub async fn list_diagrams(
+        &self,
+        project_id: ProjectId,
+        after: Option<Uuid>,
+        limit: u32,
+    ) -> Result<Vec<DiagramRow>> {
         let after_clause = if after.is_some() { " AND id > $2" } else { "" };
         let sql = format!(
             "SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE project_id = $1{after_clause} ORDER BY id LIMIT {limit}"
@@ -251,7 +257,7 @@ impl ItemsStore {
     }
 
     /// A diagram's element map in creation order.
-    pub async fn diagram_elements(&self, diagram_id: Uuid) -> Result<Vec<ElementRow>> {
+    pub async fn diagram_elements(&self, diagram_id: DiagramId) -> Result<Vec<ElementRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ElementRow>(&format!(
                 "SELECT {ELEMENT_COLUMNS} FROM diagram_elements WHERE diagram_id = $1 ORDER BY ordinal"
@@ -264,7 +270,7 @@ impl ItemsStore {
     }
 
     /// The items of a diagram's element map that still exist, in one read.
-    pub async fn diagram_items(&self, project_id: Uuid, diagram_id: Uuid) -> Result<Vec<ItemRow>> {
+    pub async fn diagram_items(&self, project_id: ProjectId, diagram_id: DiagramId) -> Result<Vec<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&format!(
                 "SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 AND id IN \

@@ -3,6 +3,7 @@
 //! inputs: equal answers, declines where sqlx's rules are needed, whole rows while the writer
 //! changes them.
 
+use crate::domain::{ItemId, ProjectId, UserId};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,7 +46,7 @@ struct Fixture {
     backend: Backend,
     _dir: tempfile::TempDir,
     storage: Storage,
-    project: Uuid,
+    project: ProjectId,
     /// The PostgreSQL database, dropped with the fixture.
     pg_name: Option<String>,
 }
@@ -88,7 +89,7 @@ async fn fixture(backend: Backend) -> Fixture {
             .await
             .unwrap();
     });
-    let f = Fixture { backend, _dir: dir, storage, project, pg_name };
+    let f = Fixture { backend, _dir: dir, storage, project: ProjectId::from_uuid(project), pg_name };
     // PostgreSQL's read connects in the background on first use: wait until it answers.
     let started = Instant::now();
     while matches!(f.inline(Uuid::nil()).await, Inline::Declined) {
@@ -98,17 +99,17 @@ async fn fixture(backend: Backend) -> Fixture {
     f
 }
 
-fn row(project: Uuid, item_type: ItemType, properties: Value, content_key: Option<&str>) -> ItemRow {
+fn row(project: ProjectId, item_type: ItemType, properties: Value, content_key: Option<&str>) -> ItemRow {
     let at: DateTime<Utc> = Utc::now();
     ItemRow {
-        id: Uuid::now_v7(),
+        id: ItemId::from_uuid(Uuid::now_v7()),
         project_id: project,
         item_type,
         parent: Parent::Panel,
         properties,
         version: 1,
-        created_by: Uuid::new_v4(),
-        updated_by: Uuid::new_v4(),
+        created_by: UserId::from_uuid(Uuid::new_v4()),
+        updated_by: UserId::from_uuid(Uuid::new_v4()),
         created_at: at,
         updated_at: at + chrono::Duration::nanoseconds(1_234_567),
         content_key: content_key.map(str::to_owned),
@@ -136,13 +137,13 @@ impl Fixture {
 
     /// The read through sqlx's pool, as before the inline reads existed.
     async fn pooled(&self, id: Uuid) -> Option<ItemRow> {
-        self.items().get_item_pooled(self.project, id).await.unwrap()
+        self.items().get_item_pooled(self.project, ItemId::from_uuid(id)).await.unwrap()
     }
 
-    async fn inline_of(&self, project: Uuid, id: Uuid) -> Inline<ItemRow> {
+    async fn inline_of(&self, project: ProjectId, id: Uuid) -> Inline<ItemRow> {
         match &self.storage {
-            Storage::Sqlite(store) => store.inline.item(project, id),
-            Storage::Postgres(store) => store.reads.item(project, id).await,
+            Storage::Sqlite(store) => store.inline.item(project, ItemId::from_uuid(id)),
+            Storage::Postgres(store) => store.reads.item(project, ItemId::from_uuid(id)).await,
         }
     }
 
@@ -176,7 +177,7 @@ async fn every_type_reads_inline_as_sqlx_reads_it() {
         rows.push(inside);
         f.insert(&rows).await;
         for r in &rows {
-            f.assert_same(r.id).await;
+            f.assert_same(r.id.uuid()).await;
             // And through the storage's own entry point, which takes the inline path: the row as
             // written (PostgreSQL keeps times to the microsecond).
             let mut written = r.clone();
@@ -195,13 +196,13 @@ async fn every_type_reads_inline_as_sqlx_reads_it() {
 async fn an_item_of_another_project_or_none_is_not_found_on_both_paths() {
     for backend in backends().await {
         let f = fixture(backend).await;
-        let other = Uuid::now_v7();
+        let other = ProjectId::new();
         let r = row(f.project, ItemType::Label, json!({"text": "a"}), None);
         f.insert(std::slice::from_ref(&r)).await;
         assert!(matches!(f.inline(Uuid::now_v7()).await, Inline::Answered(None)), "{backend:?}");
-        assert!(matches!(f.inline_of(other, r.id).await, Inline::Answered(None)), "{backend:?}");
+        assert!(matches!(f.inline_of(other, r.id.uuid()).await, Inline::Answered(None)), "{backend:?}");
         assert!(f.items().get_item(other, r.id).await.unwrap().is_none());
-        assert!(f.items().get_item(f.project, Uuid::nil()).await.unwrap().is_none());
+        assert!(f.items().get_item(f.project, ItemId::from_uuid(Uuid::nil())).await.unwrap().is_none());
     }
 }
 
@@ -228,7 +229,10 @@ async fn what_only_sqlx_reads_declines_and_is_read_through_sqlx() {
                 .unwrap();
         });
         assert!(matches!(f.inline(no_type).await, Inline::Declined), "{backend:?}");
-        assert!(f.items().get_item(f.project, no_type).await.is_err(), "a stored value that is no type is an error");
+        assert!(
+            f.items().get_item(f.project, ItemId::from_uuid(no_type)).await.is_err(),
+            "a stored value that is no type is an error"
+        );
 
         if let Storage::Sqlite(store) = &f.storage {
             let sqlite_time = Uuid::now_v7();
@@ -244,7 +248,7 @@ async fn what_only_sqlx_reads_declines_and_is_read_through_sqlx() {
                 .await
                 .unwrap();
             assert!(matches!(f.inline(sqlite_time).await, Inline::Declined));
-            let read = f.items().get_item(f.project, sqlite_time).await.unwrap().unwrap();
+            let read = f.items().get_item(f.project, ItemId::from_uuid(sqlite_time)).await.unwrap().unwrap();
             assert_eq!(read.created_at.to_rfc3339(), "2026-11-29T10:00:00+00:00");
         }
     }
@@ -254,11 +258,17 @@ async fn what_only_sqlx_reads_declines_and_is_read_through_sqlx() {
 async fn a_database_that_cannot_be_opened_declines() {
     let dir = tempfile::tempdir().unwrap();
     let missing = InlineReads::new(&dir.path().join("absent.db"));
-    assert!(matches!(missing.item(Uuid::now_v7(), Uuid::now_v7()), Inline::Declined));
+    assert!(matches!(
+        missing.item(ProjectId::from_uuid(Uuid::now_v7()), ItemId::from_uuid(Uuid::now_v7())),
+        Inline::Declined
+    ));
     // A server nobody listens on: declined (sqlx's pool then answers, or fails as it always did).
     let nobody = Arc::new(super::pg_reads::PgReads::new("postgres://postgres@127.0.0.1:9/none"));
     for _ in 0..3 {
-        assert!(matches!(nobody.item(Uuid::now_v7(), Uuid::now_v7()).await, Inline::Declined));
+        assert!(matches!(
+            nobody.item(ProjectId::from_uuid(Uuid::now_v7()), ItemId::from_uuid(Uuid::now_v7())).await,
+            Inline::Declined
+        ));
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // Closed (on shutdown): declined, and no connection is made again.
@@ -272,7 +282,10 @@ async fn a_database_that_cannot_be_opened_declines() {
     }
     // A URL that requires TLS is left to sqlx.
     let tls = Arc::new(super::pg_reads::PgReads::new("postgres://postgres@127.0.0.1:5432/postgres?sslmode=require"));
-    assert!(matches!(tls.item(Uuid::now_v7(), Uuid::now_v7()).await, Inline::Declined));
+    assert!(matches!(
+        tls.item(ProjectId::from_uuid(Uuid::now_v7()), ItemId::from_uuid(Uuid::now_v7())).await,
+        Inline::Declined
+    ));
 }
 
 /// Readers on many tasks while the writer rewrites one row: every read sees one committed version
@@ -315,7 +328,7 @@ async fn readers_see_whole_versions_while_the_row_is_rewritten() {
                     .unwrap();
             });
             // Read-your-writes: the write is acknowledged, so the inline read sees it at once.
-            let Inline::Answered(Some(now)) = f.inline(r.id).await else { panic!("{backend:?} declined") };
+            let Inline::Answered(Some(now)) = f.inline(r.id.uuid()).await else { panic!("{backend:?} declined") };
             assert_eq!(now.version, version, "{backend:?}");
         }
         stop.store(true, Ordering::Relaxed);
@@ -365,7 +378,7 @@ fn any_stored_row_reads_inline_as_through_sqlx() {
                 for f in &fixtures {
                     let r = row(f.project, ItemType::ALL[type_index], properties.clone(), content_key.as_deref());
                     f.insert(std::slice::from_ref(&r)).await;
-                    f.assert_same(r.id).await;
+                    f.assert_same(r.id.uuid()).await;
                 }
             });
             Ok(())

@@ -1,5 +1,6 @@
 //! Items and their change events.
 
+use crate::domain::{ItemId, ProjectId, UserId};
 use sqlx::types::Json;
 use uuid::Uuid;
 
@@ -26,7 +27,7 @@ pub struct ItemFilter {
     pub item_type: Option<String>,
     pub parent: Option<String>,
     /// Only items with an id after this one (ids are time-ordered UUIDv7).
-    pub after: Option<Uuid>,
+    pub after: Option<ItemId>,
     pub limit: u32,
 }
 
@@ -111,10 +112,10 @@ pub(in crate::storage) use {insert_rows, missing_attachment, update_row};
 
 impl ItemsStore {
     /// Items of a project by id (any order); ids of other projects are ignored.
-    pub async fn get_items(&self, project_id: Uuid, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
+    pub async fn get_items(&self, project_id: ProjectId, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
         let mut rows = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(row) = self.get_item(project_id, *id).await? {
+            if let Some(row) = self.get_item(project_id, ItemId::from_uuid(*id)).await? {
                 rows.push(row);
             }
         }
@@ -122,7 +123,7 @@ impl ItemsStore {
     }
 
     /// Every connector of a project, to find those attached to an item.
-    pub async fn project_connectors(&self, project_id: Uuid) -> Result<Vec<ItemRow>> {
+    pub async fn project_connectors(&self, project_id: ProjectId) -> Result<Vec<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&format!(
                 "SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 AND item_type = 'connector' ORDER BY id"
@@ -195,7 +196,7 @@ impl ItemsStore {
 
     /// The item, read on SQLite on this thread when it can be (`sqlite_reads.rs`), else through
     /// the pool.
-    pub async fn get_item(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
+    pub async fn get_item(&self, project_id: ProjectId, item_id: ItemId) -> Result<Option<ItemRow>> {
         let inline = match self.database() {
             Storage::Sqlite(store) => store.inline.item(project_id, item_id),
             Storage::Postgres(store) => store.reads.item(project_id, item_id).await,
@@ -207,7 +208,11 @@ impl ItemsStore {
     }
 
     /// The item, read through the pool on either backend.
-    pub(in crate::storage) async fn get_item_pooled(&self, project_id: Uuid, item_id: Uuid) -> Result<Option<ItemRow>> {
+    pub(in crate::storage) async fn get_item_pooled(
+        &self,
+        project_id: ProjectId,
+        item_id: ItemId,
+    ) -> Result<Option<ItemRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&ITEM_BY_ID)
                 .bind(item_id)
@@ -219,7 +224,7 @@ impl ItemsStore {
     }
 
     /// The item, provided `user_id` is a member of its project.
-    pub async fn find_item_for_user(&self, item_id: Uuid, user_id: Uuid) -> Result<Option<ItemRow>> {
+    pub async fn find_item_for_user(&self, item_id: ItemId, user_id: UserId) -> Result<Option<ItemRow>> {
         let columns = ITEM_COLUMNS.split(", ").map(|c| format!("i.{c}")).collect::<Vec<_>>().join(", ");
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ItemRow>(&format!(
@@ -283,8 +288,8 @@ impl ItemsStore {
     /// same transaction, each guarded by its own version.
     pub async fn delete_item(
         &self,
-        project_id: Uuid,
-        item_id: Uuid,
+        project_id: ProjectId,
+        item_id: ItemId,
         expected_version: i64,
         event: &NewEvent,
         dependents: &[DependentUpdate],
@@ -325,7 +330,7 @@ impl ItemsStore {
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(db_error)?;
-            if attached.iter().any(|(id,)| !dependents.iter().any(|d| d.row.id == *id)) {
+            if attached.iter().any(|(id,)| !dependents.iter().any(|d| d.row.id == ItemId::from_uuid(*id))) {
                 return Ok(false);
             }
             insert_event!(&mut *tx, event)?;
@@ -344,7 +349,7 @@ impl ItemsStore {
     }
 
     /// A page of a project's items in creation order.
-    pub async fn list_items(&self, project_id: Uuid, filter: &ItemFilter) -> Result<Vec<ItemRow>> {
+    pub async fn list_items(&self, project_id: ProjectId, filter: &ItemFilter) -> Result<Vec<ItemRow>> {
         with_read_pool!(self, pool => {
             let mut sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1");
             let mut n = 1;
@@ -399,7 +404,7 @@ impl ItemsStore {
     /// from. The horizon is read before the rows: every transaction below it had ended then, so
     /// its records are in this read or never will be, and only the records of transactions still
     /// in flight are read again.
-    pub async fn project_event_changes(&self, project_id: Uuid, floor: i64) -> Result<EventChanges> {
+    pub async fn project_event_changes(&self, project_id: ProjectId, floor: i64) -> Result<EventChanges> {
         let horizon = match self.database() {
             Storage::Sqlite(_) => None,
             Storage::Postgres(_) => Some(self.event_horizon().await?),
@@ -427,7 +432,7 @@ impl ItemsStore {
     /// position (as in [`Self::project_event_changes`]): a follower resuming from a seq.
     pub async fn project_events_after(
         &self,
-        project_id: Uuid,
+        project_id: ProjectId,
         after_seq: i64,
         limit: u32,
     ) -> Result<Vec<(crate::storage::EventRow, i64)>> {
@@ -448,7 +453,7 @@ impl ItemsStore {
     }
 
     /// The highest seq of a project's records (0 for none): where a client resumes from.
-    pub async fn project_last_seq(&self, project_id: Uuid) -> Result<i64> {
+    pub async fn project_last_seq(&self, project_id: ProjectId) -> Result<i64> {
         with_read_pool!(self, pool => {
             sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(seq), 0) FROM events WHERE project_id = $1")
                 .bind(project_id)
@@ -468,7 +473,7 @@ impl ItemsStore {
 
     pub async fn project_events(
         &self,
-        project_id: Uuid,
+        project_id: ProjectId,
         after_seq: i64,
         limit: u32,
     ) -> Result<Vec<crate::storage::EventRow>> {

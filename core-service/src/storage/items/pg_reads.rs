@@ -11,6 +11,7 @@
 //! yet, a connection lost, TLS asked for, a value it cannot decode) answers
 //! [`Inline::Declined`], and the caller reads through sqlx's pool.
 
+use crate::domain::{ItemId, ProjectId, UserId};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -20,7 +21,6 @@ use chrono::{DateTime, Utc};
 use parking_lot::Mutex;
 use serde_json::Value;
 use tokio_postgres::{Client, NoTls, Statement};
-use uuid::Uuid;
 
 use super::item_rows::ITEM_BY_ID;
 use super::sqlite_reads::Inline;
@@ -77,10 +77,10 @@ impl PgReads {
     }
 
     /// The item `item_id` of project `project_id`.
-    pub(in crate::storage) async fn item(self: &Arc<Self>, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
+    pub(in crate::storage) async fn item(self: &Arc<Self>, project_id: ProjectId, item_id: ItemId) -> Inline<ItemRow> {
         let slot = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
         let Some(reader) = self.reader(slot) else { return Inline::Declined };
-        match reader.client.query_opt(&reader.item_by_id, &[&item_id, &project_id]).await {
+        match reader.client.query_opt(&reader.item_by_id, &[&item_id.uuid(), &project_id.uuid()]).await {
             Ok(None) => Inline::Answered(None),
             Ok(Some(row)) => item_row(&row).map_or(Inline::Declined, |item| Inline::Answered(Some(item))),
             Err(err) => {
@@ -143,14 +143,14 @@ async fn connect(config: &tokio_postgres::Config) -> Result<Reader, tokio_postgr
 /// A row of [`ITEM_BY_ID`] as an [`ItemRow`], or `None` for anything sqlx should decode.
 fn item_row(row: &tokio_postgres::Row) -> Option<ItemRow> {
     Some(ItemRow {
-        id: row.try_get(0).ok()?,
-        project_id: row.try_get(1).ok()?,
+        id: ItemId::from_uuid(row.try_get(0).ok()?),
+        project_id: ProjectId::from_uuid(row.try_get(1).ok()?),
         item_type: ItemType::parse(row.try_get::<_, &str>(2).ok()?).ok()?,
         parent: Parent::parse(row.try_get::<_, &str>(3).ok()?).ok()?,
         properties: row.try_get::<_, Value>(4).ok()?,
         version: row.try_get(5).ok()?,
-        created_by: row.try_get(6).ok()?,
-        updated_by: row.try_get(7).ok()?,
+        created_by: UserId::from_uuid(row.try_get(6).ok()?),
+        updated_by: UserId::from_uuid(row.try_get(7).ok()?),
         created_at: row.try_get::<_, DateTime<Utc>>(8).ok()?,
         updated_at: row.try_get::<_, DateTime<Utc>>(9).ok()?,
         content_key: row.try_get(10).ok()?,

@@ -13,6 +13,7 @@
 //! with sqlx's rules. So this path can make a read faster but never give a different answer: the
 //! tests (`inline_reads_tests.rs`) compare both paths row by row.
 
+use crate::domain::{ItemId, ProjectId, UserId};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -58,11 +59,13 @@ impl InlineReads {
     }
 
     /// The item `item_id` of project `project_id`.
-    pub(in crate::storage) fn item(&self, project_id: Uuid, item_id: Uuid) -> Inline<ItemRow> {
+    pub(in crate::storage) fn item(&self, project_id: ProjectId, item_id: ItemId) -> Inline<ItemRow> {
         self.read(|conn| {
             let mut statement = conn.prepare_cached(&ITEM_BY_ID)?;
             statement
-                .query_row((item_id.as_bytes().as_slice(), project_id.as_bytes().as_slice()), |row| Ok(item_row(row)))
+                .query_row((item_id.uuid().as_bytes().as_slice(), project_id.uuid().as_bytes().as_slice()), |row| {
+                    Ok(item_row(row))
+                })
                 .optional()
         })
     }
@@ -110,14 +113,14 @@ impl InlineReads {
 /// A row of [`ITEM_BY_ID`] as an [`ItemRow`], or `None` for anything not as this service writes it.
 fn item_row(row: &rusqlite::Row<'_>) -> Option<ItemRow> {
     Some(ItemRow {
-        id: uuid(row, 0)?,
-        project_id: uuid(row, 1)?,
+        id: ItemId::from_uuid(uuid(row, 0)?),
+        project_id: ProjectId::from_uuid(uuid(row, 1)?),
         item_type: ItemType::parse(text(row, 2)?).ok()?,
         parent: Parent::parse(text(row, 3)?).ok()?,
         properties: serde_json::from_str(text(row, 4)?).ok()?,
         version: row.get_ref(5).ok()?.as_i64().ok()?,
-        created_by: uuid(row, 6)?,
-        updated_by: uuid(row, 7)?,
+        created_by: UserId::from_uuid(uuid(row, 6)?),
+        updated_by: UserId::from_uuid(uuid(row, 7)?),
         created_at: time(row, 8)?,
         updated_at: time(row, 9)?,
         content_key: match row.get_ref(10).ok()? {

@@ -23,6 +23,8 @@ impl RetrievalStore {
         &self,
         project_id: uuid::Uuid,
     ) -> Result<Vec<crate::storage::ItemRow>, crate::error::CoreError> {
-        crate::storage::ItemsStore::new(self.db.clone()).project_connectors(project_id).await
+        crate::storage::ItemsStore::new(self.db.clone())
+            .project_connectors(crate::domain::ProjectId::from_uuid(project_id))
+            .await
     }
 }

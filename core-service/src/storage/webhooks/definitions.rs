@@ -6,6 +6,7 @@
 //! one writer connection, so the `UPDATE … WHERE id IN (…)` is atomic anyway.
 //! An expired lease makes a row due again (at-least-once delivery).
 
+use crate::domain::{ProjectId, UserId};
 use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 use uuid::Uuid;
@@ -24,7 +25,7 @@ const WEBHOOK_COLUMNS: &str = "id, project_id, name, url, enabled, events, event
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct WebhookRow {
     pub id: Uuid,
-    pub project_id: Uuid,
+    pub project_id: ProjectId,
     /// Display name.
     pub name: Option<String>,
     /// Destination URL (https).
@@ -60,7 +61,7 @@ pub struct WebhookRow {
 pub struct LeasedRow {
     pub delivery_id: Uuid,
     pub webhook_id: Uuid,
-    pub project_id: Uuid,
+    pub project_id: ProjectId,
     /// This attempt's number (1 for the first).
     pub attempts: i32,
     pub url: String,
@@ -70,7 +71,7 @@ pub struct LeasedRow {
     pub kind: crate::domain::EventKind,
     pub subject_id: Uuid,
     pub subject_type: String,
-    pub actor_user_id: Uuid,
+    pub actor_user_id: UserId,
     pub occurred_at: DateTime<Utc>,
     #[sqlx(json)]
     pub payload: serde_json::Value,
@@ -124,7 +125,7 @@ impl WebhooksStore {
     }
 
     /// A project's webhooks, oldest first.
-    pub async fn list_webhooks(&self, project_id: Uuid) -> Result<Vec<WebhookRow>> {
+    pub async fn list_webhooks(&self, project_id: ProjectId) -> Result<Vec<WebhookRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE project_id = $1 ORDER BY id"
@@ -148,7 +149,7 @@ impl WebhooksStore {
 
     /// Reads from the writer on SQLite, so a record is seen right after the
     /// write that changed it.
-    pub async fn get_webhook(&self, project_id: Uuid, id: Uuid) -> Result<Option<WebhookRow>> {
+    pub async fn get_webhook(&self, project_id: ProjectId, id: Uuid) -> Result<Option<WebhookRow>> {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND project_id = $2"
@@ -187,7 +188,12 @@ impl WebhooksStore {
     }
 
     /// Enables the webhook and clears an automatic disable and its counter.
-    pub async fn enable_webhook(&self, project_id: Uuid, id: Uuid, at: DateTime<Utc>) -> Result<Option<WebhookRow>> {
+    pub async fn enable_webhook(
+        &self,
+        project_id: ProjectId,
+        id: Uuid,
+        at: DateTime<Utc>,
+    ) -> Result<Option<WebhookRow>> {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "UPDATE webhooks SET enabled = TRUE, updated_at = $3, consecutive_failures = 0, \
@@ -204,7 +210,7 @@ impl WebhooksStore {
     }
 
     /// Deletes a webhook with its pending deliveries; returns the record.
-    pub async fn delete_webhook(&self, project_id: Uuid, id: Uuid) -> Result<Option<WebhookRow>> {
+    pub async fn delete_webhook(&self, project_id: ProjectId, id: Uuid) -> Result<Option<WebhookRow>> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
             // Deliveries before the webhook: the dispatcher's report locks a delivery and then its

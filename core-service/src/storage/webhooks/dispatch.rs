@@ -1,6 +1,7 @@
 //! The dispatcher's side of webhook storage: leases, outcomes, the signing
 //! key ring and the test-call counter.
 
+use crate::domain::UserId;
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
@@ -497,7 +498,7 @@ impl WebhooksStore {
     /// one at a time; SQLite's single writer already does.
     pub async fn count_test_call(
         &self,
-        user_id: Uuid,
+        user_id: UserId,
         now: DateTime<Utc>,
         window_start: DateTime<Utc>,
         limit: u32,
