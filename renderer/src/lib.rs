@@ -6,10 +6,14 @@
 //! gateway, the tests and the benchmark all draw the same picture.
 //!
 //! # Layout
-//! - [`model`]: items read into kinds and frames (core-service's geometry).
+//! - [`geometry`]: rectangles, frames and connector points in map units (core-service's geometry).
+//! - [`model`]: items read into kinds and frames.
 //! - [`label`], [`shape`], [`connector`], [`media`]: one drawing module per family of types.
-//! - [`text`]: HTML reduced to plain text, and line wrapping.
+//! - [`text`]: HTML reduced to plain text, line wrapping, and a label's text laid out in its box.
 //! - [`style`]: colours, numbers and escaping as SVG writes them.
+//!
+//! The modules import downwards only: `style` and `geometry` at the bottom, then `text`, then
+//! `model`, then the drawing modules, and `lib.rs` (the SVG document) on top.
 //! - `png` (feature `png`, on by default): rasterisation with resvg, with a pixel budget. Without
 //!   it the crate is the SVG drawing and the text metrics alone (what `canvas-diagram` sizes with).
 //!
@@ -19,6 +23,7 @@
 //! (`data-start-id`, `data-end-id`).
 
 pub mod connector;
+pub mod geometry;
 pub mod label;
 pub mod media;
 pub mod model;
