@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::Item;
 use crate::style::{css_color, num, Paint};

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use crate::model::{Item, Kind};
 use crate::style::{css_color, escape, num, Paint};
-use crate::text::{self, layout};
+use crate::text::layout;
 pub use crate::text::{LINE_HEIGHT, PADDING};
 
 /// Distance of the baseline below the top of its line, in em.
