@@ -125,8 +125,8 @@ pub fn fill(scene: &mut Scene, b: usize, sections: &[Section], measured: &Measur
         if s > 0 {
             scene.lines.push(SceneLine {
                 key: format!("div{s}:{key}"),
-                start: End { at: (rect.x, top), attach: None, head: crate::model::Head::None },
-                end: End { at: (rect.right(), top), attach: None, head: crate::model::Head::None },
+                start: End { at: (rect.x, top), attach: None, head: crate::graph::Head::None },
+                end: End { at: (rect.right(), top), attach: None, head: crate::graph::Head::None },
                 corners: Vec::new(),
                 kind: LineKind::Straight,
                 color: divider.clone(),

@@ -8,8 +8,9 @@
 //! with `"ref:<reference>"` wherever another planned item's id belongs.
 //!
 //! # Layout
-//! - `lib.rs`: the API, the limits ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`]),
-//!   [`DiagramError`]. [`style`]: CSS styles and colours of Mermaid's styling statements;
+//! - `lib.rs`: the door, modules and re-exports only. `diagram.rs`: [`Diagram`] and the steps
+//!   that dispatch on its kind ([`parse`], [`layout`], [`planned_count`]). `error.rs`:
+//!   [`DiagramError`]. `limits.rs`: [`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`], [`KINDS`]. [`style`]: CSS styles and colours of Mermaid's styling statements;
 //!   `rich.rs`: markdown bold/italic as label HTML.
 //! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
 //! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
@@ -130,10 +131,8 @@
 
 pub mod arrange;
 pub mod class;
-pub mod elements;
 pub mod er;
 pub mod export;
-pub mod model;
 pub mod scene;
 pub mod source;
 pub mod state;
@@ -142,10 +141,14 @@ pub mod text;
 
 mod boxed;
 mod config;
+mod diagram;
 mod entities;
+mod error;
 mod flowchart;
+mod graph;
 mod items;
 mod layered;
+mod limits;
 mod mindmap;
 mod mindmap_layout;
 mod rich;
@@ -156,166 +159,17 @@ mod shapes;
 mod style_sheet;
 mod syntax;
 
+pub use diagram::{layout, parse, planned_count, Diagram};
+pub use error::DiagramError;
 pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
-pub use items::{planned_count, to_items, PlannedItem};
-pub use model::Diagram;
+pub use items::{elements, to_items, PlannedItem};
+pub use limits::{KINDS, MAX_ITEMS, MAX_LABEL_CHARS, MAX_SOURCE_BYTES};
 pub use scene::{scene_bounds, Scene};
 pub use shapes::spec_type;
 
-/// Largest source accepted, in bytes.
-pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
-/// Most items one diagram may plan: what one bulk create takes, since a diagram is created as one.
-pub const MAX_ITEMS: usize = canvas_vocabulary::limits::bulk::MAX_ITEMS;
-/// Longest text of one node, edge or note, in characters; longer texts are clipped with `…`.
-pub const MAX_LABEL_CHARS: usize = 300;
-
-/// Why a source cannot be read: where (1-based line and column of the
-/// offending token) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiagramError {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (characters, not bytes).
-    pub column: usize,
-    /// What is wrong, and what was expected.
-    pub message: String,
-}
-
-impl DiagramError {
-    /// An error at `line`, `column`.
-    pub fn new(line: usize, column: usize, message: impl Into<String>) -> DiagramError {
-        DiagramError { line, column, message: message.into() }
-    }
-}
-
-impl std::fmt::Display for DiagramError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for DiagramError {}
-
-/// The diagram types a source may start with (the service's list, stated once in
-/// `canvas-vocabulary`).
-pub use canvas_vocabulary::limits::diagrams::KINDS;
-
-/// Reads Mermaid source. The first statement names the diagram type, one of [`KINDS`].
-pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
-    if source.len() > MAX_SOURCE_BYTES {
-        return Err(DiagramError::new(
-            1,
-            1,
-            format!("the source is {} bytes, more than the limit of {MAX_SOURCE_BYTES}", source.len()),
-        ));
-    }
-    let lines = source::lines(source);
-    let Some(first) = lines.first() else {
-        return Err(DiagramError::new(1, 1, "the source is empty: expected a diagram type such as `flowchart TD`"));
-    };
-    let mut cursor = source::Cursor::new(*first);
-    cursor.skip_ws();
-    let column = cursor.col();
-    let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
-    let mut diagram = match keyword.as_str() {
-        "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines)?,
-        "mindmap" => mindmap::parse(&lines)?,
-        "sequenceDiagram" => sequence::parse(&lines)?,
-        "classDiagram" | "classDiagram-v2" => class::parse(&lines)?,
-        "erDiagram" => er::parse(&lines)?,
-        "stateDiagram" | "stateDiagram-v2" => state::parse(&lines)?,
-        other => {
-            return Err(DiagramError::new(
-                first.number,
-                column,
-                format!("unknown diagram type '{other}': expected one of {}", KINDS.join(", ")),
-            ))
-        }
-    };
-    config::apply(&mut diagram, &config::read(source));
-    let count = planned_count(&diagram);
-    if count > MAX_ITEMS {
-        return Err(DiagramError::new(
-            first.number,
-            column,
-            format!("the diagram would make {count} canvas items, more than the limit of {MAX_ITEMS}"),
-        ));
-    }
-    Ok(diagram)
-}
-
-/// Places a diagram: positions in map units, origin (0, 0) at the top left.
-pub fn layout(diagram: &Diagram) -> Scene {
-    match diagram {
-        Diagram::Flowchart(chart) => layered::layout(chart),
-        Diagram::Mindmap(map) => mindmap_layout::layout(map),
-        Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
-        Diagram::Class(class) => class::layout(class),
-        Diagram::Er(er) => er::layout(er),
-        Diagram::State(state) => state::layout(state),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_diagram_type_is_required_and_known() {
-        let err = parse("").unwrap_err();
-        assert_eq!((err.line, err.column), (1, 1));
-        let err = parse("%% only a comment\n\n  pie title x\n").unwrap_err();
-        assert_eq!((err.line, err.column), (3, 3), "{err}");
-        assert!(err.message.contains("unknown diagram type 'pie'"), "{err}");
-        assert!(matches!(parse("graph LR\nA-->B"), Ok(Diagram::Flowchart(_))));
-        assert!(matches!(parse("mindmap\n  root"), Ok(Diagram::Mindmap(_))));
-        assert!(matches!(parse("sequenceDiagram\nA->>B: hi"), Ok(Diagram::Sequence(_))));
-        assert!(err.message.contains("classDiagram, classDiagram-v2, erDiagram"), "{err}");
-    }
-
-    /// Every kind the vocabulary lists is read here, and no other.
-    #[test]
-    fn the_kinds_are_the_vocabularys_list() {
-        let smallest = |kind: &str| match kind {
-            "flowchart" | "flowchart-elk" | "graph" => "A-->B",
-            "mindmap" => "  root",
-            "sequenceDiagram" => "A->>B: hi",
-            "classDiagram" | "classDiagram-v2" => "A <|-- B",
-            "erDiagram" => "A ||--o{ B : has",
-            _ => "[*] --> A",
-        };
-        for kind in KINDS {
-            let source = format!("{kind}\n{}", smallest(kind));
-            assert!(parse(&source).is_ok(), "{kind}: {:?}", parse(&source).err());
-        }
-        for other in ["pie", "gantt", "journey", "gitGraph", "timeline", "C4Context", "quadrantChart"] {
-            let err = parse(&format!("{other}\nx")).unwrap_err();
-            assert!(err.message.starts_with("unknown diagram type"), "{other}: {err}");
-        }
-    }
-
-    /// A `;` right after the type word is refused, as Mermaid refuses it (checked with
-    /// `mermaid.parse` 11): the word is read up to it, so no kind's header mistakes it for part of
-    /// the word (a mutation of a real state diagram once tripped an assertion here).
-    #[test]
-    fn a_semicolon_glued_to_the_type_word_is_refused_at_it() {
-        for kind in ["stateDiagram", "stateDiagram-v2", "classDiagram", "classDiagram-v2", "erDiagram"] {
-            for rest in [";", ";foo", ";-->"] {
-                let source = format!("{kind}{rest}\nA");
-                let err = parse(&source).unwrap_err();
-                assert_eq!((err.line, err.column), (1, kind.len() + 1), "{source:?}: {err}");
-                assert!(err.message.contains("unexpected `;` directly after"), "{source:?}: {err}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_limits_are_errors() {
-        let big = format!("graph TD\n{}", "A-->B\n".repeat(MAX_SOURCE_BYTES / 6 + 1));
-        assert!(parse(&big).unwrap_err().message.contains("more than the limit of 65536"));
-        let many: String = (0..400).map(|i| format!("N{i}-->M{i}\n")).collect();
-        let err = parse(&format!("graph TD\n{many}")).unwrap_err();
-        assert!(err.message.contains("canvas items, more than the limit of 1000"), "{err}");
-        assert_eq!((err.line, err.column), (1, 1));
-    }
+/// What a source says once parsed, under the path it has always had: [`Diagram`] and the types
+/// of its kinds' models.
+pub mod model {
+    pub use crate::diagram::Diagram;
+    pub use crate::graph::*;
 }

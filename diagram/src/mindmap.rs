@@ -7,11 +7,11 @@
 //! the next lines. `::icon(…)` and `:::class` decorate the node above (read, not drawn);
 //! `%%` after a node starts a comment.
 
-use crate::model::{MindNode, Mindmap, NodeShape};
+use crate::error::DiagramError;
+use crate::graph::{MindNode, Mindmap, NodeShape};
 use crate::rich::{self, Rich};
 use crate::source::{Cursor, Line};
 use crate::text;
-use crate::{Diagram, DiagramError};
 
 /// Openers, longest first, with their closers and shapes.
 const SHAPES: &[(&str, &str, NodeShape)] = &[
@@ -32,7 +32,7 @@ struct Read {
 }
 
 /// Parses a mind map from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<Mindmap, DiagramError> {
     let mut header = Cursor::new(lines[0]);
     header.skip_ws();
     header.take_while(|c| !c.is_whitespace());
@@ -78,7 +78,7 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
         let end = lines[0].text.chars().count() + 1;
         return Err(DiagramError::new(lines[0].number, end, "the mind map has no root node"));
     }
-    Ok(Diagram::Mindmap(Mindmap { nodes }))
+    Ok(Mindmap { nodes })
 }
 
 /// Whether what follows a node is only a decoration or a comment.

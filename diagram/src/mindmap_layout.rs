@@ -13,7 +13,7 @@
 //! S-curves, or right-angled through the gap between columns when a curve
 //! would touch another node.
 
-use crate::model::Mindmap;
+use crate::graph::Mindmap;
 use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Point, Rect, Scene, SceneBox, SceneLine};
 use crate::shapes::{self, NodeBox};
@@ -104,7 +104,7 @@ fn place_children(children: &[Vec<usize>], heights: &[f64], gap: f64, v: usize, 
 
 /// A node's box; a markdown text with emphasis becomes label HTML, its box a little wider for
 /// the bold runs a client may draw wider than the estimate.
-fn node_box(node: &crate::model::MindNode) -> NodeBox {
+fn node_box(node: &crate::graph::MindNode) -> NodeBox {
     let mut b = shapes::node_box(node.shape, &node.text);
     if !node.emphasis.is_empty() {
         let rich = Rich { text: node.text.clone(), marks: node.emphasis.clone() };
@@ -228,8 +228,8 @@ fn connect(rects: &[Rect], p: usize, c: usize, color: &str) -> SceneLine {
     let end: Point = if outward { (rc.x, rc.centre().1) } else { (rc.right(), rc.centre().1) };
     let mut line = SceneLine {
         key: format!("edge:{c}"),
-        start: End { at: start, attach: Some(p), head: crate::model::Head::None },
-        end: End { at: end, attach: Some(c), head: crate::model::Head::None },
+        start: End { at: start, attach: Some(p), head: crate::graph::Head::None },
+        end: End { at: end, attach: Some(c), head: crate::graph::Head::None },
         corners: Vec::new(),
         kind: LineKind::Curved,
         color: color.into(),
@@ -286,7 +286,7 @@ mod tests {
         assert_eq!(s.lines.len(), 1);
         let line = &s.lines[0];
         assert_eq!((line.start.attach, line.end.attach), (Some(0), Some(1)));
-        assert_eq!(line.start.head, crate::model::Head::None);
+        assert_eq!(line.start.head, crate::graph::Head::None);
         assert!(matches!(line.kind, LineKind::Straight | LineKind::Curved));
         assert!((line.start.at.0 - s.boxes[0].rect.right()).abs() < 1e-9);
     }

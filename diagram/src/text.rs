@@ -6,7 +6,7 @@
 //! with the estimate the map is drawn with keeps every line inside its box. Texts are wrapped
 //! here, with explicit line breaks, so the drawing never wraps them differently.
 
-use crate::MAX_LABEL_CHARS;
+use crate::limits::MAX_LABEL_CHARS;
 
 /// Font size of node texts, the label default (points = map units at scale 1).
 pub const FONT_SIZE: f64 = 14.0;

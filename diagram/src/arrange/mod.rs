@@ -31,7 +31,7 @@ use crate::layered::sized;
 use crate::mindmap_layout::tidy;
 
 /// Gap between grid cells, between the tree's depth columns and between layered ranks.
-pub const GAP: f64 = 60.0;
+pub const GAP: f64 = sized::RANK_GAP;
 /// Least gap between neighbouring subtrees of the tree: less than [`GAP`], since
 /// siblings share their parent's connectors and read as a group when close.
 const SIBLING_GAP: f64 = 24.0;

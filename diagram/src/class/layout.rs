@@ -15,7 +15,7 @@
 
 use super::{Class, ClassDiagram, RelEnd};
 use crate::boxed::{self, Section};
-use crate::model::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
 use crate::scene::Scene;
 use crate::shapes::{self, NodeBox};
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};

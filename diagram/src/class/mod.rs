@@ -11,7 +11,7 @@ mod tests;
 pub(crate) use layout::{layout, planned_count};
 pub(crate) use parse::{generics, parse};
 
-use crate::model::Direction;
+use crate::graph::Direction;
 
 /// What an end of a relationship shows (`<|`, `*`, `o`, `<`, `()` or nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

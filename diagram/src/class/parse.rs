@@ -11,9 +11,10 @@
 use std::collections::HashMap;
 
 use super::{Class, ClassDiagram, Classifier, Member, Namespace, Note, RelEnd, Relation};
-use crate::model::{Diagram, Direction};
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{is_id_char, Cursor, Line};
-use crate::{syntax, text, DiagramError};
+use crate::{syntax, text};
 
 /// Statements that only link a class: read, not drawn.
 const IGNORED: &[&str] = &["click", "link", "callback"];
@@ -33,7 +34,7 @@ struct Parser {
 }
 
 /// Parses a class diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<ClassDiagram, DiagramError> {
     syntax::header(lines[0], &["classDiagram", "classDiagram-v2"])?;
     let mut p = Parser::default();
     let mut i = 1;
@@ -47,13 +48,13 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     for class in &mut p.classes {
         class.style = p.styles.node_style(&class.id);
     }
-    Ok(Diagram::Class(ClassDiagram {
+    Ok(ClassDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
         classes: p.classes,
         relations: p.relations,
         namespaces: p.namespaces,
         notes: p.notes,
-    }))
+    })
 }
 
 /// Mermaid's `~T~` generics as `<T>` (nested ones too: a `~` before a name opens, any other closes).

@@ -12,7 +12,7 @@
 
 use super::{Entity, ErDiagram};
 use crate::boxed::{self, Section};
-use crate::model::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
 use crate::scene::Scene;
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
 

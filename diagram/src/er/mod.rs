@@ -11,7 +11,7 @@ mod tests;
 pub(crate) use layout::{layout, planned_count};
 pub(crate) use parse::parse;
 
-use crate::model::Direction;
+use crate::graph::Direction;
 
 /// How many of an entity one relationship end takes (crow's foot notation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! (`-- text -->`) or between pipes (`-->|text|`), plain, quoted or a markdown string.
 
 use super::nodes;
-use crate::model::{Head, Stroke};
+use crate::error::DiagramError;
+use crate::graph::{Head, Stroke};
 use crate::rich::Rich;
 use crate::source::Cursor;
-use crate::DiagramError;
 
 /// A parsed link.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,11 +17,11 @@ mod shape_names;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::{Direction, FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
+use crate::error::DiagramError;
+use crate::graph::{Direction, FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
 use crate::source::{Cursor, Line};
 use crate::style::Style;
 use crate::text;
-use crate::DiagramError;
 
 struct Parser {
     chart: Flowchart,
@@ -38,7 +38,7 @@ struct Parser {
 
 /// Parses a flowchart from its lines (the first is the header). Its front matter's title is set
 /// by [`crate::config::apply`].
-pub fn parse(lines: &[Line<'_>]) -> Result<crate::Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<Flowchart, DiagramError> {
     let mut parser = Parser {
         chart: Flowchart {
             direction: Direction::TopDown,
@@ -355,7 +355,7 @@ impl Parser {
     }
 
     /// Links to subgraphs resolved, styles applied.
-    fn finish(mut self, cur: &Cursor) -> Result<crate::Diagram, DiagramError> {
+    fn finish(mut self, cur: &Cursor) -> Result<Flowchart, DiagramError> {
         // `style X …` makes the node X when nothing else does, as Mermaid's does.
         for id in self.styles.styled_ids() {
             if !self.ids.contains_key(&id) && !self.subgraph_ids.contains_key(&id) {
@@ -373,7 +373,7 @@ impl Parser {
         }
         self.subgraph_links(cur)?;
         self.styles.apply(&mut self.chart);
-        Ok(crate::Diagram::Flowchart(self.chart))
+        Ok(self.chart)
     }
 
     /// A node named like a subgraph stands for the subgraph: its links become links to the

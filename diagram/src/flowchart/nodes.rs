@@ -2,10 +2,10 @@
 //! (`A[text]`, `A{{text}}`, `A[/text\]`…), shape data (`A@{ shape: doc, label: "x" }`) and
 //! `:::class`. Texts may be quoted (`"…"`, running over lines) or markdown strings (`"`…`"`).
 
-use crate::model::NodeShape;
+use crate::error::DiagramError;
+use crate::graph::NodeShape;
 use crate::rich::{self, Rich};
 use crate::source::Cursor;
-use crate::DiagramError;
 
 use super::shape_names;
 

@@ -2,7 +2,7 @@
 //! table, each mapped to the nearest of our node shapes, which [`crate::shapes`] maps to the
 //! spec's shape types. docs/diagrams/flowchart.md shows the table with the canvas type of each.
 
-use crate::model::NodeShape;
+use crate::graph::NodeShape;
 
 /// (Mermaid's names for one shape, the node shape drawing it.) The first name is the short name.
 pub const SHAPES: &[(&[&str], NodeShape)] = &[

@@ -6,7 +6,7 @@ use super::paint;
 use super::position::Placed;
 use super::route::Route;
 use super::{drawn, Kind, Layered};
-use crate::model::{Direction, Flowchart, Subgraph};
+use crate::graph::{Direction, Flowchart, Subgraph};
 use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
 use crate::shapes::NodeBox;

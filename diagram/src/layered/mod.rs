@@ -28,7 +28,7 @@ mod route;
 mod simplex;
 pub(crate) mod sized;
 
-use crate::model::{Direction, Flowchart, Stroke};
+use crate::graph::{Direction, Flowchart, Stroke};
 use crate::scene::Scene;
 use crate::shapes::{self, NodeBox};
 use crate::text::{self, SMALL_FONT_SIZE};

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use super::{emit, layout_flat, within, CLUSTER_PAD, TITLE_BAND};
-use crate::model::{FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
 use crate::scene::{scene_bounds, Owner, Scene, SceneLine, SceneText};
 use crate::shapes::NodeBox;
 

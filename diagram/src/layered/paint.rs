@@ -5,7 +5,7 @@
 //! keeps readable text: its text turns dark when its fill is light (the map's default text is
 //! white).
 
-use crate::model::{NodeShape, Stroke};
+use crate::graph::{NodeShape, Stroke};
 use crate::shapes::{self, NODE_FILL, NODE_STROKE, NODE_TEXT};
 use crate::style::{Color, Style};
 

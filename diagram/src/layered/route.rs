@@ -17,7 +17,7 @@
 
 use super::position::{Placed, TRACK_SEP};
 use super::{Kind, Layered};
-use crate::model::Flowchart;
+use crate::graph::Flowchart;
 use crate::scene::Point;
 use crate::shapes::NodeBox;
 

@@ -11,10 +11,10 @@ mod pieces;
 
 use std::collections::HashMap;
 
-use crate::model::{Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
+use crate::error::DiagramError;
+use crate::graph::{Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 use crate::source::{Cursor, Line};
 use crate::text;
-use crate::{Diagram, DiagramError};
 
 const OPENERS: &[&str] = &["loop", "alt", "opt", "par", "par_over", "critical", "break", "rect"];
 const DIVIDERS: &[&str] = &["else", "and", "option"];
@@ -39,7 +39,7 @@ pub(crate) struct Parser {
 }
 
 /// Parses a sequence diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<Sequence, DiagramError> {
     let mut parser = Parser {
         sequence: Sequence { participants: Vec::new(), events: Vec::new(), groups: Vec::new(), title: None },
         ids: HashMap::new(),
@@ -77,7 +77,7 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
             "the sequence diagram has no participants",
         ));
     }
-    Ok(Diagram::Sequence(parser.sequence))
+    Ok(parser.sequence)
 }
 
 /// A statement with the columns its line had before it (the header line's rest).

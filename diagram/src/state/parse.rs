@@ -18,9 +18,10 @@
 use std::collections::HashMap;
 
 use super::{State, StateDiagram, StateKind, StateNote, Transition};
-use crate::model::{Diagram, Direction};
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{Cursor, Line};
-use crate::{syntax, text, DiagramError};
+use crate::{syntax, text};
 
 #[derive(Default)]
 struct Parser {
@@ -40,7 +41,7 @@ struct Parser {
 }
 
 /// Parses a state diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<StateDiagram, DiagramError> {
     syntax::header(lines[0], &["stateDiagram", "stateDiagram-v2"])?;
     let mut p = Parser::default();
     let mut i = 1;
@@ -65,12 +66,12 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
         state.style =
             if state.kind.is_container() { p.styles.group_style(&state.id) } else { p.styles.node_style(&state.id) };
     }
-    Ok(Diagram::State(StateDiagram {
+    Ok(StateDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
         states,
         transitions: p.transitions,
         notes: p.notes,
-    }))
+    })
 }
 
 impl Parser {

@@ -1,23 +1,9 @@
 //! What a Mermaid source says, once parsed: the diagram kinds with their
 //! nodes, edges and events, before any geometry. Texts are already cleaned
 //! (see [`crate::text::clean`]): plain text, `\n` for line breaks, clipped.
-
-/// A parsed diagram.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Diagram {
-    /// `flowchart` / `graph`.
-    Flowchart(Flowchart),
-    /// `mindmap`.
-    Mindmap(Mindmap),
-    /// `sequenceDiagram`.
-    Sequence(Sequence),
-    /// `classDiagram`.
-    Class(crate::class::ClassDiagram),
-    /// `erDiagram`.
-    Er(crate::er::ErDiagram),
-    /// `stateDiagram-v2` / `stateDiagram`.
-    State(crate::state::StateDiagram),
-}
+//!
+//! The diagram of any kind, [`crate::diagram::Diagram`], is one level up: it names every kind,
+//! while the kinds build on what is here.
 
 /// Which way a flowchart's edges run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use crate::items::reference;
+use super::reference;
 use crate::scene::{BoxRole, Owner, Scene};
 
 /// Fills in the element and part of the items planned for `scene`, given as (reference, element,
