@@ -7,13 +7,13 @@ use crate::class::{self, ClassDiagram};
 use crate::config::{self, Config};
 use crate::er::{self, ErDiagram};
 use crate::error::DiagramError;
-use crate::graph::{Flowchart, Mindmap, Sequence, Stroke};
+use crate::graph::Flowchart;
 use crate::limits::{KINDS, MAX_ITEMS, MAX_SOURCE_BYTES};
+use crate::mindmap::Mindmap;
 use crate::scene::Scene;
+use crate::sequence::Sequence;
 use crate::state::{self, StateDiagram};
-use crate::{
-    flowchart, layered, mindmap, mindmap_layout, sequence, sequence_layout, sequence_shapes, shapes, source, text,
-};
+use crate::{flowchart, layered, mindmap, sequence, source, text};
 
 /// A parsed diagram.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,8 +80,8 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
 pub fn layout(diagram: &Diagram) -> Scene {
     match diagram {
         Diagram::Flowchart(chart) => layered::layout(chart),
-        Diagram::Mindmap(map) => mindmap_layout::layout(map),
-        Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
+        Diagram::Mindmap(map) => mindmap::layout(map),
+        Diagram::Sequence(sequence) => sequence::layout(sequence),
         Diagram::Class(class) => class::layout(class),
         Diagram::Er(er) => er::layout(er),
         Diagram::State(state) => state::layout(state),
@@ -92,15 +92,9 @@ pub fn layout(diagram: &Diagram) -> Scene {
 /// (so the item limit is checked when parsing).
 pub fn planned_count(diagram: &Diagram) -> usize {
     match diagram {
-        Diagram::Flowchart(chart) => {
-            let drawn = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible);
-            chart.nodes.iter().map(|n| 1 + usize::from(shapes::shows_text(n.shape))).sum::<usize>()
-                + chart.subgraphs.iter().map(|s| 1 + usize::from(!s.title.is_empty())).sum::<usize>()
-                + usize::from(chart.title.is_some())
-                + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()
-        }
-        Diagram::Mindmap(map) => 3 * map.nodes.len() - 1,
-        Diagram::Sequence(seq) => sequence_shapes::planned_count(seq),
+        Diagram::Flowchart(chart) => flowchart::planned_count(chart),
+        Diagram::Mindmap(map) => mindmap::planned_count(map),
+        Diagram::Sequence(seq) => sequence::planned_count(seq),
         Diagram::Class(class) => class::planned_count(class),
         Diagram::Er(er) => er::planned_count(er),
         Diagram::State(state) => state::planned_count(state),

@@ -1,9 +1,12 @@
-//! What a Mermaid source says, once parsed: the diagram kinds with their
-//! nodes, edges and events, before any geometry. Texts are already cleaned
-//! (see [`crate::text::clean`]): plain text, `\n` for line breaks, clipped.
+//! The graph of boxes and links before any geometry: a flowchart's nodes, links and subgraphs,
+//! and the vocabulary every kind draws with (node shapes, link heads and strokes, directions).
+//! Texts are already cleaned (see [`crate::text::clean`]): plain text, `\n` for line breaks,
+//! clipped.
 //!
-//! The diagram of any kind, [`crate::diagram::Diagram`], is one level up: it names every kind,
-//! while the kinds build on what is here.
+//! It is shared, not the flowchart's own: the class, ER and state layouts build a [`Flowchart`]
+//! of boxes for the layered engine ([`crate::layered`]), and mind maps and sequence diagrams use
+//! its shapes, heads and strokes. Each kind's own model is in its folder; the diagram of any
+//! kind, [`crate::diagram::Diagram`], is above them all.
 
 /// Which way a flowchart's edges run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,150 +189,5 @@ pub struct Flowchart {
     /// Subgraphs in order of opening.
     pub subgraphs: Vec<Subgraph>,
     /// The front matter's `title`.
-    pub title: Option<String>,
-}
-
-/// A mind map node.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MindNode {
-    /// The id written before its shape, if any.
-    pub id: Option<String>,
-    /// Its text.
-    pub text: String,
-    /// Its shape.
-    pub shape: NodeShape,
-    /// Indexes of its children, in source order.
-    pub children: Vec<usize>,
-    /// The emphasis of each character of `text` (`crate::rich::BOLD`/`ITALIC` bits) when it was
-    /// a markdown string with `**bold**` or `*italic*` parts; empty otherwise.
-    pub emphasis: Vec<u8>,
-}
-
-/// A mind map; node 0 is the root.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mindmap {
-    /// Every node; node 0 is the root.
-    pub nodes: Vec<MindNode>,
-}
-
-/// A sequence diagram participant.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Participant {
-    /// The id messages use.
-    pub id: String,
-    /// What its box shows.
-    pub label: String,
-    /// Declared with `actor`.
-    pub actor: bool,
-    /// The symbol it is drawn as (`actor`, `@{ "type": … }`).
-    pub kind: ParticipantKind,
-    /// Declared with `create`: drawn from the message that creates it on.
-    pub created: bool,
-}
-
-/// The symbols Mermaid draws a participant as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParticipantKind {
-    /// `participant`: a box.
-    Participant,
-    /// `actor`: a stick figure.
-    Actor,
-    /// `@{ "type": "boundary" }`.
-    Boundary,
-    /// `@{ "type": "control" }`.
-    Control,
-    /// `@{ "type": "entity" }`.
-    Entity,
-    /// `@{ "type": "database" }`: a cylinder.
-    Database,
-    /// `@{ "type": "collections" }`: stacked boxes.
-    Collections,
-    /// `@{ "type": "queue" }`: a lying cylinder.
-    Queue,
-}
-
-/// A `box … end` around participants.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParticipantGroup {
-    /// Its title (may be empty).
-    pub label: String,
-    /// Its fill, `#RRGGBB` or `#AARRGGBB`; None for transparent.
-    pub color: Option<String>,
-    /// The participants declared inside it.
-    pub members: Vec<usize>,
-}
-
-/// Where a note sits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotePlace {
-    /// `left of A`.
-    LeftOf(usize),
-    /// `right of A`.
-    RightOf(usize),
-    /// `over A` or `over A,B` (first, last).
-    Over(usize, usize),
-}
-
-/// One step of a sequence diagram, top to bottom.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SeqEvent {
-    /// A message between two participants (the same one for a self message).
-    Message {
-        /// Sender.
-        from: usize,
-        /// Receiver.
-        to: usize,
-        /// Its text, numbered when `autonumber` is on.
-        text: String,
-        /// Solid or dotted.
-        stroke: Stroke,
-        /// Decorator at the receiver.
-        head: Head,
-        /// Decorator at the sender (`<<->>`, reversed half arrows).
-        tail: Head,
-    },
-    /// A note.
-    Note {
-        /// Where it sits.
-        place: NotePlace,
-        /// Its text.
-        text: String,
-    },
-    /// `loop`, `alt`, `opt`, `par`, `par_over`, `critical`, `break` or `rect` opens a frame.
-    Open {
-        /// The keyword.
-        kind: String,
-        /// The text after it (empty for `rect`).
-        label: String,
-        /// The fill of a `rect`, `#AARRGGBB`.
-        color: Option<String>,
-    },
-    /// `else`, `and` or `option` divides the innermost frame.
-    Divide {
-        /// The text after the keyword.
-        label: String,
-    },
-    /// `end` closes the innermost frame.
-    Close,
-    /// A participant's lifeline becomes active (`activate`, `+`): an activation bar starts.
-    Activate(usize),
-    /// The innermost activation of a participant ends (`deactivate`, `-`).
-    Deactivate(usize),
-    /// `create`: the participant appears at its next message.
-    Create(usize),
-    /// `destroy`: the participant's lifeline ends at its next message.
-    Destroy(usize),
-}
-
-/// A sequence diagram.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sequence {
-    /// Participants, left to right.
-    pub participants: Vec<Participant>,
-    /// Steps, top to bottom.
-    pub events: Vec<SeqEvent>,
-    /// `box … end` groups.
-    pub groups: Vec<ParticipantGroup>,
-    /// `title`, drawn above the diagram.
     pub title: Option<String>,
 }

@@ -150,21 +150,21 @@ mod items;
 mod layered;
 mod limits;
 mod mindmap;
-mod mindmap_layout;
 mod rich;
 mod sequence;
-mod sequence_layout;
-mod sequence_shapes;
 mod shapes;
 mod style_sheet;
 mod syntax;
 
 pub use diagram::{layout, parse, planned_count, Diagram};
 pub use error::DiagramError;
-pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
+pub use export::MapItem;
+pub use flowchart::export::export_flowchart;
 pub use items::{elements, to_items, PlannedItem};
 pub use limits::{KINDS, MAX_ITEMS, MAX_LABEL_CHARS, MAX_SOURCE_BYTES};
+pub use mindmap::export::export_mindmap;
 pub use scene::{scene_bounds, Scene};
+pub use sequence::export::export_sequence;
 pub use shapes::spec_type;
 
 /// What a source says once parsed, under the path it has always had: [`Diagram`] and the types
@@ -172,4 +172,6 @@ pub use shapes::spec_type;
 pub mod model {
     pub use crate::diagram::Diagram;
     pub use crate::graph::*;
+    pub use crate::mindmap::{MindNode, Mindmap};
+    pub use crate::sequence::{NotePlace, Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 }

@@ -28,7 +28,7 @@
 //! Self loops are ignored and duplicate edges count once.
 
 use crate::layered::sized;
-use crate::mindmap_layout::tidy;
+use crate::mindmap::layout::tidy;
 
 /// Gap between grid cells, between the tree's depth columns and between layered ranks.
 pub const GAP: f64 = sized::RANK_GAP;

@@ -11,6 +11,7 @@
 //! hold it there), which is how Mermaid draws it too. A link to or from a subgraph's id is a link
 //! to the subgraph: see [`Parser::finish`].
 
+pub mod export;
 mod links;
 mod nodes;
 mod shape_names;
@@ -18,10 +19,10 @@ mod shape_names;
 use std::collections::{HashMap, HashSet};
 
 use crate::error::DiagramError;
-use crate::graph::{Direction, FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
+use crate::graph::{Direction, FlowEdge, FlowNode, Flowchart, NodeShape, Stroke, Subgraph};
 use crate::source::{Cursor, Line};
 use crate::style::Style;
-use crate::text;
+use crate::{shapes, text};
 
 struct Parser {
     chart: Flowchart,
@@ -486,6 +487,17 @@ impl Parser {
             }
         }
     }
+}
+
+/// How many items a flowchart makes: a shape per node (and a label when its shape shows text),
+/// a container per subgraph (and a label for its title), the title, a connector per drawn link
+/// (and a label for its text).
+pub fn planned_count(chart: &Flowchart) -> usize {
+    let drawn = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible);
+    chart.nodes.iter().map(|n| 1 + usize::from(shapes::shows_text(n.shape))).sum::<usize>()
+        + chart.subgraphs.iter().map(|s| 1 + usize::from(!s.title.is_empty())).sum::<usize>()
+        + usize::from(chart.title.is_some())
+        + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Messages: `Sender<arrow>Receiver: text`, with Mermaid 11's arrows (every token of its
 //! lexer), `+`/`-` activation shortcuts and `()` central connections.
 
+use super::SeqEvent;
 use crate::error::DiagramError;
-use crate::graph::{Head, SeqEvent, Stroke};
+use crate::graph::{Head, Stroke};
 use crate::source::Cursor;
 use crate::text;
 

@@ -1,8 +1,8 @@
 //! Declarations: `participant`/`actor` with `@{ … }` metadata and `as` aliases, `box` data
 //! (colour and title), notes, and the colours Mermaid writes as CSS.
 
+use super::{NotePlace, ParticipantKind, SeqEvent};
 use crate::error::DiagramError;
-use crate::graph::{NotePlace, ParticipantKind, SeqEvent};
 use crate::source::Cursor;
 use crate::text;
 

@@ -4,15 +4,27 @@
 //! messages (`arrows.rs`: every arrow, `+`/`-`, `()`) become [`SeqEvent`]s in source order.
 //! `box … end` groups participants; `loop`, `alt` … `end` open frames the layout draws around
 //! their steps. Accessibility texts, links, properties and details are read and not drawn.
+//!
+//! The folder holds the whole kind: the model (`model.rs`), this parser with its pieces and its
+//! tests (`tests.rs`), the layout (`layout.rs`, its tests in `layout/tests.rs`), the pieces it
+//! draws and how many items they make (`drawing.rs`), and the writer that reads a drawn sequence
+//! diagram back as Mermaid (`export.rs`).
 
 mod arrows;
 mod declare;
+pub mod drawing;
+pub mod export;
+pub mod layout;
+mod model;
 mod pieces;
+
+pub use drawing::planned_count;
+pub use layout::layout;
+pub use model::{NotePlace, Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 
 use std::collections::HashMap;
 
 use crate::error::DiagramError;
-use crate::graph::{Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 use crate::source::{Cursor, Line};
 use crate::text;
 

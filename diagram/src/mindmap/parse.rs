@@ -7,8 +7,9 @@
 //! the next lines. `::icon(…)` and `:::class` decorate the node above (read, not drawn);
 //! `%%` after a node starts a comment.
 
+use super::{MindNode, Mindmap};
 use crate::error::DiagramError;
-use crate::graph::{MindNode, Mindmap, NodeShape};
+use crate::graph::NodeShape;
 use crate::rich::{self, Rich};
 use crate::source::{Cursor, Line};
 use crate::text;
@@ -185,6 +186,3 @@ fn nonempty(rich: Rich) -> Rich {
         rich
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -13,7 +13,7 @@
 //! S-curves, or right-angled through the gap between columns when a curve
 //! would touch another node.
 
-use crate::graph::Mindmap;
+use super::{MindNode, Mindmap};
 use crate::rich::{self, Rich};
 use crate::scene::{BoxRole, End, LineKind, Point, Rect, Scene, SceneBox, SceneLine};
 use crate::shapes::{self, NodeBox};
@@ -104,7 +104,7 @@ fn place_children(children: &[Vec<usize>], heights: &[f64], gap: f64, v: usize, 
 
 /// A node's box; a markdown text with emphasis becomes label HTML, its box a little wider for
 /// the bold runs a client may draw wider than the estimate.
-fn node_box(node: &crate::graph::MindNode) -> NodeBox {
+fn node_box(node: &MindNode) -> NodeBox {
     let mut b = shapes::node_box(node.shape, &node.text);
     if !node.emphasis.is_empty() {
         let rich = Rich { text: node.text.clone(), marks: node.emphasis.clone() };

@@ -1,7 +1,8 @@
 //! The pieces of a sequence diagram's drawing: participant symbols as the nearest spec shapes,
 //! the boxes, bars, marks and texts the layout places, and how many items they make.
 
-use crate::graph::{Head, NodeShape, ParticipantKind, SeqEvent, Sequence};
+use super::{ParticipantKind, SeqEvent, Sequence};
+use crate::graph::{Head, NodeShape};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
 use crate::shapes;
 use crate::text::{self, SMALL_FONT_SIZE};
