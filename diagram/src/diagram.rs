@@ -4,7 +4,6 @@
 //! every kind; the kinds know nothing of each other or of it.
 
 use crate::class::{self, ClassDiagram};
-use crate::config::{self, Config};
 use crate::er::{self, ErDiagram};
 use crate::error::DiagramError;
 use crate::graph::Flowchart;
@@ -13,6 +12,7 @@ use crate::mindmap::Mindmap;
 use crate::scene::Scene;
 use crate::sequence::Sequence;
 use crate::state::{self, StateDiagram};
+use crate::styling::theme::{self, Config};
 use crate::{flowchart, layered, mindmap, sequence, source, text};
 
 /// A parsed diagram.
@@ -64,7 +64,7 @@ pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
             ))
         }
     };
-    apply_config(&mut diagram, &config::read(source));
+    apply_config(&mut diagram, &theme::read(source));
     let count = planned_count(&diagram);
     if count > MAX_ITEMS {
         return Err(DiagramError::new(

@@ -129,7 +129,7 @@ pub struct FlowNode {
     /// Bold/italic marks per character of `text` (markdown strings), empty for none.
     pub marks: Vec<u8>,
     /// Its style: `classDef`s of its classes, then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A flowchart edge.
@@ -154,7 +154,7 @@ pub struct FlowEdge {
     /// Its id (`A e1@--> B`).
     pub id: Option<String>,
     /// Its `linkStyle`.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
     /// The subgraph the edge leaves, when written from one: `from` is then a node inside it that
     /// stands for it in the layout, and the line starts on the subgraph's border.
     pub from_subgraph: Option<usize>,
@@ -174,7 +174,7 @@ pub struct Subgraph {
     /// Its own `direction`, when it sets one.
     pub direction: Option<Direction>,
     /// Its style (`style`, `class`).
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A flowchart.

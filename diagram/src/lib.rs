@@ -8,34 +8,46 @@
 //! with `"ref:<reference>"` wherever another planned item's id belongs.
 //!
 //! # Layout
-//! - `lib.rs`: the door, modules and re-exports only. `diagram.rs`: [`Diagram`] and the steps
-//!   that dispatch on its kind ([`parse`], [`layout`], [`planned_count`]). `error.rs`:
-//!   [`DiagramError`]. `limits.rs`: [`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`], [`KINDS`]. [`style`]: CSS styles and colours of Mermaid's styling statements;
-//!   `rich.rs`: markdown bold/italic as label HTML.
-//! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
-//! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
-//! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
-//!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `../style_sheet.rs` classes and
-//!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers (`sequence/`:
-//!   `mod.rs` statements, `pieces.rs` statements cut at `;` and comments, `arrows.rs` messages,
-//!   `declare.rs` participants, boxes and notes).
-//!   `entities.rs`: Mermaid's `#59;` entity codes.
-//! - [`class`], [`er`], [`state`]: class, ER and state diagrams, each its model (`mod.rs`), parser
-//!   (`parse.rs`), layout (`layout.rs`) and tests; `syntax.rs` the statements their parsers share,
-//!   `boxed.rs` what their layouts share (boxes sized by their sections and filled with labels after
-//!   the layout, texts at connector ends, ends moved onto containers, references safe for any id).
-//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks
-//!   and the layered graph,
-//!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
-//!   `route.rs` edge routes, `emit.rs` the scene, `paint.rs` colours and strokes, `ends.rs`
-//!   links cut at subgraph borders and the title. `mindmap_layout.rs`, `sequence_layout.rs`: the
-//!   other layouts (`sequence_shapes.rs`: participant symbols, bars, marks, the item count).
-//!   `shapes.rs`: node sizes per shape, node colours.
-//! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
+//! `lib.rs` is the door: it declares the modules and re-exports the API; it defines nothing.
+//! The modules import downwards only, in this order (no module imports one listed after it):
+//! - `error.rs` ([`DiagramError`]), `limits.rs` ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`],
+//!   [`MAX_LABEL_CHARS`], [`KINDS`]): what every layer reads.
+//! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping; `text/entities.rs`
+//!   Mermaid's `#59;` entity codes, `text/markdown.rs` markdown bold/italic as label HTML.
+//! - [`source`]: lines and a column-aware cursor. [`styling`] (also [`style`]): CSS styles and
+//!   colours of Mermaid's styling statements; `styling/theme.rs` the theme from front matter and
+//!   `%%{init}%%`.
+//! - `graph.rs` (public as [`model`], with [`Diagram`] and the kinds' models): the flowchart graph
+//!   and the shapes, heads, strokes and directions every kind draws with.
+//! - `syntax/`: statements several parsers read alike (`mod.rs`: the class, ER and state headers,
+//!   `direction`, skipped lines, quoted strings; `style_sheet.rs`: `classDef`, `class`, `style`,
+//!   `linkStyle`, shared with flowcharts).
+//! - [`scene`]: boxes, lines and texts with their geometry, what every layout produces.
+//!   `node_boxes.rs`: node sizes per shape, node colours, the spec type of each shape.
+//! - `layered/`: the shared layered (Sugiyama) layout (see below; `layout_boxes` takes boxes sized
+//!   elsewhere): `mod.rs` ranks and the layered graph, `simplex.rs` network simplex, `order.rs`
+//!   crossing reduction, `position.rs` coordinates, `route.rs` edge routes, `emit.rs` the scene,
+//!   `paint.rs` colours and strokes, `ends.rs` links cut at subgraph borders and the title,
+//!   `nested.rs` `direction` inside subgraphs, `sized.rs` the engine on given sizes for
+//!   [`arrange`]. `section_boxes.rs`: what the class, ER and state layouts add to it (boxes sized
+//!   by their sections and filled with labels after the layout, texts at connector ends, ends
+//!   moved onto containers, references safe for any id).
+//! - One folder per diagram kind, each with its model, parser, layout, item count and tests side
+//!   by side: `flowchart/` (`mod.rs` statements, `nodes.rs` node shapes and shape data,
+//!   `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `export.rs` the writer back to
+//!   Mermaid; its layout is `layered/`), `mindmap/` (`mod.rs` model, `parse.rs`, `layout.rs` a
+//!   tidy tree per side, `export.rs`), `sequence/` (`model.rs`; `mod.rs` statements, `pieces.rs`
+//!   statements cut at `;` and comments, `arrows.rs` messages, `declare.rs` participants, boxes
+//!   and notes; `layout.rs`, `drawing.rs` participant symbols, bars, marks and the item count,
+//!   `export.rs`), [`class`], [`er`], [`state`] (`mod.rs` model, `parse.rs`, `layout.rs`).
+//! - `diagram.rs`: [`Diagram`], the one enum naming every kind, and the steps that dispatch on
+//!   it: [`parse`], [`layout`], [`planned_count`] (and the theme laid under the diagram's styling).
+//! - `planned_items/`: scene to items ([`to_items`], [`PlannedItem`]); `element_keys.rs` (public as
+//!   [`elements`]) which Mermaid element each item draws. [`export`]: what the three writers back
+//!   to Mermaid share ([`MapItem`], the item map, Mermaid ids, label text as Mermaid strings).
 //! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
-//!   grid, a layered graph (`layered/sized.rs`, the flowchart engine on given sizes) or a tidy tree
-//!   (the mind map's Reingold–Tilford in `mindmap_layout.rs`), for core-service's arrange items;
-//!   `arrange/tests.rs` its tests.
+//!   grid, a layered graph (`layered/sized.rs`) or a tidy tree (the mind map's Reingold–Tilford in
+//!   `mindmap/layout.rs`), for core-service's arrange items; `arrange/tests.rs` its tests.
 //!
 //! The tests under `tests/` lay out the goldens (`tests/golden/*.mmd`), check their geometry
 //! and items, compare edge crossings with Graphviz `dot`, and keep a PNG of each under
@@ -68,7 +80,7 @@
 //!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
 //!   namespaces; entities with attribute tables, cardinalities as texts at the ends; states, `[*]`,
 //!   choice, fork and join, composite states and concurrent regions as containers, notes).
-//! - Configuration ([`config`]): the front matter's `title` (flowcharts), `theme` and
+//! - Configuration (`styling/theme.rs`): the front matter's `title` (flowcharts), `theme` and
 //!   `themeVariables` from front matter `config:` and `%%{init}%%` (colours under the styling).
 //!   `direction` inside subgraphs and composite states, as Mermaid honours it (`layered/nested.rs`).
 //! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
@@ -88,7 +100,7 @@
 //! offset), or to a subgraph's container, `Angled` with `cornerPoints` (`Straight` only when its
 //! ends line up); its text a label child beside the line. References are made from Mermaid
 //! ids, and any that is not a valid bulk `ref` keeps its allowed characters and gains a stable hash
-//! (`items.rs`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
+//! (`planned_items/mod.rs`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
@@ -96,7 +108,7 @@
 //! rectangles on the lifeline, a destroyed lifeline ending in an X of two short connectors.
 //! Colours are dark fills with light outlines and white text, for the map's dark background;
 //! Mermaid's colours (`rect`, `box`) are laid over it as 30 % tints. Item references are made
-//! from scene keys; a key outside the bulk `ref` rule is rewritten (`items.rs`), so no Mermaid
+//! from scene keys; a key outside the bulk `ref` rule is rewritten (`planned_items/mod.rs`), so no Mermaid
 //! id can make a batch that core-service refuses.
 //!
 //! # Shapes and lines on the canvas
@@ -136,36 +148,35 @@ pub mod export;
 pub mod scene;
 pub mod source;
 pub mod state;
-pub mod style;
+pub mod styling;
 pub mod text;
 
-mod boxed;
-mod config;
 mod diagram;
-mod entities;
 mod error;
 mod flowchart;
 mod graph;
-mod items;
 mod layered;
 mod limits;
 mod mindmap;
-mod rich;
+mod node_boxes;
+mod planned_items;
+mod section_boxes;
 mod sequence;
-mod shapes;
-mod style_sheet;
 mod syntax;
 
 pub use diagram::{layout, parse, planned_count, Diagram};
 pub use error::DiagramError;
 pub use export::MapItem;
 pub use flowchart::export::export_flowchart;
-pub use items::{elements, to_items, PlannedItem};
 pub use limits::{KINDS, MAX_ITEMS, MAX_LABEL_CHARS, MAX_SOURCE_BYTES};
 pub use mindmap::export::export_mindmap;
+pub use node_boxes::spec_type;
+pub use planned_items::element_keys as elements;
+pub use planned_items::{to_items, PlannedItem};
 pub use scene::{scene_bounds, Scene};
 pub use sequence::export::export_sequence;
-pub use shapes::spec_type;
+/// The styling module under its former name.
+pub use styling as style;
 
 /// What a source says once parsed, under the path it has always had: [`Diagram`] and the types
 /// of its kinds' models.

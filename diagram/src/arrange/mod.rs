@@ -20,7 +20,7 @@
 //!   reaches (a cycle no root leads to) start trees of their own, first in
 //!   input order first. Depths are columns as wide as their widest box;
 //!   within a column the trees and subtrees are stacked as close as their
-//!   contours allow (Reingold–Tilford, `mindmap_layout.rs`), so several
+//!   contours allow (Reingold–Tilford, `mindmap/layout.rs`), so several
 //!   trees stand one above the other, side by side across the tree direction.
 //!
 //! Every style answers centres such that the bounding box of all boxes has

@@ -68,7 +68,7 @@ pub struct Class {
     /// A lollipop interface made by `name ()-- Class`: drawn as a small named pill.
     pub lollipop: bool,
     /// Its style: `classDef`s of its classes (`cssClass`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A relationship between two classes.

@@ -5,7 +5,7 @@
 //! Name`; relations `A "1" <|-- "*" B : label` with every end mark;
 //! `namespace Name { … }` (nested); `note for Name "text"` and `note
 //! "text"`; `direction`. Styling (`classDef`, `style`, `cssClass "A,B"
-//! name`, `:::name`) goes to the classes' boxes ([`crate::style_sheet`]);
+//! name`, `:::name`) goes to the classes' boxes ([`crate::syntax::style_sheet`]);
 //! interaction (`click`, `link`, `callback`) is read and ignored.
 
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ struct Parser {
     /// Open namespaces: index, line and column of their `namespace`.
     open: Vec<(usize, usize, usize)>,
     interfaces: usize,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
 }
 
 /// Parses a class diagram from its lines (the first is the header).

@@ -64,7 +64,7 @@ pub struct Entity {
     /// Its attributes, in source order.
     pub attributes: Vec<Attribute>,
     /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A relationship between two entities.

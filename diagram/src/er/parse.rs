@@ -6,7 +6,7 @@
 //! `zero or many`, `many(1)`, `1+`, `only one`…), identifying `--` / `to` and
 //! non-identifying `..`, `.-`, `-.`, `optionally to`; `direction`.
 //! Styling (`classDef`, `class`, `:::a,b`, `style`) goes to the entities'
-//! boxes ([`crate::style_sheet`]).
+//! boxes ([`crate::syntax::style_sheet`]).
 
 use std::collections::HashMap;
 
@@ -55,7 +55,7 @@ struct Parser {
     entities: Vec<Entity>,
     by_id: HashMap<String, usize>,
     relationships: Vec<Relationship>,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
 }
 
 /// Parses an ER diagram from its lines (the first is the header).

@@ -1,7 +1,7 @@
 //! The flowchart parser, written from Mermaid's grammar (`flow.jison`): the header with its
 //! direction, then statements separated by line breaks or `;`: node chains with links (a link may
 //! continue on the next line, as Mermaid's link token takes the white space around it),
-//! `subgraph … end` blocks with their `direction`, styling statements ([`crate::style_sheet`]), and the
+//! `subgraph … end` blocks with their `direction`, styling statements ([`crate::syntax::style_sheet`]), and the
 //! statements that change nothing drawn (`click`, `accTitle`, `accDescr`).
 //!
 //! The whole body is read by one cursor over its lines, so quoted strings, shape data and texts
@@ -21,8 +21,8 @@ use std::collections::{HashMap, HashSet};
 use crate::error::DiagramError;
 use crate::graph::{Direction, FlowEdge, FlowNode, Flowchart, NodeShape, Stroke, Subgraph};
 use crate::source::{Cursor, Line};
-use crate::style::Style;
-use crate::{shapes, text};
+use crate::styling::Style;
+use crate::{node_boxes, text};
 
 struct Parser {
     chart: Flowchart,
@@ -34,11 +34,11 @@ struct Parser {
     open: Vec<(usize, usize)>,
     /// Edge ids given with `id@`.
     edge_ids: HashSet<String>,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
 }
 
 /// Parses a flowchart from its lines (the first is the header). Its front matter's title is set
-/// by [`crate::config::apply`].
+/// when the diagram is read ([`crate::diagram`], from `styling/theme.rs`).
 pub fn parse(lines: &[Line<'_>]) -> Result<Flowchart, DiagramError> {
     let mut parser = Parser {
         chart: Flowchart {
@@ -53,7 +53,7 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Flowchart, DiagramError> {
         subgraph_ids: HashMap::new(),
         open: Vec::new(),
         edge_ids: HashSet::new(),
-        styles: crate::style_sheet::Styles::default(),
+        styles: crate::syntax::style_sheet::Styles::default(),
     };
     let mut cur = Cursor::over(lines);
     parser.header(&mut cur)?;
@@ -494,7 +494,7 @@ impl Parser {
 /// (and a label for its text).
 pub fn planned_count(chart: &Flowchart) -> usize {
     let drawn = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible);
-    chart.nodes.iter().map(|n| 1 + usize::from(shapes::shows_text(n.shape))).sum::<usize>()
+    chart.nodes.iter().map(|n| 1 + usize::from(node_boxes::shows_text(n.shape))).sum::<usize>()
         + chart.subgraphs.iter().map(|s| 1 + usize::from(!s.title.is_empty())).sum::<usize>()
         + usize::from(chart.title.is_some())
         + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()

@@ -14,9 +14,9 @@
 //! would touch another node.
 
 use super::{MindNode, Mindmap};
-use crate::rich::{self, Rich};
+use crate::node_boxes::{self, NodeBox};
 use crate::scene::{BoxRole, End, LineKind, Point, Rect, Scene, SceneBox, SceneLine};
-use crate::shapes::{self, NodeBox};
+use crate::text::markdown::{self, Rich};
 use crate::text::FONT_SIZE;
 
 /// Gap between depth columns.
@@ -105,11 +105,11 @@ fn place_children(children: &[Vec<usize>], heights: &[f64], gap: f64, v: usize, 
 /// A node's box; a markdown text with emphasis becomes label HTML, its box a little wider for
 /// the bold runs a client may draw wider than the estimate.
 fn node_box(node: &MindNode) -> NodeBox {
-    let mut b = shapes::node_box(node.shape, &node.text);
+    let mut b = node_boxes::node_box(node.shape, &node.text);
     if !node.emphasis.is_empty() {
         let rich = Rich { text: node.text.clone(), marks: node.emphasis.clone() };
-        b.text = rich::label_text(&b.text, &rich);
-        if node.emphasis.iter().any(|mark| mark & rich::BOLD != 0) {
+        b.text = markdown::label_text(&b.text, &rich);
+        if node.emphasis.iter().any(|mark| mark & markdown::BOLD != 0) {
             b.width = (b.width * 1.08).ceil();
         }
     }

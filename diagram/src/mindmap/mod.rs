@@ -23,7 +23,7 @@ pub struct MindNode {
     pub shape: NodeShape,
     /// Indexes of its children, in source order.
     pub children: Vec<usize>,
-    /// The emphasis of each character of `text` (`crate::rich::BOLD`/`ITALIC` bits) when it was
+    /// The emphasis of each character of `text` (`crate::text::markdown::BOLD`/`ITALIC` bits) when it was
     /// a markdown string with `**bold**` or `*italic*` parts; empty otherwise.
     pub emphasis: Vec<u8>,
 }

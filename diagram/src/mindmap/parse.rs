@@ -10,9 +10,9 @@
 use super::{MindNode, Mindmap};
 use crate::error::DiagramError;
 use crate::graph::NodeShape;
-use crate::rich::{self, Rich};
 use crate::source::{Cursor, Line};
 use crate::text;
+use crate::text::markdown::{self, Rich};
 
 /// Openers, longest first, with their closers and shapes.
 const SHAPES: &[(&str, &str, NodeShape)] = &[
@@ -93,10 +93,10 @@ fn plain_text(raw: &str) -> Rich {
     let cut = [":::", "::icon(", "%%"].iter().filter_map(|m| raw.find(m)).min().unwrap_or(raw.len());
     let raw = raw[..cut].trim();
     if let Some(inner) = raw.strip_prefix("\"`").and_then(|r| r.strip_suffix("`\"")) {
-        return rich::markdown(inner);
+        return markdown::markdown(inner);
     }
     let raw = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-    rich::plain(&text::decode_entities(raw))
+    markdown::plain(&text::decode_entities(raw))
 }
 
 /// The node starting on `lines[at]` (None for a decoration line) and the index of the line
@@ -170,10 +170,10 @@ fn node(lines: &[Line<'_>], at: usize) -> Result<(Option<Read>, usize), DiagramE
         return Err(DiagramError::new(line.number, col, format!("unexpected '{}' after the node", rest.trim())));
     }
     let decoded = text::decode_entities(&raw);
-    let mut text = if markdown { rich::markdown(&decoded) } else { rich::plain(&decoded) };
+    let mut text = if markdown { markdown::markdown(&decoded) } else { markdown::plain(&decoded) };
     let id = id.trim();
     if text.text.is_empty() {
-        text = rich::plain(id);
+        text = markdown::plain(id);
     }
     let id = Some(id.to_owned()).filter(|id| !id.is_empty());
     Ok((Some(Read { id, shape, text: nonempty(text) }), last + 1))

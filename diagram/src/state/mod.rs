@@ -55,7 +55,7 @@ pub struct State {
     /// A composite state's own `direction` (followed when nothing outside links into it).
     pub direction: Option<crate::graph::Direction>,
     /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 impl State {

@@ -11,7 +11,7 @@
 //! As in Mermaid, a state belongs to the composite state it was last
 //! mentioned in (a mention at the top level leaves it where it is).
 //! `direction` inside a composite state sets its own. Styling (`classDef`,
-//! `class`, `:::class`, `style`) goes to the states ([`crate::style_sheet`]).
+//! `class`, `:::class`, `style`) goes to the states ([`crate::syntax::style_sheet`]).
 //! Ignored: `click`, `hide empty description`, `scale`, floating notes
 //! (`note "text" as N`, which Mermaid does not draw).
 
@@ -32,7 +32,7 @@ struct Parser {
     notes: Vec<StateNote>,
     /// Open composite states: index, line and column of their `state`.
     open: Vec<(usize, usize, usize)>,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
     /// The composite state or region statements go into.
     scope: Option<usize>,
     /// The start and end state of each scope.

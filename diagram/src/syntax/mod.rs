@@ -1,6 +1,8 @@
 //! Statements the class, ER and state parsers read alike: the header line,
 //! `direction`, the accessibility and title lines they skip, quoted strings.
 
+pub(crate) mod style_sheet;
+
 use crate::error::DiagramError;
 use crate::graph::Direction;
 use crate::source::{Cursor, Line};

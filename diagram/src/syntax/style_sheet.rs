@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::error::DiagramError;
 use crate::graph::Flowchart;
 use crate::source::Cursor;
-use crate::style::Style;
+use crate::styling::Style;
 
 /// What the styling statements said.
 #[derive(Debug, Default)]

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::style::{Color, Style};
+use crate::styling::{Color, Style};
 
 /// The configuration's parts that apply to items.
 #[derive(Debug, Clone, Default, PartialEq)]

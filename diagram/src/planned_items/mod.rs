@@ -12,7 +12,7 @@
 //! line is drawn exactly where the layout routed it, and still follows the
 //! shape when it is moved.
 
-pub mod elements;
+pub mod element_keys;
 
 use serde_json::{json, Map, Value};
 
@@ -157,7 +157,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             part: "",
         });
     }
-    elements::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
+    element_keys::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
     items
 }
 

@@ -9,8 +9,8 @@
 //! connector (cardinalities), and a connector's end moved from a node inside a
 //! container to the container's border (transitions to a composite state).
 
+use crate::node_boxes::{NodeBox, NODE_STROKE};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes::{NodeBox, NODE_STROKE};
 use crate::text::{self, Block};
 
 /// Where member and attribute texts wrap.
