@@ -1,15 +1,18 @@
 //! `classDiagram`: the model (this file), the parser (`parse.rs`, written from
-//! Mermaid 11's `classDiagram.jison` and `classDb.ts`), the layout
+//! Mermaid 11's `classDiagram.jison` and `classDb.ts`; `members.rs` how member lines, generics
+//! and names are shown), the layout
 //! (`layout.rs`: the layered engine on class boxes sized by their
 //! compartments) and the tests (`tests.rs`).
 
 mod layout;
+mod members;
 mod parse;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use layout::{layout, planned_count};
-pub(crate) use parse::{generics, parse};
+pub(crate) use members::generics;
+pub(crate) use parse::parse;
 
 use crate::graph::Direction;
 
