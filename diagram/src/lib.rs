@@ -8,33 +8,46 @@
 //! with `"ref:<reference>"` wherever another planned item's id belongs.
 //!
 //! # Layout
-//! - `lib.rs`: the API, the limits ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`], [`MAX_LABEL_CHARS`]),
-//!   [`DiagramError`]. [`style`]: CSS styles and colours of Mermaid's styling statements;
-//!   `rich.rs`: markdown bold/italic as label HTML.
-//! - [`model`]: the parsed diagram. [`source`]: lines and a column-aware cursor.
-//! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping.
-//! - `flowchart/`: the flowchart parser (`mod.rs` statements, `nodes.rs` node shapes and shape
-//!   data, `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `../style_sheet.rs` classes and
-//!   styles, `tests.rs`). `mindmap.rs` and `sequence/` are the other parsers (`sequence/`:
-//!   `mod.rs` statements, `pieces.rs` statements cut at `;` and comments, `arrows.rs` messages,
-//!   `declare.rs` participants, boxes and notes).
-//!   `entities.rs`: Mermaid's `#59;` entity codes.
-//! - [`class`], [`er`], [`state`]: class, ER and state diagrams, each its model (`mod.rs`), parser
-//!   (`parse.rs`), layout (`layout.rs`) and tests; `syntax.rs` the statements their parsers share,
-//!   `boxed.rs` what their layouts share (boxes sized by their sections and filled with labels after
-//!   the layout, texts at connector ends, ends moved onto containers, references safe for any id).
-//! - `layered/`: the flowchart layout (see below; `layout_boxes` takes node boxes sized elsewhere): `mod.rs` ranks
-//!   and the layered graph,
-//!   `simplex.rs` network simplex, `order.rs` crossing reduction, `position.rs` coordinates,
-//!   `route.rs` edge routes, `emit.rs` the scene, `paint.rs` colours and strokes, `ends.rs`
-//!   links cut at subgraph borders and the title. `mindmap_layout.rs`, `sequence_layout.rs`: the
-//!   other layouts (`sequence_shapes.rs`: participant symbols, bars, marks, the item count).
-//!   `shapes.rs`: node sizes per shape, node colours.
-//! - [`scene`]: boxes, lines and texts with their geometry. `items.rs`: scene to items.
+//! `lib.rs` is the door: it declares the modules and re-exports the API; it defines nothing.
+//! The modules import downwards only, in this order (no module imports one listed after it):
+//! - `error.rs` ([`DiagramError`]), `limits.rs` ([`MAX_SOURCE_BYTES`], [`MAX_ITEMS`],
+//!   [`MAX_LABEL_CHARS`], [`KINDS`]): what every layer reads.
+//! - [`text`]: label text cleaning, width estimate (the renderer's), wrapping; `text/entities.rs`
+//!   Mermaid's `#59;` entity codes, `text/markdown.rs` markdown bold/italic as label HTML.
+//! - [`source`]: lines and a column-aware cursor. [`styling`] (also [`style`]): CSS styles and
+//!   colours of Mermaid's styling statements; `styling/theme.rs` the theme from front matter and
+//!   `%%{init}%%`.
+//! - `graph.rs` (public as [`model`], with [`Diagram`] and the kinds' models): the flowchart graph
+//!   and the shapes, heads, strokes and directions every kind draws with.
+//! - `syntax/`: statements several parsers read alike (`mod.rs`: the class, ER and state headers,
+//!   `direction`, skipped lines, quoted strings; `style_sheet.rs`: `classDef`, `class`, `style`,
+//!   `linkStyle`, shared with flowcharts).
+//! - [`scene`]: boxes, lines and texts with their geometry, what every layout produces.
+//!   `node_boxes.rs`: node sizes per shape, node colours, the spec type of each shape.
+//! - `layered/`: the shared layered (Sugiyama) layout (see below; `layout_boxes` takes boxes sized
+//!   elsewhere): `mod.rs` ranks and the layered graph, `simplex.rs` network simplex, `order.rs`
+//!   crossing reduction, `position.rs` coordinates, `route.rs` edge routes, `emit.rs` the scene,
+//!   `paint.rs` colours and strokes, `ends.rs` links cut at subgraph borders and the title,
+//!   `nested.rs` `direction` inside subgraphs, `sized.rs` the engine on given sizes for
+//!   [`arrange`]. `section_boxes.rs`: what the class, ER and state layouts add to it (boxes sized
+//!   by their sections and filled with labels after the layout, texts at connector ends, ends
+//!   moved onto containers, references safe for any id).
+//! - One folder per diagram kind, each with its model, parser, layout, item count and tests side
+//!   by side: `flowchart/` (`mod.rs` statements, `nodes.rs` node shapes and shape data,
+//!   `shape_names.rs` Mermaid's named shapes, `links.rs` arrows, `export.rs` the writer back to
+//!   Mermaid; its layout is `layered/`), `mindmap/` (`mod.rs` model, `parse.rs`, `layout.rs` a
+//!   tidy tree per side, `export.rs`), `sequence/` (`model.rs`; `mod.rs` statements, `pieces.rs`
+//!   statements cut at `;` and comments, `arrows.rs` messages, `declare.rs` participants, boxes
+//!   and notes; `layout.rs`, `drawing.rs` participant symbols, bars, marks and the item count,
+//!   `export.rs`), [`class`], [`er`], [`state`] (`mod.rs` model, `parse.rs`, `layout.rs`).
+//! - `diagram.rs`: [`Diagram`], the one enum naming every kind, and the steps that dispatch on
+//!   it: [`parse`], [`layout`], [`planned_count`] (and the theme laid under the diagram's styling).
+//! - `planned_items/`: scene to items ([`to_items`], [`PlannedItem`]); `element_keys.rs` (public as
+//!   [`elements`]) which Mermaid element each item draws. [`export`]: what the three writers back
+//!   to Mermaid share ([`MapItem`], the item map, Mermaid ids, label text as Mermaid strings).
 //! - [`arrange`]: existing canvas items (boxes of given sizes, edges between them) laid out as a
-//!   grid, a layered graph (`layered/sized.rs`, the flowchart engine on given sizes) or a tidy tree
-//!   (the mind map's Reingold–Tilford in `mindmap_layout.rs`), for core-service's arrange items;
-//!   `arrange/tests.rs` its tests.
+//!   grid, a layered graph (`layered/sized.rs`) or a tidy tree (the mind map's Reingold–Tilford in
+//!   `mindmap/layout.rs`), for core-service's arrange items; `arrange/tests.rs` its tests.
 //!
 //! The tests under `tests/` lay out the goldens (`tests/golden/*.mmd`), check their geometry
 //! and items, compare edge crossings with Graphviz `dot`, and keep a PNG of each under
@@ -67,7 +80,7 @@
 //!   describe (classes as boxes with compartment labels, relation ends as decorators plus texts,
 //!   namespaces; entities with attribute tables, cardinalities as texts at the ends; states, `[*]`,
 //!   choice, fork and join, composite states and concurrent regions as containers, notes).
-//! - Configuration ([`config`]): the front matter's `title` (flowcharts), `theme` and
+//! - Configuration (`styling/theme.rs`): the front matter's `title` (flowcharts), `theme` and
 //!   `themeVariables` from front matter `config:` and `%%{init}%%` (colours under the styling).
 //!   `direction` inside subgraphs and composite states, as Mermaid honours it (`layered/nested.rs`).
 //! - Ignored: flowchart `click`/`call`/`href`, `accTitle`/`accDescr`, edge metadata
@@ -87,7 +100,7 @@
 //! offset), or to a subgraph's container, `Angled` with `cornerPoints` (`Straight` only when its
 //! ends line up); its text a label child beside the line. References are made from Mermaid
 //! ids, and any that is not a valid bulk `ref` keeps its allowed characters and gains a stable hash
-//! (`items.rs`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
+//! (`planned_items/mod.rs`). Mind maps: one shape + label per node, `Curved` (or angled) connectors without
 //! decorators, colours per branch. Sequence diagrams: participant boxes at the top and bottom
 //! joined by a lifeline connector, messages as connectors with free ends, notes as
 //! `sticky-note`s, frames as `Rectangle` containers with a title label and a line per
@@ -95,7 +108,7 @@
 //! rectangles on the lifeline, a destroyed lifeline ending in an X of two short connectors.
 //! Colours are dark fills with light outlines and white text, for the map's dark background;
 //! Mermaid's colours (`rect`, `box`) are laid over it as 30 % tints. Item references are made
-//! from scene keys; a key outside the bulk `ref` rule is rewritten (`items.rs`), so no Mermaid
+//! from scene keys; a key outside the bulk `ref` rule is rewritten (`planned_items/mod.rs`), so no Mermaid
 //! id can make a batch that core-service refuses.
 //!
 //! # Shapes and lines on the canvas
@@ -130,192 +143,46 @@
 
 pub mod arrange;
 pub mod class;
-pub mod elements;
 pub mod er;
 pub mod export;
-pub mod model;
 pub mod scene;
 pub mod source;
 pub mod state;
-pub mod style;
+pub mod styling;
 pub mod text;
 
-mod boxed;
-mod config;
-mod entities;
+mod diagram;
+mod error;
 mod flowchart;
-mod items;
+mod graph;
 mod layered;
+mod limits;
 mod mindmap;
-mod mindmap_layout;
-mod rich;
+mod node_boxes;
+mod planned_items;
+mod section_boxes;
 mod sequence;
-mod sequence_layout;
-mod sequence_shapes;
-mod shapes;
-mod style_sheet;
 mod syntax;
 
-pub use export::{export_flowchart, export_mindmap, export_sequence, MapItem};
-pub use items::{planned_count, to_items, PlannedItem};
-pub use model::Diagram;
+pub use diagram::{layout, parse, planned_count, Diagram};
+pub use error::DiagramError;
+pub use export::MapItem;
+pub use flowchart::export::export_flowchart;
+pub use limits::{KINDS, MAX_ITEMS, MAX_LABEL_CHARS, MAX_SOURCE_BYTES};
+pub use mindmap::export::export_mindmap;
+pub use node_boxes::spec_type;
+pub use planned_items::element_keys as elements;
+pub use planned_items::{to_items, PlannedItem};
 pub use scene::{scene_bounds, Scene};
-pub use shapes::spec_type;
+pub use sequence::export::export_sequence;
+/// The styling module under its former name.
+pub use styling as style;
 
-/// Largest source accepted, in bytes.
-pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
-/// Most items one diagram may plan: what one bulk create takes, since a diagram is created as one.
-pub const MAX_ITEMS: usize = canvas_vocabulary::limits::bulk::MAX_ITEMS;
-/// Longest text of one node, edge or note, in characters; longer texts are clipped with `…`.
-pub const MAX_LABEL_CHARS: usize = 300;
-
-/// Why a source cannot be read: where (1-based line and column of the
-/// offending token) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiagramError {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (characters, not bytes).
-    pub column: usize,
-    /// What is wrong, and what was expected.
-    pub message: String,
-}
-
-impl DiagramError {
-    /// An error at `line`, `column`.
-    pub fn new(line: usize, column: usize, message: impl Into<String>) -> DiagramError {
-        DiagramError { line, column, message: message.into() }
-    }
-}
-
-impl std::fmt::Display for DiagramError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
-    }
-}
-
-impl std::error::Error for DiagramError {}
-
-/// The diagram types a source may start with (the service's list, stated once in
-/// `canvas-vocabulary`).
-pub use canvas_vocabulary::limits::diagrams::KINDS;
-
-/// Reads Mermaid source. The first statement names the diagram type, one of [`KINDS`].
-pub fn parse(source: &str) -> Result<Diagram, DiagramError> {
-    if source.len() > MAX_SOURCE_BYTES {
-        return Err(DiagramError::new(
-            1,
-            1,
-            format!("the source is {} bytes, more than the limit of {MAX_SOURCE_BYTES}", source.len()),
-        ));
-    }
-    let lines = source::lines(source);
-    let Some(first) = lines.first() else {
-        return Err(DiagramError::new(1, 1, "the source is empty: expected a diagram type such as `flowchart TD`"));
-    };
-    let mut cursor = source::Cursor::new(*first);
-    cursor.skip_ws();
-    let column = cursor.col();
-    let keyword = cursor.take_while(|c| !c.is_whitespace() && c != ';');
-    let mut diagram = match keyword.as_str() {
-        "flowchart" | "graph" | "flowchart-elk" => flowchart::parse(&lines)?,
-        "mindmap" => mindmap::parse(&lines)?,
-        "sequenceDiagram" => sequence::parse(&lines)?,
-        "classDiagram" | "classDiagram-v2" => class::parse(&lines)?,
-        "erDiagram" => er::parse(&lines)?,
-        "stateDiagram" | "stateDiagram-v2" => state::parse(&lines)?,
-        other => {
-            return Err(DiagramError::new(
-                first.number,
-                column,
-                format!("unknown diagram type '{other}': expected one of {}", KINDS.join(", ")),
-            ))
-        }
-    };
-    config::apply(&mut diagram, &config::read(source));
-    let count = planned_count(&diagram);
-    if count > MAX_ITEMS {
-        return Err(DiagramError::new(
-            first.number,
-            column,
-            format!("the diagram would make {count} canvas items, more than the limit of {MAX_ITEMS}"),
-        ));
-    }
-    Ok(diagram)
-}
-
-/// Places a diagram: positions in map units, origin (0, 0) at the top left.
-pub fn layout(diagram: &Diagram) -> Scene {
-    match diagram {
-        Diagram::Flowchart(chart) => layered::layout(chart),
-        Diagram::Mindmap(map) => mindmap_layout::layout(map),
-        Diagram::Sequence(sequence) => sequence_layout::layout(sequence),
-        Diagram::Class(class) => class::layout(class),
-        Diagram::Er(er) => er::layout(er),
-        Diagram::State(state) => state::layout(state),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_diagram_type_is_required_and_known() {
-        let err = parse("").unwrap_err();
-        assert_eq!((err.line, err.column), (1, 1));
-        let err = parse("%% only a comment\n\n  pie title x\n").unwrap_err();
-        assert_eq!((err.line, err.column), (3, 3), "{err}");
-        assert!(err.message.contains("unknown diagram type 'pie'"), "{err}");
-        assert!(matches!(parse("graph LR\nA-->B"), Ok(Diagram::Flowchart(_))));
-        assert!(matches!(parse("mindmap\n  root"), Ok(Diagram::Mindmap(_))));
-        assert!(matches!(parse("sequenceDiagram\nA->>B: hi"), Ok(Diagram::Sequence(_))));
-        assert!(err.message.contains("classDiagram, classDiagram-v2, erDiagram"), "{err}");
-    }
-
-    /// Every kind the vocabulary lists is read here, and no other.
-    #[test]
-    fn the_kinds_are_the_vocabularys_list() {
-        let smallest = |kind: &str| match kind {
-            "flowchart" | "flowchart-elk" | "graph" => "A-->B",
-            "mindmap" => "  root",
-            "sequenceDiagram" => "A->>B: hi",
-            "classDiagram" | "classDiagram-v2" => "A <|-- B",
-            "erDiagram" => "A ||--o{ B : has",
-            _ => "[*] --> A",
-        };
-        for kind in KINDS {
-            let source = format!("{kind}\n{}", smallest(kind));
-            assert!(parse(&source).is_ok(), "{kind}: {:?}", parse(&source).err());
-        }
-        for other in ["pie", "gantt", "journey", "gitGraph", "timeline", "C4Context", "quadrantChart"] {
-            let err = parse(&format!("{other}\nx")).unwrap_err();
-            assert!(err.message.starts_with("unknown diagram type"), "{other}: {err}");
-        }
-    }
-
-    /// A `;` right after the type word is refused, as Mermaid refuses it (checked with
-    /// `mermaid.parse` 11): the word is read up to it, so no kind's header mistakes it for part of
-    /// the word (a mutation of a real state diagram once tripped an assertion here).
-    #[test]
-    fn a_semicolon_glued_to_the_type_word_is_refused_at_it() {
-        for kind in ["stateDiagram", "stateDiagram-v2", "classDiagram", "classDiagram-v2", "erDiagram"] {
-            for rest in [";", ";foo", ";-->"] {
-                let source = format!("{kind}{rest}\nA");
-                let err = parse(&source).unwrap_err();
-                assert_eq!((err.line, err.column), (1, kind.len() + 1), "{source:?}: {err}");
-                assert!(err.message.contains("unexpected `;` directly after"), "{source:?}: {err}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_limits_are_errors() {
-        let big = format!("graph TD\n{}", "A-->B\n".repeat(MAX_SOURCE_BYTES / 6 + 1));
-        assert!(parse(&big).unwrap_err().message.contains("more than the limit of 65536"));
-        let many: String = (0..400).map(|i| format!("N{i}-->M{i}\n")).collect();
-        let err = parse(&format!("graph TD\n{many}")).unwrap_err();
-        assert!(err.message.contains("canvas items, more than the limit of 1000"), "{err}");
-        assert_eq!((err.line, err.column), (1, 1));
-    }
+/// What a source says once parsed, under the path it has always had: [`Diagram`] and the types
+/// of its kinds' models.
+pub mod model {
+    pub use crate::diagram::Diagram;
+    pub use crate::graph::*;
+    pub use crate::mindmap::{MindNode, Mindmap};
+    pub use crate::sequence::{NotePlace, Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 }

@@ -2,7 +2,7 @@
 //! top left. [`crate::to_items`] turns it into canvas items one for one, so
 //! what tests check here is what the map draws.
 
-use crate::model::Head;
+use crate::graph::Head;
 
 /// A point in map units.
 pub type Point = (f64, f64);

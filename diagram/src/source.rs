@@ -2,7 +2,7 @@
 //! left out) and a character cursor over one line that knows its 1-based
 //! line and column, so every error can point at the offending token.
 
-use crate::DiagramError;
+use crate::error::DiagramError;
 
 /// One line of source that may hold statements.
 #[derive(Debug, Clone, Copy)]

@@ -8,35 +8,13 @@
 
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::Item;
 use crate::style::{css_color, num, Paint};
 
-type Point = (f64, f64);
-
-fn point_of(value: &Value) -> Option<Point> {
-    let x = value.get("x")?.as_f64()?;
-    let y = value.get("y")?.as_f64()?;
-    (x.is_finite() && y.is_finite()).then_some((x, y))
-}
-
-/// Where an end is drawn: its resolved position, else its stored position.
-fn end(props: &Map<String, Value>, name: &str) -> Option<Point> {
-    let end = props.get(name)?;
-    end.get("absolutePosition").and_then(point_of).or_else(|| end.get("position").and_then(point_of))
-}
-
-/// Start, corner points, end: every point the line passes.
-pub fn points(props: &Map<String, Value>) -> Vec<Point> {
-    let (Some(start), Some(finish)) = (end(props, "startPoint"), end(props, "endPoint")) else {
-        return Vec::new();
-    };
-    let mut points = vec![start];
-    points.extend(props.get("cornerPoints").and_then(Value::as_array).into_iter().flatten().filter_map(point_of));
-    points.push(finish);
-    points
-}
+pub use crate::geometry::points;
+use crate::geometry::Point;
 
 /// Draws the line and its two decorators, in map coordinates.
 pub fn draw(out: &mut String, item: &Item<'_>) {
@@ -191,15 +169,5 @@ mod tests {
         let d = angled(&[(0.0, 0.0), (100.0, 0.0), (100.0, 40.0)], 0.5);
         assert_eq!(d, "M0 0L90 0Q100 0 100 10L100 40");
         assert_eq!(angled(&[(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)], 0.0), "M0 0L10 0L10 10");
-    }
-
-    #[test]
-    fn ends_prefer_the_resolved_position() {
-        let props = serde_json::json!({
-            "startPoint": {"position": {"x": 0, "y": 0}, "absolutePosition": {"x": 5, "y": 6}},
-            "endPoint": {"position": {"x": 9, "y": 9}},
-            "cornerPoints": [{"x": 1, "y": 2}]
-        });
-        assert_eq!(points(props.as_object().unwrap()), [(5.0, 6.0), (1.0, 2.0), (9.0, 9.0)]);
     }
 }

@@ -1,72 +1,20 @@
 //! Labels and sticky notes: a coloured box with wrapped text.
 //!
 //! A dimension that is auto-sized is stored as 0 ("fitted to the text"), so
-//! the drawn size is computed here from the text: the widest paragraph for an
+//! the drawn size is computed from the text: the widest paragraph for an
 //! auto width, the wrapped lines for an auto height. Font sizes are in map
-//! units at scale 1 and grow with the item's scale.
+//! units at scale 1 and grow with the item's scale. That layout is [`crate::text`]'s, since
+//! the item reader needs the fitted frame before anything is drawn; this module draws it.
 
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
-
-use crate::model::{base_frame, number, Frame, Item, Kind};
+use crate::model::{Item, Kind};
 use crate::style::{css_color, escape, num, Paint};
-use crate::text;
+use crate::text::layout;
+pub use crate::text::{LINE_HEIGHT, PADDING};
 
-/// Line height as a multiple of the font size.
-pub const LINE_HEIGHT: f64 = 1.25;
 /// Distance of the baseline below the top of its line, in em.
 const ASCENT: f64 = 0.95;
-/// Inner padding, in em.
-pub const PADDING: f64 = 0.5;
-
-/// Text laid out in an item's box, in drawn units.
-struct Layout {
-    lines: Vec<String>,
-    font_size: f64,
-    width: f64,
-    height: f64,
-}
-
-fn is_sticky(props: &Map<String, Value>) -> bool {
-    props.get("itemType").and_then(Value::as_str) == Some("sticky-note")
-}
-
-fn scale(props: &Map<String, Value>) -> f64 {
-    props.get("scale").and_then(Value::as_f64).filter(|s| *s > 0.0 && s.is_finite()).unwrap_or(1.0)
-}
-
-fn layout(props: &Map<String, Value>) -> Layout {
-    let scale = scale(props);
-    let default_size = if is_sticky(props) { 15.0 } else { 14.0 };
-    let font_size =
-        props.get("fontSize").and_then(Value::as_f64).filter(|f| *f >= 1.0 && f.is_finite()).unwrap_or(default_size)
-            * scale;
-    let padding = PADDING * font_size;
-    let paragraphs = canvas_html::paragraphs(props.get("text").and_then(Value::as_str).unwrap_or_default());
-    let stored_width = number(props, "size", "width") * scale;
-    let stored_height = number(props, "size", "height") * scale;
-    let width = if stored_width > 0.0 {
-        stored_width
-    } else {
-        let widest = paragraphs.iter().map(|p| text::width(p, font_size)).fold(0.0, f64::max);
-        widest.max(font_size) + 2.0 * padding
-    };
-    let lines = text::wrap(&paragraphs, font_size, Some((width - 2.0 * padding).max(font_size)));
-    let height = if stored_height > 0.0 {
-        stored_height
-    } else {
-        lines.len().max(1) as f64 * LINE_HEIGHT * font_size + 2.0 * padding
-    };
-    Layout { lines, font_size, width, height }
-}
-
-/// The frame of a label or sticky note, auto-sized dimensions fitted.
-pub fn frame(props: &Map<String, Value>) -> Frame {
-    let layout = layout(props);
-    let scale = scale(props);
-    base_frame(props, layout.width / scale, layout.height / scale)
-}
 
 /// Draws the box and the text into the item's own coordinates (origin at the centre).
 pub fn draw(out: &mut String, item: &Item<'_>) {
@@ -138,15 +86,6 @@ pub fn draw(out: &mut String, item: &Item<'_>) {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn auto_sized_labels_fit_their_text() {
-        let label = json!({"itemId": "a", "itemType": "label", "text": "<p>one</p><p>two three</p>",
-                           "size": {"width": 0, "height": 0}, "fontSize": 10, "scale": 2});
-        let frame = frame(label.as_object().unwrap());
-        assert!(frame.width > text::width("two three", 20.0), "{frame:?}");
-        assert!((frame.height - (2.0 * 1.25 * 20.0 + 20.0)).abs() < 1e-9, "two lines and padding: {frame:?}");
-    }
 
     /// Lines of a wide auto-sized label, as drawn (SVG-escaped).
     fn drawn_lines(text: &str) -> Vec<String> {

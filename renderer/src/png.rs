@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use resvg::tiny_skia;
 use resvg::usvg::{self, fontdb};
 
-use crate::{Drawing, RenderError};
+use crate::svg::{Drawing, RenderError};
 
 /// Largest PNG, in pixels (about 8000 × 5000; 160 MB of RGBA while drawing).
 pub const MAX_PNG_PIXELS: u64 = 40_000_000;

@@ -20,7 +20,7 @@
 //!   reaches (a cycle no root leads to) start trees of their own, first in
 //!   input order first. Depths are columns as wide as their widest box;
 //!   within a column the trees and subtrees are stacked as close as their
-//!   contours allow (Reingold–Tilford, `mindmap_layout.rs`), so several
+//!   contours allow (Reingold–Tilford, `mindmap/layout.rs`), so several
 //!   trees stand one above the other, side by side across the tree direction.
 //!
 //! Every style answers centres such that the bounding box of all boxes has
@@ -28,10 +28,10 @@
 //! Self loops are ignored and duplicate edges count once.
 
 use crate::layered::sized;
-use crate::mindmap_layout::tidy;
+use crate::mindmap::layout::tidy;
 
 /// Gap between grid cells, between the tree's depth columns and between layered ranks.
-pub const GAP: f64 = 60.0;
+pub const GAP: f64 = sized::RANK_GAP;
 /// Least gap between neighbouring subtrees of the tree: less than [`GAP`], since
 /// siblings share their parent's connectors and read as a group when close.
 const SIBLING_GAP: f64 = 24.0;

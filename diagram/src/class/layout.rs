@@ -14,10 +14,10 @@
 //! line ending in a `Circle`. Cardinalities are texts beside their end.
 
 use super::{Class, ClassDiagram, RelEnd};
-use crate::boxed::{self, Section};
-use crate::model::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
+use crate::node_boxes::{self, NodeBox};
 use crate::scene::Scene;
-use crate::shapes::{self, NodeBox};
+use crate::section_boxes::{self, Section};
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
 
 /// Shortest class box: one line of name and its padding.
@@ -62,20 +62,21 @@ fn end_text(end: RelEnd, card: &Option<String>) -> Option<String> {
 pub fn layout(d: &ClassDiagram) -> Scene {
     let chart = skeleton(d);
     let sections: Vec<Vec<Section>> = d.classes.iter().map(sections).collect();
-    let measured: Vec<boxed::Measured> = sections.iter().map(|s| boxed::measure(s, MIN_HEIGHT)).collect();
+    let measured: Vec<section_boxes::Measured> =
+        sections.iter().map(|s| section_boxes::measure(s, MIN_HEIGHT)).collect();
     let mut boxes: Vec<NodeBox> = d
         .classes
         .iter()
         .zip(&measured)
         .map(|(class, m)| {
             if class.lollipop {
-                shapes::node_box(NodeShape::Stadium, &class.name)
+                node_boxes::node_box(NodeShape::Stadium, &class.name)
             } else {
-                boxed::section_box(m, "Rectangle")
+                section_boxes::section_box(m, "Rectangle")
             }
         })
         .collect();
-    boxes.extend(d.notes.iter().map(|n| boxed::note_box(&n.text)));
+    boxes.extend(d.notes.iter().map(|n| section_boxes::note_box(&n.text)));
     let mut scene = crate::layered::layout_boxes(&chart, &boxes);
     let first = d.namespaces.len();
     for (i, class) in d.classes.iter().enumerate() {
@@ -85,10 +86,10 @@ pub fn layout(d: &ClassDiagram) -> Scene {
             continue;
         }
         scene.boxes[b].node_id = Some(class.id.clone());
-        boxed::fill(&mut scene, b, &sections[i], &measured[i]);
+        section_boxes::fill(&mut scene, b, &sections[i], &measured[i]);
     }
     for (k, note) in d.notes.iter().enumerate() {
-        boxed::make_note(&mut scene, first + d.classes.len() + k, &boxed::note_text(&note.text));
+        section_boxes::make_note(&mut scene, first + d.classes.len() + k, &section_boxes::note_text(&note.text));
     }
     // Every edge is drawn, so line l is edge l: the relations first, then the notes' lines.
     for (l, rel) in d.relations.iter().enumerate() {
@@ -96,10 +97,10 @@ pub fn layout(d: &ClassDiagram) -> Scene {
         scene.lines[l].end.head = head(rel.end);
         let key = scene.lines[l].key.clone();
         if let Some(text) = end_text(rel.start, &rel.start_card) {
-            boxed::end_text(&mut scene, l, true, &text, format!("from:{key}"));
+            section_boxes::end_text(&mut scene, l, true, &text, format!("from:{key}"));
         }
         if let Some(text) = end_text(rel.end, &rel.end_card) {
-            boxed::end_text(&mut scene, l, false, &text, format!("to:{key}"));
+            section_boxes::end_text(&mut scene, l, false, &text, format!("to:{key}"));
         }
     }
     scene
@@ -113,7 +114,7 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         .iter()
         .enumerate()
         .map(|(i, c)| FlowNode {
-            id: if c.lollipop { format!(":{i}") } else { boxed::safe_id(&c.id, i) },
+            id: if c.lollipop { format!(":{i}") } else { section_boxes::safe_id(&c.id, i) },
             text: String::new(),
             shape: NodeShape::Rectangle,
             subgraph: c.namespace,
@@ -151,7 +152,7 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
         .iter()
         .enumerate()
         .map(|(k, n)| Subgraph {
-            id: boxed::safe_id(&n.id, k),
+            id: section_boxes::safe_id(&n.id, k),
             title: n.title.clone(),
             parent: n.parent,
             direction: None,
@@ -164,7 +165,7 @@ fn skeleton(d: &ClassDiagram) -> Flowchart {
 /// How many items [`layout`] plans, known before it runs.
 pub fn planned_count(d: &ClassDiagram) -> usize {
     let classes: usize =
-        d.classes.iter().map(|c| if c.lollipop { 2 } else { 1 + boxed::fill_count(&sections(c)) }).sum();
+        d.classes.iter().map(|c| if c.lollipop { 2 } else { 1 + section_boxes::fill_count(&sections(c)) }).sum();
     let notes: usize = d.notes.iter().map(|n| 1 + usize::from(n.class.is_some())).sum();
     let relations: usize = d
         .relations

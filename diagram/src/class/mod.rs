@@ -1,17 +1,20 @@
 //! `classDiagram`: the model (this file), the parser (`parse.rs`, written from
-//! Mermaid 11's `classDiagram.jison` and `classDb.ts`), the layout
+//! Mermaid 11's `classDiagram.jison` and `classDb.ts`; `members.rs` how member lines, generics
+//! and names are shown), the layout
 //! (`layout.rs`: the layered engine on class boxes sized by their
 //! compartments) and the tests (`tests.rs`).
 
 mod layout;
+mod members;
 mod parse;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use layout::{layout, planned_count};
-pub(crate) use parse::{generics, parse};
+pub(crate) use members::generics;
+pub(crate) use parse::parse;
 
-use crate::model::Direction;
+use crate::graph::Direction;
 
 /// What an end of a relationship shows (`<|`, `*`, `o`, `<`, `()` or nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +71,7 @@ pub struct Class {
     /// A lollipop interface made by `name ()-- Class`: drawn as a small named pill.
     pub lollipop: bool,
     /// Its style: `classDef`s of its classes (`cssClass`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A relationship between two classes.

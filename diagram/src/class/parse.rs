@@ -5,15 +5,17 @@
 //! Name`; relations `A "1" <|-- "*" B : label` with every end mark;
 //! `namespace Name { … }` (nested); `note for Name "text"` and `note
 //! "text"`; `direction`. Styling (`classDef`, `style`, `cssClass "A,B"
-//! name`, `:::name`) goes to the classes' boxes ([`crate::style_sheet`]);
+//! name`, `:::name`) goes to the classes' boxes ([`crate::syntax::style_sheet`]);
 //! interaction (`click`, `link`, `callback`) is read and ignored.
 
 use std::collections::HashMap;
 
-use super::{Class, ClassDiagram, Classifier, Member, Namespace, Note, RelEnd, Relation};
-use crate::model::{Diagram, Direction};
+use super::members::{generics, member};
+use super::{Class, ClassDiagram, Namespace, Note, RelEnd, Relation};
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{is_id_char, Cursor, Line};
-use crate::{syntax, text, DiagramError};
+use crate::{syntax, text};
 
 /// Statements that only link a class: read, not drawn.
 const IGNORED: &[&str] = &["click", "link", "callback"];
@@ -29,11 +31,11 @@ struct Parser {
     /// Open namespaces: index, line and column of their `namespace`.
     open: Vec<(usize, usize, usize)>,
     interfaces: usize,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
 }
 
 /// Parses a class diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<ClassDiagram, DiagramError> {
     syntax::header(lines[0], &["classDiagram", "classDiagram-v2"])?;
     let mut p = Parser::default();
     let mut i = 1;
@@ -47,79 +49,13 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     for class in &mut p.classes {
         class.style = p.styles.node_style(&class.id);
     }
-    Ok(Diagram::Class(ClassDiagram {
+    Ok(ClassDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
         classes: p.classes,
         relations: p.relations,
         namespaces: p.namespaces,
         notes: p.notes,
-    }))
-}
-
-/// Mermaid's `~T~` generics as `<T>` (nested ones too: a `~` before a name opens, any other closes).
-pub fn generics(raw: &str) -> String {
-    let chars: Vec<char> = raw.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c != '~' {
-            out.push(c);
-            continue;
-        }
-        let opens = i > 0 && chars.get(i + 1).is_some_and(|&n| is_id_char(n) || n == '`') && chars[i - 1] != ' ';
-        out.push(if opens { '<' } else { '>' });
-    }
-    shown(&out)
-}
-
-/// A text as a label shows it: cleaned, and `<T>` kept readable when the HTML rule would take it
-/// for a tag (`Box<B>`): then the brackets become `‹›`.
-fn shown(raw: &str) -> String {
-    let mut text = raw.to_owned();
-    if canvas_html::classify(&text) == canvas_html::Kind::Html {
-        text = text.replace('<', "‹").replace('>', "›");
-    }
-    text::clean(&text)
-}
-
-/// A member line as Mermaid shows it: methods (with `)`) as `vis name(params) : type`.
-pub fn member(raw: &str) -> Member {
-    let raw = raw.trim();
-    let (visibility, rest) = match raw.chars().next() {
-        Some(v @ ('+' | '-' | '#' | '~')) => (v.to_string(), &raw[1..]),
-        _ => (String::new(), raw),
-    };
-    let classify = |c: Option<char>| match c {
-        Some('$') => Classifier::Static,
-        Some('*') => Classifier::Abstract,
-        _ => Classifier::None,
-    };
-    match (rest.find('('), rest.rfind(')')) {
-        (Some(open), Some(close)) if open < close => {
-            let (name, params) = (&rest[..open], &rest[open + 1..close]);
-            let mut after = rest[close + 1..].trim();
-            let mut classifier = classify(after.chars().next());
-            if classifier != Classifier::None {
-                after = after[1..].trim();
-            } else if let Some(last) = after.chars().last().filter(|c| matches!(c, '$' | '*')) {
-                classifier = classify(Some(last));
-                after = after[..after.len() - 1].trim();
-            }
-            let returns = if after.is_empty() { String::new() } else { format!(" : {after}") };
-            let text = format!("{visibility}{}({}){returns}", name.trim(), params.trim());
-            Member { text: generics_after(&visibility, &text), classifier }
-        }
-        _ => {
-            let classifier = classify(rest.chars().last());
-            let name = if classifier == Classifier::None { rest } else { &rest[..rest.len() - 1] };
-            let text = format!("{visibility}{}", name.trim());
-            Member { text: generics_after(&visibility, &text), classifier }
-        }
-    }
-}
-
-/// Generics of a member's text, its visibility mark (`~` for package) left as it is.
-fn generics_after(visibility: &str, text: &str) -> String {
-    format!("{visibility}{}", generics(&text[visibility.len()..]))
+    })
 }
 
 impl Parser {

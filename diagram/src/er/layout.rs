@@ -11,9 +11,9 @@
 //! (`--`), as dotted flowchart links are.
 
 use super::{Entity, ErDiagram};
-use crate::boxed::{self, Section};
-use crate::model::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
 use crate::scene::Scene;
+use crate::section_boxes::{self, Section};
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
 
 /// Shortest entity box.
@@ -47,7 +47,7 @@ pub fn layout(d: &ErDiagram) -> Scene {
             .iter()
             .enumerate()
             .map(|(i, e)| FlowNode {
-                id: boxed::safe_id(&e.id, i),
+                id: section_boxes::safe_id(&e.id, i),
                 text: String::new(),
                 shape: NodeShape::Rectangle,
                 subgraph: None,
@@ -77,24 +77,25 @@ pub fn layout(d: &ErDiagram) -> Scene {
         title: None,
     };
     let sections: Vec<Vec<Section>> = d.entities.iter().map(sections).collect();
-    let measured: Vec<boxed::Measured> = sections.iter().map(|s| boxed::measure(s, MIN_HEIGHT)).collect();
-    let boxes: Vec<_> = measured.iter().map(|m| boxed::section_box(m, "Rectangle")).collect();
+    let measured: Vec<section_boxes::Measured> =
+        sections.iter().map(|s| section_boxes::measure(s, MIN_HEIGHT)).collect();
+    let boxes: Vec<_> = measured.iter().map(|m| section_boxes::section_box(m, "Rectangle")).collect();
     let mut scene = crate::layered::layout_boxes(&chart, &boxes);
     for (b, entity) in d.entities.iter().enumerate() {
         scene.boxes[b].node_id = Some(entity.id.clone());
-        boxed::fill(&mut scene, b, &sections[b], &measured[b]);
+        section_boxes::fill(&mut scene, b, &sections[b], &measured[b]);
     }
     for (l, rel) in d.relationships.iter().enumerate() {
         let key = scene.lines[l].key.clone();
-        boxed::end_text(&mut scene, l, true, rel.from_card.text(), format!("from:{key}"));
-        boxed::end_text(&mut scene, l, false, rel.to_card.text(), format!("to:{key}"));
+        section_boxes::end_text(&mut scene, l, true, rel.from_card.text(), format!("from:{key}"));
+        section_boxes::end_text(&mut scene, l, false, rel.to_card.text(), format!("to:{key}"));
     }
     scene
 }
 
 /// How many items [`layout`] plans, known before it runs.
 pub fn planned_count(d: &ErDiagram) -> usize {
-    let entities: usize = d.entities.iter().map(|e| 1 + boxed::fill_count(&sections(e))).sum();
+    let entities: usize = d.entities.iter().map(|e| 1 + section_boxes::fill_count(&sections(e))).sum();
     let relationships: usize = d.relationships.iter().map(|r| 3 + usize::from(!r.label.is_empty())).sum();
     entities + relationships
 }

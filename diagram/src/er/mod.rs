@@ -11,7 +11,7 @@ mod tests;
 pub(crate) use layout::{layout, planned_count};
 pub(crate) use parse::parse;
 
-use crate::model::Direction;
+use crate::graph::Direction;
 
 /// How many of an entity one relationship end takes (crow's foot notation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub struct Entity {
     /// Its attributes, in source order.
     pub attributes: Vec<Attribute>,
     /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 /// A relationship between two entities.

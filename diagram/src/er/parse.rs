@@ -6,14 +6,15 @@
 //! `zero or many`, `many(1)`, `1+`, `only one`…), identifying `--` / `to` and
 //! non-identifying `..`, `.-`, `-.`, `optionally to`; `direction`.
 //! Styling (`classDef`, `class`, `:::a,b`, `style`) goes to the entities'
-//! boxes ([`crate::style_sheet`]).
+//! boxes ([`crate::syntax::style_sheet`]).
 
 use std::collections::HashMap;
 
 use super::{Attribute, Cardinality, Entity, ErDiagram, Relationship};
-use crate::model::{Diagram, Direction};
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{Cursor, Line};
-use crate::{syntax, text, DiagramError};
+use crate::{syntax, text};
 
 /// Cardinalities in words, longest first (Mermaid reads them case-insensitively).
 const WORDS: &[(&str, Cardinality)] = &[
@@ -54,11 +55,11 @@ struct Parser {
     entities: Vec<Entity>,
     by_id: HashMap<String, usize>,
     relationships: Vec<Relationship>,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
 }
 
 /// Parses an ER diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<ErDiagram, DiagramError> {
     syntax::header(lines[0], &["erDiagram"])?;
     let mut p = Parser::default();
     let mut i = 1;
@@ -69,11 +70,11 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
     for entity in &mut p.entities {
         entity.style = p.styles.node_style(&entity.id);
     }
-    Ok(Diagram::Er(ErDiagram {
+    Ok(ErDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
         entities: p.entities,
         relationships: p.relationships,
-    }))
+    })
 }
 
 impl Parser {

@@ -1,7 +1,9 @@
-//! The way back: canvas items, as the map holds them now, written as Mermaid.
+//! The way back: canvas items, as the map holds them now, written as Mermaid. This module is
+//! what the writers share; each writer lives with its kind (`flowchart/export.rs`,
+//! `sequence/export.rs`, `mindmap/export.rs`).
 //!
-//! [`export_flowchart`] writes any part of a map as a flowchart; [`export_sequence`] and
-//! [`export_mindmap`] read back a sequence diagram or mind map that this crate drew (see
+//! [`crate::export_flowchart`] writes any part of a map as a flowchart; [`crate::export_sequence`]
+//! and [`crate::export_mindmap`] read back a sequence diagram or mind map that this crate drew (see
 //! [`crate::to_items`]), with whatever people changed since: texts edited, items deleted,
 //! connectors added. The input is the items as the REST API presents them ([`MapItem`],
 //! [`MapItem::from_rest`]); `names` maps item ids to the Mermaid ids a diagram record keeps, so a
@@ -13,24 +15,13 @@
 //!
 //! - `mod.rs`: [`MapItem`] and [`Map`], the items indexed by id with their children and geometry.
 //! - `text.rs`: label text (plain or HTML) to a Mermaid string. `ids.rs`: Mermaid ids.
-//! - `flowchart.rs`, `sequence.rs`, `mindmap.rs`: the three writers.
 
-mod flowchart;
-mod ids;
-mod mindmap;
-mod sequence;
-mod text;
-
-#[cfg(test)]
-mod tests;
+pub(crate) mod ids;
+pub(crate) mod text;
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map as JsonMap, Value};
-
-pub use flowchart::export_flowchart;
-pub use mindmap::export_mindmap;
-pub use sequence::export_sequence;
 
 /// One item of the map as the exporter reads it: what the REST API answers for an item.
 #[derive(Debug, Clone, PartialEq)]

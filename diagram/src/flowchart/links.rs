@@ -3,10 +3,10 @@
 //! (`-- text -->`) or between pipes (`-->|text|`), plain, quoted or a markdown string.
 
 use super::nodes;
-use crate::model::{Head, Stroke};
-use crate::rich::Rich;
+use crate::error::DiagramError;
+use crate::graph::{Head, Stroke};
 use crate::source::Cursor;
-use crate::DiagramError;
+use crate::text::markdown::Rich;
 
 /// A parsed link.
 #[derive(Debug, Clone, PartialEq)]
@@ -274,7 +274,7 @@ mod tests {
         let (l, _) = link("-- \"`**md**`\" --> C");
         assert_eq!(
             (text(&l).as_deref(), l.text.unwrap().marks.first().copied()),
-            (Some("md"), Some(crate::rich::BOLD))
+            (Some("md"), Some(crate::text::markdown::BOLD))
         );
         let (l, _) = link("<-- back --- C");
         assert_eq!((l.start, l.end, text(&l).as_deref()), (Head::Arrow, Head::None, Some("back")));

@@ -2,10 +2,10 @@
 //! (`A[text]`, `A{{text}}`, `A[/text\]`…), shape data (`A@{ shape: doc, label: "x" }`) and
 //! `:::class`. Texts may be quoted (`"…"`, running over lines) or markdown strings (`"`…`"`).
 
-use crate::model::NodeShape;
-use crate::rich::{self, Rich};
+use crate::error::DiagramError;
+use crate::graph::NodeShape;
 use crate::source::Cursor;
-use crate::DiagramError;
+use crate::text::markdown::{self, Rich};
 
 use super::shape_names;
 
@@ -141,8 +141,8 @@ pub fn quoted(cur: &mut Cursor, quote_pos: usize) -> Result<Rich, DiagramError> 
 pub fn text_of(raw: &str) -> Rich {
     let trimmed = raw.trim();
     match trimmed.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
-        Some(markdown) => rich::markdown(markdown),
-        None => rich::plain(raw),
+        Some(markdown) => markdown::markdown(markdown),
+        None => markdown::plain(raw),
     }
 }
 
@@ -353,7 +353,7 @@ mod tests {
         let (n, rest) = node("A-.->B").unwrap();
         assert_eq!((n.id.as_str(), rest.as_str()), ("A", "-.->B"));
         let (n, _) = node("A[\"`**bold** text`\"]").unwrap();
-        assert_eq!((text(&n).as_str(), n.shape.unwrap().1.marks[0]), ("bold text", rich::BOLD));
+        assert_eq!((text(&n).as_str(), n.shape.unwrap().1.marks[0]), ("bold text", markdown::BOLD));
     }
 
     #[test]

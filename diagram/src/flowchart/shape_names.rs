@@ -1,8 +1,8 @@
 //! Mermaid 11's named shapes (`A@{ shape: <name> }`): every short name and alias of its shape
-//! table, each mapped to the nearest of our node shapes, which [`crate::shapes`] maps to the
+//! table, each mapped to the nearest of our node shapes, which [`crate::node_boxes`] maps to the
 //! spec's shape types. docs/diagrams/flowchart.md shows the table with the canvas type of each.
 
-use crate::model::NodeShape;
+use crate::graph::NodeShape;
 
 /// (Mermaid's names for one shape, the node shape drawing it.) The first name is the short name.
 pub const SHAPES: &[(&[&str], NodeShape)] = &[

@@ -151,8 +151,8 @@ fn strings_run_over_lines_and_markdown_is_read() {
     let c = chart("graph TD\nA[\"first line\n   second line\"] --> B[\"`**bold** and _it_`\"]");
     assert_eq!(c.nodes[0].text, "first line\nsecond line");
     assert_eq!(c.nodes[1].text, "bold and it");
-    assert_eq!(c.nodes[1].marks[0], crate::rich::BOLD);
-    assert_eq!(c.nodes[1].marks[9], crate::rich::ITALIC);
+    assert_eq!(c.nodes[1].marks[0], crate::text::markdown::BOLD);
+    assert_eq!(c.nodes[1].marks[9], crate::text::markdown::ITALIC);
     let c = chart("graph TD\nA -->|\"`a *b*`\"| B\nC[I #9829; you<br/>#quot;x#quot;]");
     assert_eq!(c.edges[0].text.as_deref(), Some("a b"));
     assert_eq!(c.nodes[2].text, "I ♥ you\n\"x\"");
@@ -194,7 +194,7 @@ fn statements_that_draw_nothing_are_read() {
 fn styles_reach_nodes_subgraphs_and_edges() {
     let source = "graph TD\nclassDef hot fill:#f00,color:white\nclassDef default stroke:#0f0\nclassDef a,b stroke-width:3px\nA:::hot --> B\nclass B,S hot\nstyle A fill:#00f\nlinkStyle 0 stroke:#ff990080,stroke-width:5px\nlinkStyle default stroke:orange\nlinkStyle 7 stroke:red\nB --> C\nsubgraph S\nC\nend\nclass C a";
     let c = chart(source);
-    let hex = |c: Option<crate::style::Color>| c.map(|c| c.hex_argb());
+    let hex = |c: Option<crate::styling::Color>| c.map(|c| c.hex_argb());
     assert_eq!(hex(c.nodes[0].style.fill).as_deref(), Some("#0000FF"), "style wins over the class");
     assert_eq!(hex(c.nodes[0].style.color).as_deref(), Some("#FFFFFF"));
     assert_eq!(hex(c.nodes[0].style.stroke).as_deref(), Some("#00FF00"), "default applies to every node");

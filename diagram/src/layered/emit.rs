@@ -6,10 +6,10 @@ use super::paint;
 use super::position::Placed;
 use super::route::Route;
 use super::{drawn, Kind, Layered};
-use crate::model::{Direction, Flowchart, Subgraph};
-use crate::rich::{self, Rich};
+use crate::graph::{Direction, Flowchart, Subgraph};
+use crate::node_boxes::NodeBox;
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes::NodeBox;
+use crate::text::markdown::{self, Rich};
 use crate::text::{self, Block, FONT_SIZE, SMALL_FONT_SIZE};
 
 /// Height of a subgraph title label.
@@ -102,7 +102,7 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
             rect: turn.rect(node_rect(i)),
             shape: b.shape,
             corner_radius: b.corner_radius,
-            text: if b.text.is_empty() { String::new() } else { rich::label_text(&b.text, &rich) },
+            text: if b.text.is_empty() { String::new() } else { markdown::label_text(&b.text, &rich) },
             font_size: FONT_SIZE,
             container: node.subgraph,
             node_id: Some(node.id.clone()),
@@ -154,7 +154,7 @@ pub fn scene(parts: &Parts<'_>) -> Scene {
             scene.texts.push(SceneText {
                 key: format!("label:edge:{}", route.edge),
                 rect: Rect::centred(cx, cy, w, h),
-                text: rich::label_text(&block.text, &rich),
+                text: markdown::label_text(&block.text, &rich),
                 font_size: SMALL_FONT_SIZE,
                 owner: Owner::Line(line),
                 color: paint.text,

@@ -28,9 +28,9 @@ mod route;
 mod simplex;
 pub(crate) mod sized;
 
-use crate::model::{Direction, Flowchart, Stroke};
+use crate::graph::{Direction, Flowchart, Stroke};
+use crate::node_boxes::{self, NodeBox};
 use crate::scene::Scene;
-use crate::shapes::{self, NodeBox};
 use crate::text::{self, SMALL_FONT_SIZE};
 
 /// Space between neighbouring nodes of a rank.
@@ -134,7 +134,7 @@ impl Layered {
 
 /// Lays out a flowchart.
 pub fn layout(chart: &Flowchart) -> Scene {
-    let boxes: Vec<NodeBox> = chart.nodes.iter().map(|n| shapes::node_box(n.shape, &n.text)).collect();
+    let boxes: Vec<NodeBox> = chart.nodes.iter().map(|n| node_boxes::node_box(n.shape, &n.text)).collect();
     layout_boxes(chart, &boxes)
 }
 

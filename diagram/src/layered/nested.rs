@@ -14,9 +14,9 @@
 use std::collections::HashMap;
 
 use super::{emit, layout_flat, within, CLUSTER_PAD, TITLE_BAND};
-use crate::model::{FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, NodeShape, Subgraph};
+use crate::node_boxes::NodeBox;
 use crate::scene::{scene_bounds, Owner, Scene, SceneLine, SceneText};
-use crate::shapes::NodeBox;
 
 /// Where one end of an edge lies against a subgraph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

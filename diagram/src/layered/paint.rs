@@ -5,9 +5,9 @@
 //! keeps readable text: its text turns dark when its fill is light (the map's default text is
 //! white).
 
-use crate::model::{NodeShape, Stroke};
-use crate::shapes::{self, NODE_FILL, NODE_STROKE, NODE_TEXT};
-use crate::style::{Color, Style};
+use crate::graph::{NodeShape, Stroke};
+use crate::node_boxes::{self, NODE_FILL, NODE_STROKE, NODE_TEXT};
+use crate::styling::{Color, Style};
 
 /// Subgraph fill: slate at 12 %, a faint lift off the map.
 const CLUSTER_FILL: &str = "#1F94A3B8";
@@ -60,9 +60,9 @@ fn text_on(style: &Style, default: &str) -> String {
 /// A node of `shape` (drawn as the spec type `spec_type`).
 pub fn node(shape: NodeShape, spec_type: &str, style: &Style) -> Paint {
     let stroke = style.stroke.map_or_else(|| NODE_STROKE.to_owned(), |c| c.hex_argb());
-    let default_fill = if shapes::unfilled(shape) {
+    let default_fill = if node_boxes::unfilled(shape) {
         TRANSPARENT.to_owned()
-    } else if shapes::shows_text(shape) {
+    } else if node_boxes::shows_text(shape) {
         NODE_FILL.to_owned()
     } else {
         // Small circles and fork bars are solid marks in their outline's colour.

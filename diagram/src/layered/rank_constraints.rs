@@ -12,7 +12,7 @@
 
 use super::simplex::Edge;
 use super::{holds, CLUSTER_SPAN_WEIGHT};
-use crate::model::Flowchart;
+use crate::graph::Flowchart;
 
 /// The variables: the chart's nodes, then a top and a bottom per subgraph.
 pub(super) fn variables(chart: &Flowchart) -> usize {

@@ -17,9 +17,9 @@
 
 use super::position::{Placed, TRACK_SEP};
 use super::{Kind, Layered};
-use crate::model::Flowchart;
+use crate::graph::Flowchart;
+use crate::node_boxes::NodeBox;
 use crate::scene::Point;
-use crate::shapes::NodeBox;
 
 /// Outlines whose sides touch their box only at the middle.
 const MIDDLE_PORT: &[&str] = &["Diamond", "Ellipse", "Star6"];

@@ -27,11 +27,11 @@
 //! thousand, the layout feasible (no overlaps), only less straight.
 
 use super::{build, order, position};
-use crate::model::{Direction, FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
+use crate::graph::{Direction, FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke};
 
 /// Gap between neighbouring ranks: room for the canvas's connectors and their arrow heads,
 /// the same as the other arrange styles' gap.
-const RANK_GAP: f64 = crate::arrange::GAP;
+pub const RANK_GAP: f64 = 60.0;
 /// Most dummy nodes the kept edges may need (a few hundred milliseconds of ordering in a
 /// release build).
 const DUMMY_BUDGET: usize = 20_000;

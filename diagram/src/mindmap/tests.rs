@@ -72,7 +72,7 @@ fn decorations_comments_and_classes() {
 
 #[test]
 fn strings_span_lines_and_markdown_becomes_emphasis() {
-    use crate::rich::{BOLD, ITALIC};
+    use crate::text::markdown::{BOLD, ITALIC};
     let m = map("mindmap\n    id1[\"`**Root** with\na second line\nUnicode works too: 🤓`\"]\n      id2[\"`The dog in **the** hog... a *very long text*`\"]\n      id3[plain\n      over two lines]\n      id4[\"a #quot;string#quot;\n   on two\"]");
     assert_eq!(m.nodes[0].text, "Root with\na second line\nUnicode works too: 🤓");
     assert!(m.nodes[0].emphasis[0] & BOLD != 0 && m.nodes[0].emphasis[5] & BOLD == 0);

@@ -1,10 +1,11 @@
 //! Messages: `Sender<arrow>Receiver: text`, with Mermaid 11's arrows (every token of its
 //! lexer), `+`/`-` activation shortcuts and `()` central connections.
 
-use crate::model::{Head, SeqEvent, Stroke};
+use super::SeqEvent;
+use crate::error::DiagramError;
+use crate::graph::{Head, Stroke};
 use crate::source::Cursor;
 use crate::text;
-use crate::DiagramError;
 
 use super::Parser;
 

@@ -1,10 +1,10 @@
 //! Declarations: `participant`/`actor` with `@{ … }` metadata and `as` aliases, `box` data
 //! (colour and title), notes, and the colours Mermaid writes as CSS.
 
-use crate::model::{NotePlace, ParticipantKind, SeqEvent};
+use super::{NotePlace, ParticipantKind, SeqEvent};
+use crate::error::DiagramError;
 use crate::source::Cursor;
 use crate::text;
-use crate::DiagramError;
 
 use super::arrows::message_text;
 use super::Parser;

@@ -4,17 +4,29 @@
 //! messages (`arrows.rs`: every arrow, `+`/`-`, `()`) become [`SeqEvent`]s in source order.
 //! `box … end` groups participants; `loop`, `alt` … `end` open frames the layout draws around
 //! their steps. Accessibility texts, links, properties and details are read and not drawn.
+//!
+//! The folder holds the whole kind: the model (`model.rs`), this parser with its pieces and its
+//! tests (`tests.rs`), the layout (`layout.rs`, its tests in `layout/tests.rs`), the pieces it
+//! draws and how many items they make (`drawing.rs`), and the writer that reads a drawn sequence
+//! diagram back as Mermaid (`export.rs`).
 
 mod arrows;
 mod declare;
+pub mod drawing;
+pub mod export;
+pub mod layout;
+mod model;
 mod pieces;
+
+pub use drawing::planned_count;
+pub use layout::layout;
+pub use model::{NotePlace, Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
 
 use std::collections::HashMap;
 
-use crate::model::{Participant, ParticipantGroup, ParticipantKind, SeqEvent, Sequence};
+use crate::error::DiagramError;
 use crate::source::{Cursor, Line};
 use crate::text;
-use crate::{Diagram, DiagramError};
 
 const OPENERS: &[&str] = &["loop", "alt", "opt", "par", "par_over", "critical", "break", "rect"];
 const DIVIDERS: &[&str] = &["else", "and", "option"];
@@ -39,7 +51,7 @@ pub(crate) struct Parser {
 }
 
 /// Parses a sequence diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<Sequence, DiagramError> {
     let mut parser = Parser {
         sequence: Sequence { participants: Vec::new(), events: Vec::new(), groups: Vec::new(), title: None },
         ids: HashMap::new(),
@@ -77,7 +89,7 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
             "the sequence diagram has no participants",
         ));
     }
-    Ok(Diagram::Sequence(parser.sequence))
+    Ok(parser.sequence)
 }
 
 /// A statement with the columns its line had before it (the header line's rest).

@@ -2,8 +2,8 @@
 //! statement, `#` (outside an entity code such as `#59;`) and `%%` start a comment that runs to
 //! the end of the line.
 
-use crate::entities;
 use crate::source::Line;
+use crate::text::entities;
 
 /// One statement: its line number, and the line's text with everything outside the statement
 /// blanked to spaces, so a cursor over it reports the columns of the source.

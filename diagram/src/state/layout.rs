@@ -15,10 +15,10 @@
 //! (the route never crosses the border).
 
 use super::{State, StateDiagram, StateKind};
-use crate::boxed::{self, Section};
-use crate::model::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
+use crate::graph::{FlowEdge, FlowNode, Flowchart, Head, NodeShape, Stroke, Subgraph};
+use crate::node_boxes::{self, NodeBox};
 use crate::scene::Scene;
-use crate::shapes::{self, NodeBox};
+use crate::section_boxes::{self, Section};
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
 
 /// Diameter of start and end dots.
@@ -104,7 +104,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
             let s = &d.states[i];
             let title = if s.kind == StateKind::Region { String::new() } else { s.name() };
             Subgraph {
-                id: boxed::safe_id(&s.id, i),
+                id: section_boxes::safe_id(&s.id, i),
                 title,
                 parent: sub_of(s.parent),
                 direction: s.direction,
@@ -119,7 +119,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
         let id = if matches!(s.kind, StateKind::Start | StateKind::End) {
             format!(":{i}")
         } else {
-            boxed::safe_id(&s.id, i)
+            section_boxes::safe_id(&s.id, i)
         };
         nodes.push(FlowNode {
             id,
@@ -130,13 +130,15 @@ pub fn layout(d: &StateDiagram) -> Scene {
             style: s.style,
         });
         boxes.push(match s.kind {
-            StateKind::Start | StateKind::End => boxed::bare_box("Ellipse", DOT, DOT),
-            StateKind::Choice => boxed::bare_box("Diamond", CHOICE, CHOICE),
-            StateKind::Fork | StateKind::Join if horizontal => boxed::bare_box("Rectangle", BAR.1, BAR.0),
-            StateKind::Fork | StateKind::Join => boxed::bare_box("Rectangle", BAR.0, BAR.1),
+            StateKind::Start | StateKind::End => section_boxes::bare_box("Ellipse", DOT, DOT),
+            StateKind::Choice => section_boxes::bare_box("Diamond", CHOICE, CHOICE),
+            StateKind::Fork | StateKind::Join if horizontal => section_boxes::bare_box("Rectangle", BAR.1, BAR.0),
+            StateKind::Fork | StateKind::Join => section_boxes::bare_box("Rectangle", BAR.0, BAR.1),
             _ => match sections(s) {
-                Some(sections) => boxed::section_box(&boxed::measure(&sections, 36.0), "RoundedRectangle"),
-                None => shapes::node_box(NodeShape::Rounded, &s.name()),
+                Some(sections) => {
+                    section_boxes::section_box(&section_boxes::measure(&sections, 36.0), "RoundedRectangle")
+                }
+                None => node_boxes::node_box(NodeShape::Rounded, &s.name()),
             },
         });
     }
@@ -151,7 +153,7 @@ pub fn layout(d: &StateDiagram) -> Scene {
             marks: Vec::new(),
             style: Default::default(),
         });
-        boxes.push(boxed::note_box(&note.text));
+        boxes.push(section_boxes::note_box(&note.text));
     }
     let node_of = |s: usize, incoming: bool| match slots[stand_in(d, s, incoming)] {
         Slot::Node(n) => n,
@@ -201,13 +203,13 @@ pub fn layout(d: &StateDiagram) -> Scene {
     // A region has no title: its empty title text goes.
     scene.texts.retain(|t| !t.text.is_empty());
     for (k, note) in d.notes.iter().enumerate() {
-        boxed::make_note(&mut scene, first + leaves + k, &boxed::note_text(&note.text));
+        section_boxes::make_note(&mut scene, first + leaves + k, &section_boxes::note_text(&note.text));
     }
     // Every edge is drawn, so line l is edge l; ends at a container are moved onto it.
     for (l, &(from, to)) in ends.iter().enumerate() {
         for (state, at_start) in [(from, true), (to, false)] {
             if let Some(Slot::Sub(k)) = slots.get(state).copied() {
-                boxed::end_on_container(&mut scene, l, at_start, k);
+                section_boxes::end_on_container(&mut scene, l, at_start, k);
             }
         }
     }
@@ -221,17 +223,17 @@ fn decorate(scene: &mut Scene, b: usize, s: &State) {
         StateKind::Start | StateKind::End => {
             node.node_id = None;
             let (ring, width) = if s.kind == StateKind::End { (RING, 4.0) } else { (LIGHT, 1.0) };
-            boxed::paint(node, LIGHT, ring, width);
+            section_boxes::paint(node, LIGHT, ring, width);
         }
         StateKind::Fork | StateKind::Join => {
             node.node_id = Some(s.id.clone());
-            boxed::paint(node, LIGHT, LIGHT, 1.0);
+            section_boxes::paint(node, LIGHT, LIGHT, 1.0);
         }
         _ => {
             node.node_id = Some(s.id.clone());
             if let Some(sections) = sections(s) {
-                let measured = boxed::measure(&sections, 36.0);
-                boxed::fill(scene, b, &sections, &measured);
+                let measured = section_boxes::measure(&sections, 36.0);
+                section_boxes::fill(scene, b, &sections, &measured);
             }
         }
     }
@@ -246,7 +248,7 @@ pub fn planned_count(d: &StateDiagram) -> usize {
             StateKind::Composite => 2,
             StateKind::Region | StateKind::Start | StateKind::End | StateKind::Choice => 1,
             StateKind::Fork | StateKind::Join => 1,
-            StateKind::State => sections(s).map_or(2, |sections| 1 + boxed::fill_count(&sections)),
+            StateKind::State => sections(s).map_or(2, |sections| 1 + section_boxes::fill_count(&sections)),
         })
         .sum();
     let transitions: usize = d.transitions.iter().map(|t| 1 + usize::from(t.label.is_some())).sum();

@@ -11,7 +11,7 @@ mod tests;
 pub(crate) use layout::{layout, planned_count};
 pub(crate) use parse::parse;
 
-use crate::model::Direction;
+use crate::graph::Direction;
 
 /// What a state is drawn as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,9 +53,9 @@ pub struct State {
     /// The composite state or region holding it.
     pub parent: Option<usize>,
     /// A composite state's own `direction` (followed when nothing outside links into it).
-    pub direction: Option<crate::model::Direction>,
+    pub direction: Option<crate::graph::Direction>,
     /// Its style: `classDef`s of its classes (`class`, `:::`), then `style` statements.
-    pub style: crate::style::Style,
+    pub style: crate::styling::Style,
 }
 
 impl State {

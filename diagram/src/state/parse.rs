@@ -11,16 +11,17 @@
 //! As in Mermaid, a state belongs to the composite state it was last
 //! mentioned in (a mention at the top level leaves it where it is).
 //! `direction` inside a composite state sets its own. Styling (`classDef`,
-//! `class`, `:::class`, `style`) goes to the states ([`crate::style_sheet`]).
+//! `class`, `:::class`, `style`) goes to the states ([`crate::syntax::style_sheet`]).
 //! Ignored: `click`, `hide empty description`, `scale`, floating notes
 //! (`note "text" as N`, which Mermaid does not draw).
 
 use std::collections::HashMap;
 
 use super::{State, StateDiagram, StateKind, StateNote, Transition};
-use crate::model::{Diagram, Direction};
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{Cursor, Line};
-use crate::{syntax, text, DiagramError};
+use crate::{syntax, text};
 
 #[derive(Default)]
 struct Parser {
@@ -31,7 +32,7 @@ struct Parser {
     notes: Vec<StateNote>,
     /// Open composite states: index, line and column of their `state`.
     open: Vec<(usize, usize, usize)>,
-    styles: crate::style_sheet::Styles,
+    styles: crate::syntax::style_sheet::Styles,
     /// The composite state or region statements go into.
     scope: Option<usize>,
     /// The start and end state of each scope.
@@ -40,7 +41,7 @@ struct Parser {
 }
 
 /// Parses a state diagram from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<StateDiagram, DiagramError> {
     syntax::header(lines[0], &["stateDiagram", "stateDiagram-v2"])?;
     let mut p = Parser::default();
     let mut i = 1;
@@ -65,12 +66,12 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
         state.style =
             if state.kind.is_container() { p.styles.group_style(&state.id) } else { p.styles.node_style(&state.id) };
     }
-    Ok(Diagram::State(StateDiagram {
+    Ok(StateDiagram {
         direction: p.direction.unwrap_or(Direction::TopDown),
         states,
         transitions: p.transitions,
         notes: p.notes,
-    }))
+    })
 }
 
 impl Parser {

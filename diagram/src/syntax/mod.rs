@@ -1,9 +1,11 @@
 //! Statements the class, ER and state parsers read alike: the header line,
 //! `direction`, the accessibility and title lines they skip, quoted strings.
 
-use crate::model::Direction;
+pub(crate) mod style_sheet;
+
+use crate::error::DiagramError;
+use crate::graph::Direction;
 use crate::source::{Cursor, Line};
-use crate::DiagramError;
 
 /// Checks that the first line holds only the diagram keyword (one of `keywords`).
 pub fn header(line: Line<'_>, keywords: &[&str]) -> Result<(), DiagramError> {

@@ -12,10 +12,10 @@
 
 use std::collections::HashMap;
 
-use crate::model::Flowchart;
+use crate::error::DiagramError;
+use crate::graph::Flowchart;
 use crate::source::Cursor;
-use crate::style::Style;
-use crate::DiagramError;
+use crate::styling::Style;
 
 /// What the styling statements said.
 #[derive(Debug, Default)]

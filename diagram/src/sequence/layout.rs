@@ -11,9 +11,10 @@
 //! lifeline from the message that starts them to the one that ends them, nested ones moved
 //! right; messages start and end at the outermost bar's side.
 
-use crate::model::{Head, NotePlace, SeqEvent, Sequence, Stroke};
+use super::drawing::{self as draw, Symbol, BAR_STEP, BAR_WIDTH, MESSAGE, MESSAGE_DOTTED};
+use super::{NotePlace, SeqEvent, Sequence};
+use crate::graph::{Head, Stroke};
 use crate::scene::{BoxRole, End, LineKind, Owner, Rect, Scene, SceneBox, SceneLine};
-use crate::sequence_shapes::{self as draw, Symbol, BAR_STEP, BAR_WIDTH, MESSAGE, MESSAGE_DOTTED};
 use crate::text::{self, SMALL_FONT_SIZE};
 
 const GAP: f64 = 40.0;

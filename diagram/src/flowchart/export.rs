@@ -19,9 +19,9 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ids::{Grammar, Ids};
-use super::text::{quoted, Place};
-use super::{given_name, Map, MapItem};
+use crate::export::ids::{Grammar, Ids};
+use crate::export::text::{quoted, Place};
+use crate::export::{given_name, Map, MapItem};
 
 /// What an item is in the flowchart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,7 +232,7 @@ pub fn export_flowchart(items: &[MapItem], names: &BTreeMap<String, String>) -> 
         let (body, reversed) = arrow(&map, connector);
         let (from, to) = if reversed { (to, from) } else { (from, to) };
         let (a, b) = (id_of[from].as_deref().unwrap_or_default(), id_of[to].as_deref().unwrap_or_default());
-        match map.label_of(connector).filter(|t| !super::text::visible(t).is_empty()) {
+        match map.label_of(connector).filter(|t| !crate::export::text::visible(t).is_empty()) {
             Some(text) => {
                 let _ = writeln!(out, "    {a} {body}|{}| {b}", quoted(text, Place::LinkText, ""));
             }
@@ -259,3 +259,6 @@ fn direction(map: &Map<'_>, links: &[(usize, usize, usize)]) -> &'static str {
     let best = (0..4).max_by_key(|&i| (votes[i], std::cmp::Reverse(i))).unwrap_or(0);
     ["TD", "BT", "LR", "RL"][best]
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,7 @@
 //! is inside the shape at the text's height: all of a rectangle, the middle
 //! of a diamond. Each size below solves that for its outline.
 
-use crate::model::NodeShape;
+use crate::graph::NodeShape;
 use crate::text::{self, FONT_SIZE, LABEL_PADDING};
 
 /// Node fill: a dark blue that white text reads well on, on the dark map.

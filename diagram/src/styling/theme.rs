@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::style::{Color, Style};
+use crate::styling::{Color, Style};
 
 /// The configuration's parts that apply to items.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -86,30 +86,6 @@ impl Config {
         set(&mut self.group.stroke, "clusterBorder");
         set(&mut self.group.color, "titleColor");
         set(&mut self.link.stroke, "lineColor");
-    }
-}
-
-/// Lays the configuration under the diagram's own styling, and sets a flowchart's title.
-pub fn apply(diagram: &mut crate::model::Diagram, config: &Config) {
-    use crate::model::Diagram;
-    match diagram {
-        Diagram::Flowchart(chart) => {
-            chart.title = config.title.as_deref().map(crate::text::clean).filter(|t| !t.is_empty());
-            chart.nodes.iter_mut().for_each(|n| n.style = config.node.over(&n.style));
-            chart.subgraphs.iter_mut().for_each(|s| s.style = config.group.over(&s.style));
-            chart.edges.iter_mut().for_each(|e| e.style = config.link.over(&e.style));
-        }
-        Diagram::Class(d) => d.classes.iter_mut().for_each(|c| c.style = config.node.over(&c.style)),
-        Diagram::Er(d) => d.entities.iter_mut().for_each(|e| e.style = config.node.over(&e.style)),
-        Diagram::State(d) => {
-            for state in &mut d.states {
-                let theme = if state.kind.is_container() { &config.group } else { &config.node };
-                state.style = theme.over(&state.style);
-            }
-        }
-        // Mind maps and sequence diagrams draw with the map's colours (Mermaid gives them
-        // palettes of their own: sections, actors), as without a theme.
-        Diagram::Mindmap(_) | Diagram::Sequence(_) => {}
     }
 }
 

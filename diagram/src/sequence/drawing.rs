@@ -1,9 +1,10 @@
 //! The pieces of a sequence diagram's drawing: participant symbols as the nearest spec shapes,
 //! the boxes, bars, marks and texts the layout places, and how many items they make.
 
-use crate::model::{Head, NodeShape, ParticipantKind, SeqEvent, Sequence};
+use super::{ParticipantKind, SeqEvent, Sequence};
+use crate::graph::{Head, NodeShape};
+use crate::node_boxes;
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes;
 use crate::text::{self, SMALL_FONT_SIZE};
 
 /// Message and frame text colour.
@@ -34,11 +35,13 @@ pub struct Symbol {
 /// database is a box with a rounded top (as a flowchart `[( )]`), collections a double outline
 /// (`Frame`), a queue a pill (a lying cylinder's outline); a participant a rounded box.
 pub fn symbol(kind: ParticipantKind, label: &str) -> Symbol {
-    let b = shapes::node_box(NodeShape::Rectangle, label);
+    let b = node_boxes::node_box(NodeShape::Rectangle, label);
     let (w, h) = (b.width.max(90.0).ceil(), b.height.max(40.0).ceil());
     let round = |w: f64, h: f64| ((w * 1.3).ceil(), (h * 1.3).ceil());
     let (width, height, shape, corner_radius, fill, stroke) = match kind {
-        ParticipantKind::Participant => (w, h, "RoundedRectangle", None, shapes::NODE_FILL, shapes::NODE_STROKE),
+        ParticipantKind::Participant => {
+            (w, h, "RoundedRectangle", None, node_boxes::NODE_FILL, node_boxes::NODE_STROKE)
+        }
         ParticipantKind::Actor => {
             let (w, h) = round(w, h);
             (w, h, "Ellipse", None, "#3B2F63", "#C4B5FD")
@@ -51,7 +54,9 @@ pub fn symbol(kind: ParticipantKind, label: &str) -> Symbol {
             let h = h + 12.0;
             (w, h, "TwoSameSideRoundCornerRectangle", Some(h / 4.0), "#1E3A5F", "#FACC15")
         }
-        ParticipantKind::Collections => (w + 12.0, h + 8.0, "Frame", None, shapes::NODE_FILL, shapes::NODE_STROKE),
+        ParticipantKind::Collections => {
+            (w + 12.0, h + 8.0, "Frame", None, node_boxes::NODE_FILL, node_boxes::NODE_STROKE)
+        }
         ParticipantKind::Queue => {
             let w = w + 0.8 * h;
             (w, h, "RoundedRectangle", Some(h / 2.0), "#1E3A5F", "#FB923C")
@@ -75,7 +80,7 @@ pub fn participant(key: String, id: Option<String>, symbol: &Symbol, rect: Rect,
         fill: symbol.fill.into(),
         stroke: symbol.stroke.into(),
         stroke_width: 2.0,
-        text_color: shapes::NODE_TEXT.into(),
+        text_color: node_boxes::NODE_TEXT.into(),
     }
 }
 

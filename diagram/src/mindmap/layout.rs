@@ -13,10 +13,10 @@
 //! S-curves, or right-angled through the gap between columns when a curve
 //! would touch another node.
 
-use crate::model::Mindmap;
-use crate::rich::{self, Rich};
+use super::{MindNode, Mindmap};
+use crate::node_boxes::{self, NodeBox};
 use crate::scene::{BoxRole, End, LineKind, Point, Rect, Scene, SceneBox, SceneLine};
-use crate::shapes::{self, NodeBox};
+use crate::text::markdown::{self, Rich};
 use crate::text::FONT_SIZE;
 
 /// Gap between depth columns.
@@ -104,12 +104,12 @@ fn place_children(children: &[Vec<usize>], heights: &[f64], gap: f64, v: usize, 
 
 /// A node's box; a markdown text with emphasis becomes label HTML, its box a little wider for
 /// the bold runs a client may draw wider than the estimate.
-fn node_box(node: &crate::model::MindNode) -> NodeBox {
-    let mut b = shapes::node_box(node.shape, &node.text);
+fn node_box(node: &MindNode) -> NodeBox {
+    let mut b = node_boxes::node_box(node.shape, &node.text);
     if !node.emphasis.is_empty() {
         let rich = Rich { text: node.text.clone(), marks: node.emphasis.clone() };
-        b.text = rich::label_text(&b.text, &rich);
-        if node.emphasis.iter().any(|mark| mark & rich::BOLD != 0) {
+        b.text = markdown::label_text(&b.text, &rich);
+        if node.emphasis.iter().any(|mark| mark & markdown::BOLD != 0) {
             b.width = (b.width * 1.08).ceil();
         }
     }
@@ -228,8 +228,8 @@ fn connect(rects: &[Rect], p: usize, c: usize, color: &str) -> SceneLine {
     let end: Point = if outward { (rc.x, rc.centre().1) } else { (rc.right(), rc.centre().1) };
     let mut line = SceneLine {
         key: format!("edge:{c}"),
-        start: End { at: start, attach: Some(p), head: crate::model::Head::None },
-        end: End { at: end, attach: Some(c), head: crate::model::Head::None },
+        start: End { at: start, attach: Some(p), head: crate::graph::Head::None },
+        end: End { at: end, attach: Some(c), head: crate::graph::Head::None },
         corners: Vec::new(),
         kind: LineKind::Curved,
         color: color.into(),
@@ -286,7 +286,7 @@ mod tests {
         assert_eq!(s.lines.len(), 1);
         let line = &s.lines[0];
         assert_eq!((line.start.attach, line.end.attach), (Some(0), Some(1)));
-        assert_eq!(line.start.head, crate::model::Head::None);
+        assert_eq!(line.start.head, crate::graph::Head::None);
         assert!(matches!(line.kind, LineKind::Straight | LineKind::Curved));
         assert!((line.start.at.0 - s.boxes[0].rect.right()).abs() < 1e-9);
     }

@@ -12,9 +12,11 @@
 //! line is drawn exactly where the layout routed it, and still follows the
 //! shape when it is moved.
 
+pub mod element_keys;
+
 use serde_json::{json, Map, Value};
 
-use crate::model::{Diagram, Head, Stroke};
+use crate::graph::Head;
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Scene, SceneLine};
 
 /// One item to create.
@@ -155,7 +157,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             part: "",
         });
     }
-    crate::elements::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
+    element_keys::assign(scene, items.iter_mut().map(|i| (i.reference.as_str(), &mut i.element, &mut i.part)));
     items
 }
 
@@ -215,29 +217,10 @@ fn label(position: Value, size: Value, text: &str, font: f64, color: &str, backg
     })
 }
 
-/// How many items [`to_items`] will plan for `diagram`, known before any layout
-/// (so the item limit is checked when parsing).
-pub fn planned_count(diagram: &Diagram) -> usize {
-    match diagram {
-        Diagram::Flowchart(chart) => {
-            let drawn = chart.edges.iter().filter(|e| e.stroke != Stroke::Invisible);
-            chart.nodes.iter().map(|n| 1 + usize::from(crate::shapes::shows_text(n.shape))).sum::<usize>()
-                + chart.subgraphs.iter().map(|s| 1 + usize::from(!s.title.is_empty())).sum::<usize>()
-                + usize::from(chart.title.is_some())
-                + drawn.map(|e| 1 + usize::from(e.text.is_some())).sum::<usize>()
-        }
-        Diagram::Mindmap(map) => 3 * map.nodes.len() - 1,
-        Diagram::Sequence(seq) => crate::sequence_shapes::planned_count(seq),
-        Diagram::Class(class) => crate::class::planned_count(class),
-        Diagram::Er(er) => crate::er::planned_count(er),
-        Diagram::State(state) => crate::state::planned_count(state),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{layout, parse};
+    use crate::{layout, parse, planned_count};
 
     fn items(source: &str) -> Vec<PlannedItem> {
         to_items(&layout(&parse(source).unwrap()), (100.0, 200.0))

@@ -9,8 +9,8 @@
 //! connector (cardinalities), and a connector's end moved from a node inside a
 //! container to the container's border (transitions to a composite state).
 
+use crate::node_boxes::{NodeBox, NODE_STROKE};
 use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, SceneLine, SceneText};
-use crate::shapes::{NodeBox, NODE_STROKE};
 use crate::text::{self, Block};
 
 /// Where member and attribute texts wrap.
@@ -125,8 +125,8 @@ pub fn fill(scene: &mut Scene, b: usize, sections: &[Section], measured: &Measur
         if s > 0 {
             scene.lines.push(SceneLine {
                 key: format!("div{s}:{key}"),
-                start: End { at: (rect.x, top), attach: None, head: crate::model::Head::None },
-                end: End { at: (rect.right(), top), attach: None, head: crate::model::Head::None },
+                start: End { at: (rect.x, top), attach: None, head: crate::graph::Head::None },
+                end: End { at: (rect.right(), top), attach: None, head: crate::graph::Head::None },
                 corners: Vec::new(),
                 kind: LineKind::Straight,
                 color: divider.clone(),

@@ -6,7 +6,10 @@
 //! with the estimate the map is drawn with keeps every line inside its box. Texts are wrapped
 //! here, with explicit line breaks, so the drawing never wraps them differently.
 
-use crate::MAX_LABEL_CHARS;
+pub(crate) mod entities;
+pub(crate) mod markdown;
+
+use crate::limits::MAX_LABEL_CHARS;
 
 /// Font size of node texts, the label default (points = map units at scale 1).
 pub const FONT_SIZE: f64 = 14.0;
@@ -106,7 +109,7 @@ pub fn decode_entities(text: &str) -> String {
                 Some(code) => {
                     char::from_u32(code).filter(|c| !c.is_control() || *c == '\n' || *c == '\t').map(String::from)
                 }
-                None => crate::entities::named(body).map(String::from),
+                None => entities::named(body).map(String::from),
             }
             .map(|text| (text, end))
         });

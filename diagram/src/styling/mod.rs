@@ -10,6 +10,8 @@
 //! property that has no counterpart on the items (dash patterns, fonts), is ignored: styling
 //! never makes a diagram refused. Other diagram kinds reuse this module.
 
+pub(crate) mod theme;
+
 /// A colour, 8 bits per channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Color {

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use crate::items::reference;
+use super::reference;
 use crate::scene::{BoxRole, Owner, Scene};
 
 /// Fills in the element and part of the items planned for `scene`, given as (reference, element,
@@ -40,7 +40,7 @@ pub(crate) fn assign<'a>(scene: &Scene, items: impl Iterator<Item = (&'a str, &'
         };
         lines.push(element);
     }
-    // Keyed by the batch reference `items.rs` made of each scene key.
+    // Keyed by the batch reference `planned_items/mod.rs` made of each scene key.
     let mut by_reference: HashMap<String, (String, &'static str)> = HashMap::new();
     let labels: Vec<String> = scene.boxes.iter().map(|b| format!("label:{}", b.key)).collect();
     for (b, scene_box) in scene.boxes.iter().enumerate() {

@@ -24,9 +24,9 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ids::{Grammar, Ids};
-use super::text::{mermaid, visible, Place};
-use super::{given_name, Map, MapItem};
+use crate::export::ids::{Grammar, Ids};
+use crate::export::text::{mermaid, visible, Place};
+use crate::export::{given_name, Map, MapItem};
 
 /// How far (map units) a message end may be from a lifeline and still be on it.
 const ON_LIFELINE: f64 = 10.0;

@@ -53,7 +53,7 @@ fn backslashes_in_shape_data_labels_come_back_as_written() {
             let Ok(crate::model::Diagram::Flowchart(chart)) = parse(&written) else {
                 panic!("{shape} {text:?} does not read back:\n{written}")
             };
-            let expected = super::text::visible(text);
+            let expected = crate::export::text::visible(text);
             assert_eq!(chart.nodes[0].text, expected, "{shape} {text:?}:\n{written}");
         }
     }

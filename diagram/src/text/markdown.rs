@@ -140,8 +140,8 @@ fn finish(chars: Vec<(char, u8)>) -> Rich {
         }
         out.extend(collapsed);
     }
-    if out.len() > crate::MAX_LABEL_CHARS {
-        out.truncate(crate::MAX_LABEL_CHARS - 1);
+    if out.len() > crate::limits::MAX_LABEL_CHARS {
+        out.truncate(crate::limits::MAX_LABEL_CHARS - 1);
         out.push(('…', 0));
     }
     let text: String = out.iter().map(|(c, _)| *c).collect();

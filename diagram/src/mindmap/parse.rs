@@ -7,11 +7,12 @@
 //! the next lines. `::icon(…)` and `:::class` decorate the node above (read, not drawn);
 //! `%%` after a node starts a comment.
 
-use crate::model::{MindNode, Mindmap, NodeShape};
-use crate::rich::{self, Rich};
+use super::{MindNode, Mindmap};
+use crate::error::DiagramError;
+use crate::graph::NodeShape;
 use crate::source::{Cursor, Line};
 use crate::text;
-use crate::{Diagram, DiagramError};
+use crate::text::markdown::{self, Rich};
 
 /// Openers, longest first, with their closers and shapes.
 const SHAPES: &[(&str, &str, NodeShape)] = &[
@@ -32,7 +33,7 @@ struct Read {
 }
 
 /// Parses a mind map from its lines (the first is the header).
-pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
+pub fn parse(lines: &[Line<'_>]) -> Result<Mindmap, DiagramError> {
     let mut header = Cursor::new(lines[0]);
     header.skip_ws();
     header.take_while(|c| !c.is_whitespace());
@@ -78,7 +79,7 @@ pub fn parse(lines: &[Line<'_>]) -> Result<Diagram, DiagramError> {
         let end = lines[0].text.chars().count() + 1;
         return Err(DiagramError::new(lines[0].number, end, "the mind map has no root node"));
     }
-    Ok(Diagram::Mindmap(Mindmap { nodes }))
+    Ok(Mindmap { nodes })
 }
 
 /// Whether what follows a node is only a decoration or a comment.
@@ -92,10 +93,10 @@ fn plain_text(raw: &str) -> Rich {
     let cut = [":::", "::icon(", "%%"].iter().filter_map(|m| raw.find(m)).min().unwrap_or(raw.len());
     let raw = raw[..cut].trim();
     if let Some(inner) = raw.strip_prefix("\"`").and_then(|r| r.strip_suffix("`\"")) {
-        return rich::markdown(inner);
+        return markdown::markdown(inner);
     }
     let raw = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
-    rich::plain(&text::decode_entities(raw))
+    markdown::plain(&text::decode_entities(raw))
 }
 
 /// The node starting on `lines[at]` (None for a decoration line) and the index of the line
@@ -169,10 +170,10 @@ fn node(lines: &[Line<'_>], at: usize) -> Result<(Option<Read>, usize), DiagramE
         return Err(DiagramError::new(line.number, col, format!("unexpected '{}' after the node", rest.trim())));
     }
     let decoded = text::decode_entities(&raw);
-    let mut text = if markdown { rich::markdown(&decoded) } else { rich::plain(&decoded) };
+    let mut text = if markdown { markdown::markdown(&decoded) } else { markdown::plain(&decoded) };
     let id = id.trim();
     if text.text.is_empty() {
-        text = rich::plain(id);
+        text = markdown::plain(id);
     }
     let id = Some(id.to_owned()).filter(|id| !id.is_empty());
     Ok((Some(Read { id, shape, text: nonempty(text) }), last + 1))
@@ -185,6 +186,3 @@ fn nonempty(rich: Rich) -> Rich {
         rich
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::ids::{Grammar, Ids};
-use super::text::{quoted, visible, Place};
-use super::{given_name, Map, MapItem};
+use crate::export::ids::{Grammar, Ids};
+use crate::export::text::{quoted, visible, Place};
+use crate::export::{given_name, Map, MapItem};
 
 /// The mind map drawn by canvas-diagram, read back from its items as they are now. `names` maps a
 /// node's shape id to its Mermaid id.
@@ -92,6 +92,6 @@ fn plain_safe(text: &str) -> bool {
     let shown = visible(text);
     !shown.is_empty()
         && shown.chars().next().is_some_and(char::is_alphanumeric)
-        && !super::text::is_styled(text)
+        && !crate::export::text::is_styled(text)
         && shown.chars().all(|c| c.is_alphanumeric() || " .,!?'-/+_".contains(c))
 }
