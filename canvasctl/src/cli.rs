@@ -1,4 +1,7 @@
-//! The command line of canvasctl.
+//! The command line of canvasctl: every command's flags, as clap types. The command modules
+//! (`up`, `admin`, `users`, `webhooks`, `config`) read their flags from here and nothing here
+//! reads them, so the flags of all commands are in one place and no command module is needed to
+//! parse the command line.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -259,7 +262,28 @@ pub enum KeysCommand {
 pub enum WebhooksCommand {
     /// Run a local HTTPS receiver that verifies every call (the six receiver
     /// rules) and prints each event as a JSON line.
-    Listen(crate::webhooks::ListenArgs),
+    Listen(ListenArgs),
+}
+
+/// Flags of `canvasctl webhooks listen`.
+#[derive(Debug, Args)]
+pub struct ListenArgs {
+    /// Port of the HTTPS receiver on 127.0.0.1.
+    #[arg(long, default_value_t = 8443)]
+    pub port: u16,
+    /// Only calls for this project are accepted (rule 3).
+    #[arg(long)]
+    pub project: String,
+    /// Only calls of this webhook are accepted (rule 3); any of the project when absent.
+    #[arg(long)]
+    pub webhook: Option<String>,
+    /// Where the service publishes its keys.
+    #[arg(long = "keys-url", default_value = "http://127.0.0.1:8080/api/v2/webhooks/keys")]
+    pub keys_url: String,
+    /// Where to write the generated CA certificate; point the sender's
+    /// CANVAS_WEBHOOK_CA_CERTS at it.
+    #[arg(long = "ca-out", default_value = "canvas-listen-ca.pem")]
+    pub ca_out: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]

@@ -5,16 +5,14 @@ use anyhow::{bail, Context};
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::project_copy_service_client::ProjectCopyServiceClient;
 use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
-use clap::Args;
 use serde_json::json;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use tonic::metadata::MetadataValue;
 use tonic::transport::Channel;
 use webhook_client::listen::{Heard, ListenConfig};
 use webhook_client::receiver::{serve_tls, LocalCa};
 
-use crate::cli::Connection;
+use crate::cli::{Connection, ListenArgs};
 
 async fn channel(conn: &Connection) -> anyhow::Result<(Channel, MetadataValue<tonic::metadata::Ascii>)> {
     let Some(token) = conn.admin_token.clone().filter(|t| !t.trim().is_empty()) else {
@@ -78,27 +76,6 @@ pub async fn copy_project(conn: Connection, from: String, name: String, owner: S
         );
     }
     Ok(())
-}
-
-/// Flags of `canvasctl webhooks listen`.
-#[derive(Debug, Args)]
-pub struct ListenArgs {
-    /// Port of the HTTPS receiver on 127.0.0.1.
-    #[arg(long, default_value_t = 8443)]
-    pub port: u16,
-    /// Only calls for this project are accepted (rule 3).
-    #[arg(long)]
-    pub project: String,
-    /// Only calls of this webhook are accepted (rule 3); any of the project when absent.
-    #[arg(long)]
-    pub webhook: Option<String>,
-    /// Where the service publishes its keys.
-    #[arg(long = "keys-url", default_value = "http://127.0.0.1:8080/api/v2/webhooks/keys")]
-    pub keys_url: String,
-    /// Where to write the generated CA certificate; point the sender's
-    /// CANVAS_WEBHOOK_CA_CERTS at it.
-    #[arg(long = "ca-out", default_value = "canvas-listen-ca.pem")]
-    pub ca_out: PathBuf,
 }
 
 /// `canvasctl webhooks listen`: an HTTPS receiver that verifies every call by

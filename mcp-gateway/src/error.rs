@@ -134,6 +134,16 @@ impl Rejection {
         self
     }
 
+    /// A refusal of an oversized body, after the edge's drain rule
+    /// (`canvas_runtime::edge::drain`): when the body could not be read to its end, the answer
+    /// says the connection ends, as [`Self::body_unread`] does.
+    pub fn after_drain(mut self, oversized: canvas_runtime::edge::drain::Oversized) -> Self {
+        if oversized == canvas_runtime::edge::drain::Oversized::Unread {
+            self.headers.push((CONNECTION, HeaderValue::from_static("close")));
+        }
+        self
+    }
+
     pub fn unsupported_media_type() -> Self {
         Self::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, "Content-Type must be application/json")
     }

@@ -86,5 +86,5 @@ pub fn serve(
     limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
-    canvas_runtime::http::serve(listener, router, limits, shutdown)
+    canvas_runtime::server::serve(listener, router, limits, shutdown)
 }

@@ -1,21 +1,17 @@
 //! What a `POST /mcp` says about itself before its message is read: its media type, the answer
-//! it accepts (JSON or SSE), and its body within the size and time limits.
-
-use std::time::Duration;
+//! it accepts (JSON or SSE), and its body within the size and time limits. Which media types are
+//! JSON and what becomes of an oversized body are the HTTP edge's rules, the same as the REST
+//! gateway's (`canvas_runtime::edge`).
 
 use axum::body::Body;
-use axum::http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::ACCEPT;
 use axum::http::HeaderMap;
 use bytes::{Bytes, BytesMut};
+use canvas_runtime::edge::drain::{declared_length, drain, DRAIN_LIMIT};
 use futures::StreamExt;
 use serde_json::Value;
 
 use crate::error::Rejection;
-
-/// After an oversized body, read (and drop) at most this much more before
-/// answering, so the client sees the 413 instead of a reset connection.
-const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
-const DRAIN_TIME: Duration = Duration::from_secs(30);
 
 /// How the client wants its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,14 +20,9 @@ pub enum Answer {
     Sse,
 }
 
-/// `Content-Type: application/json`, parameters allowed.
-pub fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
-}
+/// Whether the body is declared as JSON: `application/json` or an `application/*+json` type, as
+/// on the REST gateway (`canvas_runtime::edge::content_type`).
+pub use canvas_runtime::edge::content_type::is_json;
 
 /// Picks JSON or SSE from `Accept`: the media type with the higher quality
 /// wins, JSON on a tie (one body is simpler for every client); explicit
@@ -67,38 +58,26 @@ pub fn negotiate(headers: &HeaderMap) -> Option<Answer> {
     }
 }
 
-/// The body, at most `limit` bytes. An oversized body is drained (within
-/// bounds) before the 413 so the client reads the answer.
+/// The body, at most `limit` bytes. An oversized body, declared or found so while reading, is
+/// drained by the edge's rule (`canvas_runtime::edge::drain`) before the 413 so the client reads
+/// the answer; a 413 whose body could not be drained closes the connection.
 pub async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Bytes, Rejection> {
-    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    let declared = declared_length(headers);
     let mut stream = body.into_data_stream();
-    if declared.is_some_and(|length| length > limit) {
-        drain(stream).await;
-        return Err(Rejection::payload_too_large(limit));
+    if declared.is_some_and(|length| length > limit as u64) {
+        let oversized = drain(stream, declared, DRAIN_LIMIT).await;
+        return Err(Rejection::payload_too_large(limit).after_drain(oversized));
     }
-    let mut buffer = BytesMut::with_capacity(declared.unwrap_or(0));
+    let mut buffer = BytesMut::with_capacity(declared.map_or(0, |length| length as usize));
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|err| Rejection::invalid_request(Value::Null, format!("unreadable body: {err}")))?;
         if buffer.len() + chunk.len() > limit {
-            drain(stream).await;
-            return Err(Rejection::payload_too_large(limit));
+            let oversized = drain(stream, declared, DRAIN_LIMIT).await;
+            return Err(Rejection::payload_too_large(limit).after_drain(oversized));
         }
         buffer.extend_from_slice(&chunk);
     }
     Ok(buffer.freeze())
-}
-
-async fn drain(mut stream: axum::body::BodyDataStream) {
-    let discard = async {
-        let mut seen = 0usize;
-        while let Some(Ok(chunk)) = stream.next().await {
-            seen += chunk.len();
-            if seen > DRAIN_LIMIT {
-                break;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(DRAIN_TIME, discard).await;
 }
 
 #[cfg(test)]

@@ -80,6 +80,15 @@ pub fn router(state: McpState) -> Router {
         .with_state(Arc::new(Transport::new(state)))
 }
 
+/// The media types rmcp insists on, once the gateway has read the request by its own: `Accept`
+/// naming both answers (the choice of one was made by [`negotiate`]), and `Content-Type:
+/// application/json` (rmcp knows no `+json` type; the body was accepted as JSON by the HTTP edge's
+/// rule, `canvas_runtime::edge::content_type`).
+fn rmcp_media_types(headers: &mut HeaderMap) {
+    headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+}
+
 /// The state of the route.
 struct Transport {
     /// Clients and settings (host list, body limit, realm).
@@ -135,8 +144,7 @@ impl Transport {
             None => authenticate(&self.state, &parts.headers).await?,
         };
         let (answer, bytes, message) = read?;
-        // rmcp insists on both media types; the choice was made above.
-        parts.headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        rmcp_media_types(&mut parts.headers);
         parts.extensions.insert(caller);
         match message {
             Value::Object(_) => {
@@ -170,7 +178,7 @@ impl Transport {
         let headers = parts.headers.clone();
         let caller = self.state.caller(crate::auth::authorization(&headers));
         let check = caller.check.clone();
-        parts.headers.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        rmcp_media_types(&mut parts.headers);
         parts.extensions.insert(caller);
         let response = forward(&self.json, Request::from_parts(parts, Body::from(bytes))).await;
         if let Some(refusal) = check.rate_limit() {

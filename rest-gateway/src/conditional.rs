@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
-use crate::respond::Format;
 
 /// Suffix of the tags of MessagePack representations of an item.
 const MSGPACK_SUFFIX: &str = "-msgpack";
@@ -74,11 +73,12 @@ fn joined(headers: &HeaderMap, name: &HeaderName) -> Option<Result<String, ()>> 
     Some(texts.map(|t| t.join(", ")).map_err(|_| ()))
 }
 
-/// The item tag of `version` in `format`.
-pub fn item_tag(version: i64, format: Format) -> String {
-    match format.msgpack {
-        Some(_) => format!("\"{version}{MSGPACK_SUFFIX}\""),
-        None => format!("\"{version}\""),
+/// The item tag of `version`, in its MessagePack representation when `msgpack` (the negotiated
+/// format, `crate::respond::Format`, decides).
+pub fn item_tag(version: i64, msgpack: bool) -> String {
+    match msgpack {
+        true => format!("\"{version}{MSGPACK_SUFFIX}\""),
+        false => format!("\"{version}\""),
     }
 }
 

@@ -3,9 +3,9 @@
 //! `application/json`, and `Accept-Post` / `Accept-Patch`) to any other type, a missing one
 //! included, before the body is read. So what a cross-site form can send without a CORS preflight
 //! (`text/plain`, `application/x-www-form-urlencoded`, `multipart/form-data`) never reaches a
-//! write. Accepted: `application/json` and every `+json` type (RFC 6839:
-//! `application/merge-patch+json`, `application/vnd.foo+json`), in any letter case, with any
-//! parameters but a charset other than UTF-8 (RFC 8259: JSON is UTF-8). Multipart uploads check
+//! write. Which types are JSON is the HTTP edge's rule, the same on the MCP gateway
+//! (`canvas_runtime::edge::content_type`): `application/json` and every `application/*+json` type,
+//! in any letter case, with any parameters but a charset other than UTF-8. Multipart uploads check
 //! theirs with [`require_multipart`]. Endpoints that read no body (`/enable`, `/redeliver`) do not
 //! look at the type.
 
@@ -22,27 +22,10 @@ pub const JSON: &str = "application/json";
 /// What PATCH takes, for `Accept-Patch`.
 const PATCH_TYPES: &str = "application/json, application/merge-patch+json";
 /// The type of item uploads.
-pub const MULTIPART: &str = "multipart/form-data";
+pub const MULTIPART: &str = canvas_runtime::edge::content_type::MULTIPART;
 
-/// The media type's essence (`type/subtype`, lower case) and its `charset` parameter, if any.
-fn media_type(headers: &HeaderMap) -> Option<(String, Option<String>)> {
-    let value = headers.get(CONTENT_TYPE)?.to_str().ok()?;
-    let mut parts = value.split(';');
-    let essence = parts.next()?.trim().to_ascii_lowercase();
-    let charset = parts.filter_map(|p| p.split_once('=')).find_map(|(name, value)| {
-        name.trim().eq_ignore_ascii_case("charset").then(|| value.trim().trim_matches('"').to_ascii_lowercase())
-    });
-    Some((essence, charset))
-}
-
-/// Whether `headers` declare a JSON body.
-pub fn is_json(headers: &HeaderMap) -> bool {
-    let Some((essence, charset)) = media_type(headers) else { return false };
-    let Some((kind, subtype)) = essence.split_once('/') else { return false };
-    let json = subtype == "json" || (subtype.ends_with("+json") && subtype.len() > "+json".len());
-    let token = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b));
-    json && kind == "application" && token(subtype) && charset.is_none_or(|c| c == "utf-8" || c == "utf8")
-}
+/// Whether `headers` declare a JSON body: the HTTP edge's rule, the same on both gateways.
+pub use canvas_runtime::edge::content_type::is_json;
 
 /// The 415 naming `expected`; with `Accept-Post` or `Accept-Patch` for the method.
 pub fn unsupported(method: &Method, headers: &HeaderMap, expected: &'static str) -> ApiError {
@@ -71,9 +54,9 @@ pub fn unsupported(method: &Method, headers: &HeaderMap, expected: &'static str)
 
 /// Refuses a request that is not `multipart/form-data` (uploads).
 pub fn require_multipart(method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
-    match media_type(headers) {
-        Some((essence, _)) if essence == MULTIPART => Ok(()),
-        _ => Err(unsupported(method, headers, MULTIPART)),
+    match canvas_runtime::edge::content_type::is_multipart(headers) {
+        true => Ok(()),
+        false => Err(unsupported(method, headers, MULTIPART)),
     }
 }
 
@@ -114,46 +97,6 @@ impl IntoResponse for Rejected {
 mod tests {
     use super::*;
     use axum::http::StatusCode;
-
-    fn json(value: Option<&str>) -> bool {
-        let mut headers = HeaderMap::new();
-        if let Some(value) = value {
-            headers.insert(CONTENT_TYPE, HeaderValue::from_str(value).unwrap());
-        }
-        is_json(&headers)
-    }
-
-    #[test]
-    fn json_types_are_recognised() {
-        for accepted in [
-            "application/json",
-            "Application/JSON",
-            "application/json; charset=utf-8",
-            "application/json;charset=\"UTF-8\"",
-            "application/merge-patch+json",
-            "application/vnd.foo+json",
-            "application/vnd.api+json; version=2",
-            "application/problem+json",
-        ] {
-            assert!(json(Some(accepted)), "{accepted}");
-        }
-        for refused in [
-            None,
-            Some(""),
-            Some("text/plain"),
-            Some("text/plain; charset=utf-8"),
-            Some("application/x-www-form-urlencoded"),
-            Some("multipart/form-data; boundary=x"),
-            Some("application/jsonx"),
-            Some("application/+json"),
-            Some("text/json"),
-            Some("text/vnd.foo+json"),
-            Some("application/json; charset=iso-8859-1"),
-            Some("application/msgpack"),
-        ] {
-            assert!(!json(refused), "{refused:?}");
-        }
-    }
 
     #[test]
     fn the_415_names_the_type_and_what_the_method_accepts() {

@@ -36,9 +36,9 @@ pub mod gateway_reason {
     pub const UNSUPPORTED_MEDIA_TYPE: &str = "UNSUPPORTED_MEDIA_TYPE";
     /// All of them, for the OpenAPI document.
     /// The request's URI or header fields are over the edge limits (414, 431), answered by the
-    /// gateways' server (`canvas_runtime::server`) before any route.
-    pub const URI_TOO_LONG: &str = canvas_runtime::server::URI_TOO_LONG;
-    pub const HEADERS_TOO_LARGE: &str = canvas_runtime::server::HEADERS_TOO_LARGE;
+    /// gateways' HTTP edge (`canvas_runtime::edge::head`) before any route.
+    pub const URI_TOO_LONG: &str = canvas_runtime::edge::head::URI_TOO_LONG;
+    pub const HEADERS_TOO_LARGE: &str = canvas_runtime::edge::head::HEADERS_TOO_LARGE;
     /// All of them, for the OpenAPI document.
     pub const ALL: [&str; 9] = [
         CORE_UNREACHABLE,
@@ -298,7 +298,7 @@ impl From<BytesRejection> for ApiError {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             return Self::too_large();
         }
-        if crate::limits::is_body_timeout(&rejection) {
+        if canvas_runtime::edge::deadline::is_body_deadline(&rejection) {
             return Self::body_timeout();
         }
         Self::new(rejection.status(), rejection.body_text())

@@ -4,20 +4,36 @@
 //! session cookie), and renders the answer in the requested casing or MessagePack.
 //!
 //! # Layout
-//! - [`routes`]: the router and one module per resource.
+//! Each module uses only the ones listed after it (no module cycles), so each can be read knowing
+//! only what it depends on:
+//! - [`app`]: the whole router: every part below merged, the fallbacks, and the edge layers in the
+//!   order a request meets them (the request-body limit, the body deadline, session forwarding).
+//! - [`openapi`]: the OpenAPI 3.1 document (`/api/openapi.json`) and its reference page (`/api/docs`),
+//!   generated from the handlers of [`routes`] and [`map`] and the types of [`bodies`].
+//! - [`map`]: the rendered map (SVG, PNG), the live web map page and its change stream.
+//! - [`account`]: the account site (sign-in, the person's tokens and projects) and the OAuth 2.1
+//!   authorization server's HTTP, as docs/ACCOUNTS.md describes; its middleware lets a session
+//!   cookie through to the API.
+//! - [`routes`]: one module per resource of the API (items, files, bulk, diagrams, knowledge,
+//!   webhooks, health).
+//! - [`bodies`]: request and response bodies as types: the parser of every JSON body, and the types
+//!   that both read the bodies and write their schemas.
+//! - [`caller`]: the caller's credentials (`Authorization`, or the forwarded session and CSRF
+//!   value), in one extractor, and how they travel on a core-service call.
+//! - [`state`]: the gRPC clients, the account site's session frame, idempotency keys.
+//! - [`content_type`]: request bodies by `Content-Type` (JSON or 415), in one extractor.
 //! - [`respond`]: response negotiation (`jsonCasing`, MessagePack).
 //! - [`conditional`]: entity tags, `If-Match` lists and `If-None-Match` (304), RFC 9110 §13.
-//! - [`content_type`]: request bodies by `Content-Type` (JSON or 415), in one extractor.
-//! - [`casing`]: property-name casing, the only place that knows about it.
 //! - [`error`]: gRPC status → HTTP problem+json, in one place.
-//! - [`limits`]: the request-body limit, answered readably.
-//! - [`state`]: the gRPC clients.
-//! - [`account`]: the account site (sign-in, the person's tokens and projects) and the OAuth 2.1
-//!   authorization server's HTTP, as docs/ACCOUNTS.md describes.
-//! - [`map`]: the rendered map (SVG, PNG), the live web map page and its change stream.
-//! - [`openapi`]: the OpenAPI 3.1 document (`/api/openapi.json`) and its reference page (`/api/docs`).
+//! - [`limits`]: the request-body limits (the rules at them are the HTTP edge's, shared with the
+//!   MCP gateway: `canvas_runtime::edge`).
+//! - [`casing`]: property-name casing, the only place that knows about it.
+//! - [`config`]: the command line.
 
 pub mod account;
+pub mod app;
+pub mod bodies;
+pub mod caller;
 pub mod casing;
 pub mod conditional;
 pub mod config;
@@ -32,7 +48,7 @@ pub mod state;
 
 use tokio::net::TcpListener;
 
-pub use routes::router;
+pub use app::router;
 pub use state::AppState;
 
 /// Serves `router` on `listener` until shutdown, within the edge limits of `limits`; requests in
@@ -43,5 +59,5 @@ pub fn serve(
     limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
-    canvas_runtime::http::serve(listener, router, limits, shutdown)
+    canvas_runtime::server::serve(listener, router, limits, shutdown)
 }

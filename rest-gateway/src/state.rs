@@ -1,9 +1,7 @@
-//! What every handler shares: gRPC clients of core-service, and how a call to it carries the
-//! caller's credentials (the client frame both gateways share, `canvas_proto::client`, with this
-//! gateway's two additions: the session cookie of a GET or of a write with `X-Canvas-CSRF`, and an `Authorization` header that is not
-//! text refused here with 401).
+//! What every handler shares: gRPC clients of core-service, the account site's session frame, and
+//! the idempotency headers of creating calls. How a call carries the caller's credentials is
+//! `crate::caller`'s.
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,7 +12,7 @@ use canvas_proto::v1::o_auth_service_client::OAuthServiceClient;
 use canvas_proto::v1::session_service_client::SessionServiceClient;
 use canvas_runtime::GatewayArgs;
 use tonic::metadata::MetadataValue;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
 use crate::error::ApiError;
 
@@ -105,83 +103,11 @@ impl AppState {
     }
 }
 
-/// The session cookie a request forwards (when it sent no `Authorization` header), set by
-/// `account::forward_session` around the handler: a GET or HEAD request's, or a write's that
-/// carries the page's `X-Canvas-CSRF` header, which travels with it.
-#[derive(Debug, Clone)]
-pub struct ForwardedSession {
-    pub session: String,
-    /// The `X-Canvas-CSRF` value of a write; `None` on reads.
-    pub csrf: Option<String>,
-}
-
-tokio::task_local! {
-    static FORWARDED_SESSION: ForwardedSession;
-}
-
-/// Runs `work` (a handler) with `session` forwarded by every [`with_auth`] request it makes. A
-/// task-local rather than a parameter, so the REST handlers keep one signature and only the
-/// middleware decides when a cookie travels (reads; writes with `X-Canvas-CSRF`).
-pub async fn with_forwarded_session<F: Future>(session: ForwardedSession, work: F) -> F::Output {
-    FORWARDED_SESSION.scope(session, work).await
-}
-
-/// Runs `work` (a GET or HEAD handler) with `session` forwarded, see [`with_forwarded_session`].
-pub async fn with_read_session<F: Future>(session: String, work: F) -> F::Output {
-    with_forwarded_session(ForwardedSession { session, csrf: None }, work).await
-}
-
-/// The request of [`with_auth`] once its header is known to travel.
-fn framed<T>(message: T, authorization: Option<&str>) -> Request<T> {
-    let forwarded = match authorization {
-        Some(_) => None,
-        None => FORWARDED_SESSION.try_with(Clone::clone).ok(),
-    };
-    let credentials = Credentials {
-        authorization,
-        session: forwarded.as_ref().map(|f| f.session.as_str()),
-        csrf: forwarded.as_ref().and_then(|f| f.csrf.as_deref()),
-        resource: None,
-    };
-    client::request(message, &credentials)
-}
-
-/// Wraps a message in a gRPC request carrying the client's `Authorization`
-/// header unchanged; core-service does all authentication. Without the header, the session
-/// cookie the middleware let through (see [`with_forwarded_session`]) goes as `x-canvas-session`
-/// instead, with a write's `X-Canvas-CSRF` as `x-canvas-csrf`.
-pub fn with_auth<T>(message: T, authorization: Option<&str>) -> Result<Request<T>, ApiError> {
-    if authorization.is_some_and(|value| !client::sendable(value)) {
-        return Err(ApiError::new(axum::http::StatusCode::UNAUTHORIZED, "the Authorization header is not valid text"));
-    }
-    Ok(framed(message, authorization))
-}
-
 /// Wraps a message of the account site in a gRPC request carrying the session cookie's value
 /// (when there is one) as `x-canvas-session`. A value that cannot travel as metadata is left out,
 /// so core-service answers UNAUTHENTICATED as for a missing cookie.
 pub fn with_session<T>(message: T, session: Option<&str>) -> Request<T> {
     client::request(message, &Credentials { session, ..Credentials::default() })
-}
-
-/// Runs an idempotent (read-only) call under the shared retry rule ([`client::idempotent`]): once
-/// more if the first attempt got no answer. Never used for writes.
-pub async fn idempotent<T, R, F, Fut>(message: T, authorization: Option<&str>, call: F) -> Result<Response<R>, ApiError>
-where
-    T: Clone,
-    F: Fn(Request<T>) -> Fut,
-    Fut: std::future::Future<Output = Result<Response<R>, Status>>,
-{
-    let mut first = Some(with_auth(message.clone(), authorization)?);
-    let reply = client::idempotent(|| {
-        let request = first.take().unwrap_or_else(|| {
-            tracing::warn!("core-service call failed in transport; retrying once");
-            framed(message.clone(), authorization)
-        });
-        call(request)
-    })
-    .await;
-    Ok(reply?)
 }
 
 /// The request header of idempotent retries (draft-ietf-httpapi-idempotency-key-header).

@@ -6,8 +6,10 @@
 //! - [`shutdown`]: SIGTERM handling and the grace period ([`Shutdown`]).
 //! - [`telemetry`]: OpenTelemetry trace export.
 //! - [`trace_context`]: W3C `traceparent` across the HTTP and gRPC hops.
-//! - [`http`]: the gateways' limits ([`GatewayArgs`], [`http::EdgeLimits`]) and the body deadline.
-//! - [`server`]: the gateways' HTTP server loop: edge limits, HTTP/1 and HTTP/2, graceful shutdown.
+//! - [`edge`]: the HTTP edge both gateways share: their limits ([`GatewayArgs`],
+//!   [`edge::EdgeLimits`]), the head check (414, 431), the body deadline (408), the body-drain rule
+//!   and which bodies are JSON.
+//! - [`server`]: the gateways' HTTP server loop: the edge limits, HTTP/1 and HTTP/2, graceful shutdown.
 //! - [`metrics`]: the Prometheus recorder, `/metrics` and the HTTP request middleware.
 //! - [`settings`]: the effective configuration (`GET /config`) and docs/CONFIGURATION.md's settings table.
 //! - [`call_context`]: the served request's context (request id, trace, address) on a core-service call.
@@ -16,7 +18,7 @@
 
 pub mod call_context;
 pub mod client_address;
-pub mod http;
+pub mod edge;
 pub mod metrics;
 pub mod process;
 pub mod request_id;
@@ -26,7 +28,7 @@ pub mod shutdown;
 pub mod telemetry;
 pub mod trace_context;
 
-pub use http::GatewayArgs;
+pub use edge::GatewayArgs;
 pub use process::ProcessArgs;
 pub use shutdown::{on_signal, shutdown_signal, shutdown_token, Shutdown};
 

@@ -2,55 +2,59 @@
 //! with the edge limits of [`EdgeLimits`] applied before a request reaches a handler, and the
 //! graceful shutdown of [`Shutdown`].
 //!
-//! Why the limits live here and not in a handler: whatever a gateway forwards travels to
-//! core-service as gRPC metadata on a connection every caller shares. A request whose head is
-//! larger than core-service accepts would be refused there at the transport level (a reset
-//! stream, or for a large enough header block a connection-level `GOAWAY` that fails every call
-//! in flight). So a gateway refuses such a request itself, with 431 or 414, and what it forwards
-//! always fits within core-service's explicit limits (`core-service/src/grpc/mod.rs`).
+//! The limits are the edge's ([`crate::edge`]): hyper's own buffer, header-count, header-list and
+//! stream limits are set from them here, and [`head::check`] answers a head within hyper's buffer
+//! but over a limit with 414 or 431 and a problem body.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
-use axum::http::{header, HeaderValue, Request, Response, StatusCode};
+use axum::http::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
-use crate::http::EdgeLimits;
+use crate::edge::{head, EdgeLimits, GatewayArgs};
 use crate::Shutdown;
-
-/// The problem `reason` of a URI over `--max-uri-bytes` (414).
-pub const URI_TOO_LONG: &str = "URI_TOO_LONG";
-/// The problem `reason` of header fields over `--max-header-bytes` or `--max-headers` (431).
-pub const HEADERS_TOO_LARGE: &str = "HEADERS_TOO_LARGE";
 
 /// Room in the HTTP/1 read buffer beyond the URI and header limits: the request line's method
 /// and version, and the `: ` and line ends of each header, so that a request within both limits
-/// always reaches [`check_head`], which answers with a readable problem body.
+/// always reaches [`head::check`], which answers with a readable problem body.
 const HEAD_SLACK_BYTES: usize = 4 * 1024;
 
-/// Serves `router` on `listener` until shutdown is requested, within `limits`; then stops
-/// accepting, lets requests in flight finish within the grace period, and drops whatever is still
-/// open after it (a long-lived stream, a stuck client).
-pub async fn serve(
+/// Serves `router` on `listener` until shutdown is requested, within the edge limits of `limits`;
+/// then stops accepting, lets requests in flight finish within the grace period, and drops
+/// whatever is still open after it (a long-lived stream, a stuck client). The limits are copied,
+/// so the server does not borrow them.
+pub fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: &GatewayArgs,
+    shutdown: impl Into<Shutdown>,
+) -> impl Future<Output = anyhow::Result<()>> + Send + 'static {
+    let (edge, shutdown) = (limits.edge.clone(), shutdown.into());
+    async move { run(listener, router, &edge, shutdown).await }
+}
+
+/// The accept loop of [`serve`].
+async fn run(
     listener: TcpListener,
     router: axum::Router,
     limits: &EdgeLimits,
-    shutdown: impl Into<Shutdown>,
+    shutdown: Shutdown,
 ) -> anyhow::Result<()> {
-    let shutdown: Shutdown = shutdown.into();
     tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
     // `/webhooks/` is `/webhooks`: the trailing slash is trimmed before routing (the spec writes
     // collections as `/`, clients add one or not).
     let head_limits = limits.clone();
     let router = router.layer(axum::middleware::from_fn(move |request, next| {
         let limits = head_limits.clone();
-        async move { check_head(&limits, request, next).await }
+        async move { head::check(&limits, request, next).await }
     }));
     let app = tower::Layer::layer(&tower_http::normalize_path::NormalizePathLayer::trim_trailing_slash(), router);
     let builder = Arc::new(connection_builder(limits));
@@ -125,63 +129,4 @@ fn connection_builder(limits: &EdgeLimits) -> auto::Builder<TokioExecutor> {
         .keep_alive_interval(Some(Duration::from_secs(30)))
         .keep_alive_timeout(Duration::from_secs(20));
     builder
-}
-
-/// Refuses a request whose URI or headers are over the limits (414, 431) before any handler
-/// reads it, with a problem body that names the limit and its setting.
-async fn check_head(
-    limits: &EdgeLimits,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let uri_bytes = request.uri().path_and_query().map_or(0, |p| p.as_str().len());
-    if uri_bytes > limits.max_uri_bytes {
-        return problem(
-            StatusCode::URI_TOO_LONG,
-            URI_TOO_LONG,
-            &format!(
-                "the request URI is {uri_bytes} bytes; at most {} are accepted (--max-uri-bytes)",
-                limits.max_uri_bytes
-            ),
-        );
-    }
-    let headers = request.headers();
-    if headers.len() > limits.max_headers {
-        return problem(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            HEADERS_TOO_LARGE,
-            &format!(
-                "the request has {} header fields; at most {} are accepted (--max-headers)",
-                headers.len(),
-                limits.max_headers
-            ),
-        );
-    }
-    let header_bytes: usize = headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
-    if header_bytes > limits.max_header_bytes {
-        return problem(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            HEADERS_TOO_LARGE,
-            &format!(
-                "the request's header fields are {header_bytes} bytes; at most {} are accepted (--max-header-bytes)",
-                limits.max_header_bytes
-            ),
-        );
-    }
-    next.run(request).await
-}
-
-/// An RFC 9457 problem answer of the edge (it has no `jsonCasing`: every member is one word).
-fn problem(status: StatusCode, reason: &str, detail: &str) -> axum::response::Response {
-    let body = serde_json::json!({
-        "type": "about:blank",
-        "title": status.canonical_reason().unwrap_or(""),
-        "status": status.as_u16(),
-        "detail": detail,
-        "reason": reason,
-    });
-    let mut response = Response::new(axum::body::Body::from(body.to_string()));
-    *response.status_mut() = status;
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
-    response
 }

@@ -156,8 +156,8 @@ async fn reads_and_csrf_writes_without_authorization_forward_the_session() {
         .unwrap()
         .with_account_url("https://canvas.example");
     // What the gRPC request of a handler would carry: session and CSRF metadata.
-    let forwarded = || async {
-        let request = crate::state::with_auth((), None).unwrap();
+    let forwarded = |caller: crate::caller::Caller| async move {
+        let request = caller.request(()).unwrap();
         let get = |name: &str| request.metadata().get(name).map(|v| v.to_str().unwrap_or("").to_owned());
         format!("{}|{}", get("x-canvas-session").unwrap_or_default(), get("x-canvas-csrf").unwrap_or_default())
     };

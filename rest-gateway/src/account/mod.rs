@@ -47,10 +47,11 @@ use axum::middleware::{from_fn, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
+use canvas_runtime::edge::drain::{close_after, refuse_declared_over, Oversized};
 
 pub(crate) use site::forward_session;
 
-use crate::limits::{close_after, refuse_declared_over, Oversized, FORM_DRAIN_LIMIT, MAX_FORM_BYTES};
+use crate::limits::{FORM_DRAIN_LIMIT, MAX_FORM_BYTES};
 use crate::state::AppState;
 
 /// The account pages, the consent page and the OAuth endpoints, merged into the REST router.
@@ -89,7 +90,7 @@ fn form_too_large() -> String {
 }
 
 /// A page form over [`MAX_FORM_BYTES`]: a 413 page, with the connection kept only when the body
-/// could be read to its end (see [`crate::limits::refuse_declared_over`]).
+/// could be read to its end (the edge's drain rule, `canvas_runtime::edge::drain`).
 async fn refuse_oversized_page_form(request: Request, next: Next) -> Response {
     refuse_oversized_form(request, next, || {
         html::error_page(StatusCode::PAYLOAD_TOO_LARGE, "Form too large", &form_too_large())

@@ -19,9 +19,10 @@ use super::cookies::{self, Cookies};
 use super::failure::Failure;
 use super::html::Nav;
 use super::security;
+use crate::caller::ForwardedSession;
 use crate::casing::Casing;
 use crate::error::ApiError;
-use crate::state::{with_forwarded_session, with_read_session, with_session, AppState, ForwardedSession};
+use crate::state::{with_session, AppState};
 
 /// The browser behind an account request.
 #[derive(Debug, Clone)]
@@ -90,7 +91,7 @@ impl FromRequestParts<AppState> for Visitor {
 }
 
 /// Runs a read-only call once more if its first attempt got no answer (see
-/// [`crate::state::idempotent`]), with the visitor's session.
+/// [`crate::caller::Caller::idempotent`]), with the visitor's session.
 pub(crate) async fn read<T, R, F, Fut>(message: T, session: Option<&str>, call: F) -> Result<R, Failure>
 where
     T: Clone,
@@ -137,15 +138,17 @@ pub(crate) const CSRF_HEADER: &str = "x-canvas-csrf";
 /// `x-canvas-csrf`; core-service compares it with the session's). A write without the header
 /// never forwards the cookie, so a cookie alone (a forged form post) is never ridden into a
 /// write. A cookie write from another site (`Origin` not this site's, `Sec-Fetch-Site`
-/// `cross-site` or `same-site`) is refused here with 403, before anything is forwarded.
-pub(crate) async fn forward_session(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// `cross-site` or `same-site`) is refused here with 403, before anything is forwarded. What is
+/// let through goes in the request's extensions, where the handlers' `crate::caller::Caller` reads it.
+pub(crate) async fn forward_session(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     if request.headers().contains_key(AUTHORIZATION) {
         return next.run(request).await;
     }
     let name = Cookies::for_account_url(state.account_url.as_deref()).session_name();
     let Some(session) = cookies::read(request.headers(), name) else { return next.run(request).await };
     if matches!(*request.method(), Method::GET | Method::HEAD) {
-        return with_read_session(session, next.run(request)).await;
+        request.extensions_mut().insert(ForwardedSession { session, csrf: None });
+        return next.run(request).await;
     }
     let csrf = request.headers().get(CSRF_HEADER).map(|v| v.to_str().unwrap_or("").to_owned());
     match csrf {
@@ -158,7 +161,8 @@ pub(crate) async fn forward_session(State(state): State<AppState>, request: Requ
                 )
                 .into_problem(Casing::default());
             }
-            with_forwarded_session(ForwardedSession { session, csrf: Some(csrf) }, next.run(request)).await
+            request.extensions_mut().insert(ForwardedSession { session, csrf: Some(csrf) });
+            next.run(request).await
         }
         _ => next.run(request).await,
     }

@@ -216,7 +216,7 @@ pub(super) async fn app(account_url: Option<&str>) -> axum::Router {
     if let Some(url) = account_url {
         state = state.with_account_url(url);
     }
-    crate::routes::router(state)
+    crate::router(state)
 }
 
 pub(super) struct Answered {

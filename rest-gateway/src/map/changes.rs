@@ -24,10 +24,10 @@ use canvas_proto::v1::watch_service_client::WatchServiceClient;
 use futures_util::{Stream, StreamExt};
 use serde_json::json;
 
+use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::routes::items::authorization;
-use crate::state::{with_auth, AppState};
+use crate::state::AppState;
 
 /// Longest life of one event stream.
 pub const MAX_STREAM: Duration = Duration::from_secs(300);
@@ -53,6 +53,7 @@ pub async fn stream_changes(
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let resume = query_value(query.as_deref().unwrap_or_default(), "after")
@@ -64,7 +65,7 @@ pub async fn stream_changes(
             _ => return format.error(ApiError::invalid("after", "must be a whole number >= 0 (a change's seq)")),
         },
     };
-    let request = match with_auth(pb::WatchProjectRequest { project_id, after }, authorization(&headers)) {
+    let request = match caller.request(pb::WatchProjectRequest { project_id, after }) {
         Ok(request) => request,
         Err(err) => return format.error(err),
     };

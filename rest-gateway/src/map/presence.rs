@@ -14,50 +14,22 @@
 use std::convert::Infallible;
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::presence_service_client::PresenceServiceClient;
 use futures_util::StreamExt;
-use serde::Deserialize;
 use serde_json::json;
-use utoipa::ToSchema;
 
 use super::changes::{error_event, event_stream};
+use crate::bodies::parse;
+use crate::bodies::presence::PresenceAnnouncement;
+use crate::caller::Caller;
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::routes::body::parse;
-use crate::routes::items::authorization;
-use crate::state::{with_auth, AppState};
-
-/// `POST .../presence`: what one open map says about itself.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a presence {clientId, cursor, selection, leaving}")]
-pub struct PresenceAnnouncement {
-    /// The open map's own id, kept while it is open: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
-    #[schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9_-]{1,64}$")]
-    pub client_id: String,
-    /// Where the pointer is on the map; `null` or absent when it is off the map.
-    #[serde(default)]
-    pub cursor: Option<PresenceCursor>,
-    /// The selected items (at most 200).
-    #[serde(default)]
-    #[schema(max_items = 200)]
-    pub selection: Vec<String>,
-    /// The map is being closed: the client leaves at once.
-    #[serde(default)]
-    pub leaving: bool,
-}
-
-/// A point of the map.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, expecting = "a point {x, y}")]
-pub struct PresenceCursor {
-    pub x: f64,
-    pub y: f64,
-}
+use crate::state::AppState;
 
 /// `POST /api/v2/projects/{projectId}/presence`
 #[utoipa::path(
@@ -78,7 +50,7 @@ pub async fn announce(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
@@ -90,9 +62,7 @@ pub async fn announce(
             selection: body.selection,
             leaving: body.leaving,
         };
-        PresenceServiceClient::new(state.channel.clone())
-            .announce(with_auth(message, authorization(&headers))?)
-            .await?;
+        PresenceServiceClient::new(state.channel.clone()).announce(caller.request(message)?).await?;
         Ok::<_, ApiError>(())
     }
     .await;
@@ -119,9 +89,9 @@ pub async fn stream_presence(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
-    let request = match with_auth(pb::FollowPresenceRequest { project_id }, authorization(&headers)) {
+    let request = match caller.request(pb::FollowPresenceRequest { project_id }) {
         Ok(request) => request,
         Err(err) => return format.error(err),
     };

@@ -4,15 +4,15 @@
 //! person's session cookie works here as on the other reads.
 
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
 use serde_json::json;
 
+use crate::caller::Caller;
 use crate::respond::Format;
-use crate::routes::items::{authorization, rfc3339};
-use crate::state::{idempotent, AppState};
+use crate::routes::items::rfc3339;
+use crate::state::AppState;
 
 /// The role's name as the REST answer writes it.
 pub(crate) fn role_name(role: i32) -> &'static str {
@@ -35,23 +35,24 @@ pub(crate) fn role_name(role: i32) -> &'static str {
     description = "What the web map reads to decide whether to show its editing tools: `Role` is the \
         caller's role (`Viewer` reads; `Editor`, `Manager` and `Admin` also write items).",
     params(("projectId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The project.", body = crate::openapi::schemas::ProjectView))
+    responses((status = 200, description = "The project.", body = crate::bodies::common::ProjectView))
 )]
 pub async fn get(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let request = pb::GetProjectRequest { project_id };
         let client = ProjectServiceClient::new(state.channel.clone());
-        let project = idempotent(request, authorization(&headers), |r| {
-            let mut client = client.clone();
-            async move { client.get_project(r).await }
-        })
-        .await?
-        .into_inner();
+        let project = caller
+            .idempotent(request, |r| {
+                let mut client = client.clone();
+                async move { client.get_project(r).await }
+            })
+            .await?
+            .into_inner();
         Ok(json!({
             "projectId": project.project_id,
             "name": project.name,

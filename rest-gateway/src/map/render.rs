@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use canvas_proto::failure::CallFailure;
 use canvas_proto::v1 as pb;
@@ -23,10 +23,11 @@ use canvas_vocabulary::limits::ITEMS_PAGE;
 use futures_util::{stream, StreamExt};
 use serde_json::Value;
 
+use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
-use crate::routes::items::{authorization, item_json};
-use crate::state::{with_auth, AppState};
+use crate::routes::items::item_json;
+use crate::state::AppState;
 
 /// The query of both drawings as sent (names case-insensitive); [`options`] reads it and
 /// `canvas_render` owns the rules. Also the parameters of the OpenAPI document.
@@ -67,9 +68,9 @@ pub async fn svg(
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
-    match draw(&state, project_id, query.unwrap_or_default(), &headers).await {
+    match draw(&state, project_id, query.unwrap_or_default(), &caller).await {
         Ok(drawing) => image_response("image/svg+xml; charset=utf-8", drawing.svg.into_bytes()),
         Err(err) => format.error(err),
     }
@@ -90,10 +91,10 @@ pub async fn png(
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
-        let drawing = draw(&state, project_id, query.unwrap_or_default(), &headers).await?;
+        let drawing = draw(&state, project_id, query.unwrap_or_default(), &caller).await?;
         // Refuse oversized requests before spending time on them.
         canvas_render::png::check_size(drawing.width, drawing.height).map_err(render_error)?;
         tokio::task::spawn_blocking(move || canvas_render::render_png(&drawing))
@@ -168,16 +169,15 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
 }
 
 /// Lists the items, fetches the content the drawing embeds, and draws.
-async fn draw(state: &AppState, project_id: String, query: String, headers: &HeaderMap) -> Result<Drawing, ApiError> {
+async fn draw(state: &AppState, project_id: String, query: String, caller: &Caller) -> Result<Drawing, ApiError> {
     let options = options(&query)?;
-    let auth = authorization(headers);
     let items = match &options.item_ids {
         // A few named items (the live map redrawing what changed): read each by id, so the cost
         // follows the change, not the size of the map.
-        Some(ids) if ids.len() <= BY_ID_MAX => fetch_by_id(state, &project_id, auth, ids).await?,
-        _ => list_all(state, &project_id, auth).await?,
+        Some(ids) if ids.len() <= BY_ID_MAX => fetch_by_id(state, &project_id, caller, ids).await?,
+        _ => list_all(state, &project_id, caller).await?,
     };
-    let contents = fetch_contents(state, &project_id, auth, &items, &options).await?;
+    let contents = fetch_contents(state, &project_id, caller, &items, &options).await?;
     tokio::task::spawn_blocking(move || canvas_render::render_svg(&items, &contents, &options))
         .await
         .map_err(ApiError::internal)?
@@ -193,14 +193,14 @@ const BY_ID_MAX: usize = 200;
 async fn fetch_by_id(
     state: &AppState,
     project_id: &str,
-    auth: Option<&str>,
+    caller: &Caller,
     ids: &HashSet<String>,
 ) -> Result<Vec<Value>, ApiError> {
     let mut requests = Vec::with_capacity(ids.len());
     for id in ids {
         let request =
             pb::GetItemRequest { project_id: project_id.to_owned(), item_id: id.clone(), properties_as_json: true };
-        requests.push(with_auth(request, auth)?);
+        requests.push(caller.request(request)?);
     }
     let mut replies = stream::iter(requests)
         .map(|request| {
@@ -244,7 +244,7 @@ fn item_refusal(status: &tonic::Status) -> Option<ItemRefusal> {
 }
 
 /// Every item of the project, page by page, as REST item JSON.
-pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) -> Result<Vec<Value>, ApiError> {
+pub async fn list_all(state: &AppState, project_id: &str, caller: &Caller) -> Result<Vec<Value>, ApiError> {
     let page = |page_token: String| async move {
         let request = pb::ListItemsRequest {
             project_id: project_id.to_owned(),
@@ -252,7 +252,7 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
             page_token,
             ..Default::default()
         };
-        let page = state.items.clone().list_items(with_auth(request, auth)?).await?.into_inner();
+        let page = state.items.clone().list_items(caller.request(request)?).await?.into_inner();
         let items = page.items.into_iter().map(item_json).collect::<Result<Vec<Value>, ApiError>>()?;
         Ok::<_, ApiError>((items, page.next_page_token))
     };
@@ -264,7 +264,7 @@ pub async fn list_all(state: &AppState, project_id: &str, auth: Option<&str>) ->
 async fn fetch_contents(
     state: &AppState,
     project_id: &str,
-    auth: Option<&str>,
+    caller: &Caller,
     items: &[Value],
     options: &RenderOptions,
 ) -> Result<HashMap<String, Content>, ApiError> {
@@ -278,7 +278,7 @@ async fn fetch_contents(
     let mut requests = Vec::with_capacity(wanted.len());
     for id in wanted {
         let request = pb::GetItemContentRequest { project_id: project_id.to_owned(), item_id: id.clone() };
-        requests.push((id, with_auth(request, auth)?));
+        requests.push((id, caller.request(request)?));
     }
     let mut fetched = stream::iter(requests)
         .map(|(id, request)| {

@@ -7,33 +7,15 @@
 
 use canvas_vocabulary::items::{ItemTypeDef, ITEM_TYPES};
 use canvas_vocabulary::json_schema::{self, OPENAPI};
-use serde::Deserialize;
+
 use serde_json::{json, Map, Value};
 use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type};
 use utoipa::openapi::{Components, Ref, RefOr};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::PartialSchema;
 
 use super::items::operation_name;
+use crate::bodies::items::{WrappedChanges, WRAPPED_CHANGES, WRAPPED_UPDATE};
 use crate::casing::Casing;
-use crate::routes::items::WRAPPED_UPDATE;
-
-/// The schema of the changes a connector PATCH wraps.
-const WRAPPED_CHANGES: &str = "ConnectorChanges";
-
-// The gateway unwraps the body with this type (`routes::items::update`); core-service checks the
-// changes.
-/// A connector PATCH wraps the changes: `{"properties": {...}}`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, expecting = "a connector update {\"properties\": {...}}")]
-pub struct WrappedChanges {
-    /// The properties to change.
-    #[schema(schema_with = wrapped_changes)]
-    pub properties: Map<String, Value>,
-}
-
-fn wrapped_changes() -> Ref {
-    Ref::from_schema_name(WRAPPED_CHANGES)
-}
 
 /// The name of a type's create body; None for types created by upload only.
 pub fn create_name(item_type: &ItemTypeDef) -> Option<String> {

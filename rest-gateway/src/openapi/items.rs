@@ -13,7 +13,7 @@ use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, Required, ResponseBuilder};
 
-use crate::routes::items::WRAPPED_UPDATE;
+use crate::bodies::items::WRAPPED_UPDATE;
 
 /// Prefix of every item path.
 pub const ITEM: &str = "/api/v2/projects/{projectId}/item";
@@ -52,7 +52,7 @@ pub const PARENT: &str = "Parent";
 
 /// `panel`, `inbox` or a container item's id.
 pub fn parent_schema() -> utoipa::openapi::Schema {
-    let words = super::schemas::one_of(&[PANEL, INBOX]);
+    let words = crate::bodies::common::one_of(&[PANEL, INBOX]);
     let item = ObjectBuilder::new()
         .schema_type(Type::String)
         .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))

@@ -6,10 +6,10 @@
 //! - [`items`] writes out the generic item routes (`.../item/{a}/{b}`) as concrete paths, one
 //!   create, upload and PATCH operation per item type with that type's body.
 //! - [`item_schemas`]: the item bodies and reads, generated from core-service's property table
-//!   (`canvas_vocabulary`); [`knowledge_schemas`], [`bulk_schemas`], [`diagram_schemas`] and [`schemas`]: the other
-//!   bodies, whose request types are also what the handlers deserialise the bodies with
-//!   (`routes::body`). Requests use the canonical camelCase names (any casing is accepted);
-//!   responses the default PascalCase.
+//!   (`canvas_vocabulary`). Every other body is a type of `crate::bodies`, whose request types are
+//!   also what the handlers deserialise the bodies with, listed under `components` here.
+//!   Requests use the canonical camelCase names (any casing is accepted); responses the default
+//!   PascalCase.
 //! - [`parameters`]: the query parameters whose rules are core-service's (page sizes, item types).
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
 //!   answers (400/401/403/404/408/412/413/414/415/429/431/503/504) and the `jsonCasing` parameter.
@@ -19,15 +19,11 @@
 //!
 //! tests/schemathesis/run.sh lints this document and checks the running service against it.
 
-pub mod bulk_schemas;
 pub mod contract;
-pub mod diagram_schemas;
 pub mod idempotency;
 pub mod item_schemas;
 pub mod items;
-pub mod knowledge_schemas;
 pub mod parameters;
-pub mod schemas;
 pub mod ui;
 
 use axum::routing::get;
@@ -39,6 +35,7 @@ use utoipa::openapi::security::{
 use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, Required, ResponseBuilder};
 use utoipa::OpenApi as _;
 
+use crate::bodies::{bulk, common, diagrams, knowledge, presence, webhooks};
 use crate::state::AppState;
 
 #[derive(utoipa::OpenApi)]
@@ -94,20 +91,20 @@ use crate::state::AppState;
         ui::asset,
     ),
     components(schemas(
-        schemas::Problem, schemas::FieldError, schemas::Health, schemas::ProjectView,
-        knowledge_schemas::RetrieveRequest, knowledge_schemas::SearchMode, knowledge_schemas::AnswerResponse,
-        knowledge_schemas::CitationReference, knowledge_schemas::IndexStatusPage, knowledge_schemas::IndexStatus,
-        knowledge_schemas::IndexCounts,
-        schemas::WebhookDefinition, schemas::WebhookRecord, schemas::WebhookStatus, schemas::WebhookList,
-        schemas::WebhookTestResult, schemas::DeliveryList, schemas::DeliveryAttempt, schemas::Redelivery,
-        schemas::JwkSet, schemas::Jwk,
-        bulk_schemas::BulkRequest, bulk_schemas::BulkItem, bulk_schemas::BulkResponse, bulk_schemas::BulkCreated,
-        bulk_schemas::DiagramRequest, bulk_schemas::DiagramPosition, bulk_schemas::DiagramResponse,
-        bulk_schemas::ArrangeRequest, bulk_schemas::ArrangeResponse, bulk_schemas::ArrangedItem,
-        diagram_schemas::DiagramUpdateRequest, diagram_schemas::DiagramRecord, diagram_schemas::DiagramElement,
-        diagram_schemas::DiagramPoint, diagram_schemas::DiagramPage, diagram_schemas::DiagramWriteResponse,
-        diagram_schemas::ExportedText,
-        crate::map::presence::PresenceAnnouncement, crate::map::presence::PresenceCursor,
+        common::Problem, common::FieldError, common::Health, common::ProjectView,
+        knowledge::RetrieveRequest, knowledge::SearchMode, knowledge::AnswerResponse,
+        knowledge::CitationReference, knowledge::IndexStatusPage, knowledge::IndexStatus,
+        knowledge::IndexCounts,
+        webhooks::WebhookDefinition, webhooks::WebhookRecord, webhooks::WebhookStatus, webhooks::WebhookList,
+        webhooks::WebhookTestResult, webhooks::DeliveryList, webhooks::DeliveryAttempt, webhooks::Redelivery,
+        webhooks::JwkSet, webhooks::Jwk,
+        bulk::BulkRequest, bulk::BulkItem, bulk::BulkResponse, bulk::BulkCreated,
+        bulk::DiagramRequest, bulk::DiagramPosition, bulk::DiagramResponse,
+        bulk::ArrangeRequest, bulk::ArrangeResponse, bulk::ArrangedItem,
+        diagrams::DiagramUpdateRequest, diagrams::DiagramRecord, diagrams::DiagramElement,
+        diagrams::DiagramPoint, diagrams::DiagramPage, diagrams::DiagramWriteResponse,
+        diagrams::ExportedText,
+        presence::PresenceAnnouncement, presence::PresenceCursor,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),
@@ -397,7 +394,7 @@ fn json_casing() -> utoipa::openapi::path::Parameter {
             "Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the \
              default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase.",
         ))
-        .schema(Some(schemas::one_of(JSON_CASINGS)))
+        .schema(Some(common::one_of(JSON_CASINGS)))
         .build()
 }
 

@@ -1,6 +1,6 @@
 //! `POST /api/v2/projects/{projectId}/items/bulk`, `POST .../diagrams` and `POST .../items/arrange`
 //! (beyond the spec): each is one ItemService call. The bodies are read
-//! by the types that write their schemas (`crate::openapi::bulk_schemas`, through `super::body`),
+//! by the types that write their schemas (`crate::bodies::bulk`, through `crate::bodies::parse`),
 //! so a wrong kind of value is a 400 naming the field; every item rule, the batch size and the
 //! `ref` rule are core-service's.
 
@@ -12,12 +12,12 @@ use canvas_proto::v1 as pb;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 use serde_json::{json, Map, Value};
 
-use super::body::parse;
-use super::items::authorization;
+use crate::bodies::bulk::{ArrangeRequest, BulkItem, BulkRequest, DiagramRequest};
+use crate::bodies::parse;
+use crate::caller::Caller;
 use crate::content_type::{JsonBody, Rejected};
-use crate::openapi::bulk_schemas::{ArrangeRequest, BulkItem, BulkRequest, DiagramRequest};
 use crate::respond::Format;
-use crate::state::{mark_replayed, with_auth, with_idempotency_key, AppState};
+use crate::state::{mark_replayed, with_idempotency_key, AppState};
 
 /// One item of a bulk body as the gRPC message; its properties are core-service's to check.
 fn bulk_item(item: BulkItem) -> pb::BulkItem {
@@ -43,14 +43,15 @@ fn bulk_item(item: BulkItem) -> pb::BulkItem {
         nothing is written. On success every item, its `item.created` event (webhooks) and its index work commit \
         together; the answer lists `{ref, itemId}` in request order.",
     params(("projectId" = String, Path, format = "uuid")),
-    request_body(content = crate::openapi::bulk_schemas::BulkRequest, content_type = "application/json"),
+    request_body(content = crate::bodies::bulk::BulkRequest, content_type = "application/json"),
     responses((status = 200, description = "The created items, in request order.",
-        body = crate::openapi::bulk_schemas::BulkResponse))
+        body = crate::bodies::bulk::BulkResponse))
 )]
 pub async fn create_items(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -59,7 +60,7 @@ pub async fn create_items(
         let body: BulkRequest = parse(body, "a bulk create ({\"items\": [...]})")?;
         let items = body.items.into_iter().map(bulk_item).collect();
         let request = pb::CreateItemsRequest { project_id, items };
-        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_items(request).await?;
         replayed = crate::state::replayed(&reply);
         let created: Vec<Value> =
@@ -82,14 +83,15 @@ pub async fn create_items(
         moves in one transaction with its `item.updated` event, or none does. Connectors are not moved: those \
         attached follow their items. Without `position` the arrangement keeps the items' top-left corner.",
     params(("projectId" = String, Path, format = "uuid")),
-    request_body(content = crate::openapi::bulk_schemas::ArrangeRequest, content_type = "application/json"),
+    request_body(content = crate::bodies::bulk::ArrangeRequest, content_type = "application/json"),
     responses((status = 200, description = "Each moved item with its new version, in the order given.",
-        body = crate::openapi::bulk_schemas::ArrangeResponse))
+        body = crate::bodies::bulk::ArrangeResponse))
 )]
 pub async fn arrange_items(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -103,7 +105,7 @@ pub async fn arrange_items(
             x: body.position.as_ref().map(|p| p.x),
             y: body.position.as_ref().map(|p| p.y),
         };
-        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().arrange_items(request).await?;
         replayed = crate::state::replayed(&reply);
         let moved: Vec<Value> =
@@ -128,13 +130,14 @@ pub async fn arrange_items(
         Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id \
         and maps each Mermaid node id to its shape.",
     params(("projectId" = String, Path, format = "uuid")),
-    request_body(content = crate::openapi::bulk_schemas::DiagramRequest, content_type = "application/json"),
-    responses((status = 200, description = "The created items.", body = crate::openapi::bulk_schemas::DiagramResponse))
+    request_body(content = crate::bodies::bulk::DiagramRequest, content_type = "application/json"),
+    responses((status = 200, description = "The created items.", body = crate::bodies::bulk::DiagramResponse))
 )]
 pub async fn create_diagram(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -148,7 +151,7 @@ pub async fn create_diagram(
             x: body.position.as_ref().map(|p| p.x),
             y: body.position.as_ref().map(|p| p.y),
         };
-        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_diagram(request).await?;
         replayed = crate::state::replayed(&reply);
         let reply = reply.into_inner();

@@ -1,6 +1,6 @@
 //! Diagram records (beyond the spec): `GET .../diagrams`, `GET`/`PUT`/`DELETE
 //! .../diagrams/{diagramId}`, and `GET .../items/export`. Each is one ItemService call; the
-//! update body is read by the type that writes its schema (`crate::openapi::diagram_schemas`).
+//! update body is read by the type that writes its schema (`crate::bodies::diagrams`).
 //! A record's `ETag` is its version, as an item's, and `If-Match` guards `PUT` and `DELETE`.
 
 use axum::extract::{Path, RawQuery, State};
@@ -10,14 +10,15 @@ use canvas_proto::v1 as pb;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 use serde_json::{json, Map, Value};
 
-use super::body::parse;
-use super::items::{authorization, count_parameter, expected_versions, region, rfc3339};
+use super::items::{count_parameter, expected_versions, region, rfc3339};
+use crate::bodies::diagrams::DiagramUpdateRequest;
+use crate::bodies::parse;
+use crate::caller::Caller;
 use crate::conditional::{item_tag, not_modified, tagged};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
-use crate::openapi::diagram_schemas::DiagramUpdateRequest;
 use crate::respond::{query_value, Format};
-use crate::state::{idempotent, with_auth, AppState};
+use crate::state::AppState;
 
 /// The REST shape of a record (a listing's records come without their element map: empty).
 fn record_json(record: pb::DiagramRecord) -> Value {
@@ -80,13 +81,14 @@ fn text_format(query: &str) -> Result<Option<String>, ApiError> {
         ("limit" = Option<u32>, Query, description = "Page size."),
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
     ),
-    responses((status = 200, description = "One page of records.", body = crate::openapi::diagram_schemas::DiagramPage))
+    responses((status = 200, description = "One page of records.", body = crate::bodies::diagrams::DiagramPage))
 )]
 pub async fn list(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
@@ -96,12 +98,13 @@ pub async fn list(
             page_size: count_parameter(&query, "limit")?,
             page_token: query_value(&query, "cursor").unwrap_or_default(),
         };
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.list_diagrams(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.list_diagrams(r).await }
+            })
+            .await?
+            .into_inner();
         let diagrams: Vec<Value> = reply.diagrams.into_iter().map(record_json).collect();
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"diagrams": diagrams, "nextCursor": next}))
@@ -126,7 +129,7 @@ pub async fn list(
         ("diagramId" = String, Path, format = "uuid"),
         ("format" = Option<String>, Query, description = "`mermaid`: also write the diagram as it is now."),
     ),
-    responses((status = 200, description = "The record.", body = crate::openapi::diagram_schemas::DiagramRecord,
+    responses((status = 200, description = "The record.", body = crate::bodies::diagrams::DiagramRecord,
         headers(("ETag" = String, description = "The record's version."))))
 )]
 pub async fn get(
@@ -134,22 +137,24 @@ pub async fn get(
     format: Format,
     Path((project_id, diagram_id)): Path<(String, String)>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
         let as_drawn = text_format(&query.unwrap_or_default())?.is_some();
         let request = pb::GetDiagramRequest { project_id, diagram_id, as_drawn };
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.get_diagram(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.get_diagram(r).await }
+            })
+            .await?
+            .into_inner();
         let version = reply.version;
         Ok((record_json(reply), version))
     }
     .await;
-    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format));
+    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format.msgpack.is_some()));
     not_modified(&headers, tagged(format.reply(result.map(|(body, _)| body)), tag))
 }
 
@@ -171,14 +176,15 @@ pub async fn get(
         ("diagramId" = String, Path, format = "uuid"),
         ("If-Match" = Option<String>, Header, description = "The record's ETag(s): update only that version."),
     ),
-    request_body(content = crate::openapi::diagram_schemas::DiagramUpdateRequest, content_type = "application/json"),
-    responses((status = 200, description = "What changed.", body = crate::openapi::diagram_schemas::DiagramWriteResponse,
+    request_body(content = crate::bodies::diagrams::DiagramUpdateRequest, content_type = "application/json"),
+    responses((status = 200, description = "What changed.", body = crate::bodies::diagrams::DiagramWriteResponse,
         headers(("ETag" = String, description = "The record's new version."))))
 )]
 pub async fn update(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, diagram_id)): Path<(String, String)>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -196,11 +202,11 @@ pub async fn update(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
         };
-        let reply = state.items.clone().update_diagram(with_auth(request, authorization(&headers))?).await?;
+        let reply = state.items.clone().update_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()))
     }
     .await;
-    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format));
+    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format.msgpack.is_some()));
     tagged(format.reply(result.map(|(body, _)| body)), tag)
 }
 
@@ -220,13 +226,14 @@ pub async fn update(
         ("keepItems" = Option<bool>, Query, description = "Keep the items (default false)."),
         ("If-Match" = Option<String>, Header, description = "The record's ETag(s): delete only that version."),
     ),
-    responses((status = 200, description = "What was deleted.", body = crate::openapi::diagram_schemas::DiagramWriteResponse))
+    responses((status = 200, description = "What was deleted.", body = crate::bodies::diagrams::DiagramWriteResponse))
 )]
 pub async fn delete(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, diagram_id)): Path<(String, String)>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
@@ -245,7 +252,7 @@ pub async fn delete(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
         };
-        let reply = state.items.clone().delete_diagram(with_auth(request, authorization(&headers))?).await?;
+        let reply = state.items.clone().delete_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()).0)
     }
     .await;
@@ -267,13 +274,14 @@ pub async fn delete(
         ("region" = Option<String>, Query, description = "Only items whose drawn box meets this rectangle of the map, \
             written `x,y,width,height` (as the item listing's `region`)."),
     ),
-    responses((status = 200, description = "The text.", body = crate::openapi::diagram_schemas::ExportedText))
+    responses((status = 200, description = "The text.", body = crate::bodies::diagrams::ExportedText))
 )]
 pub async fn export(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
@@ -283,12 +291,13 @@ pub async fn export(
             format: text_format(&query)?.unwrap_or_else(|| FORMATS[0].to_owned()),
             region: query_value(&query, "region").map(|raw| region(&raw)).transpose()?,
         };
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.export_items(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.export_items(r).await }
+            })
+            .await?
+            .into_inner();
         Ok(json!({"format": reply.format, "text": reply.text}))
     }
     .await;

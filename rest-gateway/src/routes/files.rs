@@ -12,10 +12,10 @@ use canvas_proto::json::to_proto_struct;
 use canvas_proto::v1 as pb;
 use serde_json::{json, Map, Value};
 
-use super::items::authorization;
+use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
+use crate::state::{mark_replayed, with_idempotency_key, AppState};
 
 /// `POST /{parent}/{itemType}/file` with parts `dataobject` (a JSON string of
 /// properties, optional) and `binary` (the file).
@@ -23,6 +23,7 @@ pub async fn upload(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, parent, item_type)): Path<(String, String, String)>,
+    caller: Caller,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
@@ -39,7 +40,7 @@ pub async fn upload(
             properties: Some(to_proto_struct(properties)),
             file: Some(file),
         };
-        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_item(request).await?;
         replayed = crate::state::replayed(&reply);
         Ok(json!({"itemId": reply.into_inner().item_id}))
@@ -95,7 +96,7 @@ async fn read_parts(multipart: &mut Multipart) -> Result<(Map<String, Value>, pb
 fn multipart_error(error: axum::extract::multipart::MultipartError) -> ApiError {
     if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::too_large()
-    } else if crate::limits::is_body_timeout(&error) {
+    } else if canvas_runtime::edge::deadline::is_body_deadline(&error) {
         ApiError::body_timeout()
     } else {
         ApiError::invalid("body", &format!("malformed multipart body: {}", error.body_text()))
@@ -109,15 +110,16 @@ pub async fn content(
     format: Format,
     project_id: String,
     item_id: String,
-    headers: &HeaderMap,
+    caller: &Caller,
 ) -> Response {
     let request = pb::GetItemContentRequest { project_id, item_id };
     let result = async {
-        let reply = idempotent(request, authorization(headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.get_item_content(r).await }
-        })
-        .await?;
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.get_item_content(r).await }
+            })
+            .await?;
         Ok::<_, ApiError>(reply.into_inner())
     }
     .await;

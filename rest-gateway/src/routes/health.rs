@@ -19,8 +19,8 @@ use crate::state::AppState;
     operation_id = "ready",
     summary = "Readiness: core-service answers SERVING",
     responses(
-        (status = 200, description = "Ready.", body = crate::openapi::schemas::Health),
-        (status = 503, description = "core-service is not serving.", body = crate::openapi::schemas::Health),
+        (status = 200, description = "Ready.", body = crate::bodies::common::Health),
+        (status = 503, description = "core-service is not serving.", body = crate::bodies::common::Health),
     )
 )]
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
@@ -47,7 +47,7 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     tag = "health",
     operation_id = "live",
     summary = "Liveness: the gateway process answers",
-    responses((status = 200, description = "Alive.", body = crate::openapi::schemas::Health))
+    responses((status = 200, description = "Alive.", body = crate::bodies::common::Health))
 )]
 pub async fn live() -> (StatusCode, Json<Value>) {
     (StatusCode::OK, Json(json!({"status": "ok"})))

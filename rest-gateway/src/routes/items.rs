@@ -3,19 +3,19 @@
 //! as sent and core-service validates them.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use canvas_proto::json::{from_proto_struct, from_proto_value, to_proto_struct};
 use canvas_proto::v1 as pb;
 use serde_json::{json, Map, Value};
 
+use crate::bodies::items::{WrappedChanges, WRAPPED_UPDATE};
+use crate::caller::Caller;
 use crate::conditional::{if_match, item_tag, not_modified, tagged};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
-use crate::openapi::item_schemas::WrappedChanges;
 use crate::respond::{query_value, Format};
-use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
+use crate::state::{mark_replayed, with_idempotency_key, AppState};
 
 /// A count query parameter (`limit`) as sent: None when absent. Only what cannot be a count at all
 /// (`abc`, `-1`, `2.5`) is refused here; the range, default and ceiling are core-service's.
@@ -25,10 +25,6 @@ pub(crate) fn count_parameter(query: &str, name: &str) -> Result<Option<u32>, Ap
             canvas_proto::json::count_text(&raw).ok_or_else(|| ApiError::invalid(name, "must be a whole number"))
         })
         .transpose()
-}
-
-pub(crate) fn authorization(headers: &HeaderMap) -> Option<&str> {
-    headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok())
 }
 
 /// Parses a JSON object body; the error says what is wrong with it.
@@ -57,7 +53,7 @@ pub(crate) fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::Expect
 
 /// Renders an answer with the item's ETag (its version, `crate::conditional::item_tag`).
 fn reply_with_etag(format: Format, result: Result<(Value, i64), ApiError>) -> Response {
-    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format));
+    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format.msgpack.is_some()));
     tagged(format.reply(result.map(|(body, _)| body)), tag)
 }
 
@@ -93,6 +89,7 @@ pub async fn create(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, parent, item_type)): Path<(String, String, String)>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -106,7 +103,7 @@ pub async fn create(
             properties: Some(to_proto_struct(properties)),
             file: None,
         };
-        let request = with_idempotency_key(with_auth(request, authorization(&headers))?, &headers)?;
+        let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_item(request).await?;
         replayed = crate::state::replayed(&reply);
         Ok(item_ref(reply))
@@ -141,16 +138,18 @@ pub async fn get(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, item_id)): Path<(String, String)>,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
         let request = pb::GetItemRequest { project_id, item_id, properties_as_json: true };
-        let item = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.get_item(r).await }
-        })
-        .await?
-        .into_inner();
+        let item = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.get_item(r).await }
+            })
+            .await?
+            .into_inner();
         let version = item.version;
         Ok((item_json(item)?, version))
     }
@@ -186,26 +185,25 @@ pub async fn get_property(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, item_id, property)): Path<(String, String, String)>,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     if property.eq_ignore_ascii_case("content") {
-        return super::files::content(state, format, project_id, item_id, &headers).await;
+        return super::files::content(state, format, project_id, item_id, &caller).await;
     }
     let result = async {
         let request = pb::GetItemPropertyRequest { project_id, item_id, property };
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.get_item_property(r).await }
-        })
-        .await?;
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.get_item_property(r).await }
+            })
+            .await?;
         Ok(reply.into_inner().value.map(from_proto_value).unwrap_or(Value::Null))
     }
     .await;
     not_modified(&headers, format.reply_tagged(result))
 }
-
-/// The item type whose PATCH body wraps the changes as `{"properties": {...}}` (REST framing).
-pub const WRAPPED_UPDATE: &str = "connector";
 
 /// `PATCH /{itemType}/{itemId}`. Connector bodies arrive wrapped as
 /// `{"properties": {...}}` (REST framing, unwrapped here); every other type
@@ -214,6 +212,7 @@ pub async fn update(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, item_type, item_id)): Path<(String, String, String)>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
@@ -230,7 +229,7 @@ pub async fn update(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
         };
-        let reply = state.items.clone().update_item(with_auth(request, authorization(&headers))?).await?;
+        let reply = state.items.clone().update_item(caller.request(request)?).await?;
         Ok(item_ref(reply))
     }
     .await;
@@ -246,7 +245,7 @@ fn unwrap_connector_body(body: Map<String, Value>) -> Result<Map<String, Value>,
             "a connector update must wrap the changed properties: {\"properties\": {...}}",
         ));
     }
-    let wrapped: WrappedChanges = super::body::from_value(Value::Object(body))?;
+    let wrapped: WrappedChanges = crate::bodies::from_value(Value::Object(body))?;
     Ok(wrapped.properties)
 }
 
@@ -264,6 +263,7 @@ pub async fn delete(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, item_id)): Path<(String, String)>,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
@@ -273,7 +273,7 @@ pub async fn delete(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
         };
-        let reply = state.items.clone().delete_item(with_auth(request, authorization(&headers))?).await?;
+        let reply = state.items.clone().delete_item(caller.request(request)?).await?;
         Ok(item_ref(reply).0)
     }
     .await;
@@ -332,6 +332,7 @@ pub async fn list(
     format: Format,
     Path(project_id): Path<String>,
     RawQuery(query): RawQuery,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
@@ -347,12 +348,13 @@ pub async fn list(
             text_contains: query_value(&query, "text").unwrap_or_default(),
             changed_since: query_value(&query, "changedSince").map(|raw| timestamp(&raw)).transpose()?,
         };
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = state.items.clone();
-            async move { client.list_items(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = state.items.clone();
+                async move { client.list_items(r).await }
+            })
+            .await?
+            .into_inner();
         let items = reply.items.into_iter().map(item_json).collect::<Result<Vec<Value>, _>>()?;
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"items": items, "nextCursor": next}))

@@ -1,20 +1,19 @@
 //! `POST /api/v1/memory/retrieve` and `GET /api/v1/memory/index`: translate each call into one
 //! KnowledgeService call. The body is read by [`RetrieveRequest`], the type that writes its schema
-//! (`super::body`); every retrieval rule (empty query, `maxResults` ceilings, agents) is core-service's.
+//! (`crate::bodies`); every retrieval rule (empty query, `maxResults` ceilings, agents) is core-service's.
 
 use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use serde_json::{json, Value};
 
-use super::items::authorization;
+use crate::bodies::knowledge::{RetrieveRequest, SearchMode};
+use crate::caller::Caller;
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
-use crate::openapi::knowledge_schemas::{RetrieveRequest, SearchMode};
 use crate::respond::{query_value, Format};
-use crate::state::{idempotent, AppState};
+use crate::state::AppState;
 
 /// The gRPC request of a retrieval body. Every retrieval rule (empty query, `maxResults`
 /// ceilings, agents, item ids) is core-service's; absent values are the proto's defaults.
@@ -43,21 +42,21 @@ fn request(body: RetrieveRequest) -> pb::RetrieveRequest {
     tag = "knowledge",
     operation_id = "retrieveKnowledge",
     summary = "Answer a question over a project (hybrid keyword and semantic search)",
-    request_body = crate::openapi::knowledge_schemas::RetrieveRequest,
-    responses((status = 200, description = "The answer and its citations.", body = crate::openapi::knowledge_schemas::AnswerResponse))
+    request_body = crate::bodies::knowledge::RetrieveRequest,
+    responses((status = 200, description = "The answer and its citations.", body = crate::bodies::knowledge::AnswerResponse))
 )]
 pub async fn retrieve(
     State(state): State<AppState>,
     format: Format,
-    headers: HeaderMap,
+    caller: Caller,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
-        let request = request(super::body::parse(body, "a retrieval request ({projectId, query, ...})")?);
+        let request = request(crate::bodies::parse(body, "a retrieval request ({projectId, query, ...})")?);
         let client = KnowledgeServiceClient::new(state.channel.clone());
         // Retrieval needs the project's search index: placed on the project's replica.
         let project = request.project_id.clone();
-        let reply = idempotent(request, authorization(&headers), |mut r| {
+        let reply = caller.idempotent(request, |mut r| {
             canvas_proto::placement::place_by_project(&mut r, &project);
             let mut client = client.clone();
             async move { client.retrieve(r).await }
@@ -87,13 +86,13 @@ pub async fn retrieve(
         ("cursor" = Option<String>, Query, description = "`NextCursor` of the previous page."),
         ("limit" = Option<u32>, Query, description = "Page size."),
     ),
-    responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::openapi::knowledge_schemas::IndexStatusPage))
+    responses((status = 200, description = "One page of index states, and how many of the selected items (all pages) are queued, indexed and failed.", body = crate::bodies::knowledge::IndexStatusPage))
 )]
 pub async fn index_status(
     State(state): State<AppState>,
     format: Format,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let query = query.unwrap_or_default();
@@ -111,12 +110,13 @@ pub async fn index_status(
             limit,
         };
         let client = KnowledgeServiceClient::new(state.channel.clone());
-        let reply = idempotent(request, authorization(&headers), |r| {
-            let mut client = client.clone();
-            async move { client.get_index_status(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(request, |r| {
+                let mut client = client.clone();
+                async move { client.get_index_status(r).await }
+            })
+            .await?
+            .into_inner();
         let items: Vec<Value> = reply
             .items
             .into_iter()

@@ -15,11 +15,11 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
 use serde_json::{json, Map, Value};
 
-use super::items::authorization;
+use crate::caller::Caller;
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::{idempotent, mark_replayed, with_auth, with_idempotency_key, AppState};
+use crate::state::{mark_replayed, with_idempotency_key, AppState};
 
 /// Receivers may cache the key set this long (the spec's maximum).
 const KEYS_MAX_AGE_SECS: u32 = 300;
@@ -81,22 +81,23 @@ pub fn record(hook: pb::Webhook) -> Value {
     operation_id = "listWebhooks",
     summary = "List the project's webhooks",
     params(("projectId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "Every webhook of the project.", body = crate::openapi::schemas::WebhookList))
+    responses((status = 200, description = "Every webhook of the project.", body = crate::bodies::webhooks::WebhookList))
 )]
 pub async fn list(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let message = pb::ListWebhooksRequest { project_id };
-        let reply = idempotent(message, authorization(&headers), |r| {
-            let mut client = client(&state);
-            async move { client.list_webhooks(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(message, |r| {
+                let mut client = client(&state);
+                async move { client.list_webhooks(r).await }
+            })
+            .await?
+            .into_inner();
         Ok(json!({"elements": reply.webhooks.into_iter().map(record).collect::<Vec<_>>()}))
     }
     .await;
@@ -111,20 +112,21 @@ pub async fn list(
     operation_id = "createWebhook",
     summary = "Register a webhook",
     params(("projectId" = String, Path, format = "uuid")),
-    request_body = crate::openapi::schemas::WebhookDefinition,
-    responses((status = 200, description = "The new webhook.", body = crate::openapi::schemas::WebhookRecord))
+    request_body = crate::bodies::webhooks::WebhookDefinition,
+    responses((status = 200, description = "The new webhook.", body = crate::bodies::webhooks::WebhookRecord))
 )]
 pub async fn create(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let mut replayed = false;
     let result = async {
         let definition_json = definition_text(body)?;
-        let request = with_auth(pb::CreateWebhookRequest { project_id, definition_json }, authorization(&headers))?;
+        let request = caller.request(pb::CreateWebhookRequest { project_id, definition_json })?;
         let reply = client(&state).create_webhook(with_idempotency_key(request, &headers)?).await?;
         replayed = crate::state::replayed(&reply);
         Ok(record(reply.into_inner()))
@@ -141,21 +143,22 @@ pub async fn create(
     operation_id = "getWebhook",
     summary = "Read a webhook",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The webhook.", body = crate::openapi::schemas::WebhookRecord))
+    responses((status = 200, description = "The webhook.", body = crate::bodies::webhooks::WebhookRecord))
 )]
 pub async fn get(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let message = pb::WebhookRef { project_id, webhook_id };
-        let reply = idempotent(message, authorization(&headers), |r| {
-            let mut client = client(&state);
-            async move { client.get_webhook(r).await }
-        })
-        .await?;
+        let reply = caller
+            .idempotent(message, |r| {
+                let mut client = client(&state);
+                async move { client.get_webhook(r).await }
+            })
+            .await?;
         Ok(record(reply.into_inner()))
     }
     .await;
@@ -170,20 +173,20 @@ pub async fn get(
     operation_id = "replaceWebhook",
     summary = "Replace a webhook's definition (also re-enables it)",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
-    request_body = crate::openapi::schemas::WebhookDefinition,
-    responses((status = 200, description = "The webhook.", body = crate::openapi::schemas::WebhookRecord))
+    request_body = crate::bodies::webhooks::WebhookDefinition,
+    responses((status = 200, description = "The webhook.", body = crate::bodies::webhooks::WebhookRecord))
 )]
 pub async fn replace(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let definition_json = definition_text(body)?;
         let message = pb::ReplaceWebhookRequest { project_id, webhook_id, definition_json };
-        Ok(record(client(&state).replace_webhook(with_auth(message, authorization(&headers))?).await?.into_inner()))
+        Ok(record(client(&state).replace_webhook(caller.request(message)?).await?.into_inner()))
     }
     .await;
     format.reply(result)
@@ -197,16 +200,16 @@ pub async fn replace(
     operation_id = "deleteWebhook",
     summary = "Delete a webhook",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The deleted webhook.", body = crate::openapi::schemas::WebhookRecord))
+    responses((status = 200, description = "The deleted webhook.", body = crate::bodies::webhooks::WebhookRecord))
 )]
 pub async fn delete(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
-        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
+        let request = caller.request(pb::WebhookRef { project_id, webhook_id })?;
         Ok(record(client(&state).delete_webhook(request).await?.into_inner()))
     }
     .await;
@@ -221,16 +224,16 @@ pub async fn delete(
     operation_id = "enableWebhook",
     summary = "Enable a webhook (clears an automatic disable)",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The enabled webhook.", body = crate::openapi::schemas::WebhookRecord))
+    responses((status = 200, description = "The enabled webhook.", body = crate::bodies::webhooks::WebhookRecord))
 )]
 pub async fn enable(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
-        let request = with_auth(pb::WebhookRef { project_id, webhook_id }, authorization(&headers))?;
+        let request = caller.request(pb::WebhookRef { project_id, webhook_id })?;
         Ok(record(client(&state).enable_webhook(request).await?.into_inner()))
     }
     .await;
@@ -246,19 +249,19 @@ pub async fn enable(
     summary = "Send one signed ping to a definition (not saved)",
     description = "At most 10 test calls per minute and user; beyond that a 503 with `Retry-After`.",
     params(("projectId" = String, Path, format = "uuid")),
-    request_body = crate::openapi::schemas::WebhookDefinition,
-    responses((status = 200, description = "What the receiver answered.", body = crate::openapi::schemas::WebhookTestResult))
+    request_body = crate::bodies::webhooks::WebhookDefinition,
+    responses((status = 200, description = "What the receiver answered.", body = crate::bodies::webhooks::WebhookTestResult))
 )]
 pub async fn test(
     State(state): State<AppState>,
     format: Format,
     Path(project_id): Path<String>,
-    headers: HeaderMap,
+    caller: Caller,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
         let definition_json = definition_text(body)?;
-        let request = with_auth(pb::TestWebhookRequest { project_id, definition_json }, authorization(&headers))?;
+        let request = caller.request(pb::TestWebhookRequest { project_id, definition_json })?;
         let reply = client(&state).test_webhook(request).await?.into_inner();
         Ok(json!({"statusCode": reply.status_code, "durationMs": reply.duration_ms, "error": reply.error}))
     }
@@ -274,24 +277,25 @@ pub async fn test(
     operation_id = "listDeliveries",
     summary = "Recent delivery attempts, newest first",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("limit" = Option<u32>, Query, description = "How many.")),
-    responses((status = 200, description = "The attempts.", body = crate::openapi::schemas::DeliveryList))
+    responses((status = 200, description = "The attempts.", body = crate::bodies::webhooks::DeliveryList))
 )]
 pub async fn deliveries(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let limit = super::items::count_parameter(query.as_deref().unwrap_or(""), "limit")?;
         let message = pb::ListDeliveriesRequest { project_id, webhook_id, limit };
-        let reply = idempotent(message, authorization(&headers), |r| {
-            let mut client = client(&state);
-            async move { client.list_deliveries(r).await }
-        })
-        .await?
-        .into_inner();
+        let reply = caller
+            .idempotent(message, |r| {
+                let mut client = client(&state);
+                async move { client.list_deliveries(r).await }
+            })
+            .await?
+            .into_inner();
         let elements: Vec<Value> = reply
             .attempts
             .into_iter()
@@ -322,17 +326,17 @@ pub async fn deliveries(
     operation_id = "redeliver",
     summary = "Queue a delivery's event again under a new delivery id",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid"), ("deliveryId" = String, Path, format = "uuid")),
-    responses((status = 200, description = "The new delivery.", body = crate::openapi::schemas::Redelivery))
+    responses((status = 200, description = "The new delivery.", body = crate::bodies::webhooks::Redelivery))
 )]
 pub async fn redeliver(
     State(state): State<AppState>,
     format: Format,
     Path((project_id, webhook_id, delivery_id)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Response {
     let result = async {
         let message = pb::RedeliverRequest { project_id, webhook_id, delivery_id };
-        let reply = client(&state).redeliver(with_auth(message, authorization(&headers))?).await?.into_inner();
+        let reply = client(&state).redeliver(caller.request(message)?).await?.into_inner();
         Ok(json!({"deliveryId": reply.delivery_id}))
     }
     .await;
@@ -347,10 +351,11 @@ pub async fn redeliver(
     tag = "webhooks",
     operation_id = "getSigningKeys",
     summary = "The public keys that sign webhook calls (JWK Set; no token needed)",
-    responses((status = 200, description = "The key set; cacheable for 300 s.", body = crate::openapi::schemas::JwkSet))
+    responses((status = 200, description = "The key set; cacheable for 300 s.", body = crate::bodies::webhooks::JwkSet))
 )]
-pub async fn keys(State(state): State<AppState>, format: Format) -> Response {
-    let keys = idempotent(pb::GetSigningKeysRequest {}, None, |r| {
+pub async fn keys(State(state): State<AppState>, format: Format, caller: Caller) -> Response {
+    let public = caller.public();
+    let keys = public.idempotent(pb::GetSigningKeysRequest {}, |r| {
         let mut client = client(&state);
         async move { client.get_signing_keys(r).await }
     });

@@ -284,7 +284,7 @@ async fn a_hostile_flood_leaves_legitimate_calls_served(backend: Backend) {
 /// connections.
 async fn tight_gateway(app: &TestApp) -> String {
     let limits = canvas_runtime::GatewayArgs {
-        edge: canvas_runtime::http::EdgeLimits {
+        edge: canvas_runtime::edge::EdgeLimits {
             header_read_timeout_secs: 1,
             max_connections: 2,
             ..Default::default()

@@ -2,7 +2,8 @@
 //! One label dimension given and the other auto-sized; integer-valued JSON numbers (`20.0`);
 //! collection routes with a trailing slash; webhook records PUT back in any casing; a browser
 //! page of another origin calling `/mcp`; a dependency that is down; core-service gone or slow;
-//! a request body that arrives too slowly.
+//! a request body that arrives too slowly; JSON bodies told apart by the same media types on both
+//! gateways.
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,8 @@ backend_tests!(
     collections_answer_with_a_trailing_slash,
     webhook_records_go_back_in_any_casing,
     mcp_refuses_browser_pages_of_other_origins,
-    a_database_that_is_down_is_named
+    a_database_that_is_down_is_named,
+    both_gateways_read_json_by_the_same_media_types
 );
 
 async fn one_label_dimension_may_be_left_to_auto_size(backend: Backend) {
@@ -195,6 +197,45 @@ async fn mcp_refuses_browser_pages_of_other_origins(backend: Backend) {
     for allowed in [None, Some(app.base_url.as_str()), Some("http://localhost:6274")] {
         let response = call(allowed).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{allowed:?}");
+    }
+}
+
+/// One HTTP edge for both gateways (`canvas_runtime::edge::content_type`): `application/json` and
+/// every `application/*+json` type are JSON on REST and on MCP alike, in any letter case; another
+/// charset than UTF-8, or another type, is a 415 on both.
+async fn both_gateways_read_json_by_the_same_media_types(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    for (content_type, accepted) in [
+        ("application/json", true),
+        ("application/vnd.api+json", true),
+        ("Application/Merge-Patch+JSON; charset=utf-8", true),
+        ("application/json; charset=iso-8859-1", false),
+        ("text/plain", false),
+    ] {
+        let expected = if accepted { StatusCode::OK } else { StatusCode::UNSUPPORTED_MEDIA_TYPE };
+        let mcp = app
+            .http
+            .post(app.mcp_url())
+            .header("authorization", owner.bearer())
+            .header("accept", BOTH)
+            .header("content-type", content_type)
+            .body(ping.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(mcp.status(), expected, "MCP, {content_type}");
+        let rest = app
+            .http
+            .post(app.item_url(&project, "/panel/label"))
+            .header("authorization", owner.bearer())
+            .header("content-type", content_type)
+            .body(json!({"text": "typed"}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(rest.status(), expected, "REST, {content_type}");
     }
 }
 

@@ -1,5 +1,5 @@
 //! Bodies of `POST /api/v1/memory/retrieve` and `GET /api/v1/memory/index`. The request type is
-//! also what `routes::knowledge` deserialises the body with (`routes::body`), so the schema is the
+//! also what `routes::knowledge` deserialises the body with ([`super::parse`]), so the schema is the
 //! parser; every limit is core-service's, from `canvas_vocabulary::limits::retrieval`. Requests are
 //! written with the canonical camelCase names (any casing is accepted), responses in the default
 //! PascalCase.
@@ -10,9 +10,9 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::Object;
 use utoipa::ToSchema;
 
-use super::schemas::one_of;
+use super::common::one_of;
 
-// `routes::knowledge` reads the body with this type (`routes::body`).
+// `routes::knowledge` reads the body with this type ([`super::parse`]).
 /// `POST /api/v1/memory/retrieve`. Field names match in any casing; unknown fields are a 400.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a retrieval request {projectId, query, ...}")]
@@ -28,7 +28,7 @@ pub struct RetrieveRequest {
     #[schema(schema_with = retrieve_keywords)]
     pub keywords: Option<Vec<String>>,
     /// Citations to return.
-    #[serde(default, deserialize_with = "crate::routes::body::whole_number")]
+    #[serde(default, deserialize_with = "crate::bodies::whole_number")]
     #[schema(schema_with = max_results)]
     pub max_results: Option<u32>,
     /// Rerank the candidates and write an answer with the agent's language model.
@@ -44,7 +44,7 @@ pub struct RetrieveRequest {
     #[schema(default = "default")]
     pub agent_config_id: Option<String>,
     /// Which legs run (beyond the spec), in any letter case; `hybrid` when absent.
-    #[serde(default, deserialize_with = "crate::routes::body::any_case")]
+    #[serde(default, deserialize_with = "crate::bodies::any_case")]
     pub mode: Option<SearchMode>,
 }
 

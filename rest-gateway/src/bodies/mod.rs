@@ -1,15 +1,34 @@
-//! The request bodies the gateway reads itself (the knowledge query, bulk creates, diagrams,
-//! arrangements, the connector PATCH wrapper) are deserialised by the very types whose `ToSchema`
-//! writes their schema in the OpenAPI document, so the document and the parser cannot drift.
-//! Item properties inside them stay JSON: core-service checks those.
+//! The bodies of the REST interface as types: what a client sends, deserialised by the very
+//! types whose `ToSchema` writes their schema in the OpenAPI document (so the document and the
+//! parser cannot drift), and what the handlers answer, described to `utoipa` (the handlers render
+//! JSON values). Item properties inside them stay JSON: core-service checks those; the item bodies
+//! themselves are generated from its property table (`crate::openapi::item_schemas`).
 //!
-//! Two things serde's derive does not do are done here, once for every body:
+//! Their own module, below both the handlers (`crate::routes`, `crate::map`) that read and answer
+//! them and the document (`crate::openapi`) that lists them, so neither needs the other.
+//!
+//! - [`common`]: the problem body of every error, health, the project view, [`common::one_of`].
+//! - [`items`]: the connector PATCH wrapper. [`bulk`]: bulk creates, diagrams from Mermaid,
+//!   arrangements. [`diagrams`]: diagram records and their update. [`knowledge`]: retrieval and
+//!   the index status. [`webhooks`]: definitions, records, deliveries, the key set.
+//!   [`presence`]: what an open map announces.
+//!
+//! This file reads a request body into its type ([`parse`]). Two things serde's derive does not
+//! do are done here, once for every body:
 //! - member names match in any casing (`maxResults`, `MaxResults`, `max_results`, `MAX-RESULTS`),
 //!   as for item properties, so a body read back in any `jsonCasing` can be sent again. [`Folded`]
 //!   renames each member of a struct to the field whose folded name it has, at every depth; the
 //!   members of free-form JSON (`properties`, `customData`) keep their names.
 //! - a misfit is a 400 naming the field by its path (`items[0].type`, `position.y`), through
 //!   `serde_path_to_error`, with a message written for people rather than serde's wording.
+
+pub mod bulk;
+pub mod common;
+pub mod diagrams;
+pub mod items;
+pub mod knowledge;
+pub mod presence;
+pub mod webhooks;
 
 use std::fmt;
 
@@ -247,5 +266,5 @@ impl<'de> de::Deserializer<'de> for Folded {
 }
 
 #[cfg(test)]
-#[path = "body_tests.rs"]
+#[path = "parse_tests.rs"]
 mod tests;

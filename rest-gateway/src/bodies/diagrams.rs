@@ -1,5 +1,5 @@
 //! Bodies of the diagram records and the map export (beyond the spec). The request type is also
-//! what `routes::diagrams` deserialises the body with (`routes::body`), so the schema is the
+//! what `routes::diagrams` deserialises the body with ([`super::parse`]), so the schema is the
 //! parser; the answers are written by `routes::diagrams` with these names (shown in the default
 //! PascalCase, as every answer schema).
 

@@ -1,6 +1,6 @@
 //! Bodies of the bulk create, diagrams and arrangements (beyond the spec). The request types are
-//! also what `routes::bulk` deserialises the bodies with (`routes::body`), so the schema is the
-//! parser. Limits and the `ref` rule come from `canvas_vocabulary::limits`, the values core-service
+//! also what `crate::routes::bulk` deserialises the bodies with ([`super::parse`]), so the schema
+//! is the parser. Limits and the `ref` rule come from `canvas_vocabulary::limits`, the values core-service
 //! enforces (the gateway does not check them).
 
 use canvas_vocabulary::items::ITEM_TYPES;
