@@ -14,39 +14,26 @@
 # everything listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DURATION=${1:-8}
 CONNECTIONS=${2:-16}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+need wrk
 cargo build --release -q -p canvasctl
-BIN="$CARGO_TARGET_DIR/release"
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-summarize() {
-    awk -v name="$1" '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$4}
-        END {printf "%s rps=%.0f p50=%s p99=%s non2xx=%s\n", name, rps, p50, p99, (bad==""?0:bad)}'
-}
+bench_work
 
 # run_once BACKEND DATABASE_URL LIMITS(on|off) ROUND
 run_once() {
     local backend=$1 url=$2 limits=$3 round=$4
     local dir="$WORK/$backend-$limits-$round" requests
     requests=$([ "$limits" = on ] && echo 1000000000 || echo 0)
-    CANVAS_DATABASE_URL="$url" CANVAS_RATE_LIMIT_REQUESTS="$requests" CANVAS_RATE_LIMIT_ANONYMOUS_REQUESTS="$requests" \
-        "$BIN/canvasctl" up --data-dir "$dir" --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 \
-        >"$dir.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 150); do
-        curl -fs http://127.0.0.1:18080/healthz >/dev/null 2>&1 && break
-        sleep 0.2
-    done
+    up_start "$BIN/canvasctl" "$dir" "$dir.log" "$UP_HTTP" "$UP_GRPC" CANVAS_DATABASE_URL="$url" \
+        CANVAS_RATE_LIMIT_REQUESTS="$requests" CANVAS_RATE_LIMIT_ANONYMOUS_REQUESTS="$requests"
+    wait_for "http://$UP_HTTP/healthz"
     local token project base item
-    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
-    base="http://127.0.0.1:18080/api/v2/projects/$project/item"
-    item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-        -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
+    base="http://$UP_HTTP/api/v2/projects/$project/item"
+    item=$(seed_label "$base" "$token")
     cat >"$WORK/get.lua" <<LUA
 wrk.headers["Authorization"] = "Bearer $token"
 LUA
@@ -76,8 +63,7 @@ LUA
         wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/create-key.lua" "$base/panel/label" \
             | summarize "$backend create-idempotency-key round=$round"
     fi
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 run_backend() {
@@ -96,11 +82,10 @@ run_backend_pg() {
     echo "== postgres"
     for round in 1 2; do
         for limits in off on; do
-            psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
-            psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-            run_once postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$limits" "$round"
+            pg_fresh "$PG_DB"
+            run_once postgres "$(pg_url "$PG_DB")" "$limits" "$round"
         done
     done
 }
 run_backend_pg
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
+pg_drop "$PG_DB"

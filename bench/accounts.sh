@@ -12,39 +12,26 @@
 # everything listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DURATION=${1:-10}
 CONNECTIONS=${2:-8}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+need wrk
 cargo build --release -q -p canvasctl
-BIN="$CARGO_TARGET_DIR/release"
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+bench_work
 PASSWORD="bench password 1"
-HTTP=127.0.0.1:18080
-
-summarize() {
-    awk -v name="$1" '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx/ {bad=$4}
-        END {printf "%s rps=%.0f p50=%s p99=%s non2xx=%s\n", name, rps, p50, p99, (bad==""?0:bad)}'
-}
+HTTP=$UP_HTTP
 
 run_backend() {
     local backend=$1 url=$2
     local dir="$WORK/$backend"
-    CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" --http-addr "$HTTP" \
-        --grpc-addr 127.0.0.1:15051 >"$WORK/$backend.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 100); do
-        curl -fs "http://$HTTP/healthz" >/dev/null 2>&1 && break
-        sleep 0.2
-    done
-    local creds="$dir/dev-credentials.json"
+    up_start "$BIN/canvasctl" "$dir" "$WORK/$backend.log" "$HTTP" "$UP_GRPC" CANVAS_DATABASE_URL="$url"
+    wait_for "http://$HTTP/healthz" 100
     local token project user admin
-    token=$(python3 -c "import json;print(json.load(open('$creds'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$creds'))['projectId'])")
-    user=$(python3 -c "import json;print(json.load(open('$creds'))['userId'])")
-    admin=$(python3 -c "import json;print(json.load(open('$creds'))['adminToken'])")
-    echo "$PASSWORD" | CANVAS_ADMIN_TOKEN="$admin" "$BIN/canvasctl" user login --core http://127.0.0.1:15051 \
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
+    user=$(credential "$dir" userId)
+    admin=$(credential "$dir" adminToken)
+    echo "$PASSWORD" | CANVAS_ADMIN_TOKEN="$admin" "$BIN/canvasctl" user login --core "http://$UP_GRPC" \
         --user "$user" --login demo --password-stdin >/dev/null
     # One session for the cookie reads; the sign-in form's double-submit value is any value the
     # cookie and the field share.
@@ -75,12 +62,11 @@ LUA
     # A sign-in answers 303: wrk counts it as non-2xx, which is the success here.
     wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/sign-in.lua" "http://$HTTP/account/sign-in" \
         | summarize "sign-in(303)"
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 run_backend sqlite ""
 PG_DB="canvas_bench_$$"
-psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-run_backend postgres "postgres://postgres@127.0.0.1:5432/$PG_DB"
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE $PG_DB WITH (FORCE)" postgres
+pg_create "$PG_DB"
+run_backend postgres "$(pg_url "$PG_DB")"
+pg_drop "$PG_DB"

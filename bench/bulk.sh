@@ -9,31 +9,24 @@
 #   bash bench/bulk.sh [runs of the 1,000-item commands, default 5]
 #
 # Needs hyperfine (apt-get install hyperfine) and PostgreSQL at 127.0.0.1:5432; everything
-# listens on 127.0.0.1 only. Figures and the command: docs/PERFORMANCE.md.
+# listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md, every run in docs/performance/diagrams.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 RUNS=${1:-5}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+need hyperfine
 cargo build --release -q -p canvasctl
-BIN="$CARGO_TARGET_DIR/release"
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+bench_work
 
 run_backend() {
     local backend=$1 url=$2
     local dir="$WORK/$backend"
-    CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" --http-addr 127.0.0.1:18080 \
-        --grpc-addr 127.0.0.1:15051 >"$WORK/$backend.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 150); do
-        curl -fs http://127.0.0.1:18080/readyz >/dev/null 2>&1 && break
-        sleep 0.2
-    done
+    up_start "$BIN/canvasctl" "$dir" "$WORK/$backend.log" "$UP_HTTP" "$UP_GRPC" CANVAS_DATABASE_URL="$url"
+    wait_for "http://$UP_HTTP/readyz"
     local token project client
-    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
-    client="python3 bench/bulk_client.py --base http://127.0.0.1:18080 --token $token --project $project"
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
+    client="python3 bench/bulk_client.py --base http://$UP_HTTP --token $token --project $project"
     echo "== $backend"
     hyperfine --warmup 1 --runs "$RUNS" --export-json "$WORK/$backend-bulk.json" \
         -n "1000 single creates" "$client single 1000" \
@@ -49,10 +42,9 @@ print(f"single creates median {single['median']*1000:.0f} ms, bulk median {one['
 diagram = json.load(open(sys.argv[2]))["results"][0]
 print(f"60-node flowchart p50 {diagram['median']*1000:.1f} ms (min {diagram['min']*1000:.1f}, max {diagram['max']*1000:.1f})")
 PY
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 run_backend sqlite ""
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS bench_bulk" -c "CREATE DATABASE bench_bulk" >/dev/null
-run_backend postgres postgres://postgres@127.0.0.1:5432/bench_bulk
+pg_fresh bench_bulk >/dev/null
+run_backend postgres "$(pg_url bench_bulk)"

@@ -3,9 +3,10 @@
 # through nginx in front of the multi-process deployment started by the `canvas-deploy` binary
 # (tests/src/bin).
 #
-# The sourcing script sets DURATION, CONNECTIONS and BUILD first.
+# The sourcing script sets DURATION, CONNECTIONS and BUILD first. The build directory comes from
+# bench/lib.sh, the other benches' start-up.
 
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
+source bench/lib.sh
 missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)

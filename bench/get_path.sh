@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of one authenticated read (docs/PERFORMANCE.md, "The GET path"): REST `GET .../item/{id}`
+# The cost of one authenticated read (docs/performance/get-path.md): REST `GET .../item/{id}`
 # next to the gateway's own `/healthz` (the HTTP stack's ceiling) and to the same read made
 # directly over gRPC (bench/grpc-load), with the access memory on (the default) and off
 # (`CANVAS_ACCESS_MEMORY_MS=0`: token and role read from the database on every request, as
@@ -26,20 +26,16 @@
 # Needs wrk (installed when missing) and PostgreSQL at 127.0.0.1:5432. Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DURATION=${1:-10}
 CONNECTIONS=${2:-16}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-BIN="$CARGO_TARGET_DIR/release"
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+need wrk
+bench_work
 # The system allocator's canvasctl first (the same path is then rebuilt with the default features).
 cargo build --release -q -p canvasctl --no-default-features
 cp "$BIN/canvasctl" "$WORK/canvasctl-system"
 cargo build --release -q -p canvasctl -p canvas-grpc-load -p rest-gateway
 cp "$BIN/canvasctl" "$WORK/canvasctl-mimalloc"
-
-rps() { awk '/Non-2xx/ {bad = $4} /Requests\/sec/ {r = $2} END {if (bad) {print "non-2xx answers: " bad > "/dev/stderr"; exit 1} printf "%.0f", r}'; }
 
 run() {
     local backend=$1 url=$2 memory=$3 alloc=$4 check=$5
@@ -48,38 +44,29 @@ run() {
     # PostgreSQL database dropped since.
     RUNS=$((${RUNS:-0} + 1))
     local dir="$WORK/$backend-$memory-$alloc-$check-$RUNS"
-    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DB_CHECK_IDLE_AFTER_MS="$check" \
-        CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$alloc" up --data-dir "$dir" \
-        --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$dir.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 150); do
-        curl -fs http://127.0.0.1:18080/healthz >/dev/null 2>&1 && break
-        sleep 0.2
-    done
+    up_start "$WORK/canvasctl-$alloc" "$dir" "$dir.log" "$UP_HTTP" "$UP_GRPC" CANVAS_RATE_LIMIT_REQUESTS=0 \
+        CANVAS_ACCESS_MEMORY_MS="$memory" CANVAS_DB_CHECK_IDLE_AFTER_MS="$check" CANVAS_DATABASE_URL="$url"
+    wait_for "http://$UP_HTTP/healthz"
     local token project base item
-    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
-    base="http://127.0.0.1:18080/api/v2/projects/$project/item"
-    item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-        -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
+    base="http://$UP_HTTP/api/v2/projects/$project/item"
+    item=$(seed_label "$base" "$token")
     printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
     local healthz get grpc grpc_json separate=0
-    healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" http://127.0.0.1:18080/healthz | rps)
-    get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
-    grpc=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
+    healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "http://$UP_HTTP/healthz" | wrk_rps)
+    get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | wrk_rps)
+    grpc=$("$BIN/canvas-grpc-load" --core "http://$UP_GRPC" --token "$token" --project "$project" --call get \
         --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
-    grpc_json=$("$BIN/canvas-grpc-load" --core http://127.0.0.1:15051 --token "$token" --project "$project" --call get \
+    grpc_json=$("$BIN/canvas-grpc-load" --core "http://$UP_GRPC" --token "$token" --project "$project" --call get \
         --properties-json --concurrency "$CONNECTIONS" --duration "$DURATION" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^rps=/) {sub("rps=", "", $i); printf "%.0f", $i}}')
     if [ "$memory" != 0 ] && [ "$alloc" = mimalloc ] && [ "$check" != 0 ]; then
-        CANVAS_RATE_LIMIT_REQUESTS=0 "$BIN/rest-gateway" --core http://127.0.0.1:15051 --http-addr 127.0.0.1:18081 \
+        CANVAS_RATE_LIMIT_REQUESTS=0 "$BIN/rest-gateway" --core "http://$UP_GRPC" --http-addr 127.0.0.1:18081 \
             >"$dir-gateway.log" 2>&1 &
         local gateway=$!
-        for _ in $(seq 1 100); do
-            curl -fs http://127.0.0.1:18081/healthz >/dev/null 2>&1 && break
-            sleep 0.1
-        done
+        wait_for http://127.0.0.1:18081/healthz 100 0.1
         separate=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" \
-            "http://127.0.0.1:18081/api/v2/projects/$project/item/$item" | rps)
+            "http://127.0.0.1:18081/api/v2/projects/$project/item/$item" | wrk_rps)
         kill "$gateway"
         wait "$gateway" 2>/dev/null || true
     fi
@@ -88,12 +75,11 @@ run() {
             b, m, a, c, h, g, r, j, g / h, (r > 0 ? g / r : 0), (j > 0 ? g / j : 0)
         if (s > 0) printf " rest-sep=%s rest/rest-sep=%.2f", s, g / s
         printf "\n" }'
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 PG_DB="canvas_get_bench_$$"
-psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
+pg_create "$PG_DB"
 # Variants: access memory (ms), allocator, PostgreSQL's idle check (`0`: every pooled connection
 # checked with a round trip before use, sqlx's default and this service's before 2026-11-29;
 # SQLite has no such check, so it runs that variant once).
@@ -106,8 +92,7 @@ IFS=';' read -r -a variants <<<"${VARIANTS:-$DEFAULT_VARIANTS}"
 for variant in "${variants[@]}"; do
     set -- $variant
     [ "$3" = 0 ] || run sqlite "" "$1" "$2" "$3"
-    psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
-    psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-    run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$1" "$2" "$3"
+    pg_fresh "$PG_DB"
+    run postgres "$(pg_url "$PG_DB")" "$1" "$2" "$3"
 done
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
+pg_drop "$PG_DB"

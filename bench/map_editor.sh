@@ -14,15 +14,17 @@
 # binary (bench/map_editor.mjs --dev-assets).
 #
 # Needs Debian's chromium and playwright-core in ~/.cache/canvas-browser (tests/run.sh installs
-# both) and PostgreSQL at 127.0.0.1:5432; listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md.
+# both) and PostgreSQL at 127.0.0.1:5432; listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md,
+# every run in docs/performance/map-editor.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
+source bench/lib.sh
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release -q -p canvasctl
-BIN="$CARGO_TARGET_DIR/release"
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
-BASE=http://127.0.0.1:18090
+bench_work
+# Ports of its own, so that it can run beside a `canvasctl up` on the usual ones.
+HTTP=127.0.0.1:18090
+GRPC=127.0.0.1:15061
+BASE=http://$HTTP
 
 # Adds sticky notes to PROJECT until it holds COUNT items (bulk calls of 1,000: 900 notes on a
 # 60-column grid and 100 connectors between neighbours).
@@ -68,16 +70,12 @@ run_backend() {
     # One token fills, opens (ten listing pages each), drags and moves the cursor, near the
     # per-token limit (3,000 calls a minute): the limit is bench/abuse.sh's to measure, not this
     # bench's, so it is off here as in the other benches.
-    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_DATABASE_URL="$url" "$BIN/canvasctl" up --data-dir "$dir" --http-addr 127.0.0.1:18090 \
-        --grpc-addr 127.0.0.1:15061 >"$WORK/$backend.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 150); do
-        curl -fs "$BASE/readyz" >/dev/null 2>&1 && break
-        sleep 0.2
-    done
+    up_start "$BIN/canvasctl" "$dir" "$WORK/$backend.log" "$HTTP" "$GRPC" CANVAS_RATE_LIMIT_REQUESTS=0 \
+        CANVAS_DATABASE_URL="$url"
+    wait_for "$BASE/readyz"
     local token project empty
-    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
     empty=$(python3 - "$dir/dev-credentials.json" "$BIN/canvasctl" <<'PY'
 import json, subprocess, sys
 c = json.load(open(sys.argv[1]))
@@ -93,10 +91,9 @@ PY
         node bench/map_editor.mjs --base "$BASE" --token "$token" --project "$project" --empty-project "$empty" \
             --label "$backend $size items" --presence "$presence" ${DEV_ASSETS:+--dev-assets "$DEV_ASSETS"}
     done
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 run_backend sqlite ""
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS bench_editor" -c "CREATE DATABASE bench_editor" >/dev/null
-run_backend postgres postgres://postgres@127.0.0.1:5432/bench_editor
+pg_fresh bench_editor >/dev/null
+run_backend postgres "$(pg_url bench_editor)"

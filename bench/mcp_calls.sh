@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of one MCP tool call (docs/PERFORMANCE.md, "The GET path"): wrk posts a stateless
+# The cost of one MCP tool call (docs/performance/get-path.md): wrk posts a stateless
 # JSON-RPC `tools/call` of `get_item` to `/mcp` with a bearer token, next to the REST read of the
 # same item and the gateway's own `/healthz` in the same run, on SQLite and PostgreSQL, so the
 # ratios compare. Every answer must be a 200 whose body is a tool result that is not an error
@@ -12,14 +12,13 @@
 # Needs wrk (installed when missing) and PostgreSQL at 127.0.0.1:5432. Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DURATION=${1:-10}
 CONNECTIONS=${2:-16}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+need wrk
+bench_work
 cargo build --release -q -p canvasctl
-cp "$CARGO_TARGET_DIR/release/canvasctl" "$WORK/canvasctl-after"
+cp "$BIN/canvasctl" "$WORK/canvasctl-after"
 [ -z "${BEFORE:-}" ] || cp "$BEFORE" "$WORK/canvasctl-before"
 
 # wrk counts an answer as bad unless it is a 200 and, for MCP (`mcp = true` in the script), holds a
@@ -48,19 +47,14 @@ run() {
     local backend=$1 url=$2 build=$3
     RUNS_DONE=$((${RUNS_DONE:-0} + 1))
     local dir="$WORK/$backend-$build-$RUNS_DONE"
-    CANVAS_RATE_LIMIT_REQUESTS=0 CANVAS_DATABASE_URL="$url" "$WORK/canvasctl-$build" up --data-dir "$dir" \
-        --http-addr 127.0.0.1:18080 --grpc-addr 127.0.0.1:15051 >"$dir.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 150); do
-        curl -fs http://127.0.0.1:18080/healthz >/dev/null 2>&1 && break
-        sleep 0.2
-    done
+    up_start "$WORK/canvasctl-$build" "$dir" "$dir.log" "$UP_HTTP" "$UP_GRPC" CANVAS_RATE_LIMIT_REQUESTS=0 \
+        CANVAS_DATABASE_URL="$url"
+    wait_for "http://$UP_HTTP/healthz"
     local token project base item
-    token=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['token'])")
-    project=$(python3 -c "import json;print(json.load(open('$dir/dev-credentials.json'))['projectId'])")
-    base="http://127.0.0.1:18080/api/v2/projects/$project/item"
-    item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-        -d '{"text":"seed"}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+    token=$(credential "$dir" token)
+    project=$(credential "$dir" projectId)
+    base="http://$UP_HTTP/api/v2/projects/$project/item"
+    item=$(seed_label "$base" "$token")
     {
         printf 'mcp = false\n'
         cat "$WORK/check.lua"
@@ -77,13 +71,12 @@ run() {
             "$project" "$item"
     } >"$WORK/mcp.lua"
     local healthz get mcp
-    healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" http://127.0.0.1:18080/healthz | rps)
+    healthz=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "http://$UP_HTTP/healthz" | rps)
     get=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/get.lua" "$base/$item" | rps)
-    mcp=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/mcp.lua" http://127.0.0.1:18080/mcp | rps)
+    mcp=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s "$WORK/mcp.lua" "http://$UP_HTTP/mcp" | rps)
     awk -v b="$backend" -v v="$build" -v h="$healthz" -v g="$get" -v m="$mcp" 'BEGIN {
         printf "%-10s build=%-6s healthz=%s rest-get=%s mcp-get-item=%s mcp/healthz=%.3f mcp/rest=%.2f\n", b, v, h, g, m, m / h, m / g }'
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
+    up_stop
 }
 
 PG_DB="canvas_mcp_bench_$$"
@@ -92,9 +85,8 @@ builds="after"
 for _ in $(seq 1 "${RUNS:-1}"); do
     for build in $builds; do
         run sqlite "" "$build"
-        psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
-        psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $PG_DB" postgres
-        run postgres "postgres://postgres@127.0.0.1:5432/$PG_DB" "$build"
+        pg_fresh "$PG_DB"
+        run postgres "$(pg_url "$PG_DB")" "$build"
     done
 done
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" postgres
+pg_drop "$PG_DB"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the CPU time of `GET .../item/{id}` goes (docs/PERFORMANCE.md, "The GET path"): wrk reads
+# Where the CPU time of `GET .../item/{id}` goes (docs/performance/get-path.md): wrk reads
 # one label through `canvasctl up` (release, SQLite unless CANVAS_DATABASE_URL is set) while
 # `perf record` samples the process; prints the hottest functions (self time) and the share of
 # each group of them (HTTP stack, gRPC and protobuf, JSON, SQL, allocator, kernel).
@@ -10,31 +10,29 @@
 # perf (installed when missing) and wrk. Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DURATION=${1:-10}
 CONNECTIONS=${2:-16}
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/canvas-target}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-command -v perf >/dev/null || { apt-get update -qq && apt-get install -y -qq linux-perf; }
+need wrk
+need perf linux-perf
 BINARY=${3:-}
 if [ -z "$BINARY" ]; then
     cargo build --release -q -p canvasctl
-    BINARY="$CARGO_TARGET_DIR/release/canvasctl"
+    BINARY="$BIN/canvasctl"
 fi
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP_PERF:-}" ] && cp "$WORK/perf.data" "$KEEP_PERF"; rm -rf "$WORK"' EXIT
+bench_work
+# KEEP_PERF=FILE keeps the samples.
+bench_keep() { [ -z "${KEEP_PERF:-}" ] || cp "$WORK/perf.data" "$KEEP_PERF"; }
 
-CANVAS_RATE_LIMIT_REQUESTS=0 "$BINARY" up --data-dir "$WORK/data" --http-addr 127.0.0.1:18090 \
-    --grpc-addr 127.0.0.1:15090 >"$WORK/up.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 150); do
-    curl -fs http://127.0.0.1:18090/healthz >/dev/null 2>&1 && break
-    sleep 0.2
-done
-token=$(python3 -c "import json;print(json.load(open('$WORK/data/dev-credentials.json'))['token'])")
-project=$(python3 -c "import json;print(json.load(open('$WORK/data/dev-credentials.json'))['projectId'])")
-base="http://127.0.0.1:18090/api/v2/projects/$project/item"
-item=$(curl -fs -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-    -d '{"text":"seed","position":{"x":1,"y":2}}' "$base/panel/label" | python3 -c "import json,sys;print(json.load(sys.stdin)['ItemId'])")
+# Ports of its own, so that it can run beside a `canvasctl up` on the usual ones.
+HTTP=127.0.0.1:18090
+up_start "$BINARY" "$WORK/data" "$WORK/up.log" "$HTTP" 127.0.0.1:15090 CANVAS_RATE_LIMIT_REQUESTS=0
+pid=$UP_PID
+wait_for "http://$HTTP/healthz"
+token=$(credential "$WORK/data" token)
+project=$(credential "$WORK/data" projectId)
+base="http://$HTTP/api/v2/projects/$project/item"
+item=$(seed_label "$base" "$token" '{"text":"seed","position":{"x":1,"y":2}}')
 printf 'wrk.headers["Authorization"] = "Bearer %s"\n' "$token" >"$WORK/get.lua"
 # Warm up (access memory, pooled connections), then sample during a second run.
 wrk -t2 -c"$CONNECTIONS" -d2s -s "$WORK/get.lua" "$base/$item" >/dev/null
@@ -59,5 +57,4 @@ perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/
         else if (name ~ /tokio|parking|futures/) group = "async runtime"
         total[group] += share
     } END { for (g in total) printf "%6.1f%%  %s\n", total[g], g }' | sort -rn
-kill "$pid"
-wait "$pid" 2>/dev/null || true
+up_stop

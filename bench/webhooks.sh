@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Webhook delivery benchmark (docs/PERFORMANCE.md): sustained deliveries per
+# Webhook delivery benchmark (docs/performance/webhooks.md): sustained deliveries per
 # second to a local HTTPS receiver and write-to-arrival latency, on SQLite and
 # on a fresh PostgreSQL database, each once alone and once beside a receiver
 # that answers in 2 s (the latency printed is the fast receiver's).
