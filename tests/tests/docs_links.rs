@@ -11,18 +11,26 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace root").to_path_buf()
 }
 
-/// The documents whose links are checked.
-fn documents() -> Vec<PathBuf> {
-    let root = root();
-    let mut docs = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/")
+/// The Markdown pages of one folder, sorted.
+fn pages_in(dir: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
     pages.sort();
-    docs.extend(pages);
+    pages
+}
+
+/// The documents whose links are checked: the README, ARCHITECTURE.md, docs/ and its folders of
+/// diagram kinds and performance history.
+fn documents() -> Vec<PathBuf> {
+    let root = root();
+    let mut docs = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    docs.extend(pages_in(&root.join("docs")));
+    docs.extend(pages_in(&root.join("docs/diagrams")));
+    docs.extend(pages_in(&root.join("docs/performance")));
     docs
 }
 
@@ -240,4 +248,94 @@ fn anchors_are_spelled_as_github_spells_them() {
     );
     let twice = anchors("# Tests\n\n## Tests\n");
     assert!(twice.contains("tests") && twice.contains("tests-1"), "{twice:?}");
+}
+
+/// The code spans of one line (the text between a run of backticks and the next run as long).
+fn code_spans(line: &str) -> Vec<String> {
+    let mut spans = Vec::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].chars().take_while(|&c| c == '`').count();
+        let after = &rest[open + run..];
+        let fence = "`".repeat(run);
+        let Some(close) = after.find(&fence) else { break };
+        spans.push(after[..close].trim().to_owned());
+        rest = &after[close + run..];
+    }
+    spans
+}
+
+/// Endings that make a code span name a file of this repository.
+const SOURCE_ENDINGS: [&str; 8] = [".rs", ".sh", ".py", ".mjs", ".toml", ".proto", ".sql", ".yaml"];
+
+/// A code span that names a source path of this repository (`core-service/src/storage/mod.rs`,
+/// `items/crud.rs`, `bench/lib.sh`): path characters only, with a `/` and a source ending. Bare
+/// file names (`mod.rs`), globs, routes and URLs are not paths this check can place.
+fn source_path(span: &str) -> Option<&str> {
+    let path = span.split_once(':').map_or(span, |(path, _)| path);
+    let path_chars = path.chars().all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+    let placed = path.contains('/') && !path.starts_with(['/', '.', '-']) && !path.contains("//");
+    (path_chars && placed && SOURCE_ENDINGS.iter().any(|ending| path.ends_with(ending))).then_some(path)
+}
+
+/// Every file of the repository (relative paths with `/`), outside build output and dependencies.
+fn repository_files() -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if matches!(name.to_str(), Some("target" | "node_modules" | ".git")) {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else if let Ok(relative) = path.strip_prefix(root) {
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let root = root();
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    files
+}
+
+/// The source paths `text` names in code spans that no file of the repository has: a path is
+/// found when a file's path is it or ends with `/` and it (a path written from inside a crate or a
+/// folder the sentence names, `storage/items/mod.rs`). The history of measurements
+/// (docs/performance/) names paths as they were and is not read.
+fn missing_paths(document: &Path, text: &str, files: &[String]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (n, line) in prose_lines(text) {
+        for span in code_spans(line) {
+            let Some(path) = source_path(&span) else { continue };
+            let tail = format!("/{path}");
+            if !files.iter().any(|file| file == path || file.ends_with(&tail)) {
+                missing.push(format!("{}:{n}: `{path}` names no file", document.display()));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_source_path_the_documentation_names_exists() {
+    let files = repository_files();
+    assert!(files.iter().any(|f| f == "core-service/src/storage/mod.rs"), "the walk found the sources");
+    let mut missing = Vec::new();
+    for document in documents().into_iter().filter(|d| !d.starts_with(root().join("docs/performance"))) {
+        let text = std::fs::read_to_string(&document).unwrap_or_else(|e| panic!("{}: {e}", document.display()));
+        missing.extend(missing_paths(&document, &text, &files));
+    }
+    assert!(missing.is_empty(), "source paths that no longer exist:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn the_path_check_sees_a_moved_file() {
+    let files = vec!["core-service/src/storage/items/item_rows.rs".to_owned(), "bench/lib.sh".to_owned()];
+    let text = "The rows (`storage/items/item_rows.rs`, `bench/lib.sh:12`) were in `storage/items.rs`; \
+                `mod.rs`, `GET /api/v2/items`, `*.rs` and `https://example.com/a.rs` are no paths.\n\
+                ```\n`in/a/block.rs`\n```\n";
+    let missing = missing_paths(Path::new("CHECK.md"), text, &files);
+    assert_eq!(missing, ["CHECK.md:1: `storage/items.rs` names no file"]);
 }

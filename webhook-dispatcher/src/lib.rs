@@ -60,21 +60,21 @@ pub struct DispatcherConfig {
 
     /// Calls in flight at once. Four times `--per-destination`: three receivers that stopped
     /// answering still leave the others a quarter (an in-flight call costs a socket and a task).
-    #[arg(long = "concurrency", env = "CANVAS_DISPATCHER_CONCURRENCY", default_value_t = 256)]
+    #[arg(long = "concurrency", env = "CANVAS_DISPATCHER_CONCURRENCY", default_value_t = DEFAULT_CONCURRENCY)]
     pub concurrency: usize,
 
     /// Calls in flight at once to one destination (scheme, host, port); a slow receiver holds no
     /// more. High enough that a healthy receiver is not held back (a call of 40 ms at 1,500
     /// deliveries a second is 60 in flight), low enough that a dead one cannot take every slot.
-    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = 64)]
+    #[arg(long = "per-destination", env = "CANVAS_DISPATCHER_PER_DESTINATION", default_value_t = DEFAULT_PER_DESTINATION)]
     pub per_destination: usize,
 
     /// Seconds a lease holds; must exceed the call time-out.
-    #[arg(long = "lease-secs", env = "CANVAS_DISPATCHER_LEASE_SECS", default_value_t = 60)]
+    #[arg(long = "lease-secs", env = "CANVAS_DISPATCHER_LEASE_SECS", default_value_t = DEFAULT_LEASE_SECS)]
     pub lease_secs: u32,
 
     /// Milliseconds between polls while nothing is due; new deliveries wake the dispatcher at once.
-    #[arg(long = "poll-interval-ms", env = "CANVAS_DISPATCHER_POLL_INTERVAL_MS", default_value_t = 100)]
+    #[arg(long = "poll-interval-ms", env = "CANVAS_DISPATCHER_POLL_INTERVAL_MS", default_value_t = DEFAULT_POLL_INTERVAL_MS)]
     pub poll_interval_ms: u64,
 
     /// The HTTP client: time-out, allowed internal destinations, extra CAs.
@@ -82,16 +82,26 @@ pub struct DispatcherConfig {
     pub client: ClientSettings,
 }
 
+/// The defaults, stated once for the flags and for [`DispatcherConfig::new`] (the in-process
+/// dispatcher of `canvasctl up`, the tests and the webhook bench), so both run alike.
+pub const DEFAULT_CONCURRENCY: usize = 256;
+/// See `--per-destination`.
+pub const DEFAULT_PER_DESTINATION: usize = 64;
+/// See `--lease-secs`.
+pub const DEFAULT_LEASE_SECS: u32 = 60;
+/// See `--poll-interval-ms`.
+pub const DEFAULT_POLL_INTERVAL_MS: u64 = 100;
+
 impl DispatcherConfig {
     /// Defaults for an in-process dispatcher talking to `core_url`.
     pub fn new(core_url: impl Into<String>, client: ClientSettings) -> Self {
         Self {
             core_url: core_url.into(),
             dispatcher_secret: None,
-            concurrency: 256,
-            per_destination: 64,
-            lease_secs: 60,
-            poll_interval_ms: 100,
+            concurrency: DEFAULT_CONCURRENCY,
+            per_destination: DEFAULT_PER_DESTINATION,
+            lease_secs: DEFAULT_LEASE_SECS,
+            poll_interval_ms: DEFAULT_POLL_INTERVAL_MS,
             client,
         }
     }
