@@ -105,3 +105,10 @@ impl fmt::Display for Invalid {
 }
 
 impl std::error::Error for Invalid {}
+
+/// A text that names no item type is the refusal of the `itemType` field, naming every type.
+impl From<canvas_vocabulary::items::UnknownItemType> for Invalid {
+    fn from(unknown: canvas_vocabulary::items::UnknownItemType) -> Self {
+        Invalid::field(canvas_vocabulary::items::UnknownItemType::FIELD, unknown.to_string())
+    }
+}

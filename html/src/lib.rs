@@ -39,6 +39,7 @@
 
 mod attributes;
 mod elements;
+pub mod escape;
 mod rule;
 mod text;
 mod tokens;

@@ -6,7 +6,7 @@
 //! - the property tables (kinds, flags, defaults, bounds) are data in `canvas-vocabulary`
 //!   (`canvas_vocabulary::items`), which the gateways export as their schemas; this crate applies
 //!   them and owns every rule.
-//! - [`types`]: item types and parents.
+//! - [`parent`]: where an item lives (the item types are `canvas_vocabulary::items::ItemType`).
 //! - [`schema`]: the table-driven property engine.
 //! - the "plain text or valid HTML" rule of label text lives in the `canvas-html` crate.
 //! - [`label`]: labels and sticky notes: the auto-size rules.
@@ -17,17 +17,18 @@
 pub mod connector;
 pub mod label;
 pub mod media;
+pub mod parent;
 pub mod schema;
 #[cfg(test)]
 mod schema_export;
 #[cfg(test)]
 mod schema_props;
 pub mod shape;
-pub mod types;
 
 use serde_json::{Map, Value};
 
-pub use types::{ItemType, Parent};
+pub use canvas_vocabulary::items::ItemType;
+pub use parent::Parent;
 
 use canvas_vocabulary::items::MIN_SIZE;
 

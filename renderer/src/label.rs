@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use crate::model::{Item, Kind};
+use crate::model::{Item, ItemType};
 use crate::style::{css_color, escape, num, Paint};
 use crate::text::layout;
 pub use crate::text::{LINE_HEIGHT, PADDING};
@@ -18,7 +18,7 @@ const ASCENT: f64 = 0.95;
 
 /// Draws the box and the text into the item's own coordinates (origin at the centre).
 pub fn draw(out: &mut String, item: &Item<'_>) {
-    let sticky = item.kind == Kind::StickyNote;
+    let sticky = item.kind == ItemType::StickyNote;
     let layout = layout(item.props);
     let (w, h) = (item.frame.width, item.frame.height);
     let (left, top) = (-w / 2.0, -h / 2.0);

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use base64::Engine;
 
-use crate::model::{Item, Kind};
+use crate::model::{Item, ItemType};
 use crate::style::{escape, num};
 use crate::text;
 
@@ -50,9 +50,9 @@ const EMBEDDABLE: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/web
 
 pub fn draw(out: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
     match item.kind {
-        Kind::Web => web_card(out, item),
-        Kind::Document => document_card(out, item),
-        Kind::Image | Kind::Svg => match contents.content(item.id).filter(|c| embeddable(item.kind, c)) {
+        ItemType::Web => web_card(out, item),
+        ItemType::Document => document_card(out, item),
+        ItemType::Image | ItemType::Svg => match contents.content(item.id).filter(|c| embeddable(item.kind, c)) {
             Some(content) => embed(out, item, content),
             None => placeholder(out, item),
         },
@@ -60,9 +60,9 @@ pub fn draw(out: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
     }
 }
 
-fn embeddable(kind: Kind, content: &Content) -> bool {
+fn embeddable(kind: ItemType, content: &Content) -> bool {
     let mime = content.mime_type.split(';').next().unwrap_or_default().trim();
-    EMBEDDABLE.contains(&mime) && (kind == Kind::Svg) == (mime == "image/svg+xml")
+    EMBEDDABLE.contains(&mime) && (kind == ItemType::Svg) == (mime == "image/svg+xml")
 }
 
 fn embed(out: &mut String, item: &Item<'_>, content: &Content) {
@@ -147,7 +147,7 @@ fn document_card(out: &mut String, item: &Item<'_>) {
 
 /// An image or SVG whose content is not available: a card with the file name.
 fn placeholder(out: &mut String, item: &Item<'_>) {
-    let name = item.str("fileName").unwrap_or(if item.kind == Kind::Svg { "vector image" } else { "image" });
+    let name = item.str("fileName").unwrap_or(if item.kind == ItemType::Svg { "vector image" } else { "image" });
     card(out, item, "#e2e8f0", name, &file_caption(item));
 }
 

@@ -8,41 +8,13 @@ use serde_json::{Map, Value};
 
 use crate::geometry::connector_frame;
 pub use crate::geometry::{base_frame, number, Frame, Rect};
-
-/// The item types of the spec.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Label,
-    StickyNote,
-    Shape,
-    Connector,
-    Web,
-    Image,
-    Document,
-    Svg,
-}
-
-impl Kind {
-    pub fn parse(name: &str) -> Option<Kind> {
-        Some(match name {
-            "label" => Kind::Label,
-            "sticky-note" => Kind::StickyNote,
-            "shape" => Kind::Shape,
-            "connector" => Kind::Connector,
-            "web" => Kind::Web,
-            "image" => Kind::Image,
-            "document" => Kind::Document,
-            "svg" => Kind::Svg,
-            _ => return None,
-        })
-    }
-}
+pub use canvas_vocabulary::items::ItemType;
 
 /// One item, ready to draw.
 #[derive(Debug, Clone)]
 pub struct Item<'a> {
     pub id: &'a str,
-    pub kind: Kind,
+    pub kind: ItemType,
     pub props: &'a Map<String, Value>,
     pub frame: Frame,
 }
@@ -53,13 +25,13 @@ impl<'a> Item<'a> {
     pub fn read(value: &'a Value) -> Option<Item<'a>> {
         let props = value.as_object()?;
         let id = props.get("itemId").and_then(Value::as_str)?;
-        let kind = Kind::parse(props.get("itemType").and_then(Value::as_str)?)?;
+        let kind = ItemType::named(props.get("itemType").and_then(Value::as_str)?)?;
         if props.get("parent").and_then(Value::as_str) == Some("inbox") {
             return None;
         }
         let frame = match kind {
-            Kind::Connector => connector_frame(props),
-            Kind::Label | Kind::StickyNote => crate::text::label_frame(props),
+            ItemType::Connector => connector_frame(props),
+            ItemType::Label | ItemType::StickyNote => crate::text::label_frame(props),
             _ => base_frame(props, number(props, "size", "width"), number(props, "size", "height")),
         };
         Some(Item { id, kind, props, frame })

@@ -87,24 +87,8 @@ pub fn num(value: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-/// Escapes text for XML content and attribute values, dropping the control
-/// characters XML 1.0 forbids (they would make the whole document invalid).
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for the SVG document, well-formed XML 1.0 (`canvas_html::escape::svg_text`).
+pub use canvas_html::escape::svg_text as escape;
 
 #[cfg(test)]
 mod tests {

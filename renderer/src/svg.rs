@@ -8,7 +8,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::media::ContentLookup;
-use crate::model::{Item, Kind, Rect};
+use crate::model::{Item, ItemType, Rect};
 use crate::style::{escape, num};
 use crate::{connector, label, media, shape};
 
@@ -138,8 +138,8 @@ pub fn render_svg(
 /// An item's bounds including its stroke and decorators, so nothing is cut at the edge.
 fn outer_bounds(item: &Item<'_>) -> Rect {
     let stroke = match item.kind {
-        Kind::Shape => item.f64("strokeThickness").unwrap_or(2.0),
-        Kind::Connector => (item.f64("strokeThickness").unwrap_or(3.0) * 3.0).max(9.0),
+        ItemType::Shape => item.f64("strokeThickness").unwrap_or(2.0),
+        ItemType::Connector => (item.f64("strokeThickness").unwrap_or(3.0) * 3.0).max(9.0),
         _ => 1.0,
     };
     item.frame.bounds().grow(stroke.max(0.0) / 2.0)
@@ -153,7 +153,7 @@ fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
         "<g class=\"item\" id=\"item-{id}\" data-item-id=\"{id}\" data-item-type=\"{}\"",
         escape(type_name)
     );
-    if item.kind == Kind::Connector {
+    if item.kind == ItemType::Connector {
         // The items a connector joins, so a page or tool can find what follows which item.
         for (end, attribute) in [("startPoint", "data-start-id"), ("endPoint", "data-end-id")] {
             if let Some(id) = item.props.get(end).and_then(|p| p.get("itemId")).and_then(Value::as_str) {
@@ -165,10 +165,10 @@ fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
     }
     svg.push('>');
     match item.kind {
-        Kind::Label | Kind::StickyNote => label::draw(svg, item),
-        Kind::Shape => shape::draw(svg, item),
-        Kind::Connector => connector::draw(svg, item),
-        Kind::Web | Kind::Image | Kind::Document | Kind::Svg => media::draw(svg, item, contents),
+        ItemType::Label | ItemType::StickyNote => label::draw(svg, item),
+        ItemType::Shape => shape::draw(svg, item),
+        ItemType::Connector => connector::draw(svg, item),
+        ItemType::Web | ItemType::Image | ItemType::Document | ItemType::Svg => media::draw(svg, item, contents),
     }
     svg.push_str("</g>");
 }

@@ -82,7 +82,7 @@ pub(crate) struct Layout {
 }
 
 fn is_sticky(props: &Map<String, Value>) -> bool {
-    props.get("itemType").and_then(Value::as_str) == Some("sticky-note")
+    props.get("itemType").and_then(Value::as_str) == Some(canvas_vocabulary::items::ItemType::StickyNote.as_str())
 }
 
 fn scale(props: &Map<String, Value>) -> f64 {

@@ -525,6 +525,20 @@ fn storage_takes_and_returns_typed_ids() {
     assert!(offences.is_empty(), "a bare UUID where storage names an id:\n{}", offences.join("\n"));
 }
 
+/// "One item vocabulary": the item types are `canvas_vocabulary::items::ItemType`, and their names
+/// are spelt only there. No other production source declares the list again (an enum with a
+/// `StickyNote` variant) or spells the one name no other word shares, `"sticky-note"`; the renderer,
+/// canvas-diagram and core-service name types as `ItemType::…` and read them with
+/// `ItemType::parse` or `ItemType::named`.
+#[test]
+fn item_types_are_named_only_by_the_vocabulary() {
+    let found = offences(
+        |line| line.trim() == "StickyNote," || line.contains("\"sticky-note\""),
+        |path| path == "vocabulary/src/items/types.rs",
+    );
+    assert!(found.is_empty(), "an item type spelt outside canvas-vocabulary:\n{}", found.join("\n"));
+}
+
 #[test]
 fn the_store_scan_reads_whole_names() {
     assert!(names("store: ItemsStore,", "ItemsStore"));

@@ -19,6 +19,7 @@
 pub(crate) mod ids;
 pub(crate) mod text;
 
+use canvas_vocabulary::items::ItemType;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map as JsonMap, Value};
@@ -134,8 +135,9 @@ impl<'a> Map<'a> {
         self.index.get(id).copied()
     }
 
-    pub fn kind(&self, i: usize) -> &str {
-        &self.items[i].item_type
+    /// The item's type; `None` for a name that is no type (such an item is skipped).
+    pub fn kind(&self, i: usize) -> Option<ItemType> {
+        ItemType::named(&self.items[i].item_type)
     }
 
     pub fn parent(&self, i: usize) -> Option<usize> {
@@ -157,7 +159,7 @@ impl<'a> Map<'a> {
 
     /// The first label child's text: a node's text, a container's title, a link's text.
     pub fn label_of(&self, i: usize) -> Option<&str> {
-        self.children(i).iter().find(|&&c| self.kind(c) == "label").map(|&c| self.str_prop(c, "text"))
+        self.children(i).iter().find(|&&c| self.kind(c) == Some(ItemType::Label)).map(|&c| self.str_prop(c, "text"))
     }
 
     /// The box the item is drawn in (its turn ignored), from `position` (the centre), `size`

@@ -14,6 +14,7 @@
 //! Nodes are declared inside their subgraphs, links follow at the top level, so membership is
 //! what the map says, whatever the links are.
 
+use canvas_vocabulary::items::ItemType;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -35,7 +36,7 @@ enum Role {
 }
 
 /// Types drawn as a node with their own text or file.
-const MEDIA: &[&str] = &["web", "image", "document", "svg"];
+const MEDIA: &[ItemType] = &[ItemType::Web, ItemType::Image, ItemType::Document, ItemType::Svg];
 
 /// Reads every item's role. A label is a part when it is the text of a shape or container or the
 /// text of a link; every other label is a node.
@@ -43,18 +44,21 @@ fn roles(map: &Map<'_>) -> Vec<Role> {
     // Only members that are written make a subgraph: Mermaid has nothing to attach a link to in
     // an empty one, so a container holding none (or only items of unknown types) is a node.
     let holds_items = |i: usize| {
-        map.children(i).iter().any(|&c| matches!(map.kind(c), "shape" | "sticky-note") || MEDIA.contains(&map.kind(c)))
+        map.children(i).iter().any(|&c| {
+            matches!(map.kind(c), Some(ItemType::Shape | ItemType::StickyNote))
+                || map.kind(c).is_some_and(|k| MEDIA.contains(&k))
+        })
     };
     (0..map.len())
         .map(|i| match map.kind(i) {
-            "connector" => Role::Part,
-            "shape" | "sticky-note" | "label" if holds_items(i) => Role::Subgraph,
-            "shape" | "sticky-note" => Role::Node,
-            "label" => match map.parent(i) {
-                Some(p) if map.kind(p) == "connector" || text_label(map, p) == Some(i) => Role::Part,
+            Some(ItemType::Connector) => Role::Part,
+            Some(ItemType::Shape | ItemType::StickyNote | ItemType::Label) if holds_items(i) => Role::Subgraph,
+            Some(ItemType::Shape | ItemType::StickyNote) => Role::Node,
+            Some(ItemType::Label) => match map.parent(i) {
+                Some(p) if map.kind(p) == Some(ItemType::Connector) || text_label(map, p) == Some(i) => Role::Part,
                 _ => Role::Node,
             },
-            kind if MEDIA.contains(&kind) => Role::Node,
+            Some(kind) if MEDIA.contains(&kind) => Role::Node,
             _ => Role::Skipped,
         })
         .collect()
@@ -62,22 +66,24 @@ fn roles(map: &Map<'_>) -> Vec<Role> {
 
 /// The label that is the text of `owner` (a shape's or container's first label child).
 fn text_label(map: &Map<'_>, owner: usize) -> Option<usize> {
-    if map.kind(owner) != "shape" && !map.children(owner).iter().any(|&c| map.kind(c) != "label") {
+    if map.kind(owner) != Some(ItemType::Shape)
+        && !map.children(owner).iter().any(|&c| map.kind(c) != Some(ItemType::Label))
+    {
         return None;
     }
-    map.children(owner).iter().copied().find(|&c| map.kind(c) == "label")
+    map.children(owner).iter().copied().find(|&c| map.kind(c) == Some(ItemType::Label))
 }
 
 /// The text an item shows as a node or subgraph.
 fn shown_text<'m>(map: &'m Map<'_>, i: usize) -> &'m str {
     match map.kind(i) {
-        "shape" => text_label(map, i).map_or("", |l| map.str_prop(l, "text")),
-        "label" | "sticky-note" => map.str_prop(i, "text"),
-        "web" => map.str_prop(i, "url"),
-        _ => {
+        Some(ItemType::Shape) => text_label(map, i).map_or("", |l| map.str_prop(l, "text")),
+        Some(ItemType::Label | ItemType::StickyNote) => map.str_prop(i, "text"),
+        Some(ItemType::Web) => map.str_prop(i, "url"),
+        kind => {
             let name = map.str_prop(i, "fileName");
             if name.is_empty() {
-                map.kind(i)
+                kind.map_or("", ItemType::as_str)
             } else {
                 name
             }
@@ -87,7 +93,7 @@ fn shown_text<'m>(map: &'m Map<'_>, i: usize) -> &'m str {
 
 /// Mermaid's brackets for the shape an item is drawn with.
 fn brackets(map: &Map<'_>, i: usize) -> (&'static str, &'static str) {
-    if map.kind(i) != "shape" {
+    if map.kind(i) != Some(ItemType::Shape) {
         return ("[", "]");
     }
     match map.str_prop(i, "type").to_ascii_lowercase().as_str() {
@@ -181,10 +187,10 @@ pub fn export_flowchart(items: &[MapItem], names: &BTreeMap<String, String>) -> 
         if exported(i) {
             return Some(i);
         }
-        map.parent(i).filter(|&p| map.kind(i) == "label" && exported(p) && text_label(&map, p) == Some(i))
+        map.parent(i).filter(|&p| map.kind(i) == Some(ItemType::Label) && exported(p) && text_label(&map, p) == Some(i))
     };
     let links: Vec<(usize, usize, usize)> = (0..map.len())
-        .filter(|&i| map.kind(i) == "connector")
+        .filter(|&i| map.kind(i) == Some(ItemType::Connector))
         .filter_map(|i| Some((i, target(map.attached(i, "startPoint")?)?, target(map.attached(i, "endPoint")?)?)))
         .collect();
     let mut out = format!("flowchart {}\n", direction(&map, &links));

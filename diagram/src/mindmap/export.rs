@@ -8,6 +8,7 @@
 //! order. One tree gives its root; several (the root was deleted, a shape was added apart) hang
 //! under an added root `((…))`, since a mind map has one root.
 
+use canvas_vocabulary::items::ItemType;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -19,14 +20,14 @@ use crate::export::{given_name, Map, MapItem};
 /// node's shape id to its Mermaid id.
 pub fn export_mindmap(items: &[MapItem], names: &BTreeMap<String, String>) -> String {
     let map = Map::new(items);
-    let nodes: Vec<usize> = (0..map.len()).filter(|&i| map.kind(i) == "shape").collect();
+    let nodes: Vec<usize> = (0..map.len()).filter(|&i| map.kind(i) == Some(ItemType::Shape)).collect();
     let node_of = |item: usize| -> Option<usize> {
-        let item = if map.kind(item) == "label" { map.parent(item)? } else { item };
+        let item = if map.kind(item) == Some(ItemType::Label) { map.parent(item)? } else { item };
         nodes.iter().position(|&n| n == item)
     };
     let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     let mut pointed = vec![false; nodes.len()];
-    for c in (0..map.len()).filter(|&i| map.kind(i) == "connector") {
+    for c in (0..map.len()).filter(|&i| map.kind(i) == Some(ItemType::Connector)) {
         let ends = (map.attached(c, "startPoint").and_then(node_of), map.attached(c, "endPoint").and_then(node_of));
         if let (Some(from), Some(to)) = ends {
             if from != to {

@@ -14,6 +14,7 @@
 
 pub mod element_keys;
 
+use canvas_vocabulary::items::ItemType;
 use serde_json::{json, Map, Value};
 
 use crate::graph::Head;
@@ -93,7 +94,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         if b.role == BoxRole::Note {
             items.push(PlannedItem {
                 reference: reference(&b.key),
-                item_type: "sticky-note",
+                item_type: ItemType::StickyNote.as_str(),
                 parent: parent_of(b.container),
                 properties: json!({"position": centre, "size": size, "text": b.text, "fontSize": b.font_size}),
                 node_id: None,
@@ -115,7 +116,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         }
         items.push(PlannedItem {
             reference: reference(&b.key),
-            item_type: "shape",
+            item_type: ItemType::Shape.as_str(),
             parent: parent_of(b.container),
             properties: shape,
             node_id: b.node_id.clone(),
@@ -125,7 +126,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
         if !b.text.is_empty() {
             items.push(PlannedItem {
                 reference: reference(&format!("label:{}", b.key)),
-                item_type: "label",
+                item_type: ItemType::Label.as_str(),
                 parent: Some(reference(&b.key)),
                 properties: label(centre, size, &b.text, b.font_size, &b.text_color, "#00000000", true),
                 node_id: None,
@@ -149,7 +150,7 @@ pub fn to_items(scene: &Scene, origin: (f64, f64)) -> Vec<PlannedItem> {
             label(point(t.rect.centre(), origin), size, &t.text, t.font_size, &t.color, &t.background, t.centred);
         items.push(PlannedItem {
             reference: reference(&t.key),
-            item_type: "label",
+            item_type: ItemType::Label.as_str(),
             parent,
             properties: props,
             node_id: None,
@@ -192,7 +193,7 @@ fn connector(scene: &Scene, line: &SceneLine, origin: (f64, f64)) -> PlannedItem
     }
     PlannedItem {
         reference: reference(&line.key),
-        item_type: "connector",
+        item_type: ItemType::Connector.as_str(),
         parent: parent_of(line.container),
         properties: props,
         node_id: None,

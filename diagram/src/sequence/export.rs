@@ -19,6 +19,7 @@
 //! Everything else (other shapes, free labels, connectors off the lifelines) is left out. Steps
 //! are ordered top to bottom within their frame, so frames always nest as the map holds them.
 
+use canvas_vocabulary::items::ItemType;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -53,13 +54,15 @@ enum Step {
 /// its Mermaid id.
 pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> String {
     let map = Map::new(items);
-    let shapes: Vec<usize> = (0..map.len()).filter(|&i| map.kind(i) == "shape").collect();
+    let shapes: Vec<usize> = (0..map.len()).filter(|&i| map.kind(i) == Some(ItemType::Shape)).collect();
     // Lifelines: vertical connectors going down from a shape they are attached to.
     let mut lifelines = Vec::new();
     let mut tops: Vec<usize> = Vec::new();
     let mut mirrors: Vec<usize> = Vec::new();
-    for c in (0..map.len()).filter(|&i| map.kind(i) == "connector") {
-        let Some(top) = map.attached(c, "startPoint").filter(|&s| map.kind(s) == "shape") else { continue };
+    for c in (0..map.len()).filter(|&i| map.kind(i) == Some(ItemType::Connector)) {
+        let Some(top) = map.attached(c, "startPoint").filter(|&s| map.kind(s) == Some(ItemType::Shape)) else {
+            continue;
+        };
         let (s, e) = (map.end_point(c, "startPoint"), map.end_point(c, "endPoint"));
         if (s.0 - e.0).abs() < 1.0 && e.1 > s.1 && map.label_of(c).is_none() {
             lifelines.push(c);
@@ -106,7 +109,7 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
     let frame_of = |i: usize| map.parent(i).filter(|p| frames.contains(p));
     for i in 0..map.len() {
         let step = match map.kind(i) {
-            "connector" if !lifelines.contains(&i) => {
+            Some(ItemType::Connector) if !lifelines.contains(&i) => {
                 let (s, e) = (map.end_point(i, "startPoint"), map.end_point(i, "endPoint"));
                 match (participant_at(i, "startPoint"), participant_at(i, "endPoint")) {
                     // The X closing a destroyed lifeline: two short diagonals without text.
@@ -120,8 +123,8 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
                     _ => None,
                 }
             }
-            "sticky-note" => Some((map.bounds(i).top(), Step::Note { item: i })),
-            "shape" if frames.contains(&i) => Some((map.bounds(i).top(), Step::Frame { item: i })),
+            Some(ItemType::StickyNote) => Some((map.bounds(i).top(), Step::Note { item: i })),
+            Some(ItemType::Shape) if frames.contains(&i) => Some((map.bounds(i).top(), Step::Frame { item: i })),
             _ => None,
         };
         if let Some((y, step)) = step {
@@ -171,10 +174,12 @@ pub fn export_sequence(items: &[MapItem], names: &BTreeMap<String, String>) -> S
 
 /// A shape that holds items, or whose only label is a title at its top.
 fn is_frame(map: &Map<'_>, shape: usize) -> bool {
-    if map.children(shape).iter().any(|&c| map.kind(c) != "label") {
+    if map.children(shape).iter().any(|&c| map.kind(c) != Some(ItemType::Label)) {
         return true;
     }
-    let Some(&label) = map.children(shape).iter().find(|&&c| map.kind(c) == "label") else { return false };
+    let Some(&label) = map.children(shape).iter().find(|&&c| map.kind(c) == Some(ItemType::Label)) else {
+        return false;
+    };
     let (s, l) = (map.bounds(shape), map.bounds(label));
     l.half_h * 2.0 < s.half_h && l.cy < s.cy
 }

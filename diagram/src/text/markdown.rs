@@ -198,12 +198,7 @@ pub fn label_text(wrapped: &str, rich: &Rich) -> String {
         }
         let mark = if plain.get(j) == Some(&c) { rich.marks.get(j).copied().unwrap_or(0) } else { open };
         set(&mut html, &mut open, mark);
-        match c {
-            '<' => html.push_str("&lt;"),
-            '>' => html.push_str("&gt;"),
-            '&' => html.push_str("&amp;"),
-            other => html.push(other),
-        }
+        canvas_html::escape::text_char(&mut html, c);
         if plain.get(j) == Some(&c) {
             j += 1;
         }

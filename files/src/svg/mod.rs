@@ -90,7 +90,7 @@ fn write_element(node: Node<'_, '_>, depth: usize, out: &mut String) -> Result<(
         out.push(' ');
         out.push_str(&qualified);
         out.push_str("=\"");
-        escape_into(&value, true, out);
+        canvas_html::escape::xml_into(out, &value, true);
         out.push('"');
     }
     let children: Vec<Node<'_, '_>> = node.children().filter(|c| child_kept(*c)).collect();
@@ -102,13 +102,13 @@ fn write_element(node: Node<'_, '_>, depth: usize, out: &mut String) -> Result<(
     if name == "style" {
         // Only the text of a stylesheet matters; it is CSS and goes through the CSS sanitiser.
         let css: String = children.iter().filter_map(|c| c.text()).collect();
-        escape_into(&css::sanitize_css(&css), false, out);
+        canvas_html::escape::xml_into(out, &css::sanitize_css(&css), false);
     } else {
         for child in children {
             if child.is_element() {
                 write_element(child, depth + 1, out)?;
             } else if let Some(text) = child.text() {
-                escape_into(text, false, out);
+                canvas_html::escape::xml_into(out, text, false);
             }
         }
     }
@@ -157,22 +157,6 @@ fn kept_attributes(node: Node<'_, '_>) -> Vec<(String, String)> {
         kept.push((qualified, value));
     }
     kept
-}
-
-/// XML-escapes text (and, for attribute values, quotes and the white space a parser would normalise).
-fn escape_into(text: &str, attribute: bool, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\n' if attribute => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' if attribute => out.push_str("&#9;"),
-            _ => out.push(c),
-        }
-    }
 }
 
 #[cfg(test)]

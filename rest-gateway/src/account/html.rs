@@ -21,21 +21,8 @@ pub(crate) const POLICY: &str = "default-src 'none'; script-src 'self'; style-sr
 /// The words of a refused CSRF check or cross-site post (docs/ACCOUNTS.md).
 pub(crate) const FORM_EXPIRED: &str = "This form has expired or came from another site. Go back, reload and try again.";
 
-/// `text` safe inside an element or a double-quoted attribute.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// `text` safe inside an element or a quoted attribute (`canvas_html::escape::markup`).
+pub(crate) use canvas_html::escape::markup as escape;
 
 /// The signed-in part of the layout: the site's navigation and the sign-out form.
 #[derive(Debug, Clone)]

@@ -6,8 +6,10 @@
 use serde_json::Value;
 
 mod tables;
+mod types;
 
 pub use tables::*;
+pub use types::{ItemType, UnknownItemType};
 
 /// The parent of an item on the canvas (also what an omitted parent means).
 pub const PANEL: &str = "panel";
@@ -160,14 +162,14 @@ pub struct ItemTypeDef {
 
 /// The eight item types of the spec, in its order.
 pub const ITEM_TYPES: [ItemTypeDef; 8] = [
-    ItemTypeDef { name: "label", properties: LABEL, creation: Creation::Json },
-    ItemTypeDef { name: "sticky-note", properties: STICKY_NOTE, creation: Creation::Json },
-    ItemTypeDef { name: "shape", properties: SHAPE, creation: Creation::Json },
-    ItemTypeDef { name: "connector", properties: CONNECTOR, creation: Creation::Json },
-    ItemTypeDef { name: "web", properties: WEB, creation: Creation::Json },
-    ItemTypeDef { name: "image", properties: IMAGE, creation: Creation::JsonOrUpload },
-    ItemTypeDef { name: "document", properties: DOCUMENT, creation: Creation::UploadOnly },
-    ItemTypeDef { name: "svg", properties: SVG, creation: Creation::UploadOnly },
+    ItemTypeDef { name: ItemType::Label.as_str(), properties: LABEL, creation: Creation::Json },
+    ItemTypeDef { name: ItemType::StickyNote.as_str(), properties: STICKY_NOTE, creation: Creation::Json },
+    ItemTypeDef { name: ItemType::Shape.as_str(), properties: SHAPE, creation: Creation::Json },
+    ItemTypeDef { name: ItemType::Connector.as_str(), properties: CONNECTOR, creation: Creation::Json },
+    ItemTypeDef { name: ItemType::Web.as_str(), properties: WEB, creation: Creation::Json },
+    ItemTypeDef { name: ItemType::Image.as_str(), properties: IMAGE, creation: Creation::JsonOrUpload },
+    ItemTypeDef { name: ItemType::Document.as_str(), properties: DOCUMENT, creation: Creation::UploadOnly },
+    ItemTypeDef { name: ItemType::Svg.as_str(), properties: SVG, creation: Creation::UploadOnly },
 ];
 
 /// The item type named `name` exactly (the canonical spelling).

@@ -10,6 +10,7 @@ use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
 use super::ItemsService;
 use crate::domain::{EventId, EventKind, ItemId, ProjectId, ProjectRole};
+use crate::error::Invalid;
 use crate::error::{CoreError, CoreResult};
 use crate::service::{page_size, Principal};
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow, NewEvent};
@@ -66,7 +67,7 @@ impl ItemsService {
         mut properties: Map<String, Value>,
         upload: Option<Upload>,
     ) -> CoreResult<Written> {
-        let item_type = ItemType::parse(item_type)?;
+        let item_type = ItemType::parse(item_type).map_err(Invalid::from)?;
         let parent = Parent::parse(parent)?;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let content = match upload {
@@ -138,7 +139,7 @@ impl ItemsService {
         patch: Map<String, Value>,
         expected: Option<Vec<i64>>,
     ) -> CoreResult<Written> {
-        let named_type = item_type.map(ItemType::parse).transpose()?;
+        let named_type = item_type.map(ItemType::parse).transpose().map_err(Invalid::from)?;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
