@@ -30,6 +30,10 @@ await inBrowser(async (context) => {
     await page.waitForSelector(".opblock", { timeout: 20000 });
     const title = await page.locator(".info .title").textContent();
     assert(title.includes("Canvas service REST API"), `title: ${title}`);
+    // The first operation is drawn before the last: wait for them all (a deadline, not a pause).
+    await page
+      .waitForFunction((n) => document.querySelectorAll(".opblock").length >= n, Number(args.operations), { timeout: 20000 })
+      .catch(() => {});
     const count = await page.locator(".opblock").count();
     assert(count === Number(args.operations), `${count} operations shown, the document has ${args.operations}`);
   });

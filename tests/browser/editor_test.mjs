@@ -18,6 +18,10 @@ import { args, assert, check, inBrowsers, skip } from "./harness.mjs";
 const api = `${args.base}/api/v2/projects/${args.project}`;
 const mode = args.mode || "token";
 const timings = {};
+// How long a state the checks wait for may take to come about on a loaded machine (the whole
+// suite beside it): a deadline, never a pause. Every wait below is for what a person would see
+// (an element, a focus, a stored value); the time only bounds how long that may take.
+const SETTLE = 15000;
 
 async function rest(method, path, token, body) {
   const headers = { Authorization: `Bearer ${token}` };
@@ -64,16 +68,23 @@ async function openAs(context, who, how = mode) {
   }
   await page.waitForSelector("body[data-live=true]", { timeout: 20000 });
   await page.waitForSelector("body[data-role]", { timeout: 10000 });
+  // An Editor's toolbar is shown before its tools work: they are wired once the shape picker is
+  // filled (from the served OpenAPI document, read after the page is live), in the same step.
+  // Pressing a tool before that does nothing, so wait for the filled picker, as a person would
+  // see it, before using the tools.
+  if (await page.evaluate(() => document.body.classList.contains("can-edit"))) {
+    await page.waitForSelector("#shape-type option", { state: "attached", timeout: SETTLE });
+  }
   return page;
 }
 
 const g = (id) => `.drawing #item-${id}`;
 const transformOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.getAttribute("transform"), g(id));
 // The item's centre on screen. A fragment being swapped in (someone's change arriving) has no box
-// for a moment: ask again, for at most 3 s.
+// for a moment: ask again until it has one (at most SETTLE).
 // The same holds for the selection's handles, drawn again when the selected item's fragment is.
 const centreOf = async (page, locator, what) => {
-  const deadline = Date.now() + 3000;
+  const deadline = Date.now() + SETTLE;
   for (;;) {
     const box = await locator.boundingBox();
     if (box) return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -90,7 +101,7 @@ async function drag(page, from, dx, dy) {
   await page.mouse.up();
 }
 // Waits until `page` shows `text` in the drawing of item `id`; the time it took in ms.
-async function seesText(page, id, text, timeout = 5000) {
+async function seesText(page, id, text, timeout = SETTLE) {
   const t0 = Date.now();
   await page.waitForFunction(([sel, want]) => (document.querySelector(sel)?.textContent || "").includes(want), [g(id), text], { timeout, polling: 20 });
   return Date.now() - t0;
@@ -125,7 +136,7 @@ await inBrowsers(async (newContext) => {
       const before = await transformOf(b, sticky);
       await drag(a, await centre(a, sticky), dx, dy);
       const t0 = Date.now();
-      await b.waitForFunction(([sel, was]) => document.querySelector(sel)?.getAttribute("transform") !== was, [g(sticky), before], { timeout: 5000, polling: 20 });
+      await b.waitForFunction(([sel, was]) => document.querySelector(sel)?.getAttribute("transform") !== was, [g(sticky), before], { timeout: SETTLE, polling: 20 });
       seen.push(Date.now() - t0);
       await a.waitForFunction(([sel, t]) => document.querySelector(sel)?.getAttribute("transform") === t, [g(sticky), await transformOf(b, sticky)]);
     }
@@ -159,13 +170,13 @@ await inBrowsers(async (newContext) => {
     await a.mouse.move(target.x, target.y, { steps: 8 });
     await a.mouse.up();
     const sel = `.drawing g[data-item-type=connector][data-start-id="${shape1}"][data-end-id="${shape2}"]`;
-    await a.waitForSelector(sel, { timeout: 5000 });
-    await b.waitForSelector(sel, { timeout: 5000 });
+    await a.waitForSelector(sel, { timeout: SETTLE });
+    await b.waitForSelector(sel, { timeout: SETTLE });
     const lineOf = (page) => page.evaluate((s) => document.querySelector(s).innerHTML, sel);
     const [beforeA, beforeB] = [await lineOf(a), await lineOf(b)];
     await drag(a, await centre(a, shape1), 0, 160);
     for (const [page, before] of [[a, beforeA], [b, beforeB]]) {
-      await page.waitForFunction(([s, was]) => document.querySelector(s) && document.querySelector(s).innerHTML !== was, [sel, before], { timeout: 5000 });
+      await page.waitForFunction(([s, was]) => document.querySelector(s) && document.querySelector(s).innerHTML !== was, [sel, before], { timeout: SETTLE });
     }
     assert((await lineOf(a)) === (await lineOf(b)), "both screens draw the connector alike");
     await a.screenshot({ path: join(args.shots, `editor-${args.label}-a.png`) });
@@ -183,7 +194,7 @@ await inBrowsers(async (newContext) => {
     await seesText(b, sticky, "AliceWrote");
     await b.press("textarea.text-editor", "Enter");
     const notice = b.locator(".notice.conflict");
-    await notice.waitFor({ timeout: 5000 });
+    await notice.waitFor({ timeout: SETTLE });
     const words = await notice.textContent();
     assert(words.includes("AliceWrote") && words.includes("BobWrote"), `the notice shows both values: ${words}`);
     await seesText(a, sticky, "AliceWrote");
@@ -202,7 +213,7 @@ await inBrowsers(async (newContext) => {
     await b.keyboard.press("ArrowDown");
     await a.waitForFunction(([sel, y]) => document.querySelector(sel)?.getAttribute("transform").includes(` ${y})`), [g(shape2), start.y + 10]);
     await a.keyboard.press("Control+z");
-    await a.locator(".notice.error", { hasText: "changed by someone else since — not undone" }).waitFor({ timeout: 5000 });
+    await a.locator(".notice.error", { hasText: "changed by someone else since — not undone" }).waitFor({ timeout: SETTLE });
     const now = (await rest("GET", `/item/${shape2}`, args["token-a"])).body.position;
     assert(now.x === start.x + 10 && now.y === start.y + 10, `B's move stays: ${JSON.stringify(now)} from ${JSON.stringify(start)}`);
   });
@@ -224,7 +235,7 @@ await inBrowsers(async (newContext) => {
     const at = async () => Promise.all([shape1, shape2].map(async (id) => (await rest("GET", `/item/${id}`, args["token-a"])).body.position));
     const same = (p, q) => p.every((pos, i) => pos.x === q[i].x && pos.y === q[i].y);
     const settled = async (want, what) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + SETTLE;
       for (;;) {
         const now = await at();
         if (same(now, want)) return;
@@ -238,7 +249,7 @@ await inBrowsers(async (newContext) => {
     await a.waitForFunction((sel) => document.querySelector(sel)?.classList.contains("highlighted"), g(shape2));
     await a.locator("#arrange-style").selectOption("grid");
     await a.locator("#arrange").click();
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + SETTLE;
     let arranged = await at();
     while (same(arranged, before) && Date.now() < deadline) {
       await a.waitForTimeout(50);
@@ -248,17 +259,17 @@ await inBrowsers(async (newContext) => {
     // The stored move is seen before the page has its answer: press Ctrl+Z once the page offers
     // to undo the arrangement, as a person would (the Undo button's title names it). The two
     // reads above are not one snapshot (one may precede the arrangement's commit): read again.
-    await a.waitForSelector('#undo[title^="Undo Arrange"]', { timeout: 5000 });
+    await a.waitForSelector('#undo[title^="Undo Arrange"]', { timeout: SETTLE });
     arranged = await at();
     await a.keyboard.press("Control+z");
     await settled(before, "undo of Arrange");
-    await a.waitForSelector('#redo[title^="Redo Arrange"]', { timeout: 5000 });
+    await a.waitForSelector('#redo[title^="Redo Arrange"]', { timeout: SETTLE });
     await a.keyboard.press("Control+Shift+z");
     await settled(arranged, "redo of Arrange").catch(async (err) => {
       throw new Error(`${err.message}; notices: ${await a.locator("#notices").textContent()}`);
     });
     const last = arranged[0];
-    await b.waitForFunction(([sel, x, y]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} ${y}`), [g(shape1), last.x, last.y], { timeout: 5000 });
+    await b.waitForFunction(([sel, x, y]) => document.querySelector(sel)?.getAttribute("transform").startsWith(`translate(${x} ${y}`), [g(shape1), last.x, last.y], { timeout: SETTLE });
   });
 
   await check("A drops an image on the map, undoes and redoes it (the file sent again)", async () => {
@@ -278,7 +289,7 @@ await inBrowsers(async (newContext) => {
     const box = await a.locator("#map").boundingBox();
     await a.dispatchEvent("#map", "drop", { dataTransfer, clientX: box.x + 60, clientY: box.y + box.height - 60 });
     const waitFor = async (test, what) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + SETTLE;
       for (;;) {
         const now = await images();
         if (test(now)) return now;
@@ -288,19 +299,19 @@ await inBrowsers(async (newContext) => {
     };
     const dropped = (await waitFor((now) => now.length === before + 1, "the drop")).find((item) => item.itemType === "image" && item.fileName === "dot.png");
     assert(dropped, "the dropped image is stored with its file name");
-    await b.waitForSelector(g(dropped.itemId), { timeout: 5000 });
-    await a.waitForSelector('#undo[title^="Undo Add image"]', { timeout: 5000 });
+    await b.waitForSelector(g(dropped.itemId), { timeout: SETTLE });
+    await a.waitForSelector('#undo[title^="Undo Add image"]', { timeout: SETTLE });
     await a.keyboard.press("Control+z");
     await waitFor((now) => now.length === before, "undo of the drop");
-    await b.waitForSelector(g(dropped.itemId), { state: "detached", timeout: 5000 });
-    await a.waitForSelector('#redo[title^="Redo Add image"]', { timeout: 5000 });
+    await b.waitForSelector(g(dropped.itemId), { state: "detached", timeout: SETTLE });
+    await a.waitForSelector('#redo[title^="Redo Add image"]', { timeout: SETTLE });
     await a.keyboard.press("Control+Shift+z");
     const again = (await waitFor((now) => now.length === before + 1, "redo of the drop")).find((item) => item.fileName === "dot.png");
     assert(again.itemId !== dropped.itemId, "redone as a new item");
     assert(again.size.width === dropped.size.width && again.position.x === dropped.position.x, `the same place and size: ${JSON.stringify(again)}`);
     const content = await fetch(`${api}/item/${again.itemId}/content`, { headers: { Authorization: `Bearer ${args["token-a"]}` } });
     assert(content.ok && (await content.arrayBuffer()).byteLength > 50, `the file was sent again: ${content.status}`);
-    await b.waitForSelector(g(again.itemId), { timeout: 5000 });
+    await b.waitForSelector(g(again.itemId), { timeout: SETTLE });
   });
 
   await check("an agent's diagram appears on both screens", async () => {
@@ -308,14 +319,14 @@ await inBrowsers(async (newContext) => {
     const made = await rest("POST", "/diagrams", args["token-a"], { format: "mermaid", source: "flowchart LR\n  p[Plan] --> q[Ship]" });
     assert(made.status === 200 || made.status === 201, `diagram create: ${made.status} ${JSON.stringify(made.body)}`);
     for (const page of [a, b]) {
-      await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`.drawing #item-${id}`)), made.body.itemIds, { timeout: 5000, polling: 20 });
+      await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`.drawing #item-${id}`)), made.body.itemIds, { timeout: SETTLE, polling: 20 });
     }
     timings.diagramSeen = Date.now() - t0;
   });
 
   // Waits until the stored item satisfies `test` (the page writes in the background).
   async function stored(id, test, what) {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + SETTLE;
     for (;;) {
       const item = (await rest("GET", `/item/${id}`, args["token-a"])).body;
       if (test(item)) return item;
@@ -325,7 +336,7 @@ await inBrowsers(async (newContext) => {
   }
   const drawingOf = (page, id) => page.evaluate((sel) => document.querySelector(sel)?.outerHTML || "", g(id));
   const changesOn = (page, id, before) =>
-    page.waitForFunction(([sel, was]) => (document.querySelector(sel)?.outerHTML || "") !== was, [g(id), before], { timeout: 5000, polling: 20 });
+    page.waitForFunction(([sel, was]) => (document.querySelector(sel)?.outerHTML || "") !== was, [g(id), before], { timeout: SETTLE, polling: 20 });
 
   await check("A styles, resizes and rotates a shape, B sees each, and copy and paste make another", async () => {
     await selectItem(a, shape2);
@@ -358,8 +369,8 @@ await inBrowsers(async (newContext) => {
     await a.keyboard.press("Control+v");
     // (A function, not a string: the page's Content-Security-Policy forbids evaluating strings.)
     const one = (n) => document.querySelectorAll(".drawing g[data-item-type=shape]").length === n;
-    await a.waitForFunction(one, before.size + 1, { timeout: 5000 });
-    await b.waitForFunction(one, before.size + 1, { timeout: 5000 });
+    await a.waitForFunction(one, before.size + 1, { timeout: SETTLE });
+    await b.waitForFunction(one, before.size + 1, { timeout: SETTLE });
     const pasted = (await shapes(b)).filter((id) => !before.has(id));
     assert(pasted.length === 1, `B shows ${pasted.length} new shapes`);
     const copy = await stored(pasted[0], (item) => item.itemType === "shape", "the pasted shape");
@@ -371,8 +382,10 @@ await inBrowsers(async (newContext) => {
     const k = await openAs(await newContext(), people.b);
     for (let i = 0; i < 60 && (await k.evaluate(() => document.activeElement?.id)) !== "add-sticky"; i++) await k.keyboard.press("Tab");
     assert((await k.evaluate(() => document.activeElement?.id)) === "add-sticky", "Tab reaches the Add sticky note button");
+    // Enter creates the note (a POST, then its drawing is read) and only then moves the focus to
+    // it: wait for that focus, however long the round trips take here.
     await k.keyboard.press("Enter");
-    await k.waitForFunction(() => document.activeElement?.matches(".drawing .item"), null, { timeout: 5000 }).catch(async () => {
+    await k.waitForFunction(() => document.activeElement?.matches(".drawing .item"), null, { timeout: SETTLE }).catch(async () => {
       const on = await k.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
       throw new Error(`after Enter on Add sticky note the focus is on ${on}; notices: ${await k.locator("#notices").textContent()}`);
     });
@@ -382,7 +395,7 @@ await inBrowsers(async (newContext) => {
     await k.keyboard.press("ArrowRight");
     await k.keyboard.press("ArrowDown");
     const want = `translate(${start.x + 20} ${start.y + 10})`;
-    await k.waitForFunction(([sel, t]) => document.querySelector(sel)?.getAttribute("transform") === t, [g(id), want], { timeout: 5000 }).catch(async () => {
+    await k.waitForFunction(([sel, t]) => document.querySelector(sel)?.getAttribute("transform") === t, [g(id), want], { timeout: SETTLE }).catch(async () => {
       const shown = await transformOf(k, id);
       throw new Error(`the note shows ${shown}, not ${want}; notices: ${await k.locator("#notices").textContent()}`);
     });
@@ -393,10 +406,12 @@ await inBrowsers(async (newContext) => {
     await k.keyboard.press("Enter");
     await seesText(k, id, "Typed");
     await seesText(a, id, "Typed");
-    assert((await k.evaluate(() => document.activeElement?.dataset.itemId)) === id, "focus returns to the item");
+    await k.waitForFunction((want) => document.activeElement?.dataset.itemId === want, id, { timeout: SETTLE }).catch(async () => {
+      throw new Error(`focus returns to the item: it is on ${await k.evaluate(() => document.activeElement?.outerHTML.slice(0, 160))}`);
+    });
     await k.keyboard.press("Delete");
-    await k.waitForSelector(g(id), { state: "detached", timeout: 5000 });
-    await a.waitForSelector(g(id), { state: "detached", timeout: 5000 });
+    await k.waitForSelector(g(id), { state: "detached", timeout: SETTLE });
+    await a.waitForSelector(g(id), { state: "detached", timeout: SETTLE });
     assert((await rest("GET", `/item/${id}`, args["token-b"])).status === 404, "the item is deleted");
     await k.context().close();
   });
@@ -407,19 +422,31 @@ await inBrowsers(async (newContext) => {
     // shows the new text once the service answers again.
     const before = (await rest("GET", `/item/${sticky}`, args["token-a"])).body;
     let failed = 0;
-    await b.route("**/render.svg?itemIds=*", (route) => {
+    // The first read answered 503, and the page asking again (its retry): by then it has handled
+    // the first refusal.
+    let refused;
+    let retried;
+    const firstRefused = new Promise((resolve) => (refused = resolve));
+    const askedAgain = new Promise((resolve) => (retried = resolve));
+    await b.route("**/render.svg?itemIds=*", async (route) => {
       if (failed >= 2) return route.continue();
       failed += 1;
-      return route.fulfill({ status: 503, headers: { "Retry-After": "1", "Content-Type": "application/problem+json" }, body: '{"status":503}' });
+      if (failed === 2) retried();
+      await route.fulfill({ status: 503, headers: { "Retry-After": "1", "Content-Type": "application/problem+json" }, body: '{"status":503}' });
+      if (failed === 1) refused();
     });
+    const within = (promise, what) => {
+      let timer;
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(what)), SETTLE)));
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    };
     try {
       // (Short: a long text wraps into lines, whose text content runs together.)
       const text = `Back ${Date.now() % 1000}`;
       const r = await rest("PATCH", `/item/sticky-note/${sticky}`, args["token-a"], { text });
       assert(r.status === 200, `the agent's PATCH answered ${r.status}`);
-      for (let waited = 0; failed === 0 && waited < 5000; waited += 50) await b.waitForTimeout(50);
-      assert(failed >= 1, "B's page read the changed drawing (and got the 503)");
-      await b.waitForTimeout(200);
+      await within(firstRefused, "B's page did not read the changed drawing (to get the 503)");
+      await within(askedAgain, "B's page did not read the drawing again after the 503");
       assert(await b.locator(g(sticky)).count() === 1, "B still draws the note while its drawing cannot be read");
       await seesText(b, sticky, text, 8000);
     } finally {
@@ -436,8 +463,8 @@ await inBrowsers(async (newContext) => {
       const box = await b.locator("#map").boundingBox();
       await b.mouse.move(box.x + 200, box.y + 200);
       await b.mouse.move(box.x + 260, box.y + 240, { steps: 3 });
-      await a.waitForSelector("#presence li", { timeout: 5000 });
-      await a.waitForSelector("svg.layer .cursor", { timeout: 5000 });
+      await a.waitForSelector("#presence li", { timeout: SETTLE });
+      await a.waitForSelector("svg.layer .cursor", { timeout: SETTLE });
     });
   }
 
@@ -461,8 +488,12 @@ await inBrowsers(async (newContext) => {
           return `blocked (${err.name})`;
         }
       }, target);
-      await Promise.all([evil.waitForLoadState("load").catch(() => {}), evil.evaluate(() => document.getElementById("f").submit())]);
-      await evil.waitForTimeout(300);
+      // The form post navigates the page: wait for the service's answer to it (the submit's own
+      // evaluation may end with the navigation; a post never sent times the wait out).
+      await Promise.all([
+        evil.waitForResponse((r) => r.request().method() === "POST" && r.url() === target, { timeout: SETTLE }),
+        evil.evaluate(() => document.getElementById("f").submit()).catch(() => {}),
+      ]);
       const after = (await rest("GET", `/item/${sticky}`, args["token-a"])).body;
       assert(after.text === before.text && after.updatedAt === before.updatedAt, `the note changed (${fetched}): ${JSON.stringify(after)}`);
       assert(!fetched.startsWith("answered 2"), `the cross-site PATCH ${fetched}`);

@@ -33,9 +33,16 @@ await inBrowser(async (context) => {
   });
 
   await check(`scrolling to the end shows the rest, ${count} in all, each once`, async () => {
-    for (let round = 0; round < 10 && (await entries()).length < count; round += 1) {
+    // Each scroll to the end brings the "more" marker into view, and the list grows by a step:
+    // wait for it to grow (not for a time) before scrolling again.
+    for (let round = 0; round < 10; round += 1) {
+      const shown = (await entries()).length;
+      if (shown >= count) break;
       await scrollToEnd();
-      await page.waitForTimeout(200);
+      const grew = await page
+        .waitForFunction((n) => document.querySelectorAll("#items li").length > n, shown, { timeout: 15000 })
+        .then(() => true, () => false);
+      if (!grew) break;
     }
     const ids = await entries();
     assert(ids.length === count, `${ids.length} entries after scrolling, not ${count}`);
@@ -48,14 +55,14 @@ await inBrowser(async (context) => {
       const r = await fetch(`${api}/item/panel/label?jsonCasing=camel`, { method: "POST", headers, body: JSON.stringify({ text: "Last one" }) });
       return (await r.json()).itemId;
     }, { api, headers });
-    await page.waitForSelector(`#items li[data-item-id="${created}"]`, { timeout: 5000 });
+    await page.waitForSelector(`#items li[data-item-id="${created}"]`, { timeout: 15000 });
     const ids = await entries();
     assert(ids[ids.length - 1] === created && ids.length === count + 1, "the new item is not the last entry");
     const first = ids[0];
     const status = await page.evaluate(async ({ api, headers, first }) => (await fetch(`${api}/item/${first}`, { method: "DELETE", headers })).status,
       { api, headers, first });
     assert(status === 200, `DELETE answered ${status}`);
-    await page.waitForSelector(`#items li[data-item-id="${first}"]`, { state: "detached", timeout: 5000 });
+    await page.waitForSelector(`#items li[data-item-id="${first}"]`, { state: "detached", timeout: 15000 });
     assert((await entries()).length === count, "the deleted item's entry is still counted");
   });
 });

@@ -68,6 +68,10 @@ await inBrowser(async (context) => {
     await page.mouse.down();
     await page.mouse.move(540, 350, { steps: 5 });
     await page.mouse.up();
+    // The wheel event is not waited for by the mouse call: wait for the view to change.
+    await page
+      .waitForFunction((was) => document.querySelector("#map > svg")?.getAttribute("viewBox") !== was, before, { timeout: 15000 })
+      .catch(() => {});
     const after = await page.locator("#map > svg").getAttribute("viewBox");
     assert(before !== after, `the view did not change: ${before}`);
   });

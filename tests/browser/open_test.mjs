@@ -52,7 +52,7 @@ await inBrowser(async (context) => {
     await page.goto(`${args.base}/map/${args.project}?auth=token`);
     await page.waitForFunction(() => document.body.dataset.live === "true" && Number(document.body.dataset.renders) >= 1, null, { timeout: 20000 });
     // The page asks for the listing after the drawing's first frame.
-    const timeout = new Promise((resolve) => setTimeout(() => resolve(false), 5000));
+    const timeout = new Promise((resolve) => setTimeout(() => resolve(false), 15000));
     assert(await Promise.race([listingAsked.then(() => true), timeout]), "the page did not ask for the listing");
     assert((await page.getAttribute("body", "data-listed")) === "false", "the page says the listing is in");
     assert((await page.locator("#items li").count()) === 0, "the list has entries without the listing");
@@ -68,7 +68,7 @@ await inBrowser(async (context) => {
   await check("before the listing, a change through REST is drawn and drawn items can be moved and edited", async () => {
     const changed = await rest("PATCH", `/item/sticky-note/${args.sticky}`, { text: "Changed while listing" });
     assert(changed.status === 200, `PATCH answered ${changed.status}`);
-    await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent || "").includes("Changed while listing"), g(args.sticky), { timeout: 5000 });
+    await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent || "").includes("Changed while listing"), g(args.sticky), { timeout: 15000 });
 
     const start = (await rest("GET", `/item/${args.shape1}`)).body.position;
     const box = await page.locator(g(args.shape1)).boundingBox();
@@ -78,7 +78,7 @@ await inBrowser(async (context) => {
     await page.mouse.move(from.x + 40, from.y + 30, { steps: 4 });
     await page.mouse.move(from.x + 80, from.y + 60, { steps: 4 });
     await page.mouse.up();
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15000;
     let now = start;
     while (Date.now() < deadline && now.x === start.x && now.y === start.y) {
       await page.waitForTimeout(50);
@@ -87,10 +87,10 @@ await inBrowser(async (context) => {
     assert(now.x > start.x && now.y > start.y, `the dragged shape is stored at ${JSON.stringify(now)}, from ${JSON.stringify(start)}`);
 
     await page.locator(g(args.far)).dblclick();
-    await page.waitForSelector("textarea.text-editor", { timeout: 5000 });
+    await page.waitForSelector("textarea.text-editor", { timeout: 15000 });
     await page.fill("textarea.text-editor", "Edited before the listing");
     await page.press("textarea.text-editor", "Enter");
-    await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent || "").includes("Edited before the listing"), g(args.far), { timeout: 5000 });
+    await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent || "").includes("Edited before the listing"), g(args.far), { timeout: 15000 });
     assert((await rest("GET", `/item/${args.far}`)).body.text === "Edited before the listing", "the edit is not stored");
     assert((await page.getAttribute("body", "data-listed")) === "false", "the listing came in early: the checks above proved nothing");
   });
@@ -104,7 +104,7 @@ await inBrowser(async (context) => {
     assert(text && text.includes("Changed while listing"), `the page holds the listing's older text: ${text}`);
     const entry = await page.locator(`#items li[data-item-id="${args.sticky}"] .name`).textContent();
     assert(entry.includes("Changed while listing"), `the list entry says ${entry}`);
-    await page.waitForFunction((sel) => (document.querySelector(sel)?.getAttribute("aria-label") || "").includes("Changed while listing"), g(args.sticky), { timeout: 5000 });
+    await page.waitForFunction((sel) => (document.querySelector(sel)?.getAttribute("aria-label") || "").includes("Changed while listing"), g(args.sticky), { timeout: 15000 });
     const position = await page.evaluate((id) => window.canvasMap.items.get(id).position, args.shape1);
     const stored = (await rest("GET", `/item/${args.shape1}`)).body.position;
     assert(position.x === stored.x && position.y === stored.y, `the page holds ${JSON.stringify(position)}, stored ${JSON.stringify(stored)}`);
@@ -115,13 +115,13 @@ await inBrowser(async (context) => {
     const shown = () => page.evaluate((sel) => getComputedStyle(document.querySelector(`${sel} text`)).display !== "none", g(args.sticky));
     assert(!(await shown()), "a note's text is drawn at about 1 px");
     await page.locator(`#items li[data-item-id="${args.sticky}"] .name`).click();
-    await page.waitForFunction(() => Number(document.querySelector("#map").dataset.hide) === 0, null, { timeout: 5000 });
+    await page.waitForFunction(() => Number(document.querySelector("#map").dataset.hide) === 0, null, { timeout: 15000 });
     assert(await shown(), "the note's text is not drawn when zoomed in on");
   });
 
   await check("zoomed in, items outside the view are culled, Tab reaches them, and Fit draws them again", async () => {
     const culled = (id) => page.evaluate((sel) => document.querySelector(sel).classList.contains("culled"), g(id));
-    await page.waitForFunction((sel) => document.querySelector(sel).classList.contains("culled"), g(args.far), { timeout: 3000 });
+    await page.waitForFunction((sel) => document.querySelector(sel).classList.contains("culled"), g(args.far), { timeout: 15000 });
     assert(!(await culled(args.sticky)), "the note zoomed in on is culled");
     const order = await page.$$eval(".drawing > .item", (all) => all.map((el) => el.dataset.itemId));
     const from = order.indexOf(args.sticky);
@@ -136,6 +136,6 @@ await inBrowser(async (context) => {
     const map = await page.locator("#map").boundingBox();
     assert(box && box.x >= map.x && box.x + box.width <= map.x + map.width, `the note reached by Tab is not in view: ${JSON.stringify(box)}`);
     await page.evaluate(() => document.querySelector("#fit").click());
-    await page.waitForFunction(() => document.querySelectorAll(".drawing > .item.culled").length === 0, null, { timeout: 3000 });
+    await page.waitForFunction(() => document.querySelectorAll(".drawing > .item.culled").length === 0, null, { timeout: 15000 });
   });
 });
