@@ -341,8 +341,18 @@ async fn presence_announcements_write_nothing_to_the_database() {
     let pool = sqlx::PgPool::connect(app.db.database_url.as_deref().unwrap()).await.unwrap();
     let mut follower = Follower::open(&app, &app.base_url, &ada, &project).await;
     // The first call notes the token's use; after that, within the touch interval, nothing does.
-    announced(&app, &ada, &project, json!({"clientId": "warm"})).await;
-    follower.expect(Duration::from_secs(5)).await;
+    // The replica relays announcements through its LISTEN connection, which it opens in the
+    // background at start: announce until the follower sees one (so the relay is listening), then
+    // let the echoes of the others arrive, before anything is counted.
+    let listening = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        announced(&app, &ada, &project, json!({"clientId": "warm"})).await;
+        if follower.next(Duration::from_millis(500)).await.is_some() {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < listening, "no presence event within 30 s of announcing");
+    }
+    while follower.next(Duration::from_secs(1)).await.is_some() {}
     // Whatever the set-up wrote settles first (the indexer, the token's use). The start-up's own
     // writes (the migrations, the first signing key) are counted only when their connection
     // reports them, which PostgreSQL 15 does for an idle connection after up to 10 s
