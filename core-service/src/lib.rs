@@ -44,6 +44,8 @@ pub async fn build(config: &CoreConfig) -> anyhow::Result<Arc<Core>> {
         Core::new(storage, blobs, config.service_settings()?).with_knowledge(knowledge).with_webhooks(webhooks)?;
     // A first signing key, and `inactive` brought in line with today's destination rules.
     core.webhooks().prepare_webhooks().await?;
+    // Items written before containers were enforced, repaired once per database (migration 0013).
+    core.items().repair_parents().await?;
     Ok(Arc::new(core))
 }
 

@@ -2199,7 +2199,7 @@ export interface operations {
     streamChanges: {
         parameters: {
             query?: {
-                /** @description Resume after this seq. */
+                /** @description Resume after this seq (0: from the project's first change). Without it, only changes from now on. */
                 after?: number;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
@@ -3095,7 +3095,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3201,7 +3201,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3252,7 +3252,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3325,7 +3325,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3376,7 +3376,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3477,7 +3477,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3571,7 +3571,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3672,7 +3672,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -3723,7 +3723,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id. */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;

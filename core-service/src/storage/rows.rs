@@ -86,7 +86,8 @@ pub struct ItemRow {
 /// delete of it may have committed since the request was validated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attachment {
-    /// The connector field that names it (`startPoint.itemId`, `endPoint.itemId`).
+    /// The field that names it: a connector end (`startPoint.itemId`, `endPoint.itemId`) or a
+    /// new item's `parent`.
     pub field: &'static str,
     pub item_id: ItemId,
 }

@@ -2,7 +2,7 @@
 //!
 //! ```json
 //! {"projectId": "…", "webhookId": "…", "deliveryId": "…",
-//!  "changes": [{"kind": "item.updated", "eventId": "…", "occurredAt": "…",
+//!  "changes": [{"kind": "item.updated", "eventId": "…", "seq": 42, "occurredAt": "…",
 //!               "actorUserId": "…", "subject": {"type": "label", "id": "…"},
 //!               "parent": "panel", "new": {"text": "b"}, "old": {"text": "a"}}],
 //!  "customData": <exactly as registered>}
@@ -44,6 +44,10 @@ pub fn change(event: &EventRow) -> Value {
     let mut change = Map::new();
     change.insert("kind".into(), Value::String(event.kind.as_str().to_owned()));
     change.insert("eventId".into(), Value::String(event.id.to_string()));
+    // The event's place in the project's change log (the change stream's `seq`): deliveries may
+    // arrive out of order and more than once, and one item's changes have rising seqs, so a
+    // receiver keeps the highest seq applied per item and drops anything at or below it.
+    change.insert("seq".into(), json!(event.seq));
     change.insert("occurredAt".into(), Value::String(timestamp(event.occurred_at)));
     change.insert("actorUserId".into(), Value::String(event.actor_user_id.to_string()));
     change.insert("subject".into(), json!({"type": event.subject_type, "id": event.subject_id.to_string()}));

@@ -375,8 +375,9 @@ pub struct DeleteItem;
 impl CanvasTool for DeleteItem {
     const NAME: &'static str = "delete_item";
     const TITLE: &'static str = "Delete an item";
-    const DESCRIPTION: &'static str = "Deletes an item from a project map. This cannot be undone. Connectors \
-        attached to the item are kept and stay where they were drawn.";
+    const DESCRIPTION: &'static str = "Deletes an item from a project map together with every item inside it \
+        (a shape's content, a connector's caption labels). This cannot be undone. Connectors attached to a \
+        deleted item that are not inside it are kept and stay where they were drawn.";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = DeleteItemArgs;
     type Output = DeletedOut;

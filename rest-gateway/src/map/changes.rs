@@ -43,7 +43,7 @@ pub const MAX_STREAM: Duration = Duration::from_secs(300);
         itemId, itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.",
     params(
         ("projectId" = String, Path, format = "uuid"),
-        ("after" = Option<i64>, Query, minimum = 0, description = "Resume after this seq."),
+        ("after" = Option<i64>, Query, minimum = 0, description = "Resume after this seq (0: from the project's first change). Without it, only changes from now on."),
         ("Last-Event-ID" = Option<String>, Header, description = "Resume after this seq (SSE reconnection)."),
     ),
     responses((status = 200, description = "The event stream.", content_type = "text/event-stream", body = String))
@@ -59,9 +59,9 @@ pub async fn stream_changes(
     let resume = query_value(query.as_deref().unwrap_or_default(), "after")
         .or_else(|| headers.get("last-event-id").and_then(|v| v.to_str().ok()).map(str::to_owned));
     let after = match resume.as_deref().map(str::trim) {
-        None | Some("") => 0,
+        None | Some("") => None,
         Some(raw) => match raw.parse::<i64>() {
-            Ok(n) if n >= 0 => n,
+            Ok(n) if n >= 0 => Some(n),
             _ => return format.error(ApiError::invalid("after", "must be a whole number >= 0 (a change's seq)")),
         },
     };

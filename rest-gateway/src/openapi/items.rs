@@ -42,7 +42,10 @@ fn parent_param() -> utoipa::openapi::path::Parameter {
         .name("parent")
         .parameter_in(ParameterIn::Path)
         .required(Required::True)
-        .description(Some("Where the item goes: `panel` (the canvas), `inbox`, or a container item's id."))
+        .description(Some(format!(
+            "Where the item goes: `panel` (the canvas), `inbox`, or a container item's id ({}).",
+            canvas_vocabulary::items::containers::RULE
+        )))
         .schema(Some(Ref::from_schema_name(PARENT)))
         .build()
 }

@@ -91,7 +91,7 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
     let first = create_label(&app, &owner, &project, json!({"text": "before the watch"})).await;
     let who = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
     let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
-    let mut watch = app.core.items().watch_project(&who, project_id, 0).await.unwrap();
+    let mut watch = app.core.items().watch_project(&who, project_id, None).await.unwrap();
     let start = watch.resume_point();
     assert!(start > 0, "the resume point is the project's last record");
     assert!(app.core.items().poll_watch(&mut watch).await.unwrap().is_empty(), "history is not replayed");
@@ -136,7 +136,7 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
     assert!(app.core.items().poll_watch(&mut watch).await.unwrap().is_empty(), "each record once");
 
     // Resuming from the seq before the watch began: everything committed since, in seq order.
-    let mut resumed = app.core.items().watch_project(&who, project_id, start).await.unwrap();
+    let mut resumed = app.core.items().watch_project(&who, project_id, Some(start)).await.unwrap();
     let replay = app.core.items().poll_watch(&mut resumed).await.unwrap();
     let expected: Vec<String> =
         if backend == Backend::Postgres { vec![first.clone(), second.clone()] } else { vec![second.clone()] };

@@ -224,7 +224,26 @@ async fn framing_errors(backend: Backend) {
     )
     .await;
     assert_invalid(&missing_parent, "parent");
-    let container = create_label(&app, &owner, &project, json!({"text": "group"})).await;
+    // A label holds nothing (docs/ITEMS.md, "Parents and containers"); a shape holds anything.
+    let label = create_label(&app, &owner, &project, json!({"text": "not a group"})).await;
+    let inside_label = send(
+        &app,
+        Method::POST,
+        &app.item_url(&project, &format!("/{label}/label")),
+        Some(&auth),
+        Some(json!({"text": "in"})),
+    )
+    .await;
+    assert_invalid(&inside_label, "parent");
+    let shape = send(
+        &app,
+        Method::POST,
+        &app.item_url(&project, "/panel/shape"),
+        Some(&auth),
+        Some(json!({"size": {"width": 100, "height": 100}})),
+    )
+    .await;
+    let container = shape.body["ItemId"].as_str().expect("a shape").to_owned();
     let child = send(
         &app,
         Method::POST,

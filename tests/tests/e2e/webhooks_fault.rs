@@ -146,7 +146,7 @@ async fn assert_all_arrived(env: &WebhookEnv, acknowledged: &[String], label: &s
     }
 }
 
-async fn kill(child: &mut Child) {
+pub(crate) async fn kill(child: &mut Child) {
     child.start_kill().expect("SIGKILL");
     child.wait().await.unwrap();
 }

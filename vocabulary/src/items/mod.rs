@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+pub mod containers;
 mod tables;
 mod types;
 

@@ -138,7 +138,7 @@ impl ItemsService {
                 *id,
                 item_type,
                 EventKind::ItemUpdated,
-                json!({"new": new, "old": old}),
+                json!({"parent": current.parent.to_string(), "new": new, "old": old}),
             ));
             answer.push(Written { item: *id, item_type, version: row.version });
             changes.push((row, current.version));

@@ -22,6 +22,7 @@ use crate::service::Principal;
 use crate::storage::{Attachment, ItemRow};
 use canvas_items::schema::fold_name;
 use canvas_items::{ItemFacts, ItemType, Parent};
+use canvas_vocabulary::items::containers::refusal;
 use canvas_vocabulary::limits::bulk::{ref_rule, valid_ref, MAX_ITEMS, REF_PREFIX};
 
 /// One item of a bulk create, as the client sent it.
@@ -74,7 +75,7 @@ impl ItemsService {
         let refs = references(&batch, &ids, &mut violations);
 
         let mut planned = Vec::with_capacity(batch.len());
-        let mut external_parents: Vec<(usize, ItemId)> = Vec::new();
+        let mut external_parents: Vec<(usize, ItemId, ItemType)> = Vec::new();
         let mut external_ends: Vec<(usize, Attachment)> = Vec::new();
         let mut batch_parents: Vec<Option<usize>> = vec![None; batch.len()];
         let now = Utc::now();
@@ -102,6 +103,10 @@ impl ItemsService {
                     }
                     Some(&(j, id)) => {
                         batch_parents[i] = Some(j);
+                        if let Some(container) = types[j].filter(|container| !container.holds(item_type)) {
+                            violations.push(FieldViolation::new(at("parent"), refusal(container, item_type)));
+                            continue;
+                        }
                         Parent::Item(id)
                     }
                     None => {
@@ -112,7 +117,7 @@ impl ItemsService {
                 raw => match Parent::parse(raw.unwrap_or_default()) {
                     Ok(parent) => {
                         if let Parent::Item(id) = parent {
-                            external_parents.push((i, id));
+                            external_parents.push((i, id, item_type));
                         }
                         parent
                     }
@@ -165,8 +170,15 @@ impl ItemsService {
             })
             .collect();
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();
+        // Containers outside the batch must still be there when it commits, as connector ends must.
+        let mut must_exist = external_ends;
+        must_exist.extend(external_parents.iter().map(|&(i, item_id, _)| (i, Attachment { field: "parent", item_id })));
+        let _filling = match external_parents.is_empty() {
+            false => Some(self.container_turns.fill(project).await),
+            true => None,
+        };
         let deadline = Instant::now() + WRITE_DEADLINE;
-        while !written(self.store.insert_items(&rows, &events, &external_ends).await.map(|()| true))? {
+        while !written(self.store.insert_items(&rows, &events, &must_exist).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
         self.outbox_written();
@@ -177,17 +189,18 @@ impl ItemsService {
         Ok(ids.into_iter().zip(names).map(|(item, reference)| Created { reference, item }).collect())
     }
 
-    /// Parents and connector ends outside the batch must be items of the project (connector ends
-    /// not connectors). The ends are checked again inside the write transaction.
+    /// Parents and connector ends outside the batch must be items of the project (parents
+    /// containers that hold the item's type, connector ends not connectors). Both are checked
+    /// again inside the write transaction.
     async fn check_existing(
         &self,
         project: ProjectId,
-        parents: &[(usize, ItemId)],
+        parents: &[(usize, ItemId, ItemType)],
         ends: &[(usize, Attachment)],
         violations: &mut Vec<FieldViolation>,
     ) -> CoreResult<()> {
         let mut wanted: Vec<uuid::Uuid> =
-            parents.iter().map(|(_, id)| id.uuid()).chain(ends.iter().map(|(_, a)| a.item_id.uuid())).collect();
+            parents.iter().map(|(_, id, _)| id.uuid()).chain(ends.iter().map(|(_, a)| a.item_id.uuid())).collect();
         wanted.sort_unstable();
         wanted.dedup();
         let found: HashMap<uuid::Uuid, ItemType> = self
@@ -197,12 +210,17 @@ impl ItemsService {
             .into_iter()
             .map(|row| (row.id.uuid(), row.item_type))
             .collect();
-        for (i, id) in parents {
-            if !found.contains_key(&id.uuid()) {
-                violations.push(FieldViolation::new(
-                    format!("items[{i}].parent"),
+        for (i, id, child) in parents {
+            let field = format!("items[{i}].parent");
+            match found.get(&id.uuid()) {
+                None => violations.push(FieldViolation::new(
+                    field,
                     format!("no item '{id}' in this project to act as the container"),
-                ));
+                )),
+                Some(container) if !container.holds(*child) => {
+                    violations.push(FieldViolation::new(field, refusal(*container, *child)))
+                }
+                Some(_) => {}
             }
         }
         for (i, end) in ends {

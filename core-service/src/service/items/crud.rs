@@ -1,5 +1,6 @@
 //! Item operations: access check, validation, storage, change event.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -82,7 +83,7 @@ impl ItemsService {
         };
         let facts = ItemFacts { has_content: content.is_some() };
         let props = canvas_items::validate_create(item_type, properties, facts)?;
-        self.check_parent(project, parent, None).await?;
+        let container = self.check_parent(project, parent, item_type, None).await?;
         if item_type == ItemType::Connector {
             self.check_attachments(project, &props, None).await?;
         }
@@ -95,7 +96,12 @@ impl ItemsService {
             first_version(NewItem { id, project, item_type, parent, props: &props, content_key }, who, Utc::now());
         let payload = json!({"parent": row.parent.to_string(), "new": props});
         let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
-        let attached = attachments(item_type, &props);
+        let mut attached = attachments(item_type, &props);
+        attached.extend(container);
+        let _filling = match container {
+            Some(_) => Some(self.container_turns.fill(project).await),
+            None => None,
+        };
         let deadline = Instant::now() + WRITE_DEADLINE;
         while !written(self.store.insert_item(&row, &event, &attached).await.map(|()| true))? {
             lost_race(deadline).await?;
@@ -163,8 +169,8 @@ impl ItemsService {
             }
             let (new, old) = changed_properties(stored, &updated);
             let row = next_version(&current, who, updated);
-            let event =
-                item_event(who, project, item, actual_type, EventKind::ItemUpdated, json!({"new": new, "old": old}));
+            let payload = json!({"parent": current.parent.to_string(), "new": new, "old": old});
+            let event = item_event(who, project, item, actual_type, EventKind::ItemUpdated, payload);
             let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if written(self.store.update_item(&row, current.version, &event, &attached).await)? {
                 self.outbox_written();
@@ -174,9 +180,9 @@ impl ItemsService {
         }
     }
 
-    /// Deletes an item. Connectors attached to it are detached in the same
-    /// transaction: their ends stay where they were drawn (and each gets an
-    /// `item.updated` event), so no connector is lost with the item.
+    /// Deletes an item and everything it holds (`containers.rs`). Connectors attached to a
+    /// deleted item are detached in the same transaction: their ends stay where they were drawn
+    /// (and each gets an `item.updated` event), so no connector is lost with the item.
     pub async fn delete_item(
         &self,
         who: &Principal,
@@ -186,17 +192,22 @@ impl ItemsService {
     ) -> CoreResult<Written> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
+        let mut emptying = None;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
+            if current.item_type.is_container() && emptying.is_none() {
+                // Creates into it wait from here on; read it again once they are done.
+                emptying = Some(self.container_turns.empty(project).await);
+                continue;
+            }
             check_expected(expected.as_deref(), &current)?;
-            let item_type = current.item_type;
-            let dependents = self.detach_connectors(who, project, &current).await?;
-            let payload = json!({"parent": current.parent.to_string(), "old": current.properties});
-            let event = item_event(who, project, item, item_type, EventKind::ItemDeleted, payload);
-            if written(self.store.delete_item(project, item, current.version, &event, &dependents).await)? {
+            let (item_type, version) = (current.item_type, current.version);
+            let removal = self.removal(who, project, vec![current], &HashSet::new()).await?;
+            let done = self.store.delete_items(project, &removal.deletes, &removal.events, &removal.dependents).await;
+            if written(done)? {
                 self.outbox_written();
-                return Ok(Written { item, item_type, version: current.version });
+                return Ok(Written { item, item_type, version });
             }
             lost_race(deadline).await?;
         }
@@ -289,21 +300,6 @@ impl ItemsService {
 
     pub(super) async fn load_item(&self, project: ProjectId, item: ItemId) -> CoreResult<ItemRow> {
         self.store.get_item(project, item).await?.ok_or_else(|| CoreError::not_found("item", item))
-    }
-
-    /// A parent item must exist in the same project (and not be the item).
-    async fn check_parent(&self, project: ProjectId, parent: Parent, item: Option<ItemId>) -> CoreResult<()> {
-        let Parent::Item(parent_id) = parent else { return Ok(()) };
-        if Some(parent_id) == item {
-            return Err(CoreError::invalid("parent", "an item cannot be its own parent"));
-        }
-        match self.store.get_item(project, parent_id).await? {
-            Some(_) => Ok(()),
-            None => Err(CoreError::invalid(
-                "parent",
-                format!("no item '{parent_id}' in this project to act as the container"),
-            )),
-        }
     }
 }
 

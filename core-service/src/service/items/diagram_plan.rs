@@ -45,7 +45,8 @@ pub(super) struct Change {
     pub inserts: Vec<ItemRow>,
     pub attached: Vec<Attachment>,
     pub updates: Vec<(ItemRow, i64)>,
-    /// Deleted items as they were.
+    /// Deleted items as they were; their events are added with what they hold
+    /// (`diagram_records.rs`, `containers.rs`).
     pub deletes: Vec<ItemRow>,
     pub events: Vec<NewEvent>,
     pub elements: Vec<ElementRow>,
@@ -171,7 +172,7 @@ pub(super) fn plan(
                     let (new, old) = changed_properties(&stored, &props);
                     let mut next = next_version(current, who, props);
                     next.parent = parent;
-                    let payload = json!({"new": new, "old": old});
+                    let payload = json!({"parent": parent.to_string(), "new": new, "old": old});
                     change.events.push(item_event(
                         who,
                         project,
@@ -224,11 +225,6 @@ pub(super) fn plan(
         if let Some(item) = prior.items.get(&row.item_id.uuid()) {
             change.deletes.push(item.clone());
         }
-    }
-    for item in &change.deletes {
-        let item_type = item.item_type;
-        let payload = json!({"parent": item.parent.to_string(), "old": item.properties});
-        change.events.push(item_event(who, project, item.id, item_type, EventKind::ItemDeleted, payload));
     }
     Ok(change)
 }

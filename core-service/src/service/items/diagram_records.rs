@@ -9,21 +9,19 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::Utc;
-use serde_json::{json, Value};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::crud::{changed_properties, item_event, lost_race, next_version, written};
+use super::crud::{lost_race, written};
 use super::diagram_plan::{self, Change, Prior};
 use super::item_locks::WRITE_DEADLINE;
 use super::ItemsService;
-use crate::domain::{DiagramId, EventKind, ItemId, ProjectId, ProjectRole};
+use crate::domain::{DiagramId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
 use crate::service::{page_size, Principal};
 use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, RecordChange};
 use canvas_diagram::{Diagram, PlannedItem};
-use canvas_items::connector::{self, Frame};
-use canvas_items::ItemType;
+use canvas_items::connector;
 use canvas_vocabulary::limits::DIAGRAMS_PAGE;
 
 /// A record as readers see it: the element map lists only items that still exist.
@@ -151,6 +149,8 @@ impl ItemsService {
         let diagram = parse_source(source)?;
         // A record's writes take turns under its id, in the item turns' key space (ids never collide).
         let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
+        // It may delete shapes that hold people's items (`containers.rs`).
+        let _emptying = self.container_turns.empty(project).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
@@ -159,7 +159,7 @@ impl ItemsService {
             let planned =
                 canvas_diagram::to_items(&canvas_diagram::layout(&diagram), (current.origin_x, current.origin_y));
             let change = diagram_plan::plan(who, project, id, planned, &prior)?;
-            let dependents = self.detach_people_s_connectors(who, project, &change).await?;
+            let (change, dependents) = self.with_removal(who, project, change).await?;
             let record = DiagramRow {
                 kind: kind_of(&diagram),
                 source: source.to_owned(),
@@ -189,6 +189,8 @@ impl ItemsService {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         // A record's writes take turns under its id, in the item turns' key space (ids never collide).
         let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
+        // It may delete shapes that hold people's items (`containers.rs`).
+        let _emptying = self.container_turns.empty(project).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
@@ -198,7 +200,7 @@ impl ItemsService {
                 true => Change::default(),
                 false => diagram_plan::plan(who, project, id, Vec::new(), &prior)?,
             };
-            let dependents = self.detach_people_s_connectors(who, project, &change).await?;
+            let (change, dependents) = self.with_removal(who, project, change).await?;
             let change_kind = RecordChange::Delete(current.version);
             if written(self.commit_diagram(&current, change_kind, &change, dependents).await)? {
                 return Ok(answer(id, current.version, change));
@@ -239,48 +241,24 @@ impl ItemsService {
         Ok(Prior { elements, items })
     }
 
-    /// Connectors that are not the diagram's, attached to items it deletes: detached, their ends
-    /// left where they were drawn, each with its `item.updated` event (as a single delete does).
-    async fn detach_people_s_connectors(
+    /// The items a change deletes with everything they hold that the new source does not keep
+    /// (items a person put into the diagram's shapes go with them), each with its `item.deleted`
+    /// event, and the connectors that are not the diagram's detached from them, as a single
+    /// delete does (`containers.rs`).
+    async fn with_removal(
         &self,
         who: &Principal,
         project: ProjectId,
-        change: &Change,
-    ) -> CoreResult<Vec<DependentUpdate>> {
+        mut change: Change,
+    ) -> CoreResult<(Change, Vec<DependentUpdate>)> {
         if change.deletes.is_empty() {
-            return Ok(Vec::new());
+            return Ok((change, Vec::new()));
         }
-        let deleted: HashMap<String, &ItemRow> = change.deletes.iter().map(|d| (d.id.to_string(), d)).collect();
-        let diagram_s: HashSet<Uuid> = change.order.iter().map(|i| i.uuid()).collect();
-        let mut updates = Vec::new();
-        for current in self.store.project_connectors(project).await? {
-            if diagram_s.contains(&current.id.uuid()) || deleted.contains_key(&current.id.to_string()) {
-                continue;
-            }
-            let Value::Object(stored) = &current.properties else { continue };
-            let ends = connector::attached_items(stored);
-            if !ends.iter().any(|e| deleted.contains_key(e)) {
-                continue;
-            }
-            let others: Vec<Uuid> =
-                ends.iter().filter(|e| !deleted.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
-            let mut frames: HashMap<String, Frame> = HashMap::new();
-            for row in deleted.values().copied().chain(self.store.get_items(project, &others).await?.iter()) {
-                if let Some(props) = row.properties.as_object() {
-                    frames.insert(row.id.to_string(), Frame::of(props));
-                }
-            }
-            let mut props = stored.clone();
-            for end in ends.iter().filter(|e| deleted.contains_key(*e)) {
-                connector::detach(&mut props, end, |id| frames.get(id).copied());
-            }
-            let (new, old) = changed_properties(stored, &props);
-            let payload = json!({"new": new, "old": old, "reason": "attached item deleted"});
-            let event = item_event(who, project, current.id, ItemType::Connector, EventKind::ItemUpdated, payload);
-            let row = next_version(&current, who, props);
-            updates.push(DependentUpdate { row, expected_version: current.version, event });
-        }
-        Ok(updates)
+        let kept: HashSet<ItemId> = change.order.iter().copied().collect();
+        let removal = self.removal(who, project, std::mem::take(&mut change.deletes), &kept).await?;
+        change.deletes = removal.rows;
+        change.events.extend(removal.events);
+        Ok((change, removal.dependents))
     }
 
     /// Writes a planned change, its dependents and the record in one transaction; false on a lost

@@ -14,9 +14,9 @@
 use std::hash::BuildHasher;
 use std::time::Duration;
 
-use tokio::sync::{Mutex, MutexGuard};
+use tokio::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use crate::domain::ItemId;
+use crate::domain::{ItemId, ProjectId};
 
 /// How long a write keeps retrying after losing version races to other replicas.
 pub const WRITE_DEADLINE: Duration = Duration::from_secs(20);
@@ -64,6 +64,50 @@ impl ItemLocks {
 
     fn stripe(&self, item: ItemId) -> usize {
         (self.hasher.hash_one(item.uuid()) as usize) % STRIPES
+    }
+}
+
+/// Stripes of [`ContainerTurns`].
+const PROJECT_STRIPES: usize = 256;
+
+/// Creates into a container and deletes of a container, per project, within this replica.
+///
+/// A container's delete takes what it holds in one transaction and starts over when something was
+/// put into it meanwhile (`storage/items/containment.rs`). Against writers that keep creating in
+/// the container, that delete would start over for ever. So a create into a container holds its
+/// project's turn shared while it runs, and a delete of a container (or a diagram write, which
+/// may delete shapes people put items into) holds it exclusively: the delete waits for the
+/// creates in flight, and the creates that come after it wait for it (tokio's lock is fair, so
+/// one waiting delete holds the later creates back) and then find their container gone. Replicas
+/// do not share these turns; between them the in-transaction check keeps the data right.
+#[derive(Debug)]
+pub struct ContainerTurns {
+    stripes: Box<[RwLock<()>]>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl Default for ContainerTurns {
+    fn default() -> Self {
+        Self {
+            stripes: (0..PROJECT_STRIPES).map(|_| RwLock::new(())).collect(),
+            hasher: std::collections::hash_map::RandomState::new(),
+        }
+    }
+}
+
+impl ContainerTurns {
+    /// The turn of a create into a container of `project` (shared with other creates).
+    pub async fn fill(&self, project: ProjectId) -> RwLockReadGuard<'_, ()> {
+        self.stripes[self.stripe(project)].read().await
+    }
+
+    /// The turn of a delete that may take a container's content in `project` (exclusive).
+    pub async fn empty(&self, project: ProjectId) -> RwLockWriteGuard<'_, ()> {
+        self.stripes[self.stripe(project)].write().await
+    }
+
+    fn stripe(&self, project: ProjectId) -> usize {
+        (self.hasher.hash_one(project.uuid()) as usize) % PROJECT_STRIPES
     }
 }
 

@@ -1,7 +1,7 @@
 //! What items look like to readers (derived properties), uploads, and the
 //! connector bookkeeping that touches several items.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
@@ -154,41 +154,44 @@ impl ItemsService {
         }
     }
 
-    /// Connector updates that pin every end attached to `deleted` where it
-    /// is drawn now.
+    /// Connector updates that pin every end attached to one of `deleted` where it is drawn now,
+    /// for every connector of the project but those in `untouched` (deleted too, or written by
+    /// the caller itself).
     pub(super) async fn detach_connectors(
         &self,
         who: &Principal,
         project: ProjectId,
-        deleted: &ItemRow,
+        deleted: &[ItemRow],
+        untouched: &HashSet<ItemId>,
     ) -> CoreResult<Dependents> {
-        let deleted_id = deleted.id.to_string();
-        let connectors: Vec<ItemRow> = self
-            .store
-            .project_connectors(project)
-            .await?
-            .into_iter()
-            .filter(|c| c.properties.as_object().is_some_and(|p| connector::attached_items(p).contains(&deleted_id)))
-            .collect();
-        let mut updates = Vec::with_capacity(connectors.len());
-        for current in connectors {
-            let Value::Object(stored) = &current.properties else { continue };
-            let others: Vec<Uuid> = connector::attached_items(stored)
-                .iter()
-                .filter(|id| **id != deleted_id)
-                .filter_map(|id| Uuid::parse_str(id).ok())
-                .collect();
-            let mut frames: HashMap<String, Frame> = HashMap::new();
-            if let Some(props) = deleted.properties.as_object() {
-                frames.insert(deleted_id.clone(), Frame::of(props));
+        if deleted.is_empty() {
+            return Ok(Vec::new());
+        }
+        let gone: HashMap<String, &ItemRow> = deleted.iter().map(|d| (d.id.to_string(), d)).collect();
+        let mut updates = Vec::new();
+        for current in self.store.project_connectors(project).await? {
+            if untouched.contains(&current.id) {
+                continue;
             }
-            for row in self.store.get_items(project, &others).await? {
+            let Value::Object(stored) = &current.properties else { continue };
+            let ends = connector::attached_items(stored);
+            if !ends.iter().any(|e| gone.contains_key(e)) {
+                continue;
+            }
+            let others: Vec<Uuid> =
+                ends.iter().filter(|e| !gone.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
+            let mut frames: HashMap<String, Frame> = HashMap::new();
+            for row in gone.values().copied().chain(self.store.get_items(project, &others).await?.iter()) {
                 if let Some(props) = row.properties.as_object() {
                     frames.insert(row.id.to_string(), Frame::of(props));
                 }
             }
             let mut props = stored.clone();
-            if !connector::detach(&mut props, &deleted_id, |id| frames.get(id).copied()) {
+            let mut detached = false;
+            for end in ends.iter().filter(|e| gone.contains_key(*e)) {
+                detached |= connector::detach(&mut props, end, |id| frames.get(id).copied());
+            }
+            if !detached {
                 continue;
             }
             let (new, old) = changed_properties(stored, &props);
@@ -198,7 +201,7 @@ impl ItemsService {
                 current.id,
                 ItemType::Connector,
                 EventKind::ItemUpdated,
-                json!({"new": new, "old": old, "reason": "attached item deleted"}),
+                json!({"parent": current.parent.to_string(), "new": new, "old": old, "reason": "attached item deleted"}),
             );
             let row = next_version(&current, who, props);
             updates.push(DependentUpdate { row, expected_version: current.version, event });

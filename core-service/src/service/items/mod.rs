@@ -7,6 +7,8 @@
 //!
 //! - [`crud`]: create, read, update, delete, list one item at a time.
 //! - [`item_views`]: derived properties, uploads, connector bookkeeping.
+//! - `containers`: which item may hold which, and deleting a container with what it holds.
+//! - [`repair`]: the once-per-database repair of items held by gone or non-container items.
 //! - [`item_filters`]: the listing's region, text and changed-since filters.
 //! - [`bulk`]: many items created in one all-or-nothing call (beyond the spec).
 //! - [`diagrams`]: Mermaid laid out and created through the bulk path (beyond the spec).
@@ -19,6 +21,7 @@
 
 pub mod arrange;
 pub mod bulk;
+mod containers;
 pub mod crud;
 pub mod diagram_export;
 pub mod diagram_plan;
@@ -31,6 +34,7 @@ pub mod item_locks;
 pub mod item_views;
 pub mod presence;
 mod project_copy;
+pub mod repair;
 pub mod watch;
 
 use std::sync::Arc;
@@ -54,6 +58,8 @@ pub struct ItemsService {
     deliveries: DueSignal,
     /// Serialises writers of one item within this replica.
     item_locks: Arc<item_locks::ItemLocks>,
+    /// Lets a container's delete win against creates into it within this replica.
+    container_turns: Arc<item_locks::ContainerTurns>,
     /// This replica's presence of every open map.
     presence: Arc<presence::PresenceHub>,
 }
@@ -66,7 +72,16 @@ impl ItemsService {
         knowledge: Knowledge,
         deliveries: DueSignal,
     ) -> Self {
-        Self { access, store, blobs, knowledge, deliveries, item_locks: Arc::default(), presence: Arc::default() }
+        Self {
+            access,
+            store,
+            blobs,
+            knowledge,
+            deliveries,
+            item_locks: Arc::default(),
+            container_turns: Arc::default(),
+            presence: Arc::default(),
+        }
     }
 
     /// After a committed write with events: the indexer and the webhook dispatchers start at once

@@ -28,8 +28,8 @@ impl ItemsService {
     }
 
     /// Writes `items` into `into` with new ids, created by `who` at `now`; parents and connector
-    /// ends that point at copied items point at their copies. Each copy records `item.created`.
-    /// Answers how many were written.
+    /// ends that point at copied items point at their copies. Each copy records `item.created`;
+    /// all are written in one transaction. Answers how many were written.
     pub(crate) async fn insert_copies(
         &self,
         who: &Principal,
@@ -39,13 +39,19 @@ impl ItemsService {
     ) -> CoreResult<usize> {
         let ids: std::collections::HashMap<String, String> =
             items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
-        for mut row in items.clone() {
+        let mut rows = Vec::with_capacity(items.len());
+        let mut events = Vec::with_capacity(items.len());
+        for mut row in items {
             let new_id = Uuid::parse_str(&ids[&row.id.to_string()]).map_err(CoreError::internal)?;
             if let canvas_items::Parent::Item(old) = row.parent {
-                if let Some(copy) = ids.get(&old.to_string()) {
-                    let copy = Uuid::parse_str(copy).map_err(CoreError::internal)?;
-                    row.parent = canvas_items::Parent::Item(crate::domain::ItemId::from_uuid(copy));
-                }
+                // A container that is not among the copies (none is, since containers delete what
+                // they hold; kept for data written before) leaves its item on the canvas.
+                row.parent = match ids.get(&old.to_string()) {
+                    Some(copy) => canvas_items::Parent::Item(crate::domain::ItemId::from_uuid(
+                        Uuid::parse_str(copy).map_err(CoreError::internal)?,
+                    )),
+                    None => canvas_items::Parent::Panel,
+                };
             }
             for end in ["startPoint", "endPoint"] {
                 let target = row.properties.get(end).and_then(|p| p.get("itemId")).and_then(|v| v.as_str());
@@ -67,8 +73,12 @@ impl ItemsService {
                 occurred_at: now,
                 payload: serde_json::json!({"parent": row.parent.to_string(), "new": row.properties}),
             };
-            self.store.insert_item(&row, &event, &[]).await?;
+            rows.push(row);
+            events.push(event);
         }
-        Ok(items.len())
+        // One transaction: the copy is whole or not there.
+        self.store.insert_items(&rows, &events, &[]).await?;
+        self.outbox_written();
+        Ok(rows.len())
     }
 }

@@ -64,27 +64,33 @@ impl ProjectWatch {
 
 impl ItemsService {
     /// Starts following `project`: needs the Viewer role or above (404 for an
-    /// unknown project, 403 without access). `after` > 0 resumes after that
-    /// seq; otherwise only changes committed from now on are delivered.
-    pub async fn watch_project(&self, who: &Principal, project: ProjectId, after: i64) -> CoreResult<ProjectWatch> {
+    /// unknown project, 403 without access). `Some(after)` resumes after that seq (`Some(0)`: from
+    /// the project's first change still recorded, what a consumer rebuilding the map starts
+    /// from); None delivers only changes committed from now on.
+    pub async fn watch_project(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        after: Option<i64>,
+    ) -> CoreResult<ProjectWatch> {
+        if after.is_some_and(|a| a < 0) {
+            return Err(crate::error::CoreError::invalid("after", "must be a whole number >= 0 (a change's seq)"));
+        }
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
         // The horizon first: a transaction in flight now is at or above it, so its records are
         // delivered when it commits, whichever seq it took.
         let horizon = self.store.event_horizon().await?;
-        let latest = if after > 0 { after } else { self.store.project_last_seq(project).await? };
-        let mut watch = ProjectWatch {
-            project,
-            floor: horizon,
-            resume_after: (after > 0).then_some(after),
-            seen: HashMap::new(),
-            latest,
+        let latest = match after {
+            Some(after) => after,
+            None => self.store.project_last_seq(project).await?,
         };
+        let mut watch = ProjectWatch { project, floor: horizon, resume_after: after, seen: HashMap::new(), latest };
         // Records above the horizon that are already committed (a transaction elsewhere in the
         // cluster can hold the horizon back) are history, not news: remember them as delivered,
         // except those a resuming client asked for (seq above `after`, read at the first poll).
         let visible = self.store.project_event_changes(project, horizon).await?;
         for (row, position) in visible.records {
-            if after <= 0 || row.seq <= after {
+            if after.is_none_or(|after| row.seq <= after) {
                 watch.seen.insert(row.id.uuid(), position);
             }
         }

@@ -191,7 +191,7 @@ impl WebhooksService {
             .into_iter()
             .map(|row| {
                 let event = EventRow {
-                    seq: 0,
+                    seq: row.event_seq,
                     id: crate::domain::EventId::from_uuid(row.event_id),
                     project_id: row.project_id,
                     kind: row.kind,

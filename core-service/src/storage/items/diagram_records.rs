@@ -7,11 +7,12 @@ use serde_json::Value;
 use sqlx::types::Json;
 use uuid::Uuid;
 
+use super::containment::left_behind;
 use super::item_rows::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
 use super::ItemsStore;
 use crate::error::CoreError;
 use crate::storage::outbox::insert_event;
-use crate::storage::{db_error, Attachment, ItemRow, NewEvent, Storage};
+use crate::storage::{db_error, Attachment, ItemRow, NewEvent};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -92,7 +93,7 @@ impl ItemsStore {
     /// the record or any item moved on since it was read, or a connector not among the updates was
     /// attached to a deleted item meanwhile: the caller reads again and retries.
     pub async fn write_diagram(&self, write: &DiagramWrite<'_>) -> Result<bool> {
-        let lock = self.share_lock_clause();
+        let lock = self.share_lock();
         let attached_sql = self.attached_connectors_sql();
         let record = write.record;
         with_write_pool!(self, pool => {
@@ -174,21 +175,15 @@ impl ItemsStore {
                     return Ok(false);
                 }
             }
-            // A connector attached to a deleted item after the write was planned (its write
-            // committed in between) would be left pointing at nothing: start over instead.
-            for (id, _) in write.deletes {
-                let attached: Vec<(Uuid,)> = sqlx::query_as(&attached_sql)
-                    .bind(record.project_id)
-                    .bind(id.to_string())
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(db_error)?;
-                let handled = |c: &Uuid| {
-                    write.updates.iter().any(|(row, _)| row.id == ItemId::from_uuid(*c)) || write.deletes.iter().any(|(d, _)| d == c)
-                };
-                if attached.iter().any(|(c,)| !handled(c)) {
-                    return Ok(false);
-                }
+            // Something put into a deleted container, or a connector attached to a deleted item,
+            // after the write was planned (its write committed in between) would be left pointing
+            // at nothing: start over instead.
+            let deleted: Vec<ItemId> = write.deletes.iter().map(|(id, _)| ItemId::from_uuid(*id)).collect();
+            let handled = |c: ItemId| {
+                write.updates.iter().any(|(row, _)| row.id == c) || deleted.contains(&c)
+            };
+            if left_behind!(tx, record.project_id, &deleted, &attached_sql, handled) {
+                return Ok(false);
             }
             insert_rows!(tx, write.inserts);
             for event in write.events {
@@ -282,26 +277,5 @@ impl ItemsStore {
             .await
             .map_err(db_error)
         })
-    }
-
-    /// `FOR SHARE` where the backend has row locks (PostgreSQL).
-    fn share_lock_clause(&self) -> &'static str {
-        match self.database() {
-            Storage::Sqlite(_) => "",
-            Storage::Postgres(_) => " FOR SHARE",
-        }
-    }
-
-    /// Connectors of a project attached to the item `$2` (its id as text) at either end.
-    fn attached_connectors_sql(&self) -> String {
-        let end = |end: &str| match self.database() {
-            Storage::Sqlite(_) => format!("json_extract(properties, '$.{end}.itemId')"),
-            Storage::Postgres(_) => format!("properties->'{end}'->>'itemId'"),
-        };
-        format!(
-            "SELECT id FROM items WHERE project_id = $1 AND item_type = 'connector' AND ({} = $2 OR {} = $2)",
-            end("startPoint"),
-            end("endPoint")
-        )
     }
 }

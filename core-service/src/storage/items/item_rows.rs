@@ -8,7 +8,7 @@ use super::sqlite_reads::Inline;
 use super::ItemsStore;
 use crate::error::CoreError;
 use crate::storage::outbox::insert_event;
-use crate::storage::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
+use crate::storage::{db_error, Attachment, ItemRow, NewEvent, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -66,7 +66,7 @@ macro_rules! insert_rows {
                     .push_bind(item.project_id)
                     .push_bind(item.item_type.as_str())
                     .push_bind(item.parent.to_string())
-                    .push_bind(Json(&item.properties))
+                    .push_bind(sqlx::types::Json(&item.properties))
                     .push_bind(item.version)
                     .push_bind(item.created_by)
                     .push_bind(item.updated_by)
@@ -94,7 +94,7 @@ macro_rules! update_row {
         )
         .bind(item.id)
         .bind(item.project_id)
-        .bind(Json(&item.properties))
+        .bind(sqlx::types::Json(&item.properties))
         .bind(item.version)
         .bind(item.updated_by)
         .bind(item.updated_at)
@@ -179,8 +179,12 @@ impl ItemsStore {
             let mut tx = pool.begin().await.map_err(db_error)?;
             for (index, attachment) in attached {
                 if let Some(gone) = missing_attachment!(tx, items[*index].project_id, [attachment], lock) {
+                    let field = match gone.field {
+                        "parent" => format!("items[{index}].parent"),
+                        end => format!("items[{index}].properties.{end}"),
+                    };
                     return Err(CoreError::invalid(
-                        format!("items[{index}].properties.{}", gone.field),
+                        field,
                         format!("no item '{}' in this project (it was deleted)", gone.item_id),
                     ));
                 }
@@ -280,72 +284,6 @@ impl ItemsStore {
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })
-    }
-
-    /// Deletes an item and records `item.deleted`, provided it is still at
-    /// `expected_version`. Returns false on a race (or when already gone).
-    /// `dependents` (connectors detached from the item) are written in the
-    /// same transaction, each guarded by its own version.
-    pub async fn delete_item(
-        &self,
-        project_id: ProjectId,
-        item_id: ItemId,
-        expected_version: i64,
-        event: &NewEvent,
-        dependents: &[DependentUpdate],
-    ) -> Result<bool> {
-        let end = |end: &str| match self.database() {
-            Storage::Sqlite(_) => format!("json_extract(properties, '$.{end}.itemId')"),
-            Storage::Postgres(_) => format!("properties->'{end}'->>'itemId'"),
-        };
-        let attached_connectors_sql = format!(
-            "SELECT id FROM items WHERE project_id = $1 AND item_type = 'connector' AND ({} = $2 OR {} = $2)",
-            end("startPoint"),
-            end("endPoint")
-        );
-        with_write_pool!(self, pool => {
-            let mut tx = pool.begin().await.map_err(db_error)?;
-            for dependent in dependents {
-                if !update_row!(&mut *tx, &dependent.row, dependent.expected_version) {
-                    return Ok(false);
-                }
-                insert_event!(&mut *tx, &dependent.event)?;
-            }
-            let deleted = sqlx::query("DELETE FROM items WHERE id = $1 AND project_id = $2 AND version = $3")
-                .bind(item_id)
-                .bind(project_id)
-                .bind(expected_version)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_error)?
-                .rows_affected();
-            if deleted == 0 {
-                return Ok(false);
-            }
-            // A connector attached to the item after its dependents were computed (its write
-            // committed in between) would be left pointing at nothing: start over instead.
-            let attached: Vec<(Uuid,)> = sqlx::query_as(&attached_connectors_sql)
-                .bind(project_id)
-                .bind(item_id.to_string())
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(db_error)?;
-            if attached.iter().any(|(id,)| !dependents.iter().any(|d| d.row.id == ItemId::from_uuid(*id))) {
-                return Ok(false);
-            }
-            insert_event!(&mut *tx, event)?;
-            tx.commit().await.map_err(db_error)?;
-            Ok(true)
-        })
-    }
-
-    /// `FOR SHARE` where the backend has row locks (PostgreSQL); SQLite's single writer already
-    /// serialises write transactions.
-    fn share_lock(&self) -> &'static str {
-        match self.database() {
-            Storage::Sqlite(_) => "",
-            Storage::Postgres(_) => " FOR SHARE",
-        }
     }
 
     /// A page of a project's items in creation order.

@@ -1,8 +1,9 @@
 //! The items context's store: items and their change events (`item_rows.rs`), diagram records
-//! (`diagram_records.rs`), idempotency keys (`idempotency.rs`) and presence between replicas
+//! (`diagram_records.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`) and presence between replicas
 //! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
 //! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
 
+mod containment;
 mod diagram_records;
 mod idempotency;
 mod item_rows;

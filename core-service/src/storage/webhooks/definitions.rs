@@ -67,6 +67,8 @@ pub struct LeasedRow {
     pub url: String,
     pub custom_data: Option<String>,
     pub event_id: Uuid,
+    /// The event's place in the project's change log (receivers order by it).
+    pub event_seq: i64,
     #[sqlx(try_from = "String")]
     pub kind: crate::domain::EventKind,
     pub subject_id: Uuid,

@@ -234,7 +234,7 @@ fn delivery_state(outcome: &AttemptOutcome) -> &'static str {
 
 /// What a lease read back: its columns, from `webhook_deliveries d`, `webhooks w` and `events e`.
 const LEASED_COLUMNS: &str = "SELECT d.id AS delivery_id, d.webhook_id, d.project_id, d.attempts, w.url, \
-    w.custom_data, e.id AS event_id, e.kind, e.subject_id, e.subject_type, e.actor_user_id, e.occurred_at, \
+    w.custom_data, e.id AS event_id, e.seq AS event_seq, e.kind, e.subject_id, e.subject_type, e.actor_user_id, e.occurred_at, \
     e.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id";
 
 /// Reads the deliveries a lease took, by id, on the lease's transaction.
