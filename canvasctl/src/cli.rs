@@ -1,5 +1,5 @@
 //! The command line of canvasctl: every command's flags, as clap types. The command modules
-//! (`up`, `admin`, `users`, `webhooks`, `config`) read their flags from here and nothing here
+//! (`up`, `admin`, `users`, `webhooks`, `config`, `backup`) read their flags from here and nothing here
 //! reads them, so the flags of all commands are in one place and no command module is needed to
 //! parse the command line.
 
@@ -67,6 +67,49 @@ pub enum Command {
     Config {
         #[command(subcommand)]
         command: ConfigCommand,
+    },
+    /// Back up a SQLite deployment while it serves: `backup --to DEST` copies the database (SQLite's
+    /// online backup), then the blobs, and writes a manifest; `backup verify DEST` checks a copy.
+    /// Restore by starting the service with `--data-dir DEST`. PostgreSQL: docs/OPERATIONS.md.
+    Backup(BackupArgs),
+}
+
+/// Flags of `canvasctl backup`: taking a backup, unless a subcommand (`verify`) is given.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct BackupArgs {
+    #[command(subcommand)]
+    pub command: Option<BackupCommand>,
+    /// The service's data directory: its `canvas.db`, `blobs/` and the secrets kept beside them.
+    #[arg(long = "data-dir", env = "CANVAS_DATA_DIR", default_value = "./canvas-data")]
+    pub data_dir: PathBuf,
+    /// The service's database URL: empty or `sqlite:PATH` is backed up; `postgres://…` is refused
+    /// (PostgreSQL has its own tools, docs/OPERATIONS.md).
+    #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// The service's blob store: `local` (or empty) is copied; `s3://…` is refused (S3 keeps its
+    /// own copies, docs/OPERATIONS.md).
+    #[arg(long = "blob-store", env = "CANVAS_BLOB_STORE")]
+    pub blob_store: Option<String>,
+    /// Where the backup goes: a directory that does not exist yet or is empty.
+    #[arg(long = "to", required = true)]
+    pub to: Option<PathBuf>,
+    /// Print the manifest as one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BackupCommand {
+    /// Check a backup: its manifest, SQLite's integrity check of the database, and every blob an
+    /// item names present with the SHA-256 of its name. Exits 1 naming each problem found.
+    Verify {
+        /// The backup's directory (what `backup --to` wrote).
+        #[arg(value_name = "DEST")]
+        dir: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 

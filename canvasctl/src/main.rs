@@ -2,6 +2,7 @@
 //! running one over gRPC.
 
 mod admin;
+mod backup;
 mod cli;
 mod config;
 mod up;
@@ -21,6 +22,7 @@ async fn main() {
     let result = match cli.command {
         Command::Up(args) => up::up(args, config_report).await,
         Command::Config { command } => config::run(command).await,
+        Command::Backup(args) => backup::run(args).await,
         Command::User { conn, command } => users::user(conn, command).await,
         Command::Token { conn, command } => admin::token(conn, command).await,
         Command::Project { conn, command } => admin::project(conn, command).await,

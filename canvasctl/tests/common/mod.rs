@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod load;
+
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -83,6 +83,7 @@ macro_rules! context_store {
 }
 
 mod accounts;
+pub mod backup;
 mod items;
 mod notifications;
 mod outbox;
