@@ -57,10 +57,11 @@ pub enum CoreError {
     /// The request conflicts with the current state (a duplicate, say).
     #[error("{0}")]
     Conflict(String),
-    /// The caller asked to change version `expected` but the resource is at `current`; nothing
-    /// was changed (optimistic concurrency on request: HTTP `If-Match`).
-    #[error("{kind} is at version {current}, not {}; nothing was changed", expected_words(.expected))]
-    PreconditionFailed { kind: &'static str, expected: Vec<i64>, current: i64 },
+    /// A condition of the request does not hold for the resource at version `current`; nothing
+    /// was changed. `failed` names the header (`If-Match`: the caller asked for `expected`;
+    /// `If-Unmodified-Since`, `If-None-Match`), as RFC 9110 section 13.2.2 evaluates them.
+    #[error("{kind} is at version {current}; {}; nothing was changed", precondition_words(.failed, .expected))]
+    PreconditionFailed { kind: &'static str, failed: &'static str, expected: Vec<i64>, current: i64 },
     /// The database gave this transaction up to let a concurrent one through (a deadlock victim, a
     /// serialisation failure): nothing was written, and running it again will succeed. Writers
     /// of items repeat it themselves; elsewhere it reaches the caller as a conflict to retry.
@@ -101,6 +102,14 @@ pub enum CoreError {
 }
 
 /// The versions a refused conditional write expected, in words.
+fn precondition_words(failed: &str, expected: &[i64]) -> String {
+    match failed {
+        "If-Unmodified-Since" => "it was changed after the If-Unmodified-Since date".into(),
+        "If-None-Match" => "If-None-Match names it (a write applies only when it does not)".into(),
+        _ => format!("not {}", expected_words(expected)),
+    }
+}
+
 fn expected_words(expected: &[i64]) -> String {
     match expected {
         [] => "a version the request named (it named none that can match: If-Match compares strong tags only)".into(),

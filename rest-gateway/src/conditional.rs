@@ -159,6 +159,106 @@ pub fn not_modified(request: &HeaderMap, response: Response) -> Response {
     answer
 }
 
+/// The conditions of a write after `If-Match`, for core-service to evaluate in RFC 9110's order
+/// (13.2.2): `If-Unmodified-Since` only without `If-Match` (step 2), ignored when it is no
+/// HTTP-date (13.1.4); `If-None-Match` as the versions its tags name, weak or strong (a write
+/// compares weakly), or `*`. A malformed `If-None-Match` is a 400 naming it: a write must not go
+/// ahead on a condition the client got wrong.
+pub fn write_conditions(headers: &HeaderMap) -> Result<Option<canvas_proto::v1::Preconditions>, ApiError> {
+    let mut conditions = canvas_proto::v1::Preconditions::default();
+    if headers.get(axum::http::header::IF_MATCH).is_none() {
+        conditions.unmodified_since = http_date(headers, &axum::http::header::IF_UNMODIFIED_SINCE)
+            .map(|secs| prost_types::Timestamp { seconds: secs, nanos: 0 });
+    }
+    if let Some(value) = joined(headers, &IF_NONE_MATCH) {
+        let rule = "must be * or a list of ETags (quoted, such as \"7\" or W/\"7\")";
+        let value = value.map_err(|_| ApiError::invalid("If-None-Match", rule))?;
+        match parse(&value) {
+            Some(Condition::Any) => conditions.none_match_any = true,
+            Some(Condition::Tags(tags)) => {
+                conditions.none_match_versions = tags.iter().filter_map(|t| tagged_version(t.opaque)).collect()
+            }
+            None => return Err(ApiError::invalid("If-None-Match", rule)),
+        }
+    }
+    let none = conditions == canvas_proto::v1::Preconditions::default();
+    Ok((!none).then_some(conditions))
+}
+
+/// A header's HTTP-date as Unix seconds; None when absent or not an HTTP-date.
+fn http_date(headers: &HeaderMap, name: &HeaderName) -> Option<i64> {
+    let value = headers.get(name)?.to_str().ok()?;
+    let time = httpdate::parse_http_date(value.trim()).ok()?;
+    time.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_secs() as i64)
+}
+
+/// A read's answer under its request's conditions, in RFC 9110's order (13.2.2), given the
+/// `Last-Modified` of the representation (Unix seconds) when known, which it also sets:
+/// 1. `If-Match` (strong comparison with the answer's `ETag`): false → 412;
+/// 2. without `If-Match`, `If-Unmodified-Since`: modified after it → 412;
+/// 3. `If-None-Match` (weak comparison): true → 304 ([`not_modified`]);
+/// 4. without `If-None-Match`, `If-Modified-Since`: not modified after it → 304.
+///
+/// Only a 200 is ever changed: a caller without access keeps its 401/403/404.
+pub fn conditional_read(
+    request: &HeaderMap,
+    mut response: Response,
+    last_modified: Option<i64>,
+    casing: crate::casing::Casing,
+) -> Response {
+    if response.status() != StatusCode::OK {
+        return response;
+    }
+    if let Some(value) = last_modified.and_then(|secs| {
+        let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(u64::try_from(secs).ok()?);
+        HeaderValue::from_str(&httpdate::fmt_http_date(time)).ok()
+    }) {
+        response.headers_mut().insert(axum::http::header::LAST_MODIFIED, value);
+    }
+    let current = response.headers().get(ETAG).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    if let Some(value) = joined(request, &axum::http::header::IF_MATCH) {
+        let matches = match value.ok().as_deref().map(parse) {
+            Some(Some(Condition::Any)) => true,
+            Some(Some(Condition::Tags(tags))) => current.as_deref().and_then(parse).is_some_and(|c| match c {
+                Condition::Tags(c) => {
+                    c.first().is_some_and(|c| !c.weak && tags.iter().any(|t| !t.weak && t.opaque == c.opaque))
+                }
+                Condition::Any => false,
+            }),
+            _ => false,
+        };
+        if !matches {
+            return precondition_failed("If-Match names no current ETag of this resource (strong comparison)", casing);
+        }
+    } else if let (Some(since), Some(modified)) =
+        (http_date(request, &axum::http::header::IF_UNMODIFIED_SINCE), last_modified)
+    {
+        if modified > since {
+            return precondition_failed("it was changed after the If-Unmodified-Since date", casing);
+        }
+    }
+    if request.get(IF_NONE_MATCH).is_some() {
+        return not_modified(request, response);
+    }
+    if let (Some(since), Some(modified)) = (http_date(request, &axum::http::header::IF_MODIFIED_SINCE), last_modified) {
+        if modified <= since {
+            // As a 304 of If-None-Match: the ETag makes Last-Modified unneeded (RFC 9110 15.4.5).
+            let mut answer = StatusCode::NOT_MODIFIED.into_response();
+            for name in [ETAG, VARY, CACHE_CONTROL] {
+                if let Some(value) = response.headers().get(&name) {
+                    answer.headers_mut().insert(name, value.clone());
+                }
+            }
+            return answer;
+        }
+    }
+    response
+}
+
+fn precondition_failed(detail: &str, casing: crate::casing::Casing) -> Response {
+    ApiError::new(StatusCode::PRECONDITION_FAILED, detail).into_problem(casing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

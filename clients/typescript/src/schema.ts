@@ -1885,7 +1885,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `If-Match` names no version the item has now (or only weak tags, which never match); `currentVersion` holds the one it has. */
+        /** @description A condition failed, in RFC 9110's order: `If-Match` names no version the resource has now (or only weak tags, which never match), it changed after `If-Unmodified-Since`, or (on a write) `If-None-Match` names it; `currentVersion` holds the version it has. */
         PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
@@ -2339,7 +2339,16 @@ export interface operations {
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags (weak comparison) or `*`: a 304 while the record has one. */
+                "If-None-Match"?: string | null;
+                /** @description ETags (strong comparison) or `*`: a 412 unless the record has one. */
+                "If-Match"?: string | null;
+                /** @description An HTTP-date: a 412 if the record changed after it. */
+                "If-Unmodified-Since"?: string | null;
+                /** @description An HTTP-date: a 304 unless the record changed after it. */
+                "If-Modified-Since"?: string | null;
+            };
             path: {
                 projectId: string;
                 diagramId: string;
@@ -2363,6 +2372,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -2379,6 +2389,10 @@ export interface operations {
             header?: {
                 /** @description The record's ETag(s): update only that version. */
                 "If-Match"?: string | null;
+                /** @description ETags (weak comparison) or `*`: a 412 if the record has one. */
+                "If-None-Match"?: string | null;
+                /** @description An HTTP-date: a 412 if the record changed after it (ignored with If-Match). */
+                "If-Unmodified-Since"?: string | null;
             };
             path: {
                 projectId: string;
@@ -2441,6 +2455,10 @@ export interface operations {
             header?: {
                 /** @description The record's ETag(s): delete only that version. */
                 "If-Match"?: string | null;
+                /** @description ETags (weak comparison) or `*`: a 412 if the record has one. */
+                "If-None-Match"?: string | null;
+                /** @description An HTTP-date: a 412 if the record changed after it (ignored with If-Match). */
+                "If-Unmodified-Since"?: string | null;
             };
             path: {
                 projectId: string;
@@ -2480,6 +2498,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2578,6 +2600,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2626,6 +2652,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2674,6 +2704,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2722,6 +2756,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2770,6 +2808,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2818,6 +2860,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2866,6 +2912,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The project. */
@@ -2914,6 +2964,12 @@ export interface operations {
             header?: {
                 /** @description ETags the client holds (weak comparison) or `*`: a 304 without a body while the item still has one of them. */
                 "If-None-Match"?: string | null;
+                /** @description ETags (strong comparison) or `*`: a 412 unless the item has one. */
+                "If-Match"?: string | null;
+                /** @description An HTTP-date: a 412 if the item changed after it (ignored with If-Match). */
+                "If-Unmodified-Since"?: string | null;
+                /** @description An HTTP-date: a 304 unless the item changed after it (ignored with If-None-Match). */
+                "If-Modified-Since"?: string | null;
             };
             path: {
                 projectId: string;
@@ -2947,6 +3003,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -2963,6 +3020,10 @@ export interface operations {
             header?: {
                 /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
                 "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 projectId: string;

@@ -172,7 +172,10 @@ mod tests {
         let cases = [
             (CoreError::invalid("x", "bad"), "VALIDATION_FAILED"),
             (CoreError::not_found("item", "1"), "NOT_FOUND"),
-            (CoreError::PreconditionFailed { kind: "item", expected: vec![1], current: 2 }, "PRECONDITION_FAILED"),
+            (
+                CoreError::PreconditionFailed { kind: "item", failed: "If-Match", expected: vec![1], current: 2 },
+                "PRECONDITION_FAILED",
+            ),
             (CoreError::unavailable(crate::error::Dependency::Llm, "down", 5), "DEPENDENCY_UNAVAILABLE"),
             (CoreError::internal("secret cause"), "INTERNAL"),
         ];

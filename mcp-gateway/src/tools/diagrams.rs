@@ -131,6 +131,7 @@ impl CanvasTool for UpdateDiagram {
             source: args.source,
             expected_version: args.expected_version,
             expected_versions: None,
+            preconditions: None,
         };
         let done = ctx.state.items.clone().update_diagram(ctx.request(request)).await?.into_inner();
         Ok(UpdateDiagramOut {

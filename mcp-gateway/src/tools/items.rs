@@ -347,6 +347,7 @@ pub async fn update_item(
         properties: Some(to_proto_struct(patch.clone())),
         expected_version,
         expected_versions: None,
+        preconditions: None,
     };
     let updated = ctx.state.items.clone().update_item(ctx.request(request)).await?.into_inner();
     Ok(UpdatedOut {
@@ -388,6 +389,7 @@ impl CanvasTool for DeleteItem {
             item_id: args.item_id,
             expected_version: args.expected_version,
             expected_versions: None,
+            preconditions: None,
         };
         let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
         Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })

@@ -155,7 +155,11 @@ pub fn add_paths(doc: &mut OpenApi) {
             .description(Some(format!(
                 "Only the properties to change{wrapped}; `null` resets an optional property to its default."
             )))
-            .parameters(Some([project_param(), path_param("itemId", "The item.", true), super::if_match()]))
+            .parameters(Some(
+                [project_param(), path_param("itemId", "The item.", true), super::if_match()]
+                    .into_iter()
+                    .chain(super::write_conditions()),
+            ))
             .request_body(Some(json_body(&super::item_schemas::patch_name(definition))))
             .response("200", item_ref_response().build())
             .build();
@@ -182,7 +186,9 @@ pub fn add_paths(doc: &mut OpenApi) {
     doc.paths.add_path_operation(format!("{ITEM}/{{itemId}}/content"), vec![HttpMethod::Get], content);
     // DELETE is a handler with `#[utoipa::path]`; its conditional header is the PATCHes' one.
     let delete = doc.paths.paths.get_mut(&format!("{ITEM}/{{itemId}}")).and_then(|item| item.delete.as_mut());
-    delete.expect("DELETE item is documented").parameters.get_or_insert_with(Vec::new).push(super::if_match());
+    let parameters = delete.expect("DELETE item is documented").parameters.get_or_insert_with(Vec::new);
+    parameters.push(super::if_match());
+    parameters.extend(super::write_conditions());
 }
 
 fn upload_description(item_type: &str) -> String {

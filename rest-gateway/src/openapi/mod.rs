@@ -256,7 +256,7 @@ const PROBLEMS: &[(&str, &str, &str)] = &[
     ("403", "Forbidden", "No access to the project, or too weak a role."),
     ("404", "NotFound", "Unknown project, item or webhook."),
     ("408", "RequestTimeout", "The request body did not arrive within the gateway's body timeout (`--body-timeout-secs`, 60 s by default)."),
-    ("412", "PreconditionFailed", "`If-Match` names no version the item has now (or only weak tags, which never match); `currentVersion` holds the one it has."),
+    ("412", "PreconditionFailed", "A condition failed, in RFC 9110's order: `If-Match` names no version the resource has now (or only weak tags, which never match), it changed after `If-Unmodified-Since`, or (on a write) `If-None-Match` names it; `currentVersion` holds the version it has."),
     ("413", "PayloadTooLarge", "The request body is over 25 MiB."),
     ("414", "UriTooLong", "The request URI is over the gateway's limit (`--max-uri-bytes`, 8 KiB by default); answered at the edge, before any route."),
     ("415", "UnsupportedMediaType", "The request body's `Content-Type` is not what the operation reads: `application/json` (a `charset=utf-8` parameter and any `+json` type accepted), or `multipart/form-data` for uploads. A missing `Content-Type` is refused too; `Accept-Post` / `Accept-Patch` name the type."),
@@ -360,6 +360,31 @@ fn add_shared(doc: &mut OpenApi) {
             }
         }
     }
+}
+
+/// A write's conditions after `If-Match` (RFC 9110 13.2.2, evaluated by core-service in order).
+pub fn write_conditions() -> [utoipa::openapi::path::Parameter; 2] {
+    let header = |name: &str, description: &str| {
+        ParameterBuilder::new()
+            .name(name)
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .schema(Some(utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::Type::String)))
+            .description(Some(description))
+            .build()
+    };
+    [
+        header(
+            "If-None-Match",
+            "Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never \
+             (the resource exists): else 412. A value that is no ETag list is a 400.",
+        ),
+        header(
+            "If-Unmodified-Since",
+            "An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. \
+             Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date.",
+        ),
+    ]
 }
 
 /// The values of `jsonCasing`.

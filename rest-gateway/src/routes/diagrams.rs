@@ -10,11 +10,11 @@ use canvas_proto::v1 as pb;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 use serde_json::{json, Map, Value};
 
-use super::items::{count_parameter, expected_versions, region, rfc3339};
+use super::items::{count_parameter, expected_versions, preconditions, region, rfc3339};
 use crate::bodies::diagrams::DiagramUpdateRequest;
 use crate::bodies::parse;
 use crate::caller::Caller;
-use crate::conditional::{item_tag, not_modified, tagged};
+use crate::conditional::{conditional_read, item_tag, not_modified, tagged};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
@@ -128,6 +128,10 @@ pub async fn list(
         ("projectId" = String, Path, format = "uuid"),
         ("diagramId" = String, Path, format = "uuid"),
         ("format" = Option<String>, Query, description = "`mermaid`: also write the diagram as it is now."),
+        ("If-None-Match" = Option<String>, Header, description = "ETags (weak comparison) or `*`: a 304 while the record has one."),
+        ("If-Match" = Option<String>, Header, description = "ETags (strong comparison) or `*`: a 412 unless the record has one."),
+        ("If-Unmodified-Since" = Option<String>, Header, description = "An HTTP-date: a 412 if the record changed after it."),
+        ("If-Modified-Since" = Option<String>, Header, description = "An HTTP-date: a 304 unless the record changed after it."),
     ),
     responses((status = 200, description = "The record.", body = crate::bodies::diagrams::DiagramRecord,
         headers(("ETag" = String, description = "The record's version."))))
@@ -150,12 +154,14 @@ pub async fn get(
             })
             .await?
             .into_inner();
-        let version = reply.version;
-        Ok((record_json(reply), version))
+        let (version, modified) = (reply.version, reply.updated_at.map(|t| t.seconds));
+        Ok((record_json(reply), version, modified))
     }
     .await;
-    let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format.msgpack.is_some()));
-    not_modified(&headers, tagged(format.reply(result.map(|(body, _)| body)), tag))
+    let tag = result.as_ref().ok().map(|(_, version, _)| item_tag(*version, format.msgpack.is_some()));
+    let (modified, casing) = (result.as_ref().ok().and_then(|(_, _, modified)| *modified), format.casing);
+    let response = tagged(format.reply(result.map(|(body, _, _)| body)), tag);
+    conditional_read(&headers, response, modified, casing)
 }
 
 /// `PUT /api/v2/projects/{projectId}/diagrams/{diagramId}`
@@ -175,6 +181,9 @@ pub async fn get(
         ("projectId" = String, Path, format = "uuid"),
         ("diagramId" = String, Path, format = "uuid"),
         ("If-Match" = Option<String>, Header, description = "The record's ETag(s): update only that version."),
+        ("If-None-Match" = Option<String>, Header, description = "ETags (weak comparison) or `*`: a 412 if the record has one."),
+        ("If-Unmodified-Since" = Option<String>, Header, description = "An HTTP-date: a 412 if the record changed after it \
+            (ignored with If-Match)."),
     ),
     request_body(content = crate::bodies::diagrams::DiagramUpdateRequest, content_type = "application/json"),
     responses((status = 200, description = "What changed.", body = crate::bodies::diagrams::DiagramWriteResponse,
@@ -201,6 +210,7 @@ pub async fn update(
             source: body.source,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
+            preconditions: preconditions(&headers)?,
         };
         let reply = state.items.clone().update_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()))
@@ -225,6 +235,9 @@ pub async fn update(
         ("diagramId" = String, Path, format = "uuid"),
         ("keepItems" = Option<bool>, Query, description = "Keep the items (default false)."),
         ("If-Match" = Option<String>, Header, description = "The record's ETag(s): delete only that version."),
+        ("If-None-Match" = Option<String>, Header, description = "ETags (weak comparison) or `*`: a 412 if the record has one."),
+        ("If-Unmodified-Since" = Option<String>, Header, description = "An HTTP-date: a 412 if the record changed after it \
+            (ignored with If-Match)."),
     ),
     responses((status = 200, description = "What was deleted.", body = crate::bodies::diagrams::DiagramWriteResponse))
 )]
@@ -251,6 +264,7 @@ pub async fn delete(
             keep_items,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
+            preconditions: preconditions(&headers)?,
         };
         let reply = state.items.clone().delete_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()).0)

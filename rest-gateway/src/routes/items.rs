@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use crate::bodies::items::{WrappedChanges, WRAPPED_UPDATE};
 use crate::caller::Caller;
-use crate::conditional::{if_match, item_tag, not_modified, tagged};
+use crate::conditional::{conditional_read, if_match, item_tag, not_modified, tagged, write_conditions};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
@@ -49,6 +49,11 @@ fn item_ref(reply: tonic::Response<pb::ItemRef>) -> (Value, i64) {
 /// The versions an `If-Match` list accepts, for core-service to compare (`crate::conditional`).
 pub(crate) fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::ExpectedVersions>, ApiError> {
     Ok(if_match(headers)?.map(|versions| pb::ExpectedVersions { versions }))
+}
+
+/// The conditions after `If-Match` of a write (`crate::conditional::write_conditions`).
+pub(crate) fn preconditions(headers: &HeaderMap) -> Result<Option<pb::Preconditions>, ApiError> {
+    write_conditions(headers)
 }
 
 /// Renders an answer with the item's ETag (its version, `crate::conditional::item_tag`).
@@ -124,6 +129,11 @@ pub async fn create(
         ("itemId" = String, Path, format = "uuid"),
         ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
             a 304 without a body while the item still has one of them."),
+        ("If-Match" = Option<String>, Header, description = "ETags (strong comparison) or `*`: a 412 unless the item has one."),
+        ("If-Unmodified-Since" = Option<String>, Header, description = "An HTTP-date: a 412 if the item changed after it \
+            (ignored with If-Match)."),
+        ("If-Modified-Since" = Option<String>, Header, description = "An HTTP-date: a 304 unless the item changed after it \
+            (ignored with If-None-Match)."),
     ),
     responses(
         (status = 200, description = "The item. `ETag` holds its version, for `If-Match` on PATCH and DELETE.",
@@ -150,11 +160,13 @@ pub async fn get(
             })
             .await?
             .into_inner();
-        let version = item.version;
-        Ok((item_json(item)?, version))
+        let (version, modified) = (item.version, item.updated_at.map(|t| t.seconds));
+        Ok(((item_json(item)?, version), modified))
     }
     .await;
-    not_modified(&headers, reply_with_etag(format, result))
+    let (modified, casing) = (result.as_ref().ok().and_then(|(_, modified)| *modified), format.casing);
+    let response = reply_with_etag(format, result.map(|(answer, _)| answer));
+    conditional_read(&headers, response, modified, casing)
 }
 
 /// `GET /{itemId}/{property}`: the bare value (`content` is the file).
@@ -228,6 +240,7 @@ pub async fn update(
             properties: Some(to_proto_struct(properties)),
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
+            preconditions: preconditions(&headers)?,
         };
         let reply = state.items.clone().update_item(caller.request(request)?).await?;
         Ok(item_ref(reply))
@@ -272,6 +285,7 @@ pub async fn delete(
             item_id,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
+            preconditions: preconditions(&headers)?,
         };
         let reply = state.items.clone().delete_item(caller.request(request)?).await?;
         Ok(item_ref(reply).0)

@@ -153,6 +153,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 properties: Some(to_proto_struct(bad)),
                 expected_version: None,
                 expected_versions: None,
+                preconditions: None,
             },
             &owner.token,
         ))
@@ -185,6 +186,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 item_id: created.item_id.clone(),
                 expected_version: Some(99),
                 expected_versions: None,
+                preconditions: None,
             },
             &owner.token,
         ))
@@ -202,6 +204,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 item_id: created.item_id.clone(),
                 expected_version: Some(current.parse().unwrap()),
                 expected_versions: None,
+                preconditions: None,
             },
             &owner.token,
         ))

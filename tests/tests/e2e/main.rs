@@ -51,6 +51,7 @@ mod metrics;
 mod model_sequences;
 mod oauth;
 mod openapi;
+mod preconditions;
 mod presence;
 mod rate_limits;
 mod render;

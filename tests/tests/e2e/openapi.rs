@@ -131,8 +131,9 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     assert!(upload["responses"]["408"].is_object(), "a body can be too slow");
     assert!(get_item["responses"]["504"].is_object(), "core-service can be too slow");
 
-    // Conditional writes: GET answers the ETag; every item PATCH and the DELETE, and a diagram's
-    // PUT and DELETE, take If-Match and document the 412 it can cause; nothing else does.
+    // Conditional requests: GET answers the ETag; every item PATCH, GET and DELETE, and a
+    // diagram's GET, PUT and DELETE, take If-Match (with RFC 9110's other conditions) and document
+    // the 412 they can cause; nothing else does.
     assert!(get_item["responses"]["200"]["headers"]["ETag"].is_object());
     let takes_if_match = |operation: &Value| {
         operation["parameters"].as_array().into_iter().flatten().any(|p| p["name"] == "If-Match" && p["in"] == "header")
@@ -140,8 +141,9 @@ async fn document_describes_every_route_and_the_reference_page_is_served() {
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
             let conditional = (method == "patch" && path.contains("/item/"))
-                || (method == "delete" && path == "/api/v2/projects/{projectId}/item/{itemId}")
-                || (["put", "delete"].contains(&method.as_str())
+                || (["get", "delete"].contains(&method.as_str())
+                    && path == "/api/v2/projects/{projectId}/item/{itemId}")
+                || (["get", "put", "delete"].contains(&method.as_str())
                     && path == "/api/v2/projects/{projectId}/diagrams/{diagramId}");
             assert_eq!(takes_if_match(operation), conditional, "{method} {path}: If-Match");
             assert_eq!(operation["responses"]["412"].is_object(), conditional, "{method} {path}: 412");

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 
 use super::item_filters::ItemMatch;
 use super::item_locks::WRITE_DEADLINE;
+use super::preconditions::Preconditions;
 use super::ItemsService;
 use crate::domain::{EventId, EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::Invalid;
@@ -134,8 +135,8 @@ impl ItemsService {
 
     /// Applies `patch` to an item. Writers of one item take turns ([`ItemLocks`]), so concurrent
     /// updates are all applied, each with its own `item.updated` event, in the order they got the
-    /// lock. With `expected` the update applies only if the item is still at one of those
-    /// versions (HTTP `If-Match`, a list of entity tags).
+    /// lock. The update applies only while `conditions` hold (HTTP `If-Match`, `If-None-Match`,
+    /// `If-Unmodified-Since`; `preconditions.rs`), checked against the state it changes.
     pub async fn update_item(
         &self,
         who: &Principal,
@@ -143,7 +144,7 @@ impl ItemsService {
         item_type: Option<&str>,
         item: ItemId,
         patch: Map<String, Value>,
-        expected: Option<Vec<i64>>,
+        conditions: Preconditions,
     ) -> CoreResult<Written> {
         let named_type = item_type.map(ItemType::parse).transpose().map_err(Invalid::from)?;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
@@ -151,7 +152,7 @@ impl ItemsService {
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_item(project, item).await?;
-            check_expected(expected.as_deref(), &current)?;
+            conditions.check("item", current.version, current.updated_at)?;
             let actual_type = current.item_type;
             if let Some(named_type) = named_type.filter(|named| *named != actual_type) {
                 return Err(CoreError::invalid(
@@ -188,7 +189,7 @@ impl ItemsService {
         who: &Principal,
         project: ProjectId,
         item: ItemId,
-        expected: Option<Vec<i64>>,
+        conditions: Preconditions,
     ) -> CoreResult<Written> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
@@ -201,7 +202,7 @@ impl ItemsService {
                 emptying = Some(self.container_turns.empty(project).await);
                 continue;
             }
-            check_expected(expected.as_deref(), &current)?;
+            conditions.check("item", current.version, current.updated_at)?;
             let (item_type, version) = (current.item_type, current.version);
             let removal = self.removal(who, project, vec![current], &HashSet::new()).await?;
             let done = self.store.delete_items(project, &removal.deletes, &removal.events, &removal.dependents).await;
@@ -385,16 +386,6 @@ pub(super) fn item_event(
 
 /// Connector updates that go with a delete.
 pub(super) type Dependents = Vec<DependentUpdate>;
-
-/// `If-Match`: the current version must be one the caller expects (None: any).
-fn check_expected(expected: Option<&[i64]>, current: &ItemRow) -> CoreResult<()> {
-    match expected {
-        Some(expected) if !expected.contains(&current.version) => {
-            Err(CoreError::PreconditionFailed { kind: "item", expected: expected.to_vec(), current: current.version })
-        }
-        _ => Ok(()),
-    }
-}
 
 /// A write's outcome, with a transaction the database gave up for a concurrent one (a deadlock
 /// victim) counted as a lost race: nothing was written, and the caller runs it again.

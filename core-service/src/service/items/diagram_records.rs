@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::crud::{lost_race, written};
 use super::diagram_plan::{self, Change, Prior};
 use super::item_locks::WRITE_DEADLINE;
+use super::preconditions::Preconditions;
 use super::ItemsService;
 use crate::domain::{DiagramId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
@@ -135,15 +136,15 @@ impl ItemsService {
         Ok((rows, next))
     }
 
-    /// Replaces the diagram's source and updates its items in place (see `diagram_plan.rs`). With
-    /// `expected`, only if the record is still at one of those versions (HTTP `If-Match`).
+    /// Replaces the diagram's source and updates its items in place (see `diagram_plan.rs`), while
+    /// `conditions` hold (`preconditions.rs`: HTTP `If-Match`, `If-None-Match`, `If-Unmodified-Since`).
     pub async fn update_diagram(
         &self,
         who: &Principal,
         project: ProjectId,
         id: DiagramId,
         source: &str,
-        expected: Option<Vec<i64>>,
+        conditions: Preconditions,
     ) -> CoreResult<DiagramWritten> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let diagram = parse_source(source)?;
@@ -154,7 +155,7 @@ impl ItemsService {
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
-            check_expected(expected.as_deref(), &current)?;
+            conditions.check("diagram", current.version, current.updated_at)?;
             let prior = self.prior(project, id).await?;
             let planned =
                 canvas_diagram::to_items(&canvas_diagram::layout(&diagram), (current.origin_x, current.origin_y));
@@ -184,7 +185,7 @@ impl ItemsService {
         project: ProjectId,
         id: DiagramId,
         keep_items: bool,
-        expected: Option<Vec<i64>>,
+        conditions: Preconditions,
     ) -> CoreResult<DiagramWritten> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         // A record's writes take turns under its id, in the item turns' key space (ids never collide).
@@ -194,7 +195,7 @@ impl ItemsService {
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let current = self.load_diagram(project, id).await?;
-            check_expected(expected.as_deref(), &current)?;
+            conditions.check("diagram", current.version, current.updated_at)?;
             let prior = self.prior(project, id).await?;
             let change = match keep_items {
                 true => Change::default(),
@@ -292,18 +293,6 @@ impl ItemsService {
             self.outbox_written();
         }
         Ok(done)
-    }
-}
-
-/// `If-Match`: the record must be at a version the caller expects (None: any).
-fn check_expected(expected: Option<&[i64]>, current: &DiagramRow) -> CoreResult<()> {
-    match expected {
-        Some(expected) if !expected.contains(&current.version) => Err(CoreError::PreconditionFailed {
-            kind: "diagram",
-            expected: expected.to_vec(),
-            current: current.version,
-        }),
-        _ => Ok(()),
     }
 }
 

@@ -17,6 +17,7 @@
 //! - [`presence`]: who has the map open, their cursors and selections (in memory, across
 //!   replicas through the database's notifications; never a table write).
 //! - [`item_locks`]: writers of one item take turns.
+//! - [`preconditions`]: RFC 9110's conditional writes, in its order.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 
 pub mod arrange;
@@ -32,6 +33,7 @@ pub mod idempotency;
 pub mod item_filters;
 pub mod item_locks;
 pub mod item_views;
+pub mod preconditions;
 pub mod presence;
 mod project_copy;
 pub mod repair;

@@ -20,10 +20,18 @@ def _get_kwargs(
     keep_items: bool | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
 
     params: dict[str, Any] = {}
 
@@ -133,6 +141,8 @@ def sync_detailed(
     keep_items: bool | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramWriteResponse | Problem]:
     """Delete a diagram record and its items (beyond the spec)
 
@@ -146,6 +156,8 @@ def sync_detailed(
         keep_items (bool | Unset):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,6 +173,8 @@ def sync_detailed(
         keep_items=keep_items,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -178,6 +192,8 @@ def sync(
     keep_items: bool | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> DiagramWriteResponse | Problem | None:
     """Delete a diagram record and its items (beyond the spec)
 
@@ -191,6 +207,8 @@ def sync(
         keep_items (bool | Unset):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,6 +225,8 @@ def sync(
         keep_items=keep_items,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     ).parsed
 
 
@@ -218,6 +238,8 @@ async def asyncio_detailed(
     keep_items: bool | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramWriteResponse | Problem]:
     """Delete a diagram record and its items (beyond the spec)
 
@@ -231,6 +253,8 @@ async def asyncio_detailed(
         keep_items (bool | Unset):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -246,6 +270,8 @@ async def asyncio_detailed(
         keep_items=keep_items,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -261,6 +287,8 @@ async def asyncio(
     keep_items: bool | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> DiagramWriteResponse | Problem | None:
     """Delete a diagram record and its items (beyond the spec)
 
@@ -274,6 +302,8 @@ async def asyncio(
         keep_items (bool | Unset):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -291,5 +321,7 @@ async def asyncio(
             keep_items=keep_items,
             json_casing=json_casing,
             if_match=if_match,
+            if_none_match=if_none_match,
+            if_unmodified_since=if_unmodified_since,
         )
     ).parsed

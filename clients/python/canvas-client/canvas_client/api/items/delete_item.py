@@ -19,10 +19,18 @@ def _get_kwargs(
     *,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
 
     params: dict[str, Any] = {}
 
@@ -125,6 +133,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Delete an item (connectors attached to it are detached)
 
@@ -133,6 +143,8 @@ def sync_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,6 +159,8 @@ def sync_detailed(
         item_id=item_id,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -163,6 +177,8 @@ def sync(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Delete an item (connectors attached to it are detached)
 
@@ -171,6 +187,8 @@ def sync(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +204,8 @@ def sync(
         client=client,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     ).parsed
 
 
@@ -196,6 +216,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Delete an item (connectors attached to it are detached)
 
@@ -204,6 +226,8 @@ async def asyncio_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,6 +242,8 @@ async def asyncio_detailed(
         item_id=item_id,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -232,6 +258,8 @@ async def asyncio(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Delete an item (connectors attached to it are detached)
 
@@ -240,6 +268,8 @@ async def asyncio(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -256,5 +286,7 @@ async def asyncio(
             client=client,
             json_casing=json_casing,
             if_match=if_match,
+            if_none_match=if_none_match,
+            if_unmodified_since=if_unmodified_since,
         )
     ).parsed

@@ -19,7 +19,23 @@ def _get_kwargs(
     *,
     format_: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
+
+    if not isinstance(if_modified_since, Unset):
+        headers["If-Modified-Since"] = if_modified_since
 
     params: dict[str, Any] = {}
 
@@ -42,6 +58,7 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -72,6 +89,11 @@ def _parse_response(
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 414:
         response_414 = Problem.from_dict(response.json())
@@ -122,6 +144,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramRecord | Problem]:
     """Read a diagram record, or the diagram as it is now as Mermaid (beyond the spec)
 
@@ -135,6 +161,10 @@ def sync_detailed(
         diagram_id (UUID):
         format_ (str | Unset):
         json_casing (JsonCasing | Unset):
+        if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +179,10 @@ def sync_detailed(
         diagram_id=diagram_id,
         format_=format_,
         json_casing=json_casing,
+        if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -165,6 +199,10 @@ def sync(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> DiagramRecord | Problem | None:
     """Read a diagram record, or the diagram as it is now as Mermaid (beyond the spec)
 
@@ -178,6 +216,10 @@ def sync(
         diagram_id (UUID):
         format_ (str | Unset):
         json_casing (JsonCasing | Unset):
+        if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,6 +235,10 @@ def sync(
         client=client,
         format_=format_,
         json_casing=json_casing,
+        if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     ).parsed
 
 
@@ -203,6 +249,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramRecord | Problem]:
     """Read a diagram record, or the diagram as it is now as Mermaid (beyond the spec)
 
@@ -216,6 +266,10 @@ async def asyncio_detailed(
         diagram_id (UUID):
         format_ (str | Unset):
         json_casing (JsonCasing | Unset):
+        if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,6 +284,10 @@ async def asyncio_detailed(
         diagram_id=diagram_id,
         format_=format_,
         json_casing=json_casing,
+        if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -244,6 +302,10 @@ async def asyncio(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> DiagramRecord | Problem | None:
     """Read a diagram record, or the diagram as it is now as Mermaid (beyond the spec)
 
@@ -257,6 +319,10 @@ async def asyncio(
         diagram_id (UUID):
         format_ (str | Unset):
         json_casing (JsonCasing | Unset):
+        if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,5 +339,9 @@ async def asyncio(
             client=client,
             format_=format_,
             json_casing=json_casing,
+            if_none_match=if_none_match,
+            if_match=if_match,
+            if_unmodified_since=if_unmodified_since,
+            if_modified_since=if_modified_since,
         )
     ).parsed

@@ -26,10 +26,22 @@ def _get_kwargs(
     *,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_none_match, Unset):
         headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
+
+    if not isinstance(if_modified_since, Unset):
+        headers["If-Modified-Since"] = if_modified_since
 
     params: dict[str, Any] = {}
 
@@ -164,6 +176,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+        return response_412
+
     if response.status_code == 414:
         response_414 = Problem.from_dict(response.json())
 
@@ -224,6 +241,9 @@ def sync_detailed(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> Response[
     Any
     | ConnectorItem
@@ -243,6 +263,9 @@ def sync_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,6 +280,9 @@ def sync_detailed(
         item_id=item_id,
         json_casing=json_casing,
         if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -273,6 +299,9 @@ def sync(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> (
     Any
     | ConnectorItem
@@ -293,6 +322,9 @@ def sync(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -308,6 +340,9 @@ def sync(
         client=client,
         json_casing=json_casing,
         if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     ).parsed
 
 
@@ -318,6 +353,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> Response[
     Any
     | ConnectorItem
@@ -337,6 +375,9 @@ async def asyncio_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -351,6 +392,9 @@ async def asyncio_detailed(
         item_id=item_id,
         json_casing=json_casing,
         if_none_match=if_none_match,
+        if_match=if_match,
+        if_unmodified_since=if_unmodified_since,
+        if_modified_since=if_modified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -365,6 +409,9 @@ async def asyncio(
     client: AuthenticatedClient,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
+    if_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
+    if_modified_since: None | str | Unset = UNSET,
 ) -> (
     Any
     | ConnectorItem
@@ -385,6 +432,9 @@ async def asyncio(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
+        if_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
+        if_modified_since (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -401,5 +451,8 @@ async def asyncio(
             client=client,
             json_casing=json_casing,
             if_none_match=if_none_match,
+            if_match=if_match,
+            if_unmodified_since=if_unmodified_since,
+            if_modified_since=if_modified_since,
         )
     ).parsed

@@ -21,10 +21,18 @@ def _get_kwargs(
     body: UpdateConnectorBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
 
     params: dict[str, Any] = {}
 
@@ -147,6 +155,8 @@ def sync_detailed(
     body: UpdateConnectorBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Change a connector item
 
@@ -158,6 +168,8 @@ def sync_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (UpdateConnectorBody): A connector PATCH wraps the changes: `{"properties": {...}}`.
 
     Raises:
@@ -174,6 +186,8 @@ def sync_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -191,6 +205,8 @@ def sync(
     body: UpdateConnectorBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Change a connector item
 
@@ -202,6 +218,8 @@ def sync(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (UpdateConnectorBody): A connector PATCH wraps the changes: `{"properties": {...}}`.
 
     Raises:
@@ -219,6 +237,8 @@ def sync(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     ).parsed
 
 
@@ -230,6 +250,8 @@ async def asyncio_detailed(
     body: UpdateConnectorBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Change a connector item
 
@@ -241,6 +263,8 @@ async def asyncio_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (UpdateConnectorBody): A connector PATCH wraps the changes: `{"properties": {...}}`.
 
     Raises:
@@ -257,6 +281,8 @@ async def asyncio_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -272,6 +298,8 @@ async def asyncio(
     body: UpdateConnectorBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Change a connector item
 
@@ -283,6 +311,8 @@ async def asyncio(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (UpdateConnectorBody): A connector PATCH wraps the changes: `{"properties": {...}}`.
 
     Raises:
@@ -301,5 +331,7 @@ async def asyncio(
             body=body,
             json_casing=json_casing,
             if_match=if_match,
+            if_none_match=if_none_match,
+            if_unmodified_since=if_unmodified_since,
         )
     ).parsed

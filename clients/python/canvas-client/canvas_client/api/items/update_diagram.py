@@ -21,10 +21,18 @@ def _get_kwargs(
     body: UpdateDiagramBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
 
     params: dict[str, Any] = {}
 
@@ -151,6 +159,8 @@ def sync_detailed(
     body: UpdateDiagramBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramWriteResponse | Problem]:
     """Update a diagram in place from an edited source (beyond the spec)
 
@@ -167,6 +177,8 @@ def sync_detailed(
         diagram_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
         body (UpdateDiagramBody): `PUT .../diagrams/{diagramId}`.
 
     Raises:
@@ -183,6 +195,8 @@ def sync_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -200,6 +214,8 @@ def sync(
     body: UpdateDiagramBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> DiagramWriteResponse | Problem | None:
     """Update a diagram in place from an edited source (beyond the spec)
 
@@ -216,6 +232,8 @@ def sync(
         diagram_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
         body (UpdateDiagramBody): `PUT .../diagrams/{diagramId}`.
 
     Raises:
@@ -233,6 +251,8 @@ def sync(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     ).parsed
 
 
@@ -244,6 +264,8 @@ async def asyncio_detailed(
     body: UpdateDiagramBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> Response[DiagramWriteResponse | Problem]:
     """Update a diagram in place from an edited source (beyond the spec)
 
@@ -260,6 +282,8 @@ async def asyncio_detailed(
         diagram_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
         body (UpdateDiagramBody): `PUT .../diagrams/{diagramId}`.
 
     Raises:
@@ -276,6 +300,8 @@ async def asyncio_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -291,6 +317,8 @@ async def asyncio(
     body: UpdateDiagramBody,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: None | str | Unset = UNSET,
+    if_none_match: None | str | Unset = UNSET,
+    if_unmodified_since: None | str | Unset = UNSET,
 ) -> DiagramWriteResponse | Problem | None:
     """Update a diagram in place from an edited source (beyond the spec)
 
@@ -307,6 +335,8 @@ async def asyncio(
         diagram_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (None | str | Unset):
+        if_none_match (None | str | Unset):
+        if_unmodified_since (None | str | Unset):
         body (UpdateDiagramBody): `PUT .../diagrams/{diagramId}`.
 
     Raises:
@@ -325,5 +355,7 @@ async def asyncio(
             body=body,
             json_casing=json_casing,
             if_match=if_match,
+            if_none_match=if_none_match,
+            if_unmodified_since=if_unmodified_since,
         )
     ).parsed

@@ -21,10 +21,18 @@ def _get_kwargs(
     body: ShapePatch,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(if_unmodified_since, Unset):
+        headers["If-Unmodified-Since"] = if_unmodified_since
 
     params: dict[str, Any] = {}
 
@@ -147,6 +155,8 @@ def sync_detailed(
     body: ShapePatch,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Change a shape item
 
@@ -157,6 +167,8 @@ def sync_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (ShapePatch):
 
     Raises:
@@ -173,6 +185,8 @@ def sync_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = client.get_httpx_client().request(
@@ -190,6 +204,8 @@ def sync(
     body: ShapePatch,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Change a shape item
 
@@ -200,6 +216,8 @@ def sync(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (ShapePatch):
 
     Raises:
@@ -217,6 +235,8 @@ def sync(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     ).parsed
 
 
@@ -228,6 +248,8 @@ async def asyncio_detailed(
     body: ShapePatch,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> Response[ItemRef | Problem]:
     """Change a shape item
 
@@ -238,6 +260,8 @@ async def asyncio_detailed(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (ShapePatch):
 
     Raises:
@@ -254,6 +278,8 @@ async def asyncio_detailed(
         body=body,
         json_casing=json_casing,
         if_match=if_match,
+        if_none_match=if_none_match,
+        if_unmodified_since=if_unmodified_since,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -269,6 +295,8 @@ async def asyncio(
     body: ShapePatch,
     json_casing: JsonCasing | Unset = UNSET,
     if_match: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    if_unmodified_since: str | Unset = UNSET,
 ) -> ItemRef | Problem | None:
     """Change a shape item
 
@@ -279,6 +307,8 @@ async def asyncio(
         item_id (UUID):
         json_casing (JsonCasing | Unset):
         if_match (str | Unset):
+        if_none_match (str | Unset):
+        if_unmodified_since (str | Unset):
         body (ShapePatch):
 
     Raises:
@@ -297,5 +327,7 @@ async def asyncio(
             body=body,
             json_casing=json_casing,
             if_match=if_match,
+            if_none_match=if_none_match,
+            if_unmodified_since=if_unmodified_since,
         )
     ).parsed
