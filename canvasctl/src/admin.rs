@@ -138,9 +138,14 @@ pub async fn token(conn: Connection, command: TokenCommand) -> anyhow::Result<()
 }
 
 pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Result<()> {
-    if let ProjectCommand::Copy { from, name, owner } = command {
-        return crate::webhooks::copy_project(conn, from, name, owner).await;
-    }
+    let command = match command {
+        ProjectCommand::Copy { from, name, owner } => {
+            return crate::webhooks::copy_project(conn, from, name, owner).await
+        }
+        ProjectCommand::Export { project, out } => return crate::archive::export(conn, project, out).await,
+        ProjectCommand::Import { file, owner, name } => return crate::archive::import(conn, file, owner, name).await,
+        other => other,
+    };
     let mut admin = Admin::connect(&conn).await?;
     match command {
         ProjectCommand::Create { name, owner } => {
@@ -166,7 +171,9 @@ pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Resul
                 .join("\n");
             print(&conn, json!({"projects": rows}), text);
         }
-        ProjectCommand::Copy { .. } => unreachable!("handled above"),
+        ProjectCommand::Copy { .. } | ProjectCommand::Export { .. } | ProjectCommand::Import { .. } => {
+            unreachable!("handled above")
+        }
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! running one over gRPC.
 
 mod admin;
+mod archive;
 mod cli;
 mod config;
 mod up;

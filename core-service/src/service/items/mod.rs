@@ -17,6 +17,7 @@
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 
+pub mod archive_items;
 pub mod arrange;
 pub mod bulk;
 pub mod crud;
