@@ -138,14 +138,9 @@ pub async fn token(conn: Connection, command: TokenCommand) -> anyhow::Result<()
 }
 
 pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Result<()> {
-    let command = match command {
-        ProjectCommand::Copy { from, name, owner } => {
-            return crate::webhooks::copy_project(conn, from, name, owner).await
-        }
-        ProjectCommand::Export { project, out } => return crate::archive::export(conn, project, out).await,
-        ProjectCommand::Import { file, owner, name } => return crate::archive::import(conn, file, owner, name).await,
-        other => other,
-    };
+    if let ProjectCommand::Copy { from, name, owner } = command {
+        return crate::webhooks::copy_project(conn, from, name, owner).await;
+    }
     let mut admin = Admin::connect(&conn).await?;
     match command {
         ProjectCommand::Create { name, owner } => {
@@ -171,8 +166,9 @@ pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Resul
                 .join("\n");
             print(&conn, json!({"projects": rows}), text);
         }
+        // Export and import are `crate::archive`'s, dispatched by `main`.
         ProjectCommand::Copy { .. } | ProjectCommand::Export { .. } | ProjectCommand::Import { .. } => {
-            unreachable!("handled above")
+            unreachable!("handled elsewhere")
         }
     }
     Ok(())

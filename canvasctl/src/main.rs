@@ -24,6 +24,12 @@ async fn main() {
         Command::Config { command } => config::run(command).await,
         Command::User { conn, command } => users::user(conn, command).await,
         Command::Token { conn, command } => admin::token(conn, command).await,
+        Command::Project { conn, command: cli::ProjectCommand::Export { project, out } } => {
+            archive::export(conn, project, out).await
+        }
+        Command::Project { conn, command: cli::ProjectCommand::Import { file, owner, name } } => {
+            archive::import(conn, file, owner, name).await
+        }
         Command::Project { conn, command } => admin::project(conn, command).await,
         Command::Member { conn, command } => admin::member(conn, command).await,
         Command::Keys { conn, command: cli::KeysCommand::Rotate { delay_secs } } => {

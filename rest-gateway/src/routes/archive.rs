@@ -76,7 +76,7 @@ pub async fn export(
     // body, which the client sees as a broken transfer, never as a whole archive.
     let body = Body::from_stream(chunks.map(|chunk| match chunk {
         Ok(chunk) => Ok(Bytes::from(chunk.data)),
-        Err(status) => Err(std::io::Error::other(format!("the export failed: {}", status.message()))),
+        Err(status) => Err(std::io::Error::other(format!("the export failed ({:?})", status.code()))),
     }));
     let short_id: String = project_id.chars().filter(|c| c.is_ascii_hexdigit() || *c == '-').take(36).collect();
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"project-{short_id}.zip\""))
@@ -110,7 +110,7 @@ pub async fn export(
         ("owner" = Option<String>, Query, format = "uuid", description = "The new project's owner (its Admin); the caller when absent."),
         ("name" = Option<String>, Query, description = "The new project's name; the archive's when absent."),
     ),
-    request_body(content = Vec<u8>, content_type = "application/zip", description = "The archive."),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The archive."),
     responses((status = 200, description = "The new project.", body = crate::bodies::archive::ImportedProject))
 )]
 pub async fn import(

@@ -14,8 +14,10 @@ pub const MAX_ARCHIVE_BYTES: u64 = 1024 * 1024 * 1024;
 pub const MAX_EXPANDED_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// One JSON entry (`items.jsonl`, `diagrams.jsonl`, `project.json`, …) expanded.
 pub const MAX_JSON_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
-/// One line of `items.jsonl` or `diagrams.jsonl`: an item or a diagram record.
-pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
+/// One line of `items.jsonl` or `diagrams.jsonl`: an item or a diagram record. Any item a create
+/// could have made fits (its request body is at most [`super::MAX_UPLOAD_BYTES`]), with room for the
+/// line's own members.
+pub const MAX_LINE_BYTES: usize = super::MAX_UPLOAD_BYTES + 1024 * 1024;
 /// One file under `files/`: the upload limit.
 pub const MAX_FILE_BYTES: u64 = super::MAX_UPLOAD_BYTES as u64;
 
