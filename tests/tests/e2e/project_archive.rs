@@ -13,7 +13,11 @@ use crate::knowledge::{cited, retrieve, wait_indexed};
 use crate::project_archive_kit::{as_old, comparable, entries, export, id_pairs, import, listing, rich_project};
 use crate::support::send;
 
-backend_tests!(an_exported_project_imports_as_the_same_project, archives_travel_between_backends_and_back);
+backend_tests!(
+    an_exported_project_imports_as_the_same_project,
+    archives_travel_between_backends_and_back,
+    a_project_that_compresses_like_a_zip_bomb_still_travels
+);
 
 async fn get(app: &TestApp, user: &TestUser, path: &str) -> (StatusCode, Value, Vec<u8>) {
     let reply = send(app, Method::GET, &format!("{}{path}", app.base_url), Some(&user.bearer()), None).await;
@@ -175,4 +179,21 @@ async fn archives_travel_between_backends_and_back(backend: Backend) {
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     let back = reply.body["projectId"].as_str().unwrap().to_owned();
     assert_same_project((&here, &owner_here, &project), (&here, &owner_here, &back)).await;
+}
+
+/// A label of two million repeated characters deflates a thousandfold, like a zip bomb's entry:
+/// the export stores that entry as it is instead, so its own archive imports again.
+async fn a_project_that_compresses_like_a_zip_bomb_still_travels(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let owner = app.user("owner").await;
+    let project = app.project(&owner).await;
+    let text = "ab".repeat(1_000_000);
+    crate::support::create_label(&app, &owner, &project, json!({"text": text})).await;
+    let (status, archive) = export(&app, &owner, &project).await;
+    assert_eq!(status, StatusCode::OK);
+    let reply = import(&app, &format!("Bearer {}", app.admin_token), archive, &format!("&owner={}", owner.id)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let copy = reply.body["projectId"].as_str().unwrap();
+    let items = listing(&app, &owner, copy).await;
+    assert_eq!(items[0]["text"].as_str().map(str::len), Some(text.len()));
 }

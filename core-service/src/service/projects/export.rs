@@ -1,30 +1,32 @@
-//! A project written as an archive (docs/ARCHIVE.md, "Format"), streamed while it is written.
+//! A project written as an archive (docs/ARCHIVE.md, "Export"), streamed while it is written.
 //!
-//! Everything that can refuse the export (access, the limits) is decided before the first byte:
-//! the call then either streams the whole archive or ends in an error the client sees as a cut
-//! stream. The zip is written on a blocking thread (the `zip` crate writes to `std::io::Write`)
-//! from pieces an async task reads (the snapshot, then each file from the blob store), through
-//! bounded channels, so an export holds at most a few chunks and one file in memory beyond the
-//! snapshot's rows.
+//! Everything that can refuse the export comes before the first byte: access, then the JSON
+//! entries written and compressed in memory (`entries.rs`), so every limit an import applies
+//! (counts, entry and archive sizes, compression ratios) is checked against the real sizes. The
+//! stream then either carries the whole archive or ends in an error the client sees as a cut
+//! body. The zip is written on a blocking thread (the `zip` crate writes to `std::io::Write`)
+//! from pieces an async task hands it (the prepared entries, then each file read from the blob
+//! store), through bounded channels, so beyond the snapshot an export holds a few chunks and one
+//! file in memory.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::io::Write;
 
-use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::{json, Map, Value};
+use chrono::Utc;
+use serde_json::{json, Value};
 use tokio::sync::mpsc;
-use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, ZipWriter};
+use zip::ZipWriter;
 
+use super::entries::{self, rfc3339, Prepared};
 use super::ProjectsService;
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
-use crate::storage::{DiagramRow, ElementRow, ItemRow};
 use canvas_vocabulary::limits::archive::{self as limits, CHUNK_BYTES};
 
-/// Items per piece of `items.jsonl` handed to the writer.
-const ITEMS_PER_PIECE: usize = 500;
+/// Bytes an entry adds besides its data (headers and table row, name included), counted
+/// generously when the archive's size is judged before it is written.
+const ENTRY_OVERHEAD: u64 = 512;
 
 /// An export under way: the archive's bytes in order, then the end of the channel (or an error).
 pub struct ExportedArchive {
@@ -35,19 +37,16 @@ pub struct ExportedArchive {
 
 /// What the async side hands the zip writer.
 enum Piece {
-    /// A new entry: its name, and whether it is stored as is (files) or deflated (JSON).
-    Entry {
-        name: String,
-        stored: bool,
-    },
-    Data(Vec<u8>),
+    /// A JSON entry, copied as it was prepared.
+    Json(Prepared),
+    /// A file: its key and bytes.
+    File(String, Vec<u8>),
     /// The export failed (the reason went to the client): stop without finishing the archive.
     Abort,
 }
 
-/// The time as every time in an archive is written (RFC 3339, milliseconds, UTC).
-pub fn rfc3339(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+fn too_large(what: String) -> CoreError {
+    CoreError::Conflict(format!("{what}, more than an archive may hold, so the project cannot be exported"))
 }
 
 impl ProjectsService {
@@ -60,16 +59,21 @@ impl ProjectsService {
             self.access.require_role(who, project, ProjectRole::Admin).await?.0
         };
         let (items, diagrams, elements) = self.items.archive_snapshot(project).await?;
-        let files: BTreeSet<String> = items.iter().filter_map(|item| item.content_key.clone()).collect();
+        // Each distinct file once, with its size (`fileSize` is the stored bytes' count).
+        let files: BTreeMap<String, u64> = items
+            .iter()
+            .filter_map(|item| {
+                let size = item.properties.get("fileSize").and_then(Value::as_u64).unwrap_or(0);
+                Some((item.content_key.clone()?, size))
+            })
+            .collect();
         for (what, count, max) in [
             ("items", items.len(), limits::MAX_ITEMS),
             ("files", files.len(), limits::MAX_FILES),
             ("diagram records", diagrams.len(), limits::MAX_DIAGRAMS),
         ] {
             if count > max {
-                return Err(CoreError::Conflict(format!(
-                    "the project holds {count} {what}; an archive holds at most {max}, so it cannot be exported"
-                )));
+                return Err(too_large(format!("the project holds {count} {what}; an archive holds at most {max}")));
             }
         }
         let members = self.accounts.members_by_login(project).await?;
@@ -88,6 +92,33 @@ impl ProjectsService {
             members.into_iter().map(|m| json!({"login": m.login, "name": m.name, "role": m.role.as_str()})).collect();
         let project_json = json!({"name": row.name, "createdAt": rfc3339(row.created_at), "members": members});
         let webhooks_json = json!({"webhooks": webhooks});
+        let prepared = tokio::task::spawn_blocking(move || {
+            let items = entries::json_lines("items.jsonl", items.iter().map(entries::item_line))?;
+            let diagrams =
+                entries::json_lines("diagrams.jsonl", diagrams.iter().map(|d| entries::diagram_line(d, &elements)))?;
+            [
+                ("manifest.json", entries::json_object(&manifest)?),
+                ("project.json", entries::json_object(&project_json)?),
+                ("items.jsonl", items),
+                ("diagrams.jsonl", diagrams),
+                ("webhooks.json", entries::json_object(&webhooks_json)?),
+            ]
+            .iter()
+            .map(|(name, bytes)| entries::prepare(name, bytes))
+            .collect::<CoreResult<Vec<Prepared>>>()
+        })
+        .await
+        .map_err(CoreError::internal)??;
+        let expanded: u64 = prepared.iter().map(|p| p.expanded).sum::<u64>() + files.values().sum::<u64>();
+        let written: u64 = prepared.iter().map(|p| p.zip.len() as u64).sum::<u64>()
+            + files.values().sum::<u64>()
+            + ENTRY_OVERHEAD * (files.len() + prepared.len()) as u64;
+        if expanded > limits::MAX_EXPANDED_BYTES {
+            return Err(too_large(format!("the archive would expand to {expanded} bytes")));
+        }
+        if written > limits::MAX_ARCHIVE_BYTES {
+            return Err(too_large(format!("the archive would be about {written} bytes")));
+        }
 
         let (chunks, receiver) = mpsc::channel(4);
         let (pieces, mut from_async) = mpsc::channel::<Piece>(4);
@@ -96,32 +127,13 @@ impl ProjectsService {
         let items_service = self.items.clone();
         tokio::spawn(async move {
             let sent = async {
-                let json_entry = |name: &str, value: &Value| -> CoreResult<Vec<Piece>> {
-                    let bytes = serde_json::to_vec_pretty(value).map_err(CoreError::internal)?;
-                    Ok(vec![Piece::Entry { name: name.to_owned(), stored: false }, Piece::Data(bytes)])
-                };
                 let stopped = |_| CoreError::internal("the archive writer stopped");
-                let mut head = json_entry("manifest.json", &manifest)?;
-                head.extend(json_entry("project.json", &project_json)?);
-                head.push(Piece::Entry { name: "items.jsonl".into(), stored: false });
-                for piece in head {
-                    pieces.send(piece).await.map_err(stopped)?;
+                for entry in prepared {
+                    pieces.send(Piece::Json(entry)).await.map_err(stopped)?;
                 }
-                for page in items.chunks(ITEMS_PER_PIECE) {
-                    pieces.send(Piece::Data(json_lines(page.iter().map(item_line))?)).await.map_err(stopped)?;
-                }
-                let mut tail = vec![
-                    Piece::Entry { name: "diagrams.jsonl".into(), stored: false },
-                    Piece::Data(json_lines(diagrams.iter().map(|d| diagram_line(d, &elements)))?),
-                ];
-                tail.extend(json_entry("webhooks.json", &webhooks_json)?);
-                for piece in tail {
-                    pieces.send(piece).await.map_err(stopped)?;
-                }
-                for key in files {
+                for key in files.into_keys() {
                     let bytes = items_service.archive_file(&key).await?;
-                    pieces.send(Piece::Entry { name: format!("files/{key}"), stored: true }).await.map_err(stopped)?;
-                    pieces.send(Piece::Data(bytes)).await.map_err(stopped)?;
+                    pieces.send(Piece::File(key, bytes)).await.map_err(stopped)?;
                 }
                 Ok::<_, CoreError>(())
             }
@@ -136,59 +148,6 @@ impl ProjectsService {
     }
 }
 
-/// An item as `items.jsonl` holds it: the REST item's members (camelCase) with its stored
-/// properties (every property, defaults filled; derived values such as a connector's
-/// `absolutePosition` left out, since they follow from the others), and its file by hash.
-pub fn item_line(item: &ItemRow) -> Value {
-    let mut line = Map::new();
-    line.insert("itemId".into(), json!(item.id.to_string()));
-    line.insert("itemType".into(), json!(item.item_type.as_str()));
-    line.insert("parent".into(), json!(item.parent.to_string()));
-    line.insert("createdAt".into(), json!(rfc3339(item.created_at)));
-    line.insert("updatedAt".into(), json!(rfc3339(item.updated_at)));
-    if let Some(key) = &item.content_key {
-        line.insert("contentSha256".into(), json!(key));
-    }
-    if let Value::Object(properties) = &item.properties {
-        line.extend(properties.iter().map(|(k, v)| (k.clone(), v.clone())));
-    }
-    Value::Object(line)
-}
-
-/// A diagram record as `diagrams.jsonl` holds it, with its element map.
-fn diagram_line(diagram: &DiagramRow, elements: &[ElementRow]) -> Value {
-    let elements: Vec<Value> = elements
-        .iter()
-        .filter(|row| row.diagram_id == diagram.id)
-        .map(|row| {
-            json!({
-                "element": row.element, "part": row.part, "itemId": row.item_id.to_string(),
-                "itemType": row.item_type, "ordinal": row.ordinal, "planned": row.planned,
-            })
-        })
-        .collect();
-    json!({
-        "diagramId": diagram.id.to_string(),
-        "kind": diagram.kind,
-        "format": diagram.format,
-        "source": diagram.source,
-        "origin": {"x": diagram.origin_x, "y": diagram.origin_y},
-        "createdAt": rfc3339(diagram.created_at),
-        "updatedAt": rfc3339(diagram.updated_at),
-        "elements": elements,
-    })
-}
-
-/// Values as JSON lines (each ends with a newline).
-fn json_lines(values: impl Iterator<Item = Value>) -> CoreResult<Vec<u8>> {
-    let mut out = Vec::new();
-    for value in values {
-        serde_json::to_writer(&mut out, &value).map_err(CoreError::internal)?;
-        out.push(b'\n');
-    }
-    Ok(out)
-}
-
 /// Writes the pieces as a zip into chunks of [`CHUNK_BYTES`]; ends the archive when the pieces
 /// end, and stops without ending it on [`Piece::Abort`] or when the client is gone.
 fn write_zip(pieces: &mut mpsc::Receiver<Piece>, chunks: &mpsc::Sender<CoreResult<Vec<u8>>>) {
@@ -196,30 +155,23 @@ fn write_zip(pieces: &mut mpsc::Receiver<Piece>, chunks: &mpsc::Sender<CoreResul
     let written = (|| -> zip::result::ZipResult<bool> {
         while let Some(piece) = pieces.blocking_recv() {
             match piece {
-                Piece::Entry { name, stored } => {
-                    let method = if stored { CompressionMethod::Stored } else { CompressionMethod::Deflated };
-                    let options = SimpleFileOptions::default().compression_method(method).unix_permissions(0o644);
-                    zip.start_file(name, options)?;
+                Piece::Json(prepared) => entries::copy_into(&mut zip, &prepared)?,
+                Piece::File(key, bytes) => {
+                    entries::start_file(&mut zip, &key)?;
+                    zip.write_all(&bytes)?;
                 }
-                Piece::Data(bytes) => zip.write_all(&bytes)?,
                 Piece::Abort => return Ok(false),
             }
         }
         Ok(true)
     })();
-    match written {
-        Ok(true) => match zip.finish() {
-            Ok(mut stream) => {
-                let _ = stream.flush();
-            }
-            Err(error) => {
-                let _ = chunks.blocking_send(Err(CoreError::internal(format!("writing the archive: {error}"))));
-            }
-        },
-        Ok(false) => {}
-        Err(error) => {
-            let _ = chunks.blocking_send(Err(CoreError::internal(format!("writing the archive: {error}"))));
-        }
+    let failed = match written {
+        Ok(true) => zip.finish().and_then(|mut stream| Ok(stream.flush()?)).err(),
+        Ok(false) => None,
+        Err(error) => Some(error),
+    };
+    if let Some(error) = failed {
+        let _ = chunks.blocking_send(Err(CoreError::internal(format!("writing the archive: {error}"))));
     }
 }
 

@@ -8,13 +8,15 @@
 //! diagram records; their rules applied there, as for a create) and webhooks (definitions). It
 //! has no store of its own: every row it writes or reads is its context's.
 //!
-//! - [`export`]: who may export, the snapshot, the archive written on a thread and streamed.
+//! - [`export`]: who may export, the snapshot, the archive written on a thread and streamed;
+//!   `entries`: its JSON entries, written and compressed before the first byte.
 //! - [`container`]: an archive read back with every check of its container (size, entries, names,
 //!   zip bombs, the manifest and its version), before any line of it is judged.
 //! - [`import`]: who may import, the spooled upload, the items' rules, the writes, and the
 //!   project removed again if a write fails after it was created.
 
 pub mod container;
+mod entries;
 pub mod export;
 pub mod import;
 

@@ -31,11 +31,9 @@ impl ItemsStore {
     pub async fn project_snapshot(&self, project_id: ProjectId) -> Result<Snapshot> {
         let items_sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 ORDER BY id");
         let diagrams_sql = format!("SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE project_id = $1 ORDER BY id");
-        let elements_sql = format!(
-            "SELECT e.diagram_id, e.element, e.part, e.item_id, e.item_type, e.ordinal, e.planned \
+        let elements_sql = "SELECT e.diagram_id, e.element, e.part, e.item_id, e.item_type, e.ordinal, e.planned \
              FROM diagram_elements e JOIN diagrams d ON d.id = e.diagram_id \
-             WHERE d.project_id = $1 ORDER BY e.diagram_id, e.ordinal"
-        );
+             WHERE d.project_id = $1 ORDER BY e.diagram_id, e.ordinal";
         let postgres = matches!(self.database(), Storage::Postgres(_));
         with_read_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
@@ -55,7 +53,7 @@ impl ItemsStore {
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(db_error)?;
-            let elements = sqlx::query_as::<_, ElementRow>(&elements_sql)
+            let elements = sqlx::query_as::<_, ElementRow>(elements_sql)
                 .bind(project_id)
                 .fetch_all(&mut *tx)
                 .await

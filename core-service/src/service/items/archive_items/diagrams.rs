@@ -179,7 +179,8 @@ fn remapped_planned(planned: Option<&Value>, ids: &IdMap, gone: &mut HashMap<Str
         }
         match named(ids, raw) {
             Some(item) => item.id.to_string(),
-            None => gone.entry(raw.trim().to_ascii_lowercase()).or_insert_with(ItemId::new).to_string(),
+            // `ItemId::default()` is a fresh id.
+            None => gone.entry(raw.trim().to_ascii_lowercase()).or_default().to_string(),
         }
     };
     let parent = renamed(planned.get("parent")?.as_str()?);
