@@ -98,9 +98,9 @@ def listing(client: Client, token: str, project: str) -> int:
         cursor = f"&cursor={page['NextCursor']}"
 
 
-def timed(work):
+def timed(work, *arguments):
     start = time.perf_counter()
-    result = work()
+    result = work(*arguments)
     return time.perf_counter() - start, result
 
 
@@ -121,11 +121,11 @@ def main() -> int:
                                "--json", "--core", f"http://{args.grpc}", "--admin-token", args.admin_token],
                               check=True, capture_output=True, text=True)
         project = json.loads(made.stdout)["projectId"]
-        seed_s, _ = timed(lambda: seed(client, args.token, project))
-        list_s, count = timed(lambda: listing(client, args.token, project))
+        seed_s, _ = timed(seed, client, args.token, project)
+        list_s, count = timed(listing, client, args.token, project)
         assert count == ITEMS, f"the project holds {count} items"
-        export_s, archive = timed(lambda: client.call("GET", f"/api/v2/projects/{project}/export", args.token))
-        import_s, answer = timed(lambda: client.call("POST", "/api/v2/projects/import", args.admin_token, archive, "application/zip"))
+        export_s, archive = timed(client.call, "GET", f"/api/v2/projects/{project}/export", args.token)
+        import_s, answer = timed(client.call, "POST", "/api/v2/projects/import", args.admin_token, archive, "application/zip")
         imported = json.loads(answer)
         assert (imported["Items"], imported["Files"]) == (ITEMS, FILES), imported
         entries = zipfile.ZipFile(io.BytesIO(archive)).infolist()
