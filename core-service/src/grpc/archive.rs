@@ -54,7 +54,9 @@ impl ProjectArchiveService for ArchiveGrpc {
             if options.is_none() {
                 let owner = match message.owner_user_id.trim() {
                     "" => None,
-                    raw => Some(UserId::parse(raw).map_err(invalid)?),
+                    raw => Some(UserId::parse(raw).map_err(|_| {
+                        Status::from(crate::error::CoreError::invalid("owner", "must be a GUID: the id of a user"))
+                    })?),
                 };
                 options = Some(ImportOptions { owner, name: message.name.clone() });
             }

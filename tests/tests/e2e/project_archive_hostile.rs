@@ -247,6 +247,9 @@ async fn who_may_export_and_import(backend: Backend) {
     )
     .await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND, "an unknown owner: {}", reply.body);
+    let reply = import(&app, &format!("Bearer {}", app.admin_token), archive.clone(), "&owner=nobody").await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
+    assert!(reply.fields().contains(&"owner".to_owned()), "an owner that is no id is named: {}", reply.body);
     let reply =
         import(&app, &format!("Bearer {}", app.admin_token), archive, &format!("&owner={}&name=Restored", owner.id))
             .await;
