@@ -166,7 +166,10 @@ pub async fn project(conn: Connection, command: ProjectCommand) -> anyhow::Resul
                 .join("\n");
             print(&conn, json!({"projects": rows}), text);
         }
-        ProjectCommand::Copy { .. } => unreachable!("handled above"),
+        // Export and import are `crate::archive`'s, dispatched by `main`.
+        ProjectCommand::Copy { .. } | ProjectCommand::Export { .. } | ProjectCommand::Import { .. } => {
+            unreachable!("handled elsewhere")
+        }
     }
     Ok(())
 }

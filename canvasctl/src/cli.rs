@@ -288,6 +288,29 @@ pub enum ProjectCommand {
         #[arg(long)]
         owner: String,
     },
+    /// Write a project to one archive file (docs/ARCHIVE.md): items, diagram records, files,
+    /// members by login, webhook definitions.
+    Export {
+        /// The project to export.
+        #[arg(long)]
+        project: String,
+        /// Where to write the archive (a `.zip` file).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Create a new project from an archive file, with new ids; members are added by login where
+    /// such a user exists, webhooks stay inactive until a PUT re-saves them.
+    Import {
+        /// The archive to read.
+        #[arg(long)]
+        file: std::path::PathBuf,
+        /// Owner (Admin) of the new project; the admin token's user when absent.
+        #[arg(long)]
+        owner: Option<String>,
+        /// Name of the new project; the archive's when absent.
+        #[arg(long)]
+        name: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,6 +2,7 @@
 //! running one over gRPC.
 
 mod admin;
+mod archive;
 mod backup;
 mod cli;
 mod config;
@@ -25,6 +26,12 @@ async fn main() {
         Command::Backup(args) => backup::run(args).await,
         Command::User { conn, command } => users::user(conn, command).await,
         Command::Token { conn, command } => admin::token(conn, command).await,
+        Command::Project { conn, command: cli::ProjectCommand::Export { project, out } } => {
+            archive::export(conn, project, out).await
+        }
+        Command::Project { conn, command: cli::ProjectCommand::Import { file, owner, name } } => {
+            archive::import(conn, file, owner, name).await
+        }
         Command::Project { conn, command } => admin::project(conn, command).await,
         Command::Member { conn, command } => admin::member(conn, command).await,
         Command::Keys { conn, command: cli::KeysCommand::Rotate { delay_secs } } => {

@@ -50,6 +50,7 @@ from canvas_client.api.items import (
 )
 from canvas_client.api.knowledge import get_index_status, retrieve_knowledge
 from canvas_client.api.map_ import announce_presence, render_png, render_svg
+from canvas_client.api.projects import export_project, import_project
 from canvas_client.api.webhooks import (
     create_webhook,
     delete_webhook,
@@ -416,6 +417,18 @@ def _() -> None:
     assert isinstance(picture, File), f"render.png gives a File, not {type(picture).__name__}"
     raw = picture.payload.read()
     equal(raw[:8], b"\x89PNG\r\n\x1a\n", "PNG signature")
+
+
+@step("export the project as one archive; importing one needs a system administrator")
+def _() -> None:
+    archive = ok(export_project.sync_detailed(PROJECT, client=client), "export")
+    declares_bytes(export_project)
+    assert isinstance(archive, File), f"export gives a File, not {type(archive).__name__}"
+    raw = archive.payload.read()
+    equal(raw[:4], b"PK\x03\x04", "a zip archive")
+    body = File(payload=io.BytesIO(raw), file_name="project.zip")
+    refused = import_project.sync_detailed(client=client, body=body)
+    equal(int(refused.status_code), HTTPStatus.FORBIDDEN, "the project's owner may not create projects")
 
 
 @step("announce presence on the map")

@@ -429,6 +429,18 @@ await step("render the map as SVG and PNG", async () => {
   equal(Array.from(new Uint8Array(picture).slice(0, 8)), [137, 80, 78, 71, 13, 10, 26, 10], "PNG signature");
 });
 
+await step("export the project as one archive; importing one needs a system administrator", async () => {
+  const archive = ok(await client.GET("/api/v2/projects/{projectId}/export", { params: { path: project }, parseAs: "arrayBuffer" }), "export");
+  equal(Array.from(new Uint8Array(archive).slice(0, 4)), [80, 75, 3, 4], "a zip archive");
+  // openapi-fetch sends JSON by default; the archive goes as it is.
+  const refused = await client.POST("/api/v2/projects/import", {
+    body: new Blob([archive]),
+    bodySerializer: (body: Blob) => body,
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+  equal(refused.response.status, 403, "the project's owner may not create projects");
+});
+
 await step("announce presence on the map", async () => {
   const announced = await client.POST("/api/v2/projects/{projectId}/presence", {
     params: { path: project },

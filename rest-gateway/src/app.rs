@@ -54,11 +54,16 @@ async fn reject_oversized(request: Request, next: Next) -> Response {
     let casing = query_value(request.uri().query().unwrap_or(""), "jsonCasing")
         .and_then(|raw| Casing::parse(&raw))
         .unwrap_or_default();
-    match refuse_declared_over(request, MAX_BODY_BYTES, DRAIN_LIMIT).await {
+    // A project archive is the one body that may be larger (`routes::archive`: it is streamed on,
+    // never held whole).
+    let archive = request.uri().path().trim_end_matches('/') == crate::routes::archive::IMPORT_PATH;
+    let limit = if archive { crate::routes::archive::MAX_ARCHIVE_BODY } else { MAX_BODY_BYTES };
+    match refuse_declared_over(request, limit, DRAIN_LIMIT).await {
         Ok(request) => next.run(request).await,
         Err(oversized) => {
             let format = Format { casing, msgpack: None };
-            close_after(format.error(ApiError::too_large()), oversized)
+            let error = if archive { crate::routes::archive::too_large() } else { ApiError::too_large() };
+            close_after(format.error(error), oversized)
         }
     }
 }

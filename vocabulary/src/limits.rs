@@ -154,6 +154,9 @@ const _: () = assert!(
         && retrieval::MAX_RESULTS_POST_PROCESS <= retrieval::MAX_RESULTS
 );
 
+/// Project archives (`GET .../export`, `POST /api/v2/projects/import`; docs/ARCHIVE.md).
+pub mod archive;
+
 /// Webhook definitions.
 pub mod webhooks {
     /// Every event kind a webhook can select (core-service stores them as bits in this order).

@@ -89,6 +89,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new project from an archive file
+         * @description Reads an archive made by `GET /api/v2/projects/{projectId}/export` (docs/ARCHIVE.md) into a new project: new ids, every reference remapped, every item checked by the rules of a create, all or nothing. System administrators only (whoever may create projects). Members are added by login where such a user exists (`MembersSkipped` lists the others); webhooks arrive inactive until saved again. A damaged or hostile archive is a 400 naming the entry, line and field at fault; an archive over 1 GiB a 413.
+         */
+        post: operations["importProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/projects/{projectId}": {
         parameters: {
             query?: never;
@@ -178,6 +198,26 @@ export interface paths {
          * @description Deletes the record and, in the same transaction, every item it still has (people's connectors attached to them are detached, as by a single delete). With `keepItems=true` the items stay as ordinary items and only the record goes.
          */
         delete: operations["deleteDiagram"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project as one archive file
+         * @description A versioned zip archive (docs/ARCHIVE.md) of the project's items with every property, its diagram records, its uploaded files, its members by login and role, and its webhook definitions (without history). Needs the project's Admin role. Streamed as it is written: a failure after the answer began cuts the body short, so a client checks that the archive reads whole. `POST /api/v2/projects/import` makes a new project of it.
+         */
+        get: operations["exportProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1309,6 +1349,39 @@ export interface components {
                 width: number;
             };
         };
+        /** @description The new project an archive made. */
+        ImportedProject: {
+            /**
+             * Format: int32
+             * @description Diagram records created.
+             */
+            Diagrams: number;
+            /**
+             * Format: int32
+             * @description Distinct files stored.
+             */
+            Files: number;
+            /**
+             * Format: int32
+             * @description Items created, each with a new id.
+             */
+            Items: number;
+            /** @description Logins of the archive's members who are members of the new project (with their role). */
+            MembersAdded: string[];
+            /**
+             * @description The archive's members no user here has the login of (their login, or their name when
+             *     they had none): not added.
+             */
+            MembersSkipped: string[];
+            Name: string;
+            /** Format: uuid */
+            ProjectId: string;
+            /**
+             * Format: int32
+             * @description Webhook definitions created, each inactive (`copiedFromOtherProject`) until saved again.
+             */
+            Webhooks: number;
+        };
         /**
          * @description How many of the selected items (the project, or `itemIds`; every page, not only this one) are
          *     in each state: the progress of a bulk import. `Queued + Indexed + Failed = Total`.
@@ -2162,6 +2235,58 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    importProject: {
+        parameters: {
+            query?: {
+                /** @description The new project's owner (its Admin); the caller when absent. */
+                owner?: string;
+                /** @description The new project's name; the archive's when absent. */
+                name?: string;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The archive, as `GET /api/v2/projects/{projectId}/export` wrote it (`Content-Type: application/zip` is accepted as well). */
+        requestBody: {
+            content: {
+                "application/octet-stream": Blob;
+            };
+        };
+        responses: {
+            /** @description The new project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedProject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The archive is over 1 GiB (docs/ARCHIVE.md, "Limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     getProject: {
         parameters: {
             query?: {
@@ -2482,6 +2607,41 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    exportProject: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": Blob;
+                    "application/zip": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];

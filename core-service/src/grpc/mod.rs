@@ -6,6 +6,7 @@
 
 mod account_site;
 mod admin;
+mod archive;
 pub mod convert;
 mod diagrams;
 mod health;
@@ -27,6 +28,7 @@ use canvas_proto::v1::item_service_server::ItemServiceServer;
 use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
 use canvas_proto::v1::o_auth_service_server::OAuthServiceServer;
 use canvas_proto::v1::presence_service_server::PresenceServiceServer;
+use canvas_proto::v1::project_archive_service_server::ProjectArchiveServiceServer;
 use canvas_proto::v1::project_copy_service_server::ProjectCopyServiceServer;
 use canvas_proto::v1::project_service_server::ProjectServiceServer;
 use canvas_proto::v1::session_service_server::SessionServiceServer;
@@ -128,6 +130,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     health_reporter.set_serving::<WebhookServiceServer<webhooks::WebhookGrpc>>().await;
     health_reporter.set_serving::<WebhookDispatchServiceServer<webhook_dispatch::DispatchGrpc>>().await;
     health_reporter.set_serving::<ProjectCopyServiceServer<webhooks::CopyGrpc>>().await;
+    health_reporter.set_serving::<ProjectArchiveServiceServer<archive::ArchiveGrpc>>().await;
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
     health_reporter.set_serving::<PresenceServiceServer<presence::PresenceGrpc>>().await;
     health_reporter.set_serving::<SessionServiceServer<account_site::SessionGrpc>>().await;
@@ -155,6 +158,9 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
         shutdown: shutdown.clone(),
     });
     let copies = ProjectCopyServiceServer::new(webhooks::CopyGrpc { core: core.clone() });
+    let archives = ProjectArchiveServiceServer::new(archive::ArchiveGrpc { core: core.clone() })
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES);
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
     let presence =
         PresenceServiceServer::new(presence::PresenceGrpc { core: core.clone(), shutdown: shutdown.clone() });
@@ -173,6 +179,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
         .add_service(webhooks)
         .add_service(dispatch)
         .add_service(copies)
+        .add_service(archives)
         .add_service(watches)
         .add_service(presence)
         .add_service(sessions)

@@ -14,6 +14,8 @@
 //! - [`retrieval`]: [`RetrievalService`], hybrid retrieval, the index status, and the indexer
 //!   built over the same storage (`crate::knowledge::indexer::Indexer`, which never reaches back).
 //! - [`webhooks`]: [`WebhooksService`], webhook management, the delivery side and project copies.
+//! - [`projects`]: [`ProjectsService`], a project exported as one archive and imported as a new
+//!   project; it composes accounts, items and webhooks and has no store of its own.
 //!
 //! [`Core`], the root, only builds the services and hands them out. A service's fields are
 //! private to its module; a service that needs another context is given that context's service
@@ -24,6 +26,7 @@ pub mod access;
 pub mod accounts;
 pub mod items;
 pub(crate) mod notifications;
+pub mod projects;
 pub mod retrieval;
 pub mod webhooks;
 
@@ -46,6 +49,7 @@ use crate::webhooks::runtime::WebhookRuntime;
 pub use access::{Access, Principal};
 pub use accounts::AccountsService;
 pub use items::ItemsService;
+pub use projects::ProjectsService;
 pub use retrieval::RetrievalService;
 pub use webhooks::WebhooksService;
 
@@ -96,6 +100,7 @@ pub struct Core {
     accounts: AccountsService,
     retrieval: RetrievalService,
     webhooks: WebhooksService,
+    projects: ProjectsService,
 }
 
 impl Core {
@@ -121,7 +126,8 @@ impl Core {
         let accounts = AccountsService::new(access.clone(), accounts, settings);
         let retrieval = RetrievalService::new(access.clone(), retrieval, blobs, knowledge);
         let webhooks = WebhooksService::new(access.clone(), webhook_store, webhooks, accounts.clone(), items.clone());
-        Self { parts, access, items, accounts, retrieval, webhooks }
+        let projects = ProjectsService::new(access.clone(), accounts.clone(), items.clone(), webhooks.clone());
+        Self { parts, access, items, accounts, retrieval, webhooks, projects }
     }
 
     /// Installs the configured webhook settings (`build` does this, before serving).
@@ -153,6 +159,11 @@ impl Core {
 
     pub fn webhooks(&self) -> &WebhooksService {
         &self.webhooks
+    }
+
+    /// Projects as files: export and import (docs/ARCHIVE.md).
+    pub fn projects(&self) -> &ProjectsService {
+        &self.projects
     }
 
     /// The database, for what belongs to no context: health, gauges, closing at shutdown.

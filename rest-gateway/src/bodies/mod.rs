@@ -22,6 +22,7 @@
 //! - a misfit is a 400 naming the field by its path (`items[0].type`, `position.y`), through
 //!   `serde_path_to_error`, with a message written for people rather than serde's wording.
 
+pub mod archive;
 pub mod bulk;
 pub mod common;
 pub mod diagrams;

@@ -19,6 +19,7 @@
 //!
 //! tests/schemathesis/run.sh lints this document and checks the running service against it.
 
+pub mod archive_body;
 pub mod contract;
 pub mod idempotency;
 pub mod item_schemas;
@@ -35,7 +36,7 @@ use utoipa::openapi::security::{
 use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, Required, ResponseBuilder};
 use utoipa::OpenApi as _;
 
-use crate::bodies::{bulk, common, diagrams, knowledge, presence, webhooks};
+use crate::bodies::{archive, bulk, common, diagrams, knowledge, presence, webhooks};
 use crate::state::AppState;
 
 #[derive(utoipa::OpenApi)]
@@ -64,6 +65,8 @@ use crate::state::AppState;
         crate::routes::diagrams::update,
         crate::routes::diagrams::delete,
         crate::routes::diagrams::export,
+        crate::routes::archive::export,
+        crate::routes::archive::import,
         crate::routes::knowledge::retrieve,
         crate::routes::knowledge::index_status,
         crate::routes::webhooks::list,
@@ -105,9 +108,11 @@ use crate::state::AppState;
         diagrams::DiagramPoint, diagrams::DiagramPage, diagrams::DiagramWriteResponse,
         diagrams::ExportedText,
         presence::PresenceAnnouncement, presence::PresenceCursor,
+        archive::ImportedProject,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),
+        (name = "projects", description = "A project as one archive file: export and import."),
         (name = "knowledge", description = "Retrieval over a project's content."),
         (name = "webhooks", description = "Signed HTTPS calls on item and member events (Manager or Admin)."),
         (name = "map", description = "The rendered map, the live web map, its change stream and presence."),
@@ -158,6 +163,7 @@ pub fn document() -> OpenApi {
     idempotency::document(&mut doc);
     add_webhook_links(&mut doc);
     add_diagram_kinds(&mut doc);
+    archive_body::document(&mut doc);
     doc
 }
 

@@ -2,6 +2,7 @@
 //! core-service calls. The whole router (with the map, the document and the account site) is
 //! `crate::app`'s.
 
+pub mod archive;
 pub mod bulk;
 pub mod diagrams;
 pub mod files;
@@ -15,7 +16,8 @@ use axum::Router;
 
 use crate::state::AppState;
 
-/// The API's resources: items, files, bulk writes, diagrams, retrieval, webhooks and health.
+/// The API's resources: items, files, bulk writes, diagrams, project archives, retrieval, webhooks
+/// and health.
 /// `crate::app` merges them with the map, the OpenAPI document and the account site.
 pub fn routes() -> Router<AppState> {
     let item = "/api/v2/projects/{project_id}/item";
@@ -32,6 +34,8 @@ pub fn routes() -> Router<AppState> {
             get(diagrams::get).put(diagrams::update).delete(diagrams::delete),
         )
         .route("/api/v2/projects/{project_id}/items/export", get(diagrams::export))
+        .route("/api/v2/projects/{project_id}/export", get(archive::export))
+        .route(archive::IMPORT_PATH, post(archive::import))
         .route("/api/v1/memory/retrieve", post(knowledge::retrieve))
         .route("/api/v1/memory/index", get(knowledge::index_status))
         .merge(webhook_routes())

@@ -29,6 +29,8 @@ fn served_routes() -> BTreeSet<(String, String)> {
         ("delete", "/api/v2/projects/{projectId}/diagrams/{diagramId}".into()),
         ("get", "/api/v2/projects/{projectId}/items/export".into()),
         ("post", "/api/v2/projects/{projectId}/items/arrange".into()),
+        ("get", "/api/v2/projects/{projectId}/export".into()),
+        ("post", "/api/v2/projects/import".into()),
         ("post", "/api/v1/memory/retrieve".into()),
         ("get", "/api/v1/memory/index".into()),
         ("get", hooks.into()),

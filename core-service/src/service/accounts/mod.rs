@@ -12,6 +12,7 @@
 //! - [`oauth`], [`oauth_clients`]: the OAuth 2.1 authorization server.
 
 pub mod account_config;
+pub mod archive_members;
 pub mod my_tokens;
 pub mod oauth;
 pub mod oauth_clients;

@@ -20,6 +20,7 @@
 //! - [`preconditions`]: RFC 9110's conditional writes, in its order.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 
+pub mod archive_items;
 pub mod arrange;
 pub mod bulk;
 mod containers;

@@ -10,6 +10,7 @@
 //! - [`dispatch`]: the key ring, leases, reports and test calls.
 //! - [`wake`]: dispatchers woken when deliveries may be due (this replica's writes, the database).
 
+pub mod archive_hooks;
 pub mod dispatch;
 pub mod management;
 pub mod wake;

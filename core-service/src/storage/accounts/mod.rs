@@ -5,6 +5,7 @@
 
 mod access_changes;
 mod oauth;
+mod project_removal;
 mod sessions;
 mod users_projects;
 

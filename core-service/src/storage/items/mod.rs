@@ -3,6 +3,7 @@
 //! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
 //! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
 
+mod archive;
 mod containment;
 mod diagram_records;
 mod idempotency;

@@ -82,6 +82,7 @@ from .image_mime_type import ImageMimeType
 from .image_patch import ImagePatch
 from .image_patch_position_type_0 import ImagePatchPositionType0
 from .image_patch_size import ImagePatchSize
+from .imported_project import ImportedProject
 from .index_counts import IndexCounts
 from .index_status import IndexStatus
 from .index_status_page import IndexStatusPage
@@ -248,6 +249,7 @@ __all__ = (
     "ImagePatch",
     "ImagePatchPositionType0",
     "ImagePatchSize",
+    "ImportedProject",
     "IndexCounts",
     "IndexStatus",
     "IndexStatusPage",

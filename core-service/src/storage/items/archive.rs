@@ -1,0 +1,119 @@
+//! A project as a file (docs/ARCHIVE.md): the project's items and diagram records read in one
+//! snapshot for an export, and an import's items, events and records written in one transaction.
+
+use sqlx::types::Json;
+
+use super::item_rows::{insert_rows, ITEM_COLUMNS};
+use super::ItemsStore;
+use crate::domain::ProjectId;
+use crate::error::CoreError;
+use crate::storage::outbox::insert_event;
+use crate::storage::{db_error, DiagramRow, ElementRow, ItemRow, NewEvent, Storage};
+
+type Result<T> = std::result::Result<T, CoreError>;
+
+// The columns of `diagrams` and `diagram_elements` (migration 0011), as `diagram_records.rs`
+// reads and writes them.
+const DIAGRAM_COLUMNS: &str = "id, project_id, kind, format, source, origin_x, origin_y, version, created_by, \
+     updated_by, created_at, updated_at";
+const ELEMENT_COLUMNS: &str = "diagram_id, element, part, item_id, item_type, ordinal, planned";
+
+/// Rows per multi-row insert: well inside both backends' parameter limits (12 and 7 each).
+const ROWS_PER_INSERT: usize = 64;
+
+/// A project's items, diagram records and element rows, as one moment saw them.
+type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>);
+
+impl ItemsStore {
+    /// Every item (in creation order), diagram record and element row of a project, read in one
+    /// read-only transaction: a snapshot, so no connector or parent of the export names an item
+    /// deleted between two reads (PostgreSQL: repeatable read; SQLite: one read transaction).
+    pub async fn project_snapshot(&self, project_id: ProjectId) -> Result<Snapshot> {
+        let items_sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 ORDER BY id");
+        let diagrams_sql = format!("SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE project_id = $1 ORDER BY id");
+        let elements_sql = "SELECT e.diagram_id, e.element, e.part, e.item_id, e.item_type, e.ordinal, e.planned \
+             FROM diagram_elements e JOIN diagrams d ON d.id = e.diagram_id \
+             WHERE d.project_id = $1 ORDER BY e.diagram_id, e.ordinal";
+        let postgres = matches!(self.database(), Storage::Postgres(_));
+        with_read_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            if postgres {
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_error)?;
+            }
+            let items = sqlx::query_as::<_, ItemRow>(&items_sql)
+                .bind(project_id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            let diagrams = sqlx::query_as::<_, DiagramRow>(&diagrams_sql)
+                .bind(project_id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            let elements = sqlx::query_as::<_, ElementRow>(elements_sql)
+                .bind(project_id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            tx.rollback().await.map_err(db_error)?;
+            Ok((items, diagrams, elements))
+        })
+    }
+
+    /// Writes an imported project's items, their `item.created` events, its diagram records and
+    /// their element maps in one transaction: all of them, or nothing. Every reference among
+    /// them was checked before (they name only each other), so nothing outside is re-read.
+    pub async fn insert_archive(
+        &self,
+        items: &[ItemRow],
+        events: &[NewEvent],
+        diagrams: &[DiagramRow],
+        elements: &[ElementRow],
+    ) -> Result<()> {
+        with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            insert_rows!(tx, items);
+            for event in events {
+                insert_event!(&mut *tx, event)?;
+            }
+            for rows in diagrams.chunks(ROWS_PER_INSERT) {
+                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO diagrams ({DIAGRAM_COLUMNS}) "));
+                insert.push_values(rows, |mut values, row| {
+                    values
+                        .push_bind(row.id)
+                        .push_bind(row.project_id)
+                        .push_bind(&row.kind)
+                        .push_bind(&row.format)
+                        .push_bind(&row.source)
+                        .push_bind(row.origin_x)
+                        .push_bind(row.origin_y)
+                        .push_bind(row.version)
+                        .push_bind(row.created_by)
+                        .push_bind(row.updated_by)
+                        .push_bind(row.created_at)
+                        .push_bind(row.updated_at);
+                });
+                insert.build().execute(&mut *tx).await.map_err(db_error)?;
+            }
+            for rows in elements.chunks(ROWS_PER_INSERT) {
+                let mut insert = sqlx::QueryBuilder::new(format!("INSERT INTO diagram_elements ({ELEMENT_COLUMNS}) "));
+                insert.push_values(rows, |mut values, row| {
+                    values
+                        .push_bind(row.diagram_id)
+                        .push_bind(&row.element)
+                        .push_bind(&row.part)
+                        .push_bind(row.item_id)
+                        .push_bind(&row.item_type)
+                        .push_bind(row.ordinal)
+                        .push_bind(Json(&row.planned));
+                });
+                insert.build().execute(&mut *tx).await.map_err(db_error)?;
+            }
+            tx.commit().await.map_err(db_error)?;
+        });
+        Ok(())
+    }
+}
