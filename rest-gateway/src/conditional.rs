@@ -214,6 +214,12 @@ pub fn conditional_read(
         HeaderValue::from_str(&httpdate::fmt_http_date(time)).ok()
     }) {
         response.headers_mut().insert(axum::http::header::LAST_MODIFIED, value);
+        // With a Last-Modified and no freshness of its own, a browser's cache may serve the answer
+        // without asking for a while (heuristic freshness, RFC 9111 4.2.2): an editor would then
+        // read an item's old state. `no-cache` keeps it stored but revalidated (a 304) every time.
+        if !response.headers().contains_key(CACHE_CONTROL) {
+            response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        }
     }
     let current = response.headers().get(ETAG).and_then(|v| v.to_str().ok()).map(str::to_owned);
     if let Some(value) = joined(request, &axum::http::header::IF_MATCH) {

@@ -108,6 +108,8 @@ async fn reads_follow_the_rfc_order(backend: Backend) {
             assert!(answer.get("last-modified").is_none(), "{name}");
         } else if status == StatusCode::OK {
             assert_eq!(answer["last-modified"].to_str().unwrap(), modified, "{name}");
+            // Revalidated every time: no heuristic freshness from Last-Modified (RFC 9111 4.2.2).
+            assert_eq!(answer["cache-control"], "no-cache", "{name}");
         }
     }
     // The same order on a diagram record (version 1).
