@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::domain::{Environment, ProjectRole};
 use crate::error::CoreError;
+use crate::service::items::preconditions::{NoneMatch, Preconditions};
 use crate::storage::{ItemRow, MembershipRow, ProjectRow, TokenRow, UserProjectRow, UserRow};
 
 pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
@@ -126,4 +127,38 @@ fn item_identity(row: &ItemRow) -> pb::Item {
         version: row.version,
         properties_json: Vec::new(),
     }
+}
+
+/// The versions a conditional update or delete accepts: `expected_version`, the list of
+/// `expected_versions`, or (both given) the versions both allow; None when neither is set.
+fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> Option<Vec<i64>> {
+    match (one, list) {
+        (None, None) => None,
+        (Some(one), None) => Some(vec![one]),
+        (None, Some(list)) => Some(list.versions.clone()),
+        (Some(one), Some(list)) => Some(list.versions.iter().copied().filter(|v| *v == one).collect()),
+    }
+}
+
+/// The conditions of a write: `If-Match` from the expected versions, the others from
+/// `preconditions` (unset: none).
+pub fn conditions(
+    one: Option<i64>,
+    list: Option<&pb::ExpectedVersions>,
+    more: Option<&pb::Preconditions>,
+) -> Result<Preconditions, CoreError> {
+    let mut conditions = Preconditions::if_match(expected_versions(one, list));
+    if let Some(more) = more {
+        conditions.if_none_match = match (more.none_match_any, more.none_match_versions.is_empty()) {
+            (true, _) => Some(NoneMatch::Any),
+            (false, false) => Some(NoneMatch::Versions(more.none_match_versions.clone())),
+            (false, true) => None,
+        };
+        conditions.if_unmodified_since = more
+            .unmodified_since
+            .map(|t| chrono::DateTime::from_timestamp(t.seconds, 0))
+            .map(|t| t.ok_or_else(|| CoreError::invalid("unmodified_since", "is not a time")))
+            .transpose()?;
+    }
+    Ok(conditions)
 }

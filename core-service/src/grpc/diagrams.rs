@@ -93,7 +93,7 @@ pub(super) async fn update(core: &Core, request: Request<pb::UpdateDiagramReques
     let req = request.into_inner();
     let (project, diagram) = ids(&req.project_id, &req.diagram_id)?;
     let expected =
-        super::items::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
+        super::convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
     let done = core.items().update_diagram(&who, project, diagram, &req.source, expected).await?;
     Ok(Response::new(written(done)))
 }
@@ -103,7 +103,7 @@ pub(super) async fn delete(core: &Core, request: Request<pb::DeleteDiagramReques
     let req = request.into_inner();
     let (project, diagram) = ids(&req.project_id, &req.diagram_id)?;
     let expected =
-        super::items::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
+        super::convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
     let done = core.items().delete_diagram(&who, project, diagram, req.keep_items, expected).await?;
     Ok(Response::new(written(done)))
 }

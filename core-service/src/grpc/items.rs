@@ -16,7 +16,6 @@ use crate::error::CoreError;
 use crate::service::items::bulk::BulkItem;
 use crate::service::items::crud::{ListQuery, Upload, Written};
 use crate::service::items::item_filters::{ItemMatch, Region};
-use crate::service::items::preconditions::{NoneMatch, Preconditions};
 use crate::service::Core;
 
 /// gRPC face of the item operations.
@@ -25,40 +24,6 @@ pub struct ItemGrpc {
 }
 
 type Reply<T> = Result<Response<T>, Status>;
-
-/// The versions a conditional update or delete accepts: `expected_version`, the list of
-/// `expected_versions`, or (both given) the versions both allow; None when neither is set.
-fn expected_versions(one: Option<i64>, list: Option<&pb::ExpectedVersions>) -> Option<Vec<i64>> {
-    match (one, list) {
-        (None, None) => None,
-        (Some(one), None) => Some(vec![one]),
-        (None, Some(list)) => Some(list.versions.clone()),
-        (Some(one), Some(list)) => Some(list.versions.iter().copied().filter(|v| *v == one).collect()),
-    }
-}
-
-/// The conditions of a write: `If-Match` from the expected versions, the others from
-/// `preconditions` (unset: none).
-pub(super) fn conditions(
-    one: Option<i64>,
-    list: Option<&pb::ExpectedVersions>,
-    more: Option<&pb::Preconditions>,
-) -> Result<Preconditions, Status> {
-    let mut conditions = Preconditions::if_match(expected_versions(one, list));
-    if let Some(more) = more {
-        conditions.if_none_match = match (more.none_match_any, more.none_match_versions.is_empty()) {
-            (true, _) => Some(NoneMatch::Any),
-            (false, false) => Some(NoneMatch::Versions(more.none_match_versions.clone())),
-            (false, true) => None,
-        };
-        conditions.if_unmodified_since = more
-            .unmodified_since
-            .map(|t| chrono::DateTime::from_timestamp(t.seconds, 0))
-            .map(|t| t.ok_or_else(|| Status::invalid_argument("unmodified_since is not a time")))
-            .transpose()?;
-    }
-    Ok(conditions)
-}
 
 fn item_ref(written: Written) -> Response<pb::ItemRef> {
     Response::new(written_ref(written))
@@ -118,7 +83,8 @@ impl ItemService for ItemGrpc {
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let patch = req.properties.map(from_proto_struct).unwrap_or_default();
-        let expected = conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
+        let expected =
+            convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
         let named_type = Some(req.item_type.as_str()).filter(|named| !named.is_empty());
         let written = self.core.items().update_item(&who, project, named_type, item, patch, expected).await?;
         Ok(item_ref(written))
@@ -129,7 +95,8 @@ impl ItemService for ItemGrpc {
         let req = request.get_ref();
         let (project, item) =
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
-        let expected = conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
+        let expected =
+            convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
         let written = self.core.items().delete_item(&who, project, item, expected).await?;
         Ok(item_ref(written))
     }

@@ -10,11 +10,11 @@ use canvas_proto::v1 as pb;
 use canvas_vocabulary::limits::diagrams::FORMATS;
 use serde_json::{json, Map, Value};
 
-use super::items::{count_parameter, expected_versions, preconditions, region, rfc3339};
+use super::items::{count_parameter, expected_versions, region, rfc3339};
 use crate::bodies::diagrams::DiagramUpdateRequest;
 use crate::bodies::parse;
 use crate::caller::Caller;
-use crate::conditional::{conditional_read, item_tag, not_modified, tagged};
+use crate::conditional::{conditional_read, item_tag, not_modified, tagged, write_conditions};
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::{query_value, Format};
@@ -210,7 +210,7 @@ pub async fn update(
             source: body.source,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
-            preconditions: preconditions(&headers)?,
+            preconditions: write_conditions(&headers)?,
         };
         let reply = state.items.clone().update_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()))
@@ -264,7 +264,7 @@ pub async fn delete(
             keep_items,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
-            preconditions: preconditions(&headers)?,
+            preconditions: write_conditions(&headers)?,
         };
         let reply = state.items.clone().delete_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()).0)

@@ -51,11 +51,6 @@ pub(crate) fn expected_versions(headers: &HeaderMap) -> Result<Option<pb::Expect
     Ok(if_match(headers)?.map(|versions| pb::ExpectedVersions { versions }))
 }
 
-/// The conditions after `If-Match` of a write (`crate::conditional::write_conditions`).
-pub(crate) fn preconditions(headers: &HeaderMap) -> Result<Option<pb::Preconditions>, ApiError> {
-    write_conditions(headers)
-}
-
 /// Renders an answer with the item's ETag (its version, `crate::conditional::item_tag`).
 fn reply_with_etag(format: Format, result: Result<(Value, i64), ApiError>) -> Response {
     let tag = result.as_ref().ok().map(|(_, version)| item_tag(*version, format.msgpack.is_some()));
@@ -240,7 +235,7 @@ pub async fn update(
             properties: Some(to_proto_struct(properties)),
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
-            preconditions: preconditions(&headers)?,
+            preconditions: write_conditions(&headers)?,
         };
         let reply = state.items.clone().update_item(caller.request(request)?).await?;
         Ok(item_ref(reply))
@@ -285,7 +280,7 @@ pub async fn delete(
             item_id,
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
-            preconditions: preconditions(&headers)?,
+            preconditions: write_conditions(&headers)?,
         };
         let reply = state.items.clone().delete_item(caller.request(request)?).await?;
         Ok(item_ref(reply).0)

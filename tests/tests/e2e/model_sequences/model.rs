@@ -154,7 +154,7 @@ impl Model {
         slot
     }
 
-    /// Whether `place` may hold a `kind`: None, or the field's refusal.
+    /// Whether the service refuses a `kind` at `place`: a container that is gone or may not hold it.
     fn refuse_place(&self, place: Place, kind: Kind) -> bool {
         match place {
             Place::In(p) => !self.alive(p) || !self.slots[p].kind.holds(kind),
