@@ -107,6 +107,11 @@ async fn run(
     Ok(())
 }
 
+/// The header fields hyper parses before refusing on its own: twice `--max-headers`.
+fn hyper_max_headers(max_headers: usize) -> usize {
+    max_headers.saturating_mul(2).max(max_headers + 1)
+}
+
 /// hyper's connection settings from the limits. HTTP/1: the read buffer bounds the request head
 /// (hyper answers a larger one 431 itself), the header count, the time to send a head (a client
 /// trickling header bytes is disconnected). HTTP/2: the header list size (a larger one is reset
@@ -119,7 +124,9 @@ fn connection_builder(limits: &EdgeLimits) -> auto::Builder<TokioExecutor> {
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout())
         .max_buf_size(head.max(8 * 1024))
-        .max_headers(limits.max_headers);
+        // Room beyond `--max-headers`, so that a head just over it reaches [`head::check`] and
+        // gets its problem body; hyper's own 431 (without a body) is for twice the limit.
+        .max_headers(hyper_max_headers(limits.max_headers));
     builder
         .http2()
         .timer(TokioTimer::new())

@@ -100,6 +100,7 @@ impl TestApp {
             crate::webhooks::test_webhooks(),
             Some(Box::new(wrap)),
             None,
+            None,
         )
         .await
     }
@@ -111,7 +112,7 @@ impl TestApp {
         knowledge: KnowledgeConfig,
         webhooks: core_service::webhooks::WebhookConfig,
     ) -> TestApp {
-        Self::spawn_full(backend, environment, knowledge, webhooks, None, None).await
+        Self::spawn_full(backend, environment, knowledge, webhooks, None, None, None).await
     }
 
     /// Starts everything with the given request rate limits (`--rate-limit-*`).
@@ -120,7 +121,17 @@ impl TestApp {
         rate_limits: core_service::service::rate_limits::RateLimitConfig,
     ) -> TestApp {
         let webhooks = crate::webhooks::test_webhooks();
-        Self::spawn_full(backend, "development", keyword_only(), webhooks, None, Some(rate_limits)).await
+        Self::spawn_full(backend, "development", keyword_only(), webhooks, None, Some(rate_limits), None).await
+    }
+
+    /// Starts everything with the given bounds on what one person and one project hold open
+    /// (`--max-*-per-person`, `--max-*-per-project`).
+    pub async fn spawn_sharing(
+        backend: Backend,
+        shares: core_service::service::access::fair_share::FairShareConfig,
+    ) -> TestApp {
+        let webhooks = crate::webhooks::test_webhooks();
+        Self::spawn_full(backend, "development", keyword_only(), webhooks, None, None, Some(shares)).await
     }
 
     async fn spawn_full(
@@ -130,6 +141,7 @@ impl TestApp {
         webhooks: core_service::webhooks::WebhookConfig,
         wrap: Option<ModelWrapper>,
         rate_limits: Option<core_service::service::rate_limits::RateLimitConfig>,
+        shares: Option<core_service::service::access::fair_share::FairShareConfig>,
     ) -> TestApp {
         let db = TestDb::new(backend).await;
         // The HTTP address first: OAuth access tokens are minted for `{base_url}/mcp`.
@@ -148,6 +160,7 @@ impl TestApp {
             webhooks,
             accounts: core_service::service::account_config::AccountConfig {
                 rate_limits: rate_limits.unwrap_or_default(),
+                fair_share: shares.unwrap_or_default(),
                 ..test_accounts(&base_url)
             },
         };

@@ -1,6 +1,6 @@
 //! The gRPC face of idempotent retries (`service::items::idempotency`): the `idempotency-key` metadata of
-//! a creating call, its deadline (`grpc-timeout`), the request message's bytes for the
-//! fingerprint, and the answer encoded for storage and decoded on a replay, which is marked with
+//! a creating call, its deadline (`grpc-timeout`), the request's meaning for the fingerprint
+//! ([`super::request_meaning`]: names folded as the rules fold them), and the answer encoded for storage and decoded on a replay, which is marked with
 //! the `idempotent-replayed: true` response metadata (rest-gateway: `Idempotent-Replayed`).
 
 use std::future::Future;
@@ -11,6 +11,7 @@ use prost::Message;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
 
+use super::request_meaning::Meaning;
 use crate::error::{CoreError, CoreResult};
 use crate::service::items::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
 use crate::service::{Core, Principal};
@@ -28,10 +29,11 @@ pub struct Once {
 impl Once {
     /// Reads the key of an authenticated call (`who`) to `method` on `project`. A key that is not
     /// 1 to 255 printable ASCII characters is a validation error naming `Idempotency-Key`.
-    pub fn of<T: Message>(request: &Request<T>, who: &Principal, method: &str, project: &str) -> Result<Self, Status> {
+    pub fn of<T: Meaning>(request: &Request<T>, who: &Principal, method: &str, project: &str) -> Result<Self, Status> {
         let Some(raw) = request.metadata().get(KEY_METADATA) else { return Ok(Self { retry: None }) };
         let raw = raw.to_str().map_err(|_| CoreError::invalid(HEADER, "must be printable ASCII characters"))?;
-        let retry = Retry::new(raw, method, project, &request.get_ref().encode_to_vec())?;
+        let retry =
+            Retry::new(raw, method, project.trim().to_ascii_lowercase().as_str(), &request.get_ref().meaning())?;
         Ok(Self { retry: Some((retry, who.clone(), deadline_of(request))) })
     }
 

@@ -15,6 +15,7 @@ mod items;
 mod knowledge;
 pub mod metrics;
 mod presence;
+mod request_meaning;
 pub mod status;
 mod watch;
 mod webhook_dispatch;

@@ -72,7 +72,8 @@ type Sender = mpsc::Sender<Result<pb::PresenceEvent, Status>>;
 /// Feeds one stream: the present clients, then each change, until the client leaves, access
 /// ends, the follower falls behind, or shutdown.
 async fn forward(core: Arc<Core>, who: Principal, follow: PresenceFollow, tx: Sender, shutdown: CancellationToken) {
-    let PresenceFollow { project, present, mut changes } = follow;
+    // The slot is held, not used: the stream's place in its fair share ends with this task.
+    let PresenceFollow { project, present, mut changes, slot: _slot } = follow;
     for present in present {
         if tx.send(Ok(event(PresenceChange::Present(present)))).await.is_err() {
             return;

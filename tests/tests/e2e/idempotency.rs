@@ -35,7 +35,8 @@ backend_tests!(
     uploads_webhooks_and_diagrams_are_replayed,
     mcp_tools_take_an_idempotency_key,
     keys_are_checked,
-    a_running_call_holds_its_key_until_its_lease_lapses
+    a_running_call_holds_its_key_until_its_lease_lapses,
+    retries_are_judged_by_meaning_not_spelling
 );
 
 /// An answer as a client retrying sees it.
@@ -430,4 +431,86 @@ async fn a_running_call_holds_its_key_until_its_lease_lapses(backend: Backend) {
     let again = post_keyed(&app, &owner, &label_url(&app, &project), Some("held"), &json!({"text": "held"})).await;
     assert_eq!((again.status, again.replayed, &again.body), (StatusCode::OK, true, &taken.body));
     assert_eq!(all_items(&app, &owner, &project).await.len(), 1);
+}
+
+/// How a property name may be spelled: the rules fold case, `_` and `-` (docs/REST.md).
+fn spelled(words: &[&str], style: u8) -> String {
+    let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+    match style % 5 {
+        0 => words.iter().enumerate().map(|(i, w)| if i == 0 { (*w).to_owned() } else { capital(w) }).collect(),
+        1 => words.iter().map(|w| capital(w)).collect(),
+        2 => words.join("_"),
+        3 => words.join("-").to_uppercase(),
+        _ => words.join("").to_uppercase(),
+    }
+}
+
+/// How a whole number may be written in JSON: all of them are the same number.
+fn spelled_number(n: i64, style: u8) -> String {
+    match style % 4 {
+        0 => n.to_string(),
+        1 => format!("{n}.0"),
+        2 => format!("{n}e0"),
+        _ => format!("{}e-1", n * 10),
+    }
+}
+
+/// One spelling of a label's body: names, member order, whitespace and numbers as `choices` say.
+fn label_body(text: &str, font_size: i64, (x, y): (i64, i64), choices: &[u8]) -> String {
+    let pick = |i: usize| choices.get(i).copied().unwrap_or(0);
+    let gap = |i: usize| [" ", "", "\n  ", "\t"][usize::from(pick(i)) % 4];
+    let member =
+        |name: String, value: String, i: usize| format!("{}\"{name}\"{}:{}{value}", gap(i), gap(i + 1), gap(i + 2));
+    let mut point = [
+        member(spelled(&["x"], pick(0)), spelled_number(x, pick(1)), 2),
+        member(spelled(&["y"], pick(3)), spelled_number(y, pick(4)), 5),
+    ];
+    if pick(6) % 2 == 1 {
+        point.reverse();
+    }
+    let mut members = [
+        member(spelled(&["text"], pick(7)), serde_json::to_string(text).unwrap(), 8),
+        member(spelled(&["font", "size"], pick(9)), spelled_number(font_size, pick(10)), 11),
+        member(spelled(&["position"], pick(12)), format!("{{{}}}", point.join(",")), 13),
+    ];
+    members.rotate_left(usize::from(pick(14)) % 3);
+    format!("{{{}{}}}", members.join(","), gap(15))
+}
+
+/// A retry spelled differently (names in any casing, members in any order, any whitespace,
+/// numbers as `18`, `18.0`, `18e0` or `180e-1`) is the same request and replays the first answer;
+/// one with another value is another request (422), so the check can fail.
+async fn retries_are_judged_by_meaning_not_spelling(backend: Backend) {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let url = label_url(&app, &project);
+    let cases = proptest::collection::vec(proptest::num::u8::ANY, 16..=16);
+    let strategy = ("[a-z]{1,12}", 8i64..=72, (-500i64..500, -500i64..500), cases.clone(), cases);
+    // Seeded: the same 40 cases on every run and both backends.
+    let mut runner = TestRunner::deterministic();
+    let mut created = 0;
+    for case in 0..40 {
+        let (text, size, point, first_spelling, retry_spelling) = strategy.new_tree(&mut runner).unwrap().current();
+        let key = format!("meaning-{case}");
+        let post = |body: String| {
+            let request = app.http.post(&url).header("Authorization", owner.bearer()).header("Idempotency-Key", &key);
+            async move { answer(request.header("Content-Type", "application/json").body(body).send().await.unwrap()).await }
+        };
+        let first_body = label_body(&text, size, point, &first_spelling);
+        let first = post(first_body.clone()).await;
+        assert_eq!((first.status, first.replayed), (StatusCode::OK, false), "{first_body}: {}", first.body);
+        created += 1;
+        let retry_body = label_body(&text, size, point, &retry_spelling);
+        let retry = post(retry_body.clone()).await;
+        assert_eq!(retry.status, StatusCode::OK, "{first_body} then {retry_body}: {}", retry.body);
+        assert!(retry.replayed, "{first_body} then {retry_body} was run again");
+        assert_eq!(retry.body["itemId"], first.body["itemId"]);
+        let changed = label_body(&text, size + 1, point, &retry_spelling);
+        let other = post(changed.clone()).await;
+        assert_eq!(other.status, StatusCode::UNPROCESSABLE_ENTITY, "{changed} is another request: {}", other.body);
+    }
+    assert_eq!(all_items(&app, &owner, &project).await.len(), created, "every retry replayed, none created");
 }

@@ -25,6 +25,7 @@ mod edge_flood;
 mod edges;
 mod error_table;
 mod events;
+mod fair_share;
 mod files;
 mod filters;
 mod generated_clients;

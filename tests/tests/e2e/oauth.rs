@@ -21,6 +21,7 @@ backend_tests!(
     refresh_tokens_rotate_and_a_replayed_one_ends_the_grant,
     authorization_requests_the_server_cannot_trust_are_shown_not_redirected,
     racing_uses_of_one_code_or_one_refresh_token_let_exactly_one_through,
+    authorizing_past_the_bound_revokes_the_persons_oldest_grant,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -415,4 +416,37 @@ async fn racing_uses_of_one_code_or_one_refresh_token_let_exactly_one_through(ba
     );
     let access = rotated[0]["access_token"].as_str().unwrap();
     assert_eq!(mcp_status(&app, access).await.0, StatusCode::UNAUTHORIZED, "the replays ended the grant");
+}
+
+/// Every grant is a rate-limit budget of its own, so a person holds a bounded number
+/// (`--max-oauth-grants-per-person`): one more revokes their oldest, as GitHub does past ten
+/// tokens per app and person; another person's grants are untouched.
+async fn authorizing_past_the_bound_revokes_the_persons_oldest_grant(backend: Backend) {
+    let shares =
+        core_service::service::access::fair_share::FairShareConfig { oauth_grants_per_person: 2, ..Default::default() };
+    let app = TestApp::spawn_sharing(backend, shares).await;
+    let client_id = register(&app).await;
+    app.account_user("Bob", "bob", PASSWORD).await;
+    let mut bobs_site = SiteClient::new(&app);
+    assert_eq!(bobs_site.sign_in("bob", PASSWORD).await.status, StatusCode::SEE_OTHER);
+    let code = consent(&app, &mut bobs_site, &client_id, REDIRECT).await;
+    let (_, bobs) = exchange(&app, &client_id, &code, REDIRECT, VERIFIER).await;
+
+    let (mut site, _ada) = signed_in_site(&app).await;
+    let mut accesses = Vec::new();
+    for _ in 0..3 {
+        let code = consent(&app, &mut site, &client_id, REDIRECT).await;
+        let (status, tokens) = exchange(&app, &client_id, &code, REDIRECT, VERIFIER).await;
+        assert_eq!(status, StatusCode::OK, "{tokens}");
+        accesses.push(tokens["access_token"].as_str().unwrap().to_owned());
+        // Grants are ordered by when they were made: distinct instants on every backend.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(mcp_status(&app, &accesses[0]).await.0, StatusCode::UNAUTHORIZED, "the oldest grant was revoked");
+    assert_eq!(mcp_status(&app, &accesses[1]).await.0, StatusCode::OK);
+    assert_eq!(mcp_status(&app, &accesses[2]).await.0, StatusCode::OK);
+    let bobs_access = bobs["access_token"].as_str().unwrap();
+    assert_eq!(mcp_status(&app, bobs_access).await.0, StatusCode::OK, "another person's grant is untouched");
+    let activity = site.get("/account/activity").await;
+    assert!(activity.body.contains("oldest grant(s) revoked"), "{}", activity.body);
 }

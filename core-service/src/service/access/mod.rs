@@ -4,11 +4,13 @@
 //!
 //! - [`credentials`]: what a call carries, and the session and OAuth access-token look-ups.
 //! - [`rate_limits`]: the per-credential and per-address budgets spent at authentication.
+//! - [`fair_share`]: what one person, and one project, may hold open (streams, waiting retries).
 //! - [`cache`]: token and role answers remembered for a moment, forgotten on every change.
 //! - [`forgetting`]: how a change of access reaches this replica's and the others' caches.
 
 pub mod cache;
 pub mod credentials;
+pub mod fair_share;
 mod forgetting;
 pub mod rate_limits;
 
@@ -18,6 +20,7 @@ use cache::{AccessCache, KnownToken};
 use chrono::Utc;
 
 pub use credentials::{Credentials, SignedIn};
+use fair_share::FairShares;
 use rate_limits::RateLimits;
 
 use super::ServiceSettings;
@@ -49,6 +52,8 @@ pub struct Access {
     settings: ServiceSettings,
     /// This replica's share of every caller's request budget.
     rate_limits: RateLimits,
+    /// What each person and project holds open in this replica (`fair_share`).
+    shares: FairShares,
     /// Token and role answers of the last moment (`cache`), so a read costs no access query.
     cache: AccessCache,
 }
@@ -56,13 +61,19 @@ pub struct Access {
 impl Access {
     pub(crate) fn new(store: AccountsStore, settings: ServiceSettings) -> Arc<Self> {
         let rate_limits = RateLimits::new(&settings.accounts.rate_limits);
+        let shares = FairShares::new(&settings.accounts.fair_share);
         let cache = AccessCache::new(settings.access_memory);
-        Arc::new(Self { store, settings, rate_limits, cache })
+        Arc::new(Self { store, settings, rate_limits, shares, cache })
     }
 
     /// This replica's rate limiters (pruned periodically by the gRPC server).
     pub fn rate_limits(&self) -> &RateLimits {
         &self.rate_limits
+    }
+
+    /// What each person and project holds open in this replica, and the bounds.
+    pub fn shares(&self) -> &FairShares {
+        &self.shares
     }
 
     /// Authenticates a call: an API token; or an OAuth access token at its own resource; or, when

@@ -1,6 +1,7 @@
 //! Request rate limits: every authenticated call spends from its credential's budget (an API token,
 //! an OAuth grant, which is one client acting for one person, or a session), and every call whose
-//! credentials fail spends from its client address's budget. Over budget, a call is refused with
+//! credentials fail spends from its client address's budget (an IPv6 address's /64, [`address_key`]).
+//! A person's credentials are bounded in number (`fair_share.rs`), so are their keys here. Over budget, a call is refused with
 //! [`CoreError::TooManyRequests`], which the gateways answer 429 with `Retry-After` and the
 //! `RateLimit-Policy` / `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers.
 //!
@@ -131,6 +132,23 @@ pub const CREDENTIAL_POLICY: &str = "credential";
 /// The policy name of the per-address budget of calls without valid credentials.
 pub const ANONYMOUS_POLICY: &str = "anonymous";
 
+/// The key of an address's budget: an IPv4 address itself (also when written as IPv4-mapped
+/// IPv6), an IPv6 address by its /64 prefix. One IPv6 host is normally given a whole /64 (RFC 6177,
+/// SLAAC), so keying by the full address would give one client 2^64 budgets, and one entry each
+/// in this replica's memory.
+pub fn address_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let [a, b, c, d, ..] = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(a, b, c, d, 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
 /// This replica's rate limiters. Cheap to share.
 #[derive(Debug, Clone, Default)]
 pub struct RateLimits {
@@ -155,7 +173,7 @@ impl RateLimits {
     /// that did not say, such as an internal component) spends nothing.
     pub fn spend_anonymous(&self, address: Option<IpAddr>) -> CoreResult<()> {
         match (&self.addresses, address) {
-            (Some(budget), Some(address)) => budget.spend(&address),
+            (Some(budget), Some(address)) => budget.spend(&address_key(address)),
             _ => Ok(()),
         }
     }
@@ -211,6 +229,19 @@ mod tests {
             off.spend_credential(a).unwrap();
             off.spend_anonymous(Some(IpAddr::from([127, 0, 0, 1]))).unwrap();
         }
+    }
+
+    #[test]
+    fn an_ipv6_client_has_one_budget_per_64_prefix() {
+        let limits = RateLimits::new(&small(2, 1));
+        let host = |last: u16| Some(IpAddr::from([0x2001, 0xdb8, 1, 2, 0xa, 0xb, 0xc, last]));
+        limits.spend_anonymous(host(1)).unwrap();
+        limits.spend_anonymous(host(2)).unwrap();
+        assert!(limits.spend_anonymous(host(3)).is_err(), "every address of one /64 spends one budget");
+        let neighbour = Some(IpAddr::from([0x2001, 0xdb8, 1, 3, 0, 0, 0, 1]));
+        limits.spend_anonymous(neighbour).expect("another /64 has its own budget");
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+        assert_eq!(address_key(mapped), IpAddr::from([192, 0, 2, 7]), "IPv4-mapped is the IPv4 address");
     }
 
     #[test]

@@ -40,6 +40,11 @@ pub struct AccountConfig {
     /// Request rate limits per credential and per client address.
     #[command(flatten)]
     pub rate_limits: crate::service::rate_limits::RateLimitConfig,
+
+    /// What one person, and one project, may hold open: streams, presence clients, waiting
+    /// retries, API tokens, sessions.
+    #[command(flatten)]
+    pub fair_share: crate::service::access::fair_share::FairShareConfig,
 }
 
 impl AccountConfig {
@@ -72,6 +77,7 @@ impl Default for AccountConfig {
             oauth_access_secs: Self::OAUTH_ACCESS_SECS,
             oauth_refresh_secs: Self::OAUTH_REFRESH_SECS,
             rate_limits: Default::default(),
+            fair_share: Default::default(),
         }
     }
 }

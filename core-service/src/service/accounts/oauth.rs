@@ -266,7 +266,14 @@ impl AccountsService {
             revoked_at: None,
         };
         let (issued, rows) = self.token_pair(&grant)?;
-        self.store.insert_oauth_grant(&grant, &rows, &code.code_hash).await?;
+        let most = self.settings.accounts.fair_share.oauth_grants_per_person;
+        let revoked = self.store.insert_oauth_grant(&grant, &rows, &code.code_hash, most).await?;
+        if revoked > 0 {
+            // As GitHub does past its ten tokens per app and person: the oldest make room.
+            self.access.changed().await;
+            let detail = format!("{revoked} oldest grant(s) revoked: at most {most} at once");
+            self.audit(grant.user_id, "oauth_revoked", "", &detail).await;
+        }
         Ok(Ok(issued))
     }
 

@@ -138,8 +138,14 @@ impl AccountsService {
             client_address: client.address.clone(),
             user_agent: client.user_agent.clone(),
         };
-        self.store.insert_session(&session).await?;
+        let most = self.settings.accounts.fair_share.sessions_per_person;
+        let ended = self.store.insert_session(&session, most).await?;
         self.audit(user.id, "sign_in", &client.address, how).await;
+        if ended > 0 {
+            // The person's least recently used session made room: say so where they look.
+            let detail = format!("{ended} least recently used session(s) signed out: at most {most} at once");
+            self.audit(user.id, "sign_out", &client.address, &detail).await;
+        }
         let signed_in = signed_in(user, login.login, session, &fresh.secret);
         Ok(OpenedSession { secret: fresh.secret, signed_in })
     }

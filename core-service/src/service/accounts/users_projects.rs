@@ -91,7 +91,13 @@ impl AccountsService {
             revoked_at: None,
             prefix: fresh.secret.chars().take(tokens::SHOWN_CHARS).collect(),
         };
-        self.store.insert_token(&row).await?;
+        let most = self.settings.accounts.fair_share.api_tokens_per_person;
+        if !self.store.insert_token_within(&row, most).await? {
+            return Err(CoreError::Conflict(format!(
+                "this person already holds {most} API tokens that are not revoked, the most one person may hold \
+                 (--max-api-tokens-per-person); revoke one that is no longer used, then create this one"
+            )));
+        }
         Ok(IssuedToken { secret: fresh.secret, row })
     }
 

@@ -9,7 +9,9 @@
 //!   written a second time; with another request it is [`CoreError::IdempotencyKeyReused`];
 //! - a retry that arrives while the first call still runs waits for it (polling the row) within
 //!   its own deadline, then replays its answer, or is [`CoreError::IdempotencyKeyInUse`] when the
-//!   first call has not finished by then.
+//!   first call has not finished by then. Waiting costs the replica a task polling the database,
+//!   so a person's waiting retries, and a project's, are bounded (`--max-idempotency-waits-*`,
+//!   `service/access/fair_share.rs`): one more is answered `IdempotencyKeyInUse` at once.
 //!
 //! Keys are scoped to the authenticated user: two users' keys never meet. A key and its answer
 //! are kept for [`KEY_LIFETIME`]; expired rows are ignored and pruned as new keys are claimed.
@@ -34,6 +36,7 @@ use uuid::Uuid;
 
 use super::ItemsService;
 use crate::error::{CoreError, CoreResult};
+use crate::service::access::fair_share::{Over, Slot};
 use crate::service::Principal;
 use crate::storage::{IdempotencyClaim, ItemsStore};
 
@@ -103,6 +106,9 @@ pub fn parse_key(raw: &str) -> CoreResult<String> {
 pub struct Retry {
     key: String,
     fingerprint: [u8; 32],
+    /// The project of the call (nil when it names none that parses), for the bound on waiting
+    /// retries per project.
+    project: Uuid,
 }
 
 impl Retry {
@@ -115,7 +121,8 @@ impl Retry {
             hash.update((part.len() as u64).to_be_bytes());
             hash.update(part);
         }
-        Ok(Self { key, fingerprint: hash.finalize().into() })
+        let project = Uuid::parse_str(project.trim()).unwrap_or_default();
+        Ok(Self { key, fingerprint: hash.finalize().into(), project })
     }
 
     pub fn key(&self) -> &str {
@@ -216,6 +223,9 @@ impl ItemsService {
         let scope = scope_of(who);
         let (lease, give_up) = (lease(deadline), Instant::now() + patience(deadline));
         let mut pause = Duration::from_millis(10);
+        // A place among the retries waiting in this replica, taken at the first wait
+        // (`service/access/fair_share.rs`).
+        let mut waiting: Option<Slot> = None;
         let claim = loop {
             let now = Utc::now();
             let claim = IdempotencyClaim {
@@ -257,6 +267,22 @@ impl ItemsService {
                 }
                 continue;
             }
+            if waiting.is_none() {
+                let waits = &self.access.shares().idempotency_waits;
+                match waits.take(who.user_id, retry.project) {
+                    Ok(slot) => waiting = Some(slot),
+                    Err(over) => {
+                        let whose = match over {
+                            Over::Person => "of yours",
+                            Over::Project => "on this project",
+                        };
+                        return Err(CoreError::IdempotencyKeyInUse(format!(
+                            "a request with this {HEADER} is still in progress, and as many retries {whose} as may \
+                             wait for their first requests already do; retry it later to get its answer"
+                        )));
+                    }
+                }
+            }
             let left = give_up.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(CoreError::IdempotencyKeyInUse(format!(
@@ -266,6 +292,7 @@ impl ItemsService {
             tokio::time::sleep(pause.min(left)).await;
             pause = (pause * 2).min(Duration::from_millis(250));
         };
+        drop(waiting);
         let held = Held { store: self.store.clone(), scope, key: retry.key, claim, lease };
         let answer = tokio::spawn(held.run(work))
             .await

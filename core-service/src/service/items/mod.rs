@@ -75,6 +75,9 @@ impl ItemsService {
         knowledge: Knowledge,
         deliveries: DueSignal,
     ) -> Self {
+        let bounds = &access.shares().config;
+        let presence =
+            presence::PresenceHub::bounded(bounds.presence_clients_per_person, bounds.presence_clients_per_project);
         Self {
             access,
             store,
@@ -83,7 +86,7 @@ impl ItemsService {
             deliveries,
             item_locks: Arc::default(),
             container_turns: Arc::default(),
-            presence: Arc::default(),
+            presence: Arc::new(presence),
         }
     }
 

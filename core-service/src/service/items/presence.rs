@@ -26,6 +26,7 @@ use uuid::Uuid;
 use super::ItemsService;
 use crate::domain::{ItemId, ProjectId, ProjectRole, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::access::fair_share::{self, FairShareConfig, Over, Slot};
 use crate::service::notifications::{self, Follower, LISTEN_WITHIN};
 use crate::service::Principal;
 
@@ -164,17 +165,47 @@ impl Default for ProjectPresence {
     }
 }
 
-/// This replica's presence of every project, in memory.
+/// Every project's present clients, and how many each person has present.
+#[derive(Debug, Default)]
+struct Rooms {
+    projects: HashMap<ProjectId, ProjectPresence>,
+    /// Present clients per person, across projects: the bound per person.
+    people: HashMap<UserId, usize>,
+}
+
+impl Rooms {
+    fn arrived(&mut self, person: UserId) {
+        *self.people.entry(person).or_default() += 1;
+    }
+
+    fn left(&mut self, person: UserId) {
+        if let Some(count) = self.people.get_mut(&person) {
+            *count -= 1;
+            if *count == 0 {
+                self.people.remove(&person);
+            }
+        }
+    }
+}
+
+/// This replica's presence of every project, in memory. Every replica's hub applies the same
+/// announcements in the same order (PostgreSQL delivers notifications in commit order), so the
+/// bounds per person and per project hold across replicas, not per replica.
 #[derive(Debug)]
 pub struct PresenceHub {
-    projects: Mutex<HashMap<ProjectId, ProjectPresence>>,
+    rooms: Mutex<Rooms>,
     /// [`PRESENCE_EXPIRY`], or a test's shorter time, in milliseconds.
     expiry_ms: AtomicU64,
+    /// Clients one person may have present at once, across projects.
+    per_person: usize,
+    /// Clients present at once on one project's map.
+    per_project: usize,
 }
 
 impl Default for PresenceHub {
     fn default() -> Self {
-        Self { projects: Mutex::default(), expiry_ms: AtomicU64::new(PRESENCE_EXPIRY.as_millis() as u64) }
+        let bounds = FairShareConfig::default();
+        Self::bounded(bounds.presence_clients_per_person, bounds.presence_clients_per_project)
     }
 }
 
@@ -184,54 +215,108 @@ pub struct PresenceFollow {
     pub project: ProjectId,
     pub present: Vec<Present>,
     pub changes: broadcast::Receiver<PresenceChange>,
+    /// The follower's place in the person's and the project's share of open streams: keep it
+    /// for as long as the stream is open (`service/access/fair_share.rs`).
+    pub slot: Option<Slot>,
 }
 
 impl PresenceHub {
-    fn projects(&self) -> std::sync::MutexGuard<'_, HashMap<ProjectId, ProjectPresence>> {
-        // The map stays consistent whatever a panicking holder did (each change is one insert or
-        // remove), so a poisoned lock is used as it is.
-        self.projects.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// A hub where one person may have `per_person` clients present and one project
+    /// `per_project`.
+    pub fn bounded(per_person: u32, per_project: u32) -> Self {
+        Self {
+            rooms: Mutex::default(),
+            expiry_ms: AtomicU64::new(PRESENCE_EXPIRY.as_millis() as u64),
+            per_person: per_person.max(1) as usize,
+            per_project: per_project.max(1) as usize,
+        }
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, Rooms> {
+        // The maps stay consistent whatever a panicking holder did (each change is one insert or
+        // remove with its count), so a poisoned lock is used as it is.
+        self.rooms.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Who holds `client_id` in `project`, if anyone.
     fn holder(&self, project: ProjectId, client_id: &str) -> Option<UserId> {
-        self.projects().get(&project)?.clients.get(client_id).map(|(present, _)| present.user_id)
+        self.rooms().projects.get(&project)?.clients.get(client_id).map(|(present, _)| present.user_id)
+    }
+
+    /// Whether `person` may have `client_id` present in `project`: it is already, or neither
+    /// bound is reached.
+    fn room_for(&self, project: ProjectId, client_id: &str, person: UserId) -> Result<(), Over> {
+        let rooms = self.rooms();
+        let entry = rooms.projects.get(&project);
+        if entry.is_some_and(|entry| entry.clients.contains_key(client_id)) {
+            return Ok(());
+        }
+        if rooms.people.get(&person).copied().unwrap_or(0) >= self.per_person {
+            return Err(Over::Person);
+        }
+        if entry.is_some_and(|entry| entry.clients.len() >= self.per_project) {
+            return Err(Over::Project);
+        }
+        Ok(())
+    }
+
+    /// The 429 of a new client past a bound: a client not heard from leaves within the expiry.
+    fn refusal(&self, over: Over) -> CoreError {
+        let (scope, quota) = match over {
+            Over::Person => ("person", self.per_person),
+            Over::Project => ("project", self.per_project),
+        };
+        let expiry_secs = self.expiry_ms.load(Ordering::Relaxed).div_ceil(1000);
+        fair_share::too_many("map clients", "presence-clients", scope, quota, expiry_secs)
     }
 
     /// Applies an announcement: the client is present with this state, or has left. Another
-    /// person's announcement under a client id already held is ignored.
+    /// person's announcement under a client id already held is ignored, as is a new client past
+    /// either bound (one that raced others past [`ItemsService::announce`]'s check).
     fn apply(&self, project: ProjectId, present: Present, leaving: bool) {
-        let mut projects = self.projects();
-        let entry = projects.entry(project).or_default();
-        if entry.clients.get(&present.client_id).is_some_and(|(held, _)| held.user_id != present.user_id) {
+        let mut rooms = self.rooms();
+        let person = present.user_id;
+        let present_now = rooms.people.get(&person).copied().unwrap_or(0);
+        let entry = rooms.projects.entry(project).or_default();
+        let held = entry.clients.get(&present.client_id).map(|(held, _)| held.user_id);
+        if held.is_some_and(|holder| holder != person) {
             return;
         }
         // A send fails only when nobody follows, which is fine.
         if leaving {
             if entry.clients.remove(&present.client_id).is_some() {
                 let _ = entry.changes.send(PresenceChange::Left { client_id: present.client_id });
+                rooms.left(person);
             }
-        } else {
-            entry.clients.insert(present.client_id.clone(), (present.clone(), Instant::now()));
-            let _ = entry.changes.send(PresenceChange::Present(present));
+            return;
+        }
+        let arrives = held.is_none();
+        if arrives && (present_now >= self.per_person || entry.clients.len() >= self.per_project) {
+            return;
+        }
+        entry.clients.insert(present.client_id.clone(), (present.clone(), Instant::now()));
+        let _ = entry.changes.send(PresenceChange::Present(present));
+        if arrives {
+            rooms.arrived(person);
         }
     }
 
     /// Starts following `project`: its present clients, and a receiver of what changes after.
     fn follow(&self, project: ProjectId) -> PresenceFollow {
-        let mut projects = self.projects();
-        let entry = projects.entry(project).or_default();
+        let mut rooms = self.rooms();
+        let entry = rooms.projects.entry(project).or_default();
         let mut present: Vec<Present> = entry.clients.values().map(|(present, _)| present.clone()).collect();
         present.sort_by_key(|p| p.at_unix_ms);
-        PresenceFollow { project, present, changes: entry.changes.subscribe() }
+        PresenceFollow { project, present, changes: entry.changes.subscribe(), slot: None }
     }
 
     /// Clients not heard from within the expiry leave; projects nobody is in or follows are
     /// forgotten.
     fn sweep(&self, now: Instant) {
         let expiry = Duration::from_millis(self.expiry_ms.load(Ordering::Relaxed));
-        let mut projects = self.projects();
-        projects.retain(|_, entry| {
+        let mut rooms = self.rooms();
+        let mut gone = Vec::new();
+        rooms.projects.retain(|_, entry| {
             let expired: Vec<String> = entry
                 .clients
                 .iter()
@@ -239,11 +324,16 @@ impl PresenceHub {
                 .map(|(id, _)| id.clone())
                 .collect();
             for client_id in expired {
-                entry.clients.remove(&client_id);
+                if let Some((present, _)) = entry.clients.remove(&client_id) {
+                    gone.push(present.user_id);
+                }
                 let _ = entry.changes.send(PresenceChange::Left { client_id });
             }
             !entry.clients.is_empty() || entry.changes.receiver_count() > 0
         });
+        for person in gone {
+            rooms.left(person);
+        }
     }
 }
 
@@ -311,6 +401,11 @@ impl ItemsService {
                 announcement.client_id
             )));
         }
+        if !announcement.leaving {
+            if let Err(over) = self.presence.room_for(project, &announcement.client_id, who.user_id) {
+                return Err(self.presence.refusal(over));
+            }
+        }
         let present = Present {
             client_id: announcement.client_id,
             user_id: who.user_id,
@@ -333,7 +428,8 @@ impl ItemsService {
     /// Starts following `project`'s presence (needs the Viewer role or above).
     pub async fn follow_presence(&self, who: &Principal, project: ProjectId) -> CoreResult<PresenceFollow> {
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
-        Ok(self.presence.follow(project))
+        let slot = self.open_stream(who, project)?;
+        Ok(PresenceFollow { slot: Some(slot), ..self.presence.follow(project) })
     }
 
     /// Whether a follower still may follow (its role is checked again now and then).
@@ -445,6 +541,8 @@ mod tests {
         assert!(follow.changes.try_recv().is_err(), "nothing more");
         drop(follow);
         hub.sweep(Instant::now());
-        assert!(hub.projects().is_empty(), "an empty project nobody follows is forgotten");
+        let rooms = hub.rooms();
+        assert!(rooms.projects.is_empty(), "an empty project nobody follows is forgotten");
+        assert!(rooms.people.is_empty(), "and nobody is counted as present");
     }
 }

@@ -22,6 +22,7 @@ use uuid::Uuid;
 use super::ItemsService;
 use crate::domain::{ProjectId, ProjectRole};
 use crate::error::CoreResult;
+use crate::service::access::fair_share::{Slot, STREAM_RETRY_AFTER_SECS};
 use crate::service::Principal;
 use crate::storage::EventRow;
 
@@ -40,6 +41,9 @@ pub struct ProjectWatch {
     seen: HashMap<Uuid, i64>,
     /// The highest seq delivered so far (or the project's last at the start): the resume point.
     latest: i64,
+    /// This stream's place in the person's and the project's share of open streams, given back
+    /// when the watch is dropped (`service/access/fair_share.rs`).
+    _slot: Slot,
 }
 
 impl ProjectWatch {
@@ -77,6 +81,7 @@ impl ItemsService {
             return Err(crate::error::CoreError::invalid("after", "must be a whole number >= 0 (a change's seq)"));
         }
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        let slot = self.open_stream(who, project)?;
         // The horizon first: a transaction in flight now is at or above it, so its records are
         // delivered when it commits, whichever seq it took.
         let horizon = self.store.event_horizon().await?;
@@ -84,7 +89,8 @@ impl ItemsService {
             Some(after) => after,
             None => self.store.project_last_seq(project).await?,
         };
-        let mut watch = ProjectWatch { project, floor: horizon, resume_after: after, seen: HashMap::new(), latest };
+        let mut watch =
+            ProjectWatch { project, floor: horizon, resume_after: after, seen: HashMap::new(), latest, _slot: slot };
         // Records above the horizon that are already committed (a transaction elsewhere in the
         // cluster can hold the horizon back) are history, not news: remember them as delivered,
         // except those a resuming client asked for (seq above `after`, read at the first poll).
@@ -98,6 +104,13 @@ impl ItemsService {
         let floor = watch.floor;
         watch.seen.retain(|_, position| *position >= floor);
         Ok(watch)
+    }
+
+    /// A place for one more open event stream of `who` on `project` (a change or presence
+    /// stream), or the 429 of the bound it would pass.
+    pub(super) fn open_stream(&self, who: &Principal, project: ProjectId) -> CoreResult<Slot> {
+        let streams = &self.access.shares().streams;
+        streams.take(who.user_id, project.uuid()).map_err(|over| streams.refusal(over, STREAM_RETRY_AFTER_SECS))
     }
 
     /// Checks that the caller still may follow the project (a role can be

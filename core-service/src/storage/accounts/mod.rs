@@ -3,6 +3,21 @@
 //! (`sessions.rs`), OAuth clients, codes, grants and tokens (`oauth.rs`), and the notice every
 //! replica follows when access changes (`access_changes.rs`).
 
+/// Locks a person's `users` row for the rest of the transaction `$tx` on PostgreSQL, so that
+/// transactions counting that person's rows against a bound (API tokens, sessions, OAuth grants:
+/// `service/access/fair_share.rs`) run one after another; SQLite's single writer does that anyway.
+macro_rules! lock_person {
+    ($store:expr, $tx:expr, $user:expr) => {
+        if matches!($store.database(), $crate::storage::Storage::Postgres(_)) {
+            sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE")
+                .bind($user)
+                .execute($tx)
+                .await
+                .map_err($crate::storage::db_error)?;
+        }
+    };
+}
+
 mod access_changes;
 mod oauth;
 mod project_removal;

@@ -192,15 +192,18 @@ impl AccountsStore {
     }
 
     /// Creates a grant with its first tokens, and marks the code that led to it, in one
-    /// transaction.
+    /// transaction; the user's oldest live grants beyond the newest `max_live` are revoked in it
+    /// (answered: how many).
     pub async fn insert_oauth_grant(
         &self,
         grant: &OAuthGrantRow,
         tokens: &[OAuthTokenRow],
         code_hash: &[u8],
-    ) -> Result<()> {
-        with_write_pool!(self, pool => {
+        max_live: u32,
+    ) -> Result<u64> {
+        let revoked = with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            lock_person!(self, &mut *tx, grant.user_id);
             sqlx::query(&format!("INSERT INTO oauth_grants ({GRANT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, NULL)"))
                 .bind(grant.id)
                 .bind(&grant.client_id)
@@ -220,9 +223,21 @@ impl AccountsStore {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_error)?;
+            let revoked = sqlx::query(
+                "UPDATE oauth_grants SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND id NOT IN \
+                 (SELECT id FROM oauth_grants WHERE user_id = $1 AND revoked_at IS NULL \
+                  ORDER BY created_at DESC, id DESC LIMIT $3)",
+            )
+            .bind(grant.user_id)
+            .bind(grant.created_at)
+            .bind(i64::from(max_live))
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
             tx.commit().await.map_err(db_error)?;
+            revoked.rows_affected()
         });
-        Ok(())
+        Ok(revoked)
     }
 
     /// Retires a refresh token and stores its successors in one transaction, provided the token

@@ -134,11 +134,13 @@ impl AccountsStore {
         })
     }
 
-    /// Stores a new session, and drops the user's sessions that have ended (absolute expiry), so
-    /// they do not pile up.
-    pub async fn insert_session(&self, session: &SessionRow) -> Result<()> {
-        with_write_pool!(self, pool => {
+    /// Stores a new session, drops the user's sessions that have ended (absolute expiry), so
+    /// they do not pile up, and ends the least recently used beyond the newest `max_open`;
+    /// answers how many live sessions were ended for room.
+    pub async fn insert_session(&self, session: &SessionRow, max_open: u32) -> Result<u64> {
+        let ended = with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            lock_person!(self, &mut *tx, session.user_id);
             sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND expires_at < $2")
                 .bind(session.user_id)
                 .bind(session.created_at)
@@ -157,9 +159,19 @@ impl AccountsStore {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_error)?;
+            let ended = sqlx::query(
+                "DELETE FROM sessions WHERE user_id = $1 AND id NOT IN \
+                 (SELECT id FROM sessions WHERE user_id = $1 ORDER BY last_seen_at DESC, id DESC LIMIT $2)",
+            )
+            .bind(session.user_id)
+            .bind(i64::from(max_open))
+            .execute(&mut *tx)
+            .await
+            .map_err(db_error)?;
             tx.commit().await.map_err(db_error)?;
+            ended.rows_affected()
         });
-        Ok(())
+        Ok(ended)
     }
 
     /// The session with this digest, its user and the user's login, in one read: every request

@@ -38,11 +38,17 @@ impl AccountsStore {
         })
     }
 
-    pub async fn insert_token(&self, token: &TokenRow) -> Result<()> {
-        with_write_pool!(self, pool => {
-            sqlx::query(
+    /// Stores a new API token unless its user already holds `max_active` that are not revoked;
+    /// false when refused. On PostgreSQL the user's row is locked first, so concurrent creates
+    /// for one person count one after another (SQLite's single writer does that anyway).
+    pub async fn insert_token_within(&self, token: &TokenRow, max_active: u32) -> Result<bool> {
+        let inserted = with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            lock_person!(self, &mut *tx, token.user_id);
+            let done = sqlx::query(
                 "INSERT INTO api_tokens (id, user_id, token_hash, environment, name, created_at, prefix) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                 SELECT $1, $2, $3, $4, $5, $6, $7 \
+                 WHERE (SELECT COUNT(*) FROM api_tokens WHERE user_id = $2 AND revoked_at IS NULL) < $8",
             )
             .bind(token.id)
             .bind(token.user_id)
@@ -51,11 +57,14 @@ impl AccountsStore {
             .bind(&token.name)
             .bind(token.created_at)
             .bind(&token.prefix)
-            .execute(pool)
+            .bind(i64::from(max_active))
+            .execute(&mut *tx)
             .await
             .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
+            done.rows_affected() == 1
         });
-        Ok(())
+        Ok(inserted)
     }
 
     /// The token with this digest and its user, revoked or not.
