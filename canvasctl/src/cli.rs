@@ -19,9 +19,10 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run every component in one process: REST (and later MCP and the web
-    /// map) on one base URL, core gRPC beside it, SQLite under the data
-    /// directory unless CANVAS_DATABASE_URL names PostgreSQL.
+    /// Run every component in one process: REST, MCP (`/mcp`), the account
+    /// site and the web map on one base URL, core gRPC beside it, the webhook
+    /// dispatcher, SQLite under the data directory unless CANVAS_DATABASE_URL
+    /// names PostgreSQL.
     Up(UpArgs),
     /// Users.
     User {

@@ -442,11 +442,16 @@ fn refusal_text(
             )
         }
         ErrorReason::Unauthenticated => "a valid API token is required: the token was rejected".to_owned(),
-        ErrorReason::PreconditionFailed => format!(
-            "the item changed since you read it (argument 'expectedVersion'): {}. Read it again with get_item, \
-             then decide whether your change still applies.",
-            refusal.message
-        ),
+        ErrorReason::PreconditionFailed => {
+            // A diagram's version is read with its text (update_diagram takes a diagramId).
+            let (what, reader) =
+                if arguments.contains_key("diagramId") { ("diagram", "read_diagram") } else { ("item", "get_item") };
+            format!(
+                "the {what} changed since you read it (argument 'expectedVersion'): {}. Read it again with {reader}, \
+                 then decide whether your change still applies.",
+                refusal.message
+            )
+        }
         ErrorReason::Conflict => format!("conflict: {}", refusal.message),
         ErrorReason::RateLimited | ErrorReason::TooManyRequests => format!("rate limited: {}{retry}", refusal.message),
         ErrorReason::PayloadTooLarge => format!("too large: {}", refusal.message),

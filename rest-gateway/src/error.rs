@@ -140,11 +140,16 @@ impl ApiError {
     /// A 400 naming one field and its rule (request framing the gateway decodes: JSON syntax,
     /// query parameters, multipart parts).
     pub fn invalid(field: &str, message: &str) -> Self {
+        Self::invalid_because(field, message, ViolationReason::InvalidValue)
+    }
+
+    /// A 400 naming one field, with the reason of its violation.
+    pub fn invalid_because(field: &str, message: &str, reason: ViolationReason) -> Self {
         Self {
             fields: vec![FieldError {
                 field: field.to_owned(),
                 message: message.to_owned(),
-                reason: ViolationReason::InvalidValue.as_str_name(),
+                reason: reason.as_str_name(),
             }],
             ..Self::new(StatusCode::BAD_REQUEST, format!("{field}: {message}"))
         }

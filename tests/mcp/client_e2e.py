@@ -350,7 +350,7 @@ class Run:
         await self.rejected("update_diagram", {"projectId": project, "diagramId": diagram,
                             "source": "flowchart TD\n  A --> B[open"}, "'source'", "line 2")
         await self.rejected("update_diagram", {"projectId": project, "diagramId": diagram, "source": edited,
-                            "expectedVersion": 1}, "'expectedVersion'")
+                            "expectedVersion": 1}, "'expectedVersion'", "read_diagram")
         await self.rejected("read_diagram", {"projectId": project, "diagramId": str(uuid.uuid4())}, "'diagramId'")
 
         region = {"x": -50, "y": y - 50, "width": 4000, "height": 1500}

@@ -40,6 +40,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_path_to_error::Segment;
 
+use canvas_proto::v1::ViolationReason;
+
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 
@@ -73,17 +75,24 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
             _ if path == name || path.ends_with(&format!(".{name}")) => path.to_owned(),
             _ => format!("{path}.{name}"),
         };
-        let (field, message) = match err.into_inner() {
-            Misfit::Missing(name) => (member(&path, name), "is required".to_owned()),
-            Misfit::Duplicate(name) => {
-                (member(&path, name), "is given more than once (names match in any casing)".to_owned())
+        // Each misfit with the reason core-service gives the same mistake (docs/ERRORS.md).
+        let (field, message, reason) = match err.into_inner() {
+            Misfit::Missing(name) => (member(&path, name), "is required".to_owned(), ViolationReason::Required),
+            Misfit::Duplicate(name) => (
+                member(&path, name),
+                "is given more than once (names match in any casing)".to_owned(),
+                ViolationReason::DuplicateProperty,
+            ),
+            Misfit::Unknown(name, expected) => (
+                member(&path, &name),
+                format!("is not a field here; the fields are {}", expected.join(", ")),
+                ViolationReason::UnknownProperty,
+            ),
+            Misfit::Wrong(message) => {
+                (if path.is_empty() { "body".to_owned() } else { path }, message, ViolationReason::InvalidValue)
             }
-            Misfit::Unknown(name, expected) => {
-                (member(&path, &name), format!("is not a field here; the fields are {}", expected.join(", ")))
-            }
-            Misfit::Wrong(message) => (if path.is_empty() { "body".to_owned() } else { path }, message),
         };
-        ApiError::invalid(&field, &message)
+        ApiError::invalid_because(&field, &message, reason)
     })
 }
 

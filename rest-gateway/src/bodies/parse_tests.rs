@@ -81,3 +81,12 @@ fn explicit_nulls_are_absent_values() {
     let outer: Outer = from_value(json!({"itemIds": [], "maxResults": null, "mode": null})).unwrap();
     assert_eq!((outer.max_results, outer.mode), (None, None));
 }
+
+#[test]
+fn each_misfit_carries_the_reason_core_service_gives_the_same_mistake() {
+    let reason = |body: Value| from_value::<Outer>(body).expect_err("a misfit").fields[0].reason;
+    assert_eq!(reason(json!({"itemIds": [], "colour": 1})), "UNKNOWN_PROPERTY");
+    assert_eq!(reason(json!({"itemIds": [], "ITEM-IDS": []})), "DUPLICATE_PROPERTY");
+    assert_eq!(reason(json!({"maxResults": 3})), "REQUIRED");
+    assert_eq!(reason(json!({"itemIds": "a"})), "INVALID_VALUE");
+}
