@@ -189,7 +189,7 @@ export interface paths {
         get: operations["getDiagram"];
         /**
          * Update a diagram in place from an edited source (beyond the spec)
-         * @description `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a person's moves, and any property a person changed unless the source changed that very property); new elements are created beside their neighbours; removed ones are deleted with their connectors (people's connectors attached to them are detached, as by a single delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update applies only to the version it names (else 412).
+         * @description `{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new source keeps keep their items (ids, a person's moves, and any property a person changed unless the source changed that very property); new elements are created beside their neighbours; removed ones are deleted with their connectors (people's connectors attached to them are detached, as by a single delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update applies only to the version it names (else 412).
          */
         put: operations["updateDiagram"];
         post?: never;
@@ -1127,9 +1127,33 @@ export interface components {
             /** @description `shape`, `label`, `title`, `connector` or `note`. */
             Part: string;
         };
+        /** @description A diagram record as a listing shows it: without its element map and its Mermaid. */
+        DiagramListed: {
+            /** Format: date-time */
+            CreatedAt: string;
+            /** Format: uuid */
+            DiagramId: string;
+            /** @description `mermaid`. */
+            Format: string;
+            /** @description `flowchart`, `mindmap`, `sequence`, `class`, `er` or `state`. */
+            Kind: string;
+            /** @description Top-left corner of the layout on the map. */
+            Position: components["schemas"]["DiagramPoint"];
+            /** Format: uuid */
+            ProjectId: string;
+            /** @description The source as last written. */
+            Source: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+            /**
+             * Format: int64
+             * @description Bumped by every update; also the record's `ETag`.
+             */
+            Version: number;
+        };
         /** @description A page of diagram records. */
         DiagramPage: {
-            Diagrams: components["schemas"]["DiagramRecord"][];
+            Diagrams: components["schemas"]["DiagramListed"][];
             /** @description The `cursor` of the next page; null at the end. */
             NextCursor?: string | null;
         };
@@ -1153,18 +1177,18 @@ export interface components {
             CreatedAt: string;
             /** Format: uuid */
             DiagramId: string;
-            /**
-             * @description The items the diagram still has, in creation order (those people deleted are left out; a
-             *     listing leaves the map out).
-             */
+            /** @description The items the diagram still has, in creation order (those people deleted are left out). */
             Elements: components["schemas"]["DiagramElement"][];
             /** @description `mermaid`. */
             Format: string;
             /** @description `flowchart`, `mindmap`, `sequence`, … */
             Kind: string;
             /**
-             * @description With `?format=mermaid`: the diagram as it is now on the map (people's text changes,
-             *     deleted items gone, connectors people drew between its items), as Mermaid.
+             * @description With `?format=mermaid`: the diagram as Mermaid. While the map shows exactly what the source
+             *     last drew, the source itself (so sending it back changes nothing); once people changed its
+             *     items, a flowchart, sequence or mind map is written from the map (people's text changes,
+             *     deleted items gone, connectors people drew between its items), and a class, ER or state
+             *     diagram still reads back as its source.
              */
             Mermaid?: string | null;
             /** @description Top-left corner of the layout on the map. */
@@ -2534,6 +2558,12 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "mermaid";
+                    /**
+                     * @description The kind the new source is (`flowchart`, `sequence`, `mindmap`, `class`, `er`, `state`):
+                     *     needed only to change the diagram's kind; a source of another kind without it is a 400
+                     *     naming `source`.
+                     */
+                    kind?: string | null;
                     /**
                      * @description The new source. Its items are updated in place: kept elements keep their items, people's
                      *     changes on the map stay unless the source changed that very property (docs/diagrams/records.md).

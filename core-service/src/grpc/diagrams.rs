@@ -94,7 +94,7 @@ pub(super) async fn update(core: &Core, request: Request<pb::UpdateDiagramReques
     let (project, diagram) = ids(&req.project_id, &req.diagram_id)?;
     let expected =
         super::convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
-    let done = core.items().update_diagram(&who, project, diagram, &req.source, expected).await?;
+    let done = core.items().update_diagram(&who, project, diagram, &req.source, req.kind.as_deref(), expected).await?;
     Ok(Response::new(written(done)))
 }
 

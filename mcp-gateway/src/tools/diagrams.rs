@@ -35,12 +35,15 @@ pub struct ElementOut {
 #[serde(rename_all = "camelCase")]
 pub struct ReadDiagramOut {
     pub diagram_id: String,
-    /// `flowchart`, `mindmap`, `sequence`, …
+    /// `flowchart`, `mindmap`, `sequence`, `class`, `er` or `state`.
     pub kind: String,
     /// The source as last written by create_diagram or update_diagram.
     pub source: String,
-    /// The diagram as it is now on the map, as Mermaid: texts people changed, items they deleted
-    /// gone, connectors they drew between its items added. Edit this and pass it to update_diagram.
+    /// The diagram as Mermaid: while nobody changed its items on the map, the source itself;
+    /// after, a flowchart, sequence or mind map as it is now on the map (texts people changed,
+    /// items they deleted gone, connectors they drew added), a class, ER or state diagram as its
+    /// source (update_diagram keeps people's changes). Edit this and pass it to update_diagram:
+    /// sent back unchanged, it changes nothing.
     pub mermaid: String,
     /// The record's version (pass as expectedVersion to update only this version).
     pub version: i64,
@@ -53,9 +56,11 @@ pub struct ReadDiagram;
 impl CanvasTool for ReadDiagram {
     const NAME: &'static str = "read_diagram";
     const TITLE: &'static str = "Read a diagram back as Mermaid";
-    const DESCRIPTION: &'static str = "Returns a diagram made by create_diagram as it is now on the map, written \
-        as Mermaid (what people changed on the map included: edited texts, deleted nodes, connectors they drew), \
-        with the source as last written and which item draws which node, edge and subgraph.";
+    const DESCRIPTION: &'static str = "Returns a diagram made by create_diagram as Mermaid in its own kind, with \
+        the source as last written and which item draws which node, edge and subgraph. A flowchart, sequence or \
+        mind map people changed on the map is written as it is now (edited texts, deleted nodes, connectors they \
+        drew); otherwise the Mermaid is the source itself, so passing it to update_diagram unchanged changes \
+        nothing.";
     const HINTS: Hints = Hints::READ;
     type Args = DiagramArgs;
     type Output = ReadDiagramOut;
@@ -92,6 +97,10 @@ pub struct UpdateDiagramArgs {
     /// any update in between.
     #[serde(default)]
     pub expected_version: Option<i64>,
+    /// Only to change the diagram's kind: the kind of the new source (flowchart, sequence, mindmap,
+    /// class, er, state). A source of another kind than the diagram's is refused without it.
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -132,6 +141,7 @@ impl CanvasTool for UpdateDiagram {
             expected_version: args.expected_version,
             expected_versions: None,
             preconditions: None,
+            kind: args.kind,
         };
         let done = ctx.state.items.clone().update_diagram(ctx.request(request)).await?.into_inner();
         Ok(UpdateDiagramOut {

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 /// `PUT .../diagrams/{diagramId}`.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a diagram update {format, source}")]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a diagram update {format, source, kind}")]
 pub struct DiagramUpdateRequest {
     /// `mermaid` (the default; a diagram keeps its language).
     #[serde(default)]
@@ -19,6 +19,11 @@ pub struct DiagramUpdateRequest {
     /// The new source. Its items are updated in place: kept elements keep their items, people's
     /// changes on the map stay unless the source changed that very property (docs/diagrams/records.md).
     pub source: String,
+    /// The kind the new source is (`flowchart`, `sequence`, `mindmap`, `class`, `er`, `state`):
+    /// needed only to change the diagram's kind; a source of another kind without it is a 400
+    /// naming `source`.
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 fn diagram_format() -> Object {
@@ -61,11 +66,13 @@ pub struct DiagramRecord {
     pub version: i64,
     /// Top-left corner of the layout on the map.
     pub position: DiagramPoint,
-    /// The items the diagram still has, in creation order (those people deleted are left out; a
-    /// listing leaves the map out).
+    /// The items the diagram still has, in creation order (those people deleted are left out).
     pub elements: Vec<DiagramElement>,
-    /// With `?format=mermaid`: the diagram as it is now on the map (people's text changes,
-    /// deleted items gone, connectors people drew between its items), as Mermaid.
+    /// With `?format=mermaid`: the diagram as Mermaid. While the map shows exactly what the source
+    /// last drew, the source itself (so sending it back changes nothing); once people changed its
+    /// items, a flowchart, sequence or mind map is written from the map (people's text changes,
+    /// deleted items gone, connectors people drew between its items), and a class, ER or state
+    /// diagram still reads back as its source.
     pub mermaid: Option<String>,
     #[schema(format = DateTime)]
     pub created_at: String,
@@ -81,11 +88,35 @@ pub struct DiagramPoint {
     pub y: f64,
 }
 
+/// A diagram record as a listing shows it: without its element map and its Mermaid.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct DiagramListed {
+    #[schema(format = "uuid")]
+    pub diagram_id: String,
+    #[schema(format = "uuid")]
+    pub project_id: String,
+    /// `flowchart`, `mindmap`, `sequence`, `class`, `er` or `state`.
+    pub kind: String,
+    /// `mermaid`.
+    pub format: String,
+    /// The source as last written.
+    pub source: String,
+    /// Bumped by every update; also the record's `ETag`.
+    pub version: i64,
+    /// Top-left corner of the layout on the map.
+    pub position: DiagramPoint,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub updated_at: String,
+}
+
 /// A page of diagram records.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "PascalCase")]
 pub struct DiagramPage {
-    pub diagrams: Vec<DiagramRecord>,
+    pub diagrams: Vec<DiagramListed>,
     /// The `cursor` of the next page; null at the end.
     pub next_cursor: Option<String>,
 }

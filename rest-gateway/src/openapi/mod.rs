@@ -104,7 +104,7 @@ use crate::state::AppState;
         bulk::BulkRequest, bulk::BulkItem, bulk::BulkResponse, bulk::BulkCreated,
         bulk::DiagramRequest, bulk::DiagramPosition, bulk::DiagramResponse,
         bulk::ArrangeRequest, bulk::ArrangeResponse, bulk::ArrangedItem,
-        diagrams::DiagramUpdateRequest, diagrams::DiagramRecord, diagrams::DiagramElement,
+        diagrams::DiagramUpdateRequest, diagrams::DiagramRecord, diagrams::DiagramListed, diagrams::DiagramElement,
         diagrams::DiagramPoint, diagrams::DiagramPage, diagrams::DiagramWriteResponse,
         diagrams::ExportedText,
         presence::PresenceAnnouncement, presence::PresenceCursor,

@@ -20,8 +20,9 @@ use crate::error::ApiError;
 use crate::respond::{query_value, Format};
 use crate::state::AppState;
 
-/// The REST shape of a record (a listing's records come without their element map: empty).
-fn record_json(record: pb::DiagramRecord) -> Value {
+/// The REST shape of a record; a listing's records (`listed`) come without their element map,
+/// which is left out rather than shown empty.
+fn record_json(record: pb::DiagramRecord, listed: bool) -> Value {
     let elements: Vec<Value> = record
         .elements
         .into_iter()
@@ -35,7 +36,9 @@ fn record_json(record: pb::DiagramRecord) -> Value {
     body.insert("source".into(), json!(record.source));
     body.insert("version".into(), json!(record.version));
     body.insert("position".into(), json!({"x": record.x, "y": record.y}));
-    body.insert("elements".into(), Value::Array(elements));
+    if !listed {
+        body.insert("elements".into(), Value::Array(elements));
+    }
     if !record.drawn.is_empty() {
         body.insert("mermaid".into(), json!(record.drawn));
     }
@@ -105,7 +108,7 @@ pub async fn list(
             })
             .await?
             .into_inner();
-        let diagrams: Vec<Value> = reply.diagrams.into_iter().map(record_json).collect();
+        let diagrams: Vec<Value> = reply.diagrams.into_iter().map(|record| record_json(record, true)).collect();
         let next = if reply.next_page_token.is_empty() { Value::Null } else { Value::String(reply.next_page_token) };
         Ok(json!({"diagrams": diagrams, "nextCursor": next}))
     }
@@ -155,7 +158,7 @@ pub async fn get(
             .await?
             .into_inner();
         let (version, modified) = (reply.version, reply.updated_at.map(|t| t.seconds));
-        Ok((record_json(reply), version, modified))
+        Ok((record_json(reply, false), version, modified))
     }
     .await;
     let tag = result.as_ref().ok().map(|(_, version, _)| item_tag(*version, format.msgpack.is_some()));
@@ -171,7 +174,8 @@ pub async fn get(
     tag = "items",
     operation_id = "updateDiagram",
     summary = "Update a diagram in place from an edited source (beyond the spec)",
-    description = "`{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, \
+    description = "`{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming \
+        `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new source keeps keep their items (ids, \
         a person's moves, and any property a person changed unless the source changed that very property); new \
         elements are created beside their neighbours; removed ones are deleted with their connectors (people's \
         connectors attached to them are detached, as by a single delete). Every item change has its own event. \
@@ -211,6 +215,7 @@ pub async fn update(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
             preconditions: write_conditions(&headers)?,
+            kind: body.kind,
         };
         let reply = state.items.clone().update_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()))

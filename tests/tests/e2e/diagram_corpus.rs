@@ -2,7 +2,10 @@
 //! every diagram Mermaid itself accepts (`valid.json`, kept true by `diagram/tests/corpus.rs`) is
 //! posted to `POST .../diagrams`. Never a 5xx; at least [`MIN_CREATED_PERCENT`] created (200 with the
 //! diagram's record id, what a diagram create answers: docs/diagrams/records.md); every
-//! other answer a 400 problem naming `source` with a line and column inside the diagram.
+//! other answer a 400 problem naming `source` with a line and column inside the diagram. Then
+//! the documented loop on every created one: read it back (`?format=mermaid`) and send that text
+//! back unchanged (`PUT`): nothing is created, updated or deleted, no event is written, and the
+//! record keeps its kind, for all six kinds.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -14,7 +17,10 @@ use serde_json::{json, Value};
 
 use crate::support::{owner_with_project, send, Reply};
 
-backend_tests!(every_valid_corpus_diagram_is_created_or_refused_at_a_line_and_column);
+backend_tests!(
+    every_valid_corpus_diagram_is_created_or_refused_at_a_line_and_column,
+    every_corpus_diagram_read_back_and_sent_back_changes_nothing
+);
 
 /// Share of the Mermaid-valid diagrams that must be created, in percent.
 const MIN_CREATED_PERCENT: f64 = 98.0;
@@ -132,4 +138,61 @@ async fn every_valid_corpus_diagram_is_created_or_refused_at_a_line_and_column(b
         "{created} of {} created ({percent:.1} %), fewer than {MIN_CREATED_PERCENT} %; by status: {statuses:?}",
         diagrams.len()
     );
+}
+
+/// The kinds a diagram record can be.
+const KINDS: [&str; 6] = ["flowchart", "sequence", "mindmap", "class", "er", "state"];
+/// The fewest corpus diagrams of each kind the loop must have gone through.
+const MIN_PER_KIND: usize = 5;
+
+async fn every_corpus_diagram_read_back_and_sent_back_changes_nothing(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let diagrams = valid_diagrams();
+    let base = format!("{}/api/v2/projects/{project}/diagrams", app.base_url);
+    let auth = owner.bearer();
+    let created: Vec<(String, String)> = stream::iter(diagrams.iter().enumerate())
+        .map(|(i, (name, source))| {
+            let position = json!({"x": (i % 20) as f64 * SPACING, "y": (i / 20) as f64 * SPACING});
+            let body = json!({"format": "mermaid", "source": source, "position": position});
+            let (app, url, auth) = (&app, format!("{base}?jsonCasing=camel"), auth.clone());
+            async move {
+                let reply = send(app, Method::POST, &url, Some(&auth), Some(body)).await;
+                reply.body["diagramId"].as_str().map(|id| (name.clone(), id.to_owned()))
+            }
+        })
+        .buffer_unordered(IN_FLIGHT)
+        .filter_map(|created| async move { created })
+        .collect()
+        .await;
+    let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
+    let events = || async { app.core.stores().items.project_events(project_id, 0, 1_000_000).await.unwrap().len() };
+    let before = events().await;
+
+    let mut per_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut changed = Vec::new();
+    for (name, diagram) in &created {
+        let target = format!("{base}/{diagram}?jsonCasing=camel");
+        let read = send(&app, Method::GET, &format!("{target}&format=mermaid"), Some(&auth), None).await;
+        assert_eq!(read.status, StatusCode::OK, "{name}: {}", read.body);
+        let kind = read.body["kind"].as_str().expect("kind").to_owned();
+        let mermaid = read.body["mermaid"].as_str().expect("mermaid").to_owned();
+        let back = send(&app, Method::PUT, &target, Some(&auth), Some(json!({"source": mermaid}))).await;
+        assert_eq!(back.status, StatusCode::OK, "{name} ({kind}): {}", back.body);
+        let touched: usize =
+            ["created", "updated", "deleted"].iter().map(|list| back.body[*list].as_array().map_or(0, Vec::len)).sum();
+        if touched > 0 {
+            changed.push(format!("{name} ({kind}): {}", back.body));
+        }
+        let after = send(&app, Method::GET, &target, Some(&auth), None).await;
+        assert_eq!(after.body["kind"], kind.as_str(), "{name}: the kind is kept");
+        *per_kind.entry(kind).or_default() += 1;
+    }
+    println!("{backend:?}: {} diagrams read back and sent back, by kind {per_kind:?}", created.len());
+    assert!(changed.is_empty(), "{} sent back unchanged changed items:\n{}", changed.len(), changed.join("\n"));
+    assert_eq!(events().await, before, "sending the read-back text wrote no event");
+    for kind in KINDS {
+        let seen = per_kind.get(kind).copied().unwrap_or(0);
+        assert!(seen >= MIN_PER_KIND, "only {seen} {kind} diagrams went round: {per_kind:?}");
+    }
 }

@@ -16,7 +16,10 @@ backend_tests!(
     an_edited_source_updates_the_items_in_place,
     concurrent_updates_of_one_diagram_take_turns,
     a_diagram_reads_back_as_it_is_on_the_map,
-    a_region_exports_as_a_flowchart_that_draws_the_same_graph
+    a_region_exports_as_a_flowchart_that_draws_the_same_graph,
+    a_source_of_another_kind_replaces_a_diagram_only_when_named,
+    a_listing_leaves_the_element_map_out,
+    a_node_given_another_shape_is_drawn_anew
 );
 
 pub(crate) const FIRST: &str = "flowchart TD
@@ -411,4 +414,78 @@ async fn a_region_exports_as_a_flowchart_that_draws_the_same_graph(backend: Back
 
     let bad = format!("{}/api/v2/projects/{project}/items/export?region=1,2,3", app.base_url);
     assert_invalid(&send(&app, Method::GET, &bad, Some(&owner.bearer()), None).await, "region");
+}
+
+const CLASSES: &str = "classDiagram
+    %% kept as written, comments too
+    class Animal {
+        +String name
+        +eat() void
+    }
+    Animal <|-- Duck : is a
+    Duck \"1\" *-- \"many\" Feather
+";
+
+/// A class diagram read back is itself (not a flowchart); sent back, it changes nothing and stays a
+/// class diagram. A flowchart sent in its place is refused naming `source` unless `kind` names it,
+/// and a `kind` that is not the source's is refused naming `kind`.
+async fn a_source_of_another_kind_replaces_a_diagram_only_when_named(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let (diagram, _) = create(&app, &owner, &project, CLASSES).await;
+    let read = record(&app, &owner, &project, &diagram, "&format=mermaid").await;
+    assert_eq!(read.body["kind"], "class", "{}", read.body);
+    let mermaid = read.body["mermaid"].as_str().expect("mermaid").to_owned();
+    assert_eq!(mermaid, CLASSES, "an untouched class diagram reads back as its source");
+    let back = put(&app, &owner, &project, &diagram, &mermaid).await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.body);
+    for list in ["created", "updated", "deleted"] {
+        assert_eq!(back.body[list], json!([]), "{list}: {}", back.body);
+    }
+
+    let target = url(&app, &project, &format!("/{diagram}?jsonCasing=camel"));
+    let flowchart = "flowchart TD\n    Animal --> Duck\n";
+    let refused = send(&app, Method::PUT, &target, Some(&owner.bearer()), Some(json!({"source": flowchart}))).await;
+    assert_invalid(&refused, "source");
+    assert!(refused.body.to_string().contains("kind"), "the refusal says how to change the kind: {}", refused.body);
+    let wrong = json!({"source": flowchart, "kind": "sequence"});
+    assert_invalid(&send(&app, Method::PUT, &target, Some(&owner.bearer()), Some(wrong)).await, "kind");
+    assert_eq!(record(&app, &owner, &project, &diagram, "").await.body["kind"], "class", "nothing changed");
+
+    let named = json!({"source": flowchart, "kind": "Flowchart"});
+    let changed = send(&app, Method::PUT, &target, Some(&owner.bearer()), Some(named)).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.body);
+    assert_eq!(record(&app, &owner, &project, &diagram, "").await.body["kind"], "flowchart");
+}
+
+async fn a_listing_leaves_the_element_map_out(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    create(&app, &owner, &project, FIRST).await;
+    let listed = send(&app, Method::GET, &url(&app, &project, ""), Some(&owner.bearer()), None).await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+    let first = &listed.body["Diagrams"][0];
+    assert!(first["DiagramId"].is_string(), "{}", listed.body);
+    assert!(first.get("Elements").is_none(), "no element map in a listing: {first}");
+}
+
+/// A shape's kind is set at creation (`type` cannot be changed by an update), so a node whose
+/// source now asks for another shape is drawn anew, its old shape deleted: this answered 500
+/// ("a laid-out diagram broke item rules") before. Its neighbours keep their items.
+async fn a_node_given_another_shape_is_drawn_anew(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let (diagram, nodes) = create(&app, &owner, &project, "flowchart TD\n    A[Start] --> B[Next]\n").await;
+    let reply = put(&app, &owner, &project, &diagram, "flowchart TD\n    A((Start)) --> B[Next]\n").await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert!(ids(&reply.body["deleted"]).contains(&nodes["A"]), "A's box is deleted: {}", reply.body);
+    let circle = reply.body["nodes"]["A"].as_str().expect("A").to_owned();
+    assert_ne!(circle, nodes["A"]);
+    assert_eq!(reply.body["nodes"]["B"], nodes["B"].as_str(), "B keeps its item");
+    let shape = get_item(&app, &owner, &project, &circle).await;
+    assert_eq!(shape["type"], "Ellipse", "{shape}");
+    let sequence = "sequenceDiagram\n    participant P\n    P->>P: hi\n";
+    let (second, _) = create(&app, &owner, &project, sequence).await;
+    let actor = put(&app, &owner, &project, &second, "sequenceDiagram\n    actor P\n    P->>P: hi\n").await;
+    assert_eq!(actor.status, StatusCode::OK, "a participant turned actor: {}", actor.body);
 }

@@ -17,7 +17,12 @@ use crate::service::Principal;
 use crate::storage::ItemRow;
 
 impl ItemsService {
-    /// A diagram record and the diagram as it is now on the map, as Mermaid.
+    /// A diagram record and the diagram as it is now on the map, as Mermaid: its source as last
+    /// written while the map still shows exactly what that source drew (so reading it and writing
+    /// it back changes nothing, whatever its kind, and keeps the author's comments and layout of
+    /// the text); once people changed its items, what the map shows, written by the writer of its
+    /// kind. Class, ER and state diagrams have no writer yet: they read back as their source,
+    /// which a `PUT` applies without undoing people's changes (docs/diagrams/records.md).
     pub async fn diagram_as_mermaid(
         &self,
         who: &Principal,
@@ -25,8 +30,36 @@ impl ItemsService {
         id: DiagramId,
     ) -> CoreResult<(DiagramRecord, String)> {
         let (record, rows) = self.diagram_as_drawn(who, project, id).await?;
-        let text = write_mermaid(&rows, Some(&record));
+        let written_back = WRITTEN_BACK.contains(&record.row.kind.as_str());
+        let text = if !written_back || self.drawn_as_written(project, id, rows.len()).await? {
+            record.row.source.clone()
+        } else {
+            write_mermaid(&rows, Some(&record))
+        };
         Ok((record, text))
+    }
+
+    /// Whether every item of the diagram is as its last write left it (`drawn` items on the map,
+    /// people's connectors between its items included): none deleted, none added, and each item's
+    /// properties and parent what the element map says the write drew, as the item rules store it
+    /// (defaults filled, spellings normalised). An imported project compares the same way.
+    async fn drawn_as_written(&self, project: ProjectId, id: DiagramId, drawn: usize) -> CoreResult<bool> {
+        let elements = self.store.diagram_elements(id).await?;
+        if drawn != elements.len() {
+            return Ok(false);
+        }
+        let items: std::collections::HashMap<_, _> =
+            self.store.diagram_items(project, id).await?.into_iter().map(|item| (item.id, item)).collect();
+        Ok(elements.iter().all(|element| {
+            let Some(item) = items.get(&element.item_id) else { return false };
+            let parent = element.planned.get("parent").and_then(serde_json::Value::as_str).unwrap_or("panel");
+            let written =
+                element.planned.get("properties").and_then(serde_json::Value::as_object).cloned().unwrap_or_default();
+            let as_stored =
+                canvas_items::validate_create(item.item_type, written, canvas_items::ItemFacts { has_content: false });
+            item.parent.to_string() == parent
+                && as_stored.is_ok_and(|stored| serde_json::Value::Object(stored) == item.properties)
+        }))
     }
 
     /// The items of `region` (the whole map without one) as a Mermaid flowchart: the format and
@@ -62,6 +95,9 @@ impl ItemsService {
         Ok((format, write_mermaid(&rows, None)))
     }
 }
+
+/// The diagram kinds written back from the map; the others read back as their source.
+const WRITTEN_BACK: [&str; 3] = ["flowchart", "sequence", "mindmap"];
 
 /// The items as Mermaid (`canvas_diagram`'s writers): a diagram record in its own kind, with the
 /// Mermaid ids its element map names; anything else as a flowchart.

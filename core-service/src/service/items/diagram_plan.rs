@@ -84,9 +84,12 @@ pub(super) fn plan(
     let mut resolved = Vec::with_capacity(planned.len());
     for p in &planned {
         let item_type = ItemType::parse(p.item_type).map_err(|_| CoreError::internal("a planned item type"))?;
+        // An element keeps its item unless the new plan needs another type of item, or another value
+        // of a property set only at creation (a node turned from a box into a circle): that item is
+        // deleted and a new one drawn, as an update could not change it.
         let kept = old.get(&(p.element.as_str(), p.part)).and_then(|row| {
             let item = prior.items.get(&row.item_id.uuid()).filter(|item| item.item_type == item_type)?;
-            Some((item.clone(), (*row).clone()))
+            fixed_properties_agree(item_type, &p.properties, &item.properties).then(|| (item.clone(), (*row).clone()))
         });
         let id = kept.as_ref().map_or_else(|| ItemId::new().uuid(), |(item, _)| item.id.uuid());
         resolved.push(Resolved { id, item_type, parent: Parent::Panel, props: Map::new(), ends: Vec::new(), kept });
@@ -227,6 +230,25 @@ pub(super) fn plan(
         }
     }
     Ok(change)
+}
+
+/// Whether the plan's values of the properties that cannot be changed after creation are the
+/// item's (names folded, as the rules match them).
+fn fixed_properties_agree(item_type: ItemType, planned: &Value, stored: &Value) -> bool {
+    use canvas_items::schema::{fold_name, lookup};
+    let (Some(planned), Some(stored)) = (planned.as_object(), stored.as_object()) else { return true };
+    let defs = canvas_items::definitions(item_type);
+    planned.iter().all(|(name, value)| match lookup(defs, name) {
+        Some(def) if !def.updatable => {
+            let current = stored.iter().find(|(k, _)| fold_name(k) == fold_name(def.name));
+            current.is_none_or(|(_, current)| match (current.as_str(), value.as_str()) {
+                // Words of a closed list are matched in any casing.
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                _ => current == value,
+            })
+        }
+        _ => true,
+    })
 }
 
 /// The properties of an element row's `planned` value.

@@ -144,10 +144,21 @@ impl ItemsService {
         project: ProjectId,
         id: DiagramId,
         source: &str,
+        kind: Option<&str>,
         conditions: Preconditions,
     ) -> CoreResult<DiagramWritten> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let diagram = parse_source(source)?;
+        let written_kind = kind_of(&diagram);
+        let meant = kind.map(|k| k.trim().to_ascii_lowercase()).filter(|k| !k.is_empty());
+        if let Some(meant) = &meant {
+            if *meant != written_kind {
+                return Err(CoreError::invalid(
+                    "kind",
+                    format!("is '{meant}', but the source is a {written_kind} diagram; name the source's kind"),
+                ));
+            }
+        }
         // A record's writes take turns under its id, in the item turns' key space (ids never collide).
         let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
         // It may delete shapes that hold people's items (`containers.rs`).
@@ -156,13 +167,24 @@ impl ItemsService {
         loop {
             let current = self.load_diagram(project, id).await?;
             conditions.check("diagram", current.version, current.updated_at)?;
+            if current.kind != written_kind && meant.is_none() {
+                // A diagram read back as another kind (or a wrong paste) must not replace it unasked.
+                return Err(CoreError::invalid(
+                    "source",
+                    format!(
+                        "is a {written_kind} diagram, but this diagram is a {} diagram; to change its kind, \
+                         send kind: \"{written_kind}\" with the source",
+                        current.kind
+                    ),
+                ));
+            }
             let prior = self.prior(project, id).await?;
             let planned =
                 canvas_diagram::to_items(&canvas_diagram::layout(&diagram), (current.origin_x, current.origin_y));
             let change = diagram_plan::plan(who, project, id, planned, &prior)?;
             let (change, dependents) = self.with_removal(who, project, change).await?;
             let record = DiagramRow {
-                kind: kind_of(&diagram),
+                kind: written_kind.clone(),
                 source: source.to_owned(),
                 version: current.version + 1,
                 updated_by: who.user_id,

@@ -50,6 +50,7 @@ from .decorator import Decorator
 from .delivery_attempt import DeliveryAttempt
 from .delivery_list import DeliveryList
 from .diagram_element import DiagramElement
+from .diagram_listed import DiagramListed
 from .diagram_page import DiagramPage
 from .diagram_point import DiagramPoint
 from .diagram_position import DiagramPosition
@@ -217,6 +218,7 @@ __all__ = (
     "DeliveryAttempt",
     "DeliveryList",
     "DiagramElement",
+    "DiagramListed",
     "DiagramPage",
     "DiagramPoint",
     "DiagramPosition",

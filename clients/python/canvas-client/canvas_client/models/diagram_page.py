@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.diagram_record import DiagramRecord
+    from ..models.diagram_listed import DiagramListed
 
 
 T = TypeVar("T", bound="DiagramPage")
@@ -20,11 +20,11 @@ class DiagramPage:
     """A page of diagram records.
 
     Attributes:
-        diagrams (list[DiagramRecord]):
+        diagrams (list[DiagramListed]):
         next_cursor (None | str | Unset): The `cursor` of the next page; null at the end.
     """
 
-    diagrams: list[DiagramRecord]
+    diagrams: list[DiagramListed]
     next_cursor: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -54,13 +54,13 @@ class DiagramPage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.diagram_record import DiagramRecord  # noqa: PLC0415
+        from ..models.diagram_listed import DiagramListed  # noqa: PLC0415
 
         d = dict(src_dict)
         diagrams = []
         _diagrams = d.pop("Diagrams")
         for diagrams_item_data in _diagrams:
-            diagrams_item = DiagramRecord.from_dict(diagrams_item_data)
+            diagrams_item = DiagramListed.from_dict(diagrams_item_data)
 
             diagrams.append(diagrams_item)
 

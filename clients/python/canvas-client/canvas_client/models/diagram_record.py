@@ -26,8 +26,7 @@ class DiagramRecord:
         created_at (datetime.datetime):
         diagram_id (UUID):
         elements (list[DiagramElement]): The items the diagram still has, in creation order (those people deleted are
-            left out; a
-            listing leaves the map out).
+            left out).
         format_ (str): `mermaid`.
         kind (str): `flowchart`, `mindmap`, `sequence`, …
         position (DiagramPoint): A point of the map.
@@ -35,9 +34,12 @@ class DiagramRecord:
         source (str): The source as last written.
         updated_at (datetime.datetime):
         version (int): Bumped by every update; also the `ETag`.
-        mermaid (None | str | Unset): With `?format=mermaid`: the diagram as it is now on the map (people's text
-            changes,
-            deleted items gone, connectors people drew between its items), as Mermaid.
+        mermaid (None | str | Unset): With `?format=mermaid`: the diagram as Mermaid. While the map shows exactly what
+            the source
+            last drew, the source itself (so sending it back changes nothing); once people changed its
+            items, a flowchart, sequence or mind map is written from the map (people's text changes,
+            deleted items gone, connectors people drew between its items), and a class, ER or state
+            diagram still reads back as its source.
     """
 
     created_at: datetime.datetime

@@ -164,13 +164,14 @@ def sync_detailed(
 ) -> Response[DiagramWriteResponse | Problem]:
     """Update a diagram in place from an edited source (beyond the spec)
 
-     `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a
-    person's moves, and any property a person changed unless the source changed that very property); new
-    elements are created beside their neighbours; removed ones are deleted with their connectors
-    (people's connectors attached to them are detached, as by a single delete). Every item change has
-    its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent
-    updates are applied one after another; with `If-Match` an update applies only to the version it
-    names (else 412).
+     `{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming
+    `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new
+    source keeps keep their items (ids, a person's moves, and any property a person changed unless the
+    source changed that very property); new elements are created beside their neighbours; removed ones
+    are deleted with their connectors (people's connectors attached to them are detached, as by a single
+    delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column,
+    and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update
+    applies only to the version it names (else 412).
 
     Args:
         project_id (UUID):
@@ -219,13 +220,14 @@ def sync(
 ) -> DiagramWriteResponse | Problem | None:
     """Update a diagram in place from an edited source (beyond the spec)
 
-     `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a
-    person's moves, and any property a person changed unless the source changed that very property); new
-    elements are created beside their neighbours; removed ones are deleted with their connectors
-    (people's connectors attached to them are detached, as by a single delete). Every item change has
-    its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent
-    updates are applied one after another; with `If-Match` an update applies only to the version it
-    names (else 412).
+     `{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming
+    `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new
+    source keeps keep their items (ids, a person's moves, and any property a person changed unless the
+    source changed that very property); new elements are created beside their neighbours; removed ones
+    are deleted with their connectors (people's connectors attached to them are detached, as by a single
+    delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column,
+    and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update
+    applies only to the version it names (else 412).
 
     Args:
         project_id (UUID):
@@ -269,13 +271,14 @@ async def asyncio_detailed(
 ) -> Response[DiagramWriteResponse | Problem]:
     """Update a diagram in place from an edited source (beyond the spec)
 
-     `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a
-    person's moves, and any property a person changed unless the source changed that very property); new
-    elements are created beside their neighbours; removed ones are deleted with their connectors
-    (people's connectors attached to them are detached, as by a single delete). Every item change has
-    its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent
-    updates are applied one after another; with `If-Match` an update applies only to the version it
-    names (else 412).
+     `{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming
+    `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new
+    source keeps keep their items (ids, a person's moves, and any property a person changed unless the
+    source changed that very property); new elements are created beside their neighbours; removed ones
+    are deleted with their connectors (people's connectors attached to them are detached, as by a single
+    delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column,
+    and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update
+    applies only to the version it names (else 412).
 
     Args:
         project_id (UUID):
@@ -322,13 +325,14 @@ async def asyncio(
 ) -> DiagramWriteResponse | Problem | None:
     """Update a diagram in place from an edited source (beyond the spec)
 
-     `{source, format?}`. In one transaction: elements the new source keeps keep their items (ids, a
-    person's moves, and any property a person changed unless the source changed that very property); new
-    elements are created beside their neighbours; removed ones are deleted with their connectors
-    (people's connectors attached to them are detached, as by a single delete). Every item change has
-    its own event. Unsupported syntax is a 400 naming line and column, and changes nothing. Concurrent
-    updates are applied one after another; with `If-Match` an update applies only to the version it
-    names (else 412).
+     `{source, format?, kind?}`. A source of another diagram kind than the record's is a 400 naming
+    `source` unless `kind` names it (then the record changes kind). In one transaction: elements the new
+    source keeps keep their items (ids, a person's moves, and any property a person changed unless the
+    source changed that very property); new elements are created beside their neighbours; removed ones
+    are deleted with their connectors (people's connectors attached to them are detached, as by a single
+    delete). Every item change has its own event. Unsupported syntax is a 400 naming line and column,
+    and changes nothing. Concurrent updates are applied one after another; with `If-Match` an update
+    applies only to the version it names (else 412).
 
     Args:
         project_id (UUID):
