@@ -18,14 +18,14 @@ pub(crate) struct Admin {
 
 impl Admin {
     pub(crate) async fn connect(conn: &Connection) -> anyhow::Result<Self> {
-        let Some(token) = conn.admin_token.clone().filter(|t| !t.trim().is_empty()) else {
+        let Some(token) = conn.admin_token() else {
             bail!("an admin token is required: pass --admin-token or set CANVAS_ADMIN_TOKEN");
         };
-        let channel = Channel::from_shared(conn.core.clone())
+        let channel = Channel::from_shared(conn.core_url())
             .context("--core must be a URL such as http://127.0.0.1:50051")?
             .connect()
             .await
-            .with_context(|| format!("cannot reach core-service at {}", conn.core))?;
+            .with_context(|| format!("cannot reach core-service at {}", conn.core_url()))?;
         Ok(Self { client: AdminServiceClient::new(channel.clone()), channel, token })
     }
 

@@ -122,9 +122,10 @@ pub enum ConfigCommand {
     /// or through `kubectl port-forward`.
     Show {
         /// The component's HTTP address: the gateway's port, core-service's `--metrics-addr`, the
-        /// dispatcher's `--health-addr`, or `canvasctl up`'s base URL.
-        #[arg(long = "url", default_value = "http://127.0.0.1:8080")]
-        url: String,
+        /// dispatcher's `--health-addr`, or `canvasctl up`'s base URL [default: the base URL `up`
+        /// wrote to its data directory, else http://127.0.0.1:8080].
+        #[arg(long = "url")]
+        url: Option<String>,
         /// Print the JSON document instead of a table.
         #[arg(long)]
         json: bool,
@@ -187,10 +188,12 @@ pub struct UpArgs {
 /// How admin commands reach core-service.
 #[derive(Debug, Args, Clone)]
 pub struct Connection {
-    /// Core gRPC address.
-    #[arg(long = "core", env = "CANVAS_CORE_URL", default_value = "http://127.0.0.1:50051", global = true)]
-    pub core: String,
-    /// A system administrator's token.
+    /// Core gRPC address [default: the address `canvasctl up` wrote to its data directory
+    /// (`CANVAS_DATA_DIR` or ./canvas-data), else http://127.0.0.1:50051].
+    #[arg(long = "core", env = "CANVAS_CORE_URL", global = true)]
+    pub core: Option<String>,
+    /// A system administrator's token [default: the one `canvasctl up` created, from its data
+    /// directory].
     #[arg(long = "admin-token", env = "CANVAS_ADMIN_TOKEN", global = true, hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Print one JSON object instead of text.
@@ -231,9 +234,10 @@ pub enum UserCommand {
         /// How long the link works, in hours (at most 168).
         #[arg(long, default_value_t = 24)]
         valid_hours: u32,
-        /// The account site's public URL, the start of the printed link.
-        #[arg(long, env = "CANVAS_ACCOUNT_URL", default_value = "http://127.0.0.1:8080")]
-        account_url: String,
+        /// The account site's public URL, the start of the printed link [default: the base URL
+        /// `canvasctl up` wrote to its data directory, else http://127.0.0.1:8080].
+        #[arg(long, env = "CANVAS_ACCOUNT_URL")]
+        account_url: Option<String>,
     },
 }
 
@@ -344,9 +348,10 @@ pub struct ListenArgs {
     /// Only calls of this webhook are accepted (rule 3); any of the project when absent.
     #[arg(long)]
     pub webhook: Option<String>,
-    /// Where the service publishes its keys.
-    #[arg(long = "keys-url", default_value = "http://127.0.0.1:8080/api/v2/webhooks/keys")]
-    pub keys_url: String,
+    /// Where the service publishes its keys [default: `/api/v2/webhooks/keys` of the base URL
+    /// `canvasctl up` wrote to its data directory, else of http://127.0.0.1:8080].
+    #[arg(long = "keys-url")]
+    pub keys_url: Option<String>,
     /// Where to write the generated CA certificate; point the sender's
     /// CANVAS_WEBHOOK_CA_CERTS at it.
     #[arg(long = "ca-out", default_value = "canvas-listen-ca.pem")]
@@ -381,4 +386,16 @@ pub enum MemberCommand {
         #[arg(long)]
         user: String,
     },
+}
+
+impl Connection {
+    /// core-service's gRPC address: `--core`, else `canvasctl up`'s, else the default.
+    pub fn core_url(&self) -> String {
+        crate::running::Running::find().core_url(self.core.as_deref())
+    }
+
+    /// The administrator's token: `--admin-token`, else the one `canvasctl up` created.
+    pub fn admin_token(&self) -> Option<String> {
+        crate::running::Running::find().admin_token(self.admin_token.as_deref())
+    }
 }

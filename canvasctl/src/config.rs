@@ -9,7 +9,9 @@ use crate::cli::ConfigCommand;
 
 pub async fn run(command: ConfigCommand) -> anyhow::Result<()> {
     match command {
-        ConfigCommand::Show { url, json } => show(&url, json).await,
+        ConfigCommand::Show { url, json } => {
+            show(&crate::running::Running::find().base_url(url.as_deref()), json).await
+        }
         ConfigCommand::Table => {
             print!("{}", settings_table());
             Ok(())

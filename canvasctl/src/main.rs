@@ -6,6 +6,7 @@ mod archive;
 mod backup;
 mod cli;
 mod config;
+mod running;
 mod up;
 mod users;
 mod webhooks;

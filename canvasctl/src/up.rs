@@ -89,8 +89,10 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
     let router = rest_gateway::router(state)
         .merge(mcp_gateway::router(mcp))
         .merge(canvas_runtime::settings::route(config_report));
-    components
-        .spawn("HTTP (REST, MCP, map)", rest_gateway::serve(http_listener, router, &args.gateway, shutdown.clone()));
+    // A request refused at the edge is answered in its route's protocol: `/mcp` as MCP, the rest as REST.
+    let answer = mcp_gateway::edge_refusal_beside(rest_gateway::edge_refusal());
+    let http = rest_gateway::serve_answering(http_listener, router, &args.gateway, answer, shutdown.clone());
+    components.spawn("HTTP (REST, MCP, map)", http);
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(&core_url, args.webhooks.client.clone());
     dispatcher.dispatcher_secret = args.webhooks.dispatcher_secret.clone();
     components.spawn("webhook-dispatcher", webhook_dispatcher::run(dispatcher, shutdown.clone()));

@@ -15,14 +15,14 @@ use webhook_client::receiver::{serve_tls, LocalCa};
 use crate::cli::{Connection, ListenArgs};
 
 async fn channel(conn: &Connection) -> anyhow::Result<(Channel, MetadataValue<tonic::metadata::Ascii>)> {
-    let Some(token) = conn.admin_token.clone().filter(|t| !t.trim().is_empty()) else {
+    let Some(token) = conn.admin_token() else {
         bail!("an admin token is required: pass --admin-token or set CANVAS_ADMIN_TOKEN");
     };
-    let channel = Channel::from_shared(conn.core.clone())
+    let channel = Channel::from_shared(conn.core_url())
         .context("--core must be a URL such as http://127.0.0.1:50051")?
         .connect()
         .await
-        .with_context(|| format!("cannot reach core-service at {}", conn.core))?;
+        .with_context(|| format!("cannot reach core-service at {}", conn.core_url()))?;
     let auth = format!("Bearer {}", token.trim()).parse().context("the admin token is not valid text")?;
     Ok((channel, auth))
 }
@@ -86,15 +86,46 @@ pub async fn listen(args: ListenArgs) -> anyhow::Result<()> {
     let config = ca.server_config(&["127.0.0.1", "localhost"])?;
     let addr = SocketAddr::from(([127, 0, 0, 1], args.port));
     let tcp = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
-    let settings = ListenConfig { project: args.project, webhook: args.webhook, keys_url: args.keys_url };
+    let keys_url = args.keys_url.unwrap_or_else(|| {
+        format!("{}/api/v2/webhooks/keys", crate::running::Running::find().base_url(None).trim_end_matches('/'))
+    });
+    let settings = ListenConfig { project: args.project, webhook: args.webhook, keys_url };
     let router = webhook_client::listen::router(settings, |heard| match heard {
         Heard::Accepted { delivery_id, change } => println!("{}", json!({"deliveryId": delivery_id, "change": change})),
         Heard::Duplicate { delivery_id } => eprintln!("duplicate {delivery_id} ignored"),
         Heard::Rejected { delivery_id, reason } => eprintln!("rejected {delivery_id}: {reason}"),
     });
-    eprintln!(
-        "listening on https://{addr}/ ; CA certificate in {} (set CANVAS_WEBHOOK_CA_CERTS to it)",
-        args.ca_out.display()
-    );
+    eprintln!("{}", recipe(addr, &args.ca_out));
     serve_tls(tcp, config, router, canvas_runtime::shutdown_token()).await
+}
+
+/// What `listen` tells the person: where it listens, and the whole recipe for the service to
+/// deliver there (the two settings the sender needs, and that a running `up` takes them only when
+/// started again), so nothing has to be looked up.
+fn recipe(addr: SocketAddr, ca_out: &std::path::Path) -> String {
+    let ca = std::fs::canonicalize(ca_out).unwrap_or_else(|_| ca_out.to_path_buf());
+    format!(
+        "listening on https://{addr}/ (its CA certificate is {ca})\n\
+         To have the service deliver here, (re)start it with both settings, then define a webhook whose url is \
+         https://{addr}/:\n  \
+         CANVAS_WEBHOOK_ALLOW_DESTINATIONS={ip}/32 CANVAS_WEBHOOK_CA_CERTS={ca} canvasctl up",
+        ca = ca.display(),
+        ip = addr.ip(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_recipe_names_both_settings_with_the_ca_file_and_the_url() {
+        let dir = tempfile::tempdir().unwrap();
+        let ca = dir.path().join("ca.pem");
+        std::fs::write(&ca, "pem").unwrap();
+        let text = super::recipe(std::net::SocketAddr::from(([127, 0, 0, 1], 8443)), &ca);
+        let absolute = std::fs::canonicalize(&ca).unwrap();
+        assert!(text.contains("https://127.0.0.1:8443/"), "{text}");
+        assert!(text.contains("CANVAS_WEBHOOK_ALLOW_DESTINATIONS=127.0.0.1/32"), "{text}");
+        assert!(text.contains(&format!("CANVAS_WEBHOOK_CA_CERTS={}", absolute.display())), "{text}");
+        assert!(text.trim_end().ends_with("canvasctl up"), "{text}");
+    }
 }

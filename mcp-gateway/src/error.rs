@@ -156,6 +156,14 @@ impl Rejection {
         )
     }
 
+    /// A request head over the edge limits (`canvas_runtime::edge::head`): its status, an invalid
+    /// request, and the problem's reason in `data`.
+    pub fn edge(refusal: canvas_runtime::edge::head::EdgeRefusal) -> Self {
+        let mut rejection = Self::new(refusal.status, INVALID_REQUEST, refusal.detail);
+        rejection.data = Some(Box::new(json!({"reason": refusal.reason})));
+        rejection
+    }
+
     pub fn payload_too_large(limit: usize) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,

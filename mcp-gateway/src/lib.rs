@@ -86,5 +86,21 @@ pub fn serve(
     limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
-    canvas_runtime::server::serve(listener, router, limits, shutdown)
+    let answer = edge_refusal_beside(canvas_runtime::edge::head::plain_problem());
+    canvas_runtime::server::serve_answering(listener, router, limits, answer, shutdown)
+}
+
+/// How a request refused at the edge is answered when the server also serves other routes: one to
+/// the MCP endpoint gets a JSON-RPC error (as every refusal there does, `error.rs`), any other
+/// `others`' answer.
+pub fn edge_refusal_beside(
+    others: canvas_runtime::edge::head::RefusalAnswer,
+) -> canvas_runtime::edge::head::RefusalAnswer {
+    std::sync::Arc::new(move |uri: &axum::http::Uri, refusal: canvas_runtime::edge::head::EdgeRefusal| {
+        if uri.path() == transport::MCP_PATH {
+            axum::response::IntoResponse::into_response(error::Rejection::edge(refusal))
+        } else {
+            others(uri, refusal)
+        }
+    })
 }

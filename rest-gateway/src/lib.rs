@@ -52,12 +52,35 @@ pub use app::router;
 pub use state::AppState;
 
 /// Serves `router` on `listener` until shutdown, within the edge limits of `limits`; requests in
-/// flight get the grace period.
+/// flight get the grace period. A request refused at the edge gets [`edge_refusal`]'s problem body.
 pub fn serve(
     listener: TcpListener,
     router: axum::Router,
     limits: &canvas_runtime::GatewayArgs,
     shutdown: impl Into<canvas_runtime::Shutdown>,
 ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
-    canvas_runtime::server::serve(listener, router, limits, shutdown)
+    canvas_runtime::server::serve_answering(listener, router, limits, edge_refusal(), shutdown)
+}
+
+/// [`serve`] with another answer to edge refusals (`canvasctl up` answers `/mcp`'s as MCP does).
+pub fn serve_answering(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: &canvas_runtime::GatewayArgs,
+    answer: canvas_runtime::edge::head::RefusalAnswer,
+    shutdown: impl Into<canvas_runtime::Shutdown>,
+) -> impl std::future::Future<Output = anyhow::Result<()>> + Send + 'static {
+    canvas_runtime::server::serve_answering(listener, router, limits, answer, shutdown)
+}
+
+/// How REST answers a request refused at the edge (a URI or head over its limits): the problem
+/// body every REST error has, in the `jsonCasing` the request asked for (the default when it asked
+/// for none, or for one that does not exist: the refusal is about the head, not the casing).
+pub fn edge_refusal() -> canvas_runtime::edge::head::RefusalAnswer {
+    std::sync::Arc::new(|uri: &axum::http::Uri, refusal: canvas_runtime::edge::head::EdgeRefusal| {
+        let asked = respond::query_value(uri.query().unwrap_or(""), "jsonCasing");
+        let casing = asked.and_then(|raw| casing::Casing::parse(&raw)).unwrap_or_default();
+        let error = error::ApiError { reason: refusal.reason, ..error::ApiError::new(refusal.status, refusal.detail) };
+        error.into_problem(casing)
+    })
 }

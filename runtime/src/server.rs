@@ -37,8 +37,20 @@ pub fn serve(
     limits: &GatewayArgs,
     shutdown: impl Into<Shutdown>,
 ) -> impl Future<Output = anyhow::Result<()>> + Send + 'static {
+    serve_answering(listener, router, limits, head::plain_problem(), shutdown)
+}
+
+/// [`serve`], answering the requests refused at the edge with `answer` (each gateway's own
+/// protocol: a problem body in the requested casing, a JSON-RPC error).
+pub fn serve_answering(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: &GatewayArgs,
+    answer: head::RefusalAnswer,
+    shutdown: impl Into<Shutdown>,
+) -> impl Future<Output = anyhow::Result<()>> + Send + 'static {
     let (edge, shutdown) = (limits.edge.clone(), shutdown.into());
-    async move { run(listener, router, &edge, shutdown).await }
+    async move { run(listener, router, &edge, answer, shutdown).await }
 }
 
 /// The accept loop of [`serve`].
@@ -46,6 +58,7 @@ async fn run(
     listener: TcpListener,
     router: axum::Router,
     limits: &EdgeLimits,
+    answer: head::RefusalAnswer,
     shutdown: Shutdown,
 ) -> anyhow::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, "HTTP listening");
@@ -53,8 +66,8 @@ async fn run(
     // collections as `/`, clients add one or not).
     let head_limits = limits.clone();
     let router = router.layer(axum::middleware::from_fn(move |request, next| {
-        let limits = head_limits.clone();
-        async move { head::check(&limits, request, next).await }
+        let (limits, answer) = (head_limits.clone(), answer.clone());
+        async move { head::check(&limits, &answer, request, next).await }
     }));
     let app = tower::Layer::layer(&tower_http::normalize_path::NormalizePathLayer::trim_trailing_slash(), router);
     let builder = Arc::new(connection_builder(limits));

@@ -194,7 +194,11 @@ impl TestApp {
         let mcp = mcp_gateway::McpState::from_channel(channel.with_deadline(mcp_deadline), mcp_settings);
         let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
         let (limits, http_stop) = (canvas_runtime::GatewayArgs::default(), shutdown.clone());
-        tokio::spawn(async move { rest_gateway::serve(http_listener, router, &limits, http_stop).await });
+        // Edge refusals answered as `canvasctl up` answers them: `/mcp` as MCP, the rest as REST.
+        let answer = mcp_gateway::edge_refusal_beside(rest_gateway::edge_refusal());
+        tokio::spawn(
+            async move { rest_gateway::serve_answering(http_listener, router, &limits, answer, http_stop).await },
+        );
 
         let (_, admin_token) = core.accounts().bootstrap_admin("admin").await.unwrap().expect("fresh database");
         let admin = core.access().authenticate(Some(&format!("Bearer {}", admin_token.secret))).await.unwrap();

@@ -143,6 +143,19 @@ async fn a_grid_keeps_the_corner_or_goes_where_asked_and_bad_requests_change_not
     ] {
         assert_invalid(&arrange(&app, &owner, &project, body).await, field);
     }
+    // A thousand bad ids: the first ones are listed, and the detail counts every one.
+    for bad in [
+        (0..1000).map(|i| format!("nope-{i}")).collect::<Vec<_>>(),
+        (0..1000).map(|_| uuid::Uuid::new_v4().to_string()).collect::<Vec<_>>(),
+    ] {
+        let reply = arrange(&app, &owner, &project, json!({"itemIds": bad, "style": "grid"})).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
+        let fields = reply.fields();
+        assert!(fields.len() > 10 && fields.len() < 1000, "the first ones are listed: {}", fields.len());
+        assert_eq!(fields[0], "itemIds[0]");
+        let detail = ["detail", "Detail"].iter().find_map(|k| reply.body[*k].as_str()).unwrap_or_default();
+        assert!(detail.contains("(and 999 more)"), "the detail counts the rest: {detail}");
+    }
     let viewer = app.user("viewer").await;
     app.add_member(&project, &viewer, ProjectRole::Viewer).await;
     let denied = arrange(&app, &viewer, &project, json!({"itemIds": notes, "style": "grid"})).await;

@@ -269,8 +269,10 @@ async fn gateway(core_url: &str) -> String {
     settings.limits = limits.clone();
     let mcp = mcp_gateway::McpState::connect(core_url, settings).unwrap();
     let router = rest_gateway::router(state).merge(mcp_gateway::router(mcp));
+    let answer = mcp_gateway::edge_refusal_beside(rest_gateway::edge_refusal());
     tokio::spawn(async move {
-        rest_gateway::serve(listener, router, &limits, tokio_util::sync::CancellationToken::new()).await
+        let stop = tokio_util::sync::CancellationToken::new();
+        rest_gateway::serve_answering(listener, router, &limits, answer, stop).await
     });
     base
 }

@@ -21,6 +21,7 @@ mod csrf_writes;
 mod diagram_corpus;
 mod diagram_records;
 mod diagrams;
+mod edge_answers;
 mod edge_flood;
 mod edges;
 mod error_table;

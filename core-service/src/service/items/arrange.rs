@@ -16,7 +16,7 @@ use super::diagrams::check_origin;
 use super::item_locks::WRITE_DEADLINE;
 use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
-use crate::error::{CoreError, CoreResult};
+use crate::error::{CoreError, CoreResult, FieldViolation};
 use crate::service::Principal;
 use canvas_diagram::arrange::{arrange, Node, Style};
 use canvas_items::connector::Frame;
@@ -48,12 +48,18 @@ impl ItemsService {
             return Err(CoreError::invalid("itemIds", format!("must name 1 to {MAX_ITEMS} items")));
         }
         check_origin(origin)?;
+        // Every id that is not a GUID is named (the answer lists the first and counts the rest).
         let mut ids = Vec::with_capacity(items.len());
+        let mut malformed = Vec::new();
         for (i, raw) in items.iter().enumerate() {
-            let id = ItemId::parse(raw).map_err(|_| CoreError::invalid(format!("itemIds[{i}]"), "must be a GUID"))?;
-            if !ids.contains(&id) {
-                ids.push(id);
+            match ItemId::parse(raw) {
+                Ok(id) if !ids.contains(&id) => ids.push(id),
+                Ok(_) => {}
+                Err(_) => malformed.push(FieldViolation::new(format!("itemIds[{i}]"), "must be a GUID")),
             }
+        }
+        if !malformed.is_empty() {
+            return Err(CoreError::Validation(malformed));
         }
         let _turns = self.item_locks.lock_many(&ids).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
@@ -81,8 +87,14 @@ impl ItemsService {
         let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| id.uuid()).collect();
         let mut rows: HashMap<uuid::Uuid, crate::storage::ItemRow> =
             self.store.get_items(project, &uuids).await?.into_iter().map(|r| (r.id.uuid(), r)).collect();
-        if let Some(i) = raw.iter().position(|r| ItemId::parse(r).is_ok_and(|id| !rows.contains_key(&id.uuid()))) {
-            return Err(CoreError::invalid(format!("itemIds[{i}]"), format!("no item '{}' in this project", raw[i])));
+        let missing: Vec<FieldViolation> = raw
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| ItemId::parse(r).is_ok_and(|id| !rows.contains_key(&id.uuid())))
+            .map(|(i, r)| FieldViolation::new(format!("itemIds[{i}]"), format!("no item '{r}' in this project")))
+            .collect();
+        if !missing.is_empty() {
+            return Err(CoreError::Validation(missing));
         }
         let movable: Vec<ItemId> =
             ids.iter().copied().filter(|id| rows[&id.uuid()].item_type != ItemType::Connector).collect();
