@@ -205,6 +205,7 @@ pub struct Connection {
 pub enum UserCommand {
     /// Create a user; with `--login`, one who can sign in to the account site.
     Create {
+        /// The user's display name.
         #[arg(long)]
         name: String,
         /// Make the user a system administrator.
@@ -219,16 +220,20 @@ pub enum UserCommand {
     },
     /// Set a user's login (and, with `--password-stdin`, password).
     Login {
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
+        /// The sign-in name (letters, digits and . _ - @ +; stored lower-cased).
         #[arg(long)]
         login: String,
+        /// Read the password from standard input (one line), so it is not in the shell history.
         #[arg(long)]
         password_stdin: bool,
     },
     /// Print a one-time sign-in link for a user with a login: it signs them in and lets them
     /// set a password (an invitation, or a reset).
     Invite {
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
         /// How long the link works, in hours (at most 168).
@@ -245,6 +250,7 @@ pub enum UserCommand {
 pub enum TokenCommand {
     /// Create an API token for a user; the secret is shown once.
     Create {
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
         /// production, staging or development (default: the server's).
@@ -256,11 +262,13 @@ pub enum TokenCommand {
     },
     /// Revoke a token.
     Revoke {
+        /// The token's id (as `token create` or `token list` printed it).
         #[arg(long = "token-id")]
         token_id: String,
     },
     /// List a user's tokens (never their secrets).
     List {
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
     },
@@ -270,13 +278,16 @@ pub enum TokenCommand {
 pub enum ProjectCommand {
     /// Create a project owned (as Admin) by a user.
     Create {
+        /// The project's name.
         #[arg(long)]
         name: String,
+        /// The owner's user id (a GUID); they become the project's Admin.
         #[arg(long)]
         owner: String,
     },
     /// List a user's projects.
     List {
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
     },
@@ -362,8 +373,10 @@ pub struct ListenArgs {
 pub enum MemberCommand {
     /// Add a user to a project.
     Add {
+        /// The project's id (a GUID).
         #[arg(long)]
         project: String,
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
         /// Viewer, Editor, Manager or Admin.
@@ -372,17 +385,22 @@ pub enum MemberCommand {
     },
     /// Change a member's role.
     SetRole {
+        /// The project's id (a GUID).
         #[arg(long)]
         project: String,
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
+        /// Viewer, Editor, Manager or Admin.
         #[arg(long)]
         role: String,
     },
     /// Remove a member.
     Remove {
+        /// The project's id (a GUID).
         #[arg(long)]
         project: String,
+        /// The user's id (a GUID, as `user create` printed it).
         #[arg(long)]
         user: String,
     },
@@ -397,5 +415,32 @@ impl Connection {
     /// The administrator's token: `--admin-token`, else the one `canvasctl up` created.
     pub fn admin_token(&self) -> Option<String> {
         crate::running::Running::find().admin_token(self.admin_token.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every option and argument of every command says what it is for in `--help`.
+    #[test]
+    fn every_option_has_help_text() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if matches!(id, "help" | "version") {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} --{}", arg.get_long().unwrap_or(id)));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&super::Cli::command(), "canvasctl", &mut missing);
+        assert!(missing.is_empty(), "options without help text:\n{}", missing.join("\n"));
     }
 }

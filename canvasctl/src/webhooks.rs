@@ -45,8 +45,7 @@ pub async fn rotate_key(conn: Connection, delay_secs: u64) -> anyhow::Result<()>
         .await
         .map_err(explain)?
         .into_inner();
-    let activates = key.activates_at.map(|t| t.seconds).unwrap_or_default();
-    let at = chrono::DateTime::from_timestamp(activates, 0).unwrap_or_default().to_rfc3339();
+    let at = crate::admin::rfc3339(key.activates_at.as_ref()).unwrap_or_default();
     if conn.json {
         println!("{}", json!({"kid": key.kid, "activatesAt": at}));
     } else {

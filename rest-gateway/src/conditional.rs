@@ -234,13 +234,15 @@ pub fn conditional_read(
             _ => false,
         };
         if !matches {
-            return precondition_failed("If-Match names no current ETag of this resource (strong comparison)", casing);
+            let detail = "If-Match names no current ETag of this resource (strong comparison)";
+            return precondition_failed(detail, current_version(current.as_deref()), casing);
         }
     } else if let (Some(since), Some(modified)) =
         (http_date(request, &axum::http::header::IF_UNMODIFIED_SINCE), last_modified)
     {
         if modified > since {
-            return precondition_failed("it was changed after the If-Unmodified-Since date", casing);
+            let detail = "it was changed after the If-Unmodified-Since date";
+            return precondition_failed(detail, current_version(current.as_deref()), casing);
         }
     }
     if request.get(IF_NONE_MATCH).is_some() {
@@ -261,8 +263,22 @@ pub fn conditional_read(
     response
 }
 
-fn precondition_failed(detail: &str, casing: crate::casing::Casing) -> Response {
-    ApiError::new(StatusCode::PRECONDITION_FAILED, detail).into_problem(casing)
+/// The version a resource's current (strong) `ETag` names, when it names one (an item's or a
+/// record's; a listing's weak content tag names none).
+fn current_version(etag: Option<&str>) -> Option<i64> {
+    match parse(etag?)? {
+        Condition::Tags(tags) => tags.first().filter(|t| !t.weak).and_then(|t| tagged_version(t.opaque)),
+        Condition::Any => None,
+    }
+}
+
+/// A read's 412, with `currentVersion` when the resource has one, as a write's 412 has.
+fn precondition_failed(detail: &str, version: Option<i64>, casing: crate::casing::Casing) -> Response {
+    let mut error = ApiError::new(StatusCode::PRECONDITION_FAILED, detail);
+    if let Some(version) = version {
+        error.extra.push(("currentVersion", version.into()));
+    }
+    error.into_problem(casing)
 }
 
 #[cfg(test)]

@@ -114,6 +114,8 @@ impl ApiError {
             StatusCode::BAD_REQUEST => ErrorReason::ValidationFailed.as_str_name(),
             StatusCode::UNAUTHORIZED => ErrorReason::Unauthenticated.as_str_name(),
             StatusCode::NOT_FOUND => gateway_reason::ROUTE_NOT_FOUND,
+            // A read's failed precondition, decided by the gateway (`conditional.rs`).
+            StatusCode::PRECONDITION_FAILED => ErrorReason::PreconditionFailed.as_str_name(),
             StatusCode::METHOD_NOT_ALLOWED => gateway_reason::METHOD_NOT_ALLOWED,
             StatusCode::PAYLOAD_TOO_LARGE => ErrorReason::PayloadTooLarge.as_str_name(),
             StatusCode::REQUEST_TIMEOUT => gateway_reason::BODY_TIMEOUT,

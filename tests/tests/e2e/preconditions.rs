@@ -112,6 +112,13 @@ async fn reads_follow_the_rfc_order(backend: Backend) {
             assert_eq!(answer["cache-control"], "no-cache", "{name}");
         }
     }
+    // A read's 412 names the current version, as a write's does.
+    let stale = app.http.get(&url).header("Authorization", owner.bearer()).header("If-Match", "\"1\"");
+    let refused = stale.send().await.unwrap();
+    assert_eq!(refused.status(), StatusCode::PRECONDITION_FAILED);
+    let problem: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(problem["CurrentVersion"], 2, "{problem}");
+    assert_eq!(problem["Reason"], "PRECONDITION_FAILED", "{problem}");
     // The same order on a diagram record (version 1).
     for (name, headers, expected) in [
         ("If-Match another", vec![("If-Match", "\"9\"")], StatusCode::PRECONDITION_FAILED),
