@@ -38,14 +38,6 @@ impl Admin {
     }
 }
 
-/// A time as every canvasctl answer writes it: RFC 3339 in UTC with seconds (`2026-12-06T07:43:30Z`),
-/// as the REST API does; `None` when the time is absent.
-pub(crate) fn rfc3339(at: Option<&prost_types::Timestamp>) -> Option<String> {
-    let at = at?;
-    let time = chrono::DateTime::from_timestamp(at.seconds, u32::try_from(at.nanos).unwrap_or(0))?;
-    Some(time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-}
-
 /// Turns a gRPC failure into a one-line message naming the offending fields.
 pub(crate) fn explain(status: tonic::Status) -> anyhow::Error {
     use tonic_types::StatusExt;
@@ -134,7 +126,7 @@ pub async fn token(conn: Connection, command: TokenCommand) -> anyhow::Result<()
                         "tokenId": t.token_id,
                         "name": t.name,
                         "revoked": t.revoked_at.is_some(),
-                        "lastUsedAt": rfc3339(t.last_used_at.as_ref()),
+                        "lastUsedAt": crate::times::rfc3339(t.last_used_at.as_ref()),
                     })
                 })
                 .collect();
@@ -203,14 +195,4 @@ pub async fn member(conn: Connection, command: MemberCommand) -> anyhow::Result<
         format!("{action}: user {} in project {} ({})", reply.user_id, reply.project_id, role_name(reply.role)),
     );
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn times_are_rfc_3339_in_utc_with_seconds() {
-        let at = prost_types::Timestamp { seconds: 1_796_543_010, nanos: 500_000_000 };
-        assert_eq!(super::rfc3339(Some(&at)).as_deref(), Some("2026-12-06T07:43:30Z"));
-        assert_eq!(super::rfc3339(None), None);
-    }
 }

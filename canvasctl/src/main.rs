@@ -7,6 +7,7 @@ mod backup;
 mod cli;
 mod config;
 mod running;
+mod times;
 mod up;
 mod users;
 mod webhooks;

@@ -58,7 +58,7 @@ pub async fn user(conn: Connection, command: UserCommand) -> anyhow::Result<()> 
             let reply = accounts.create_sign_in_link(req).await.map_err(explain)?.into_inner();
             let account_url = crate::running::Running::find().base_url(account_url.as_deref());
             let url = sign_in_url(&account_url, &reply.link);
-            let expires = crate::admin::rfc3339(reply.expires_at.as_ref());
+            let expires = crate::times::rfc3339(reply.expires_at.as_ref());
             print(
                 &conn,
                 json!({"signInUrl": url, "expiresAt": expires}),

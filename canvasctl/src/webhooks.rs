@@ -45,7 +45,7 @@ pub async fn rotate_key(conn: Connection, delay_secs: u64) -> anyhow::Result<()>
         .await
         .map_err(explain)?
         .into_inner();
-    let at = crate::admin::rfc3339(key.activates_at.as_ref()).unwrap_or_default();
+    let at = crate::times::rfc3339(key.activates_at.as_ref()).unwrap_or_default();
     if conn.json {
         println!("{}", json!({"kid": key.kid, "activatesAt": at}));
     } else {
