@@ -206,7 +206,7 @@ impl TestApp {
             backend,
             base_url,
             grpc_url,
-            http: reqwest::Client::new(),
+            http: crate::http_client(),
             core,
             admin,
             admin_token: admin_token.secret,

@@ -287,7 +287,7 @@ impl Topology {
         }
         let core_list = core_urls.join(",");
 
-        let http = reqwest::Client::new();
+        let http = crate::http_client();
         let mut rest = Vec::new();
         for i in 0..options.rest_gateways {
             let port = free_port();

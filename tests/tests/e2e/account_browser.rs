@@ -143,7 +143,7 @@ async fn serve_callback(
 ) -> Arc<Mutex<Vec<Callback>>> {
     let received: Arc<Mutex<Vec<Callback>>> = Arc::default();
     let kept = received.clone();
-    let http = reqwest::Client::new();
+    let http = canvas_tests::http_client();
     let handler = move |axum::extract::Query(query): axum::extract::Query<HashMap<String, String>>| {
         let (kept, http, token_endpoint, client_id, redirect_uri) =
             (kept.clone(), http.clone(), token_endpoint.clone(), client_id.clone(), redirect_uri.clone());

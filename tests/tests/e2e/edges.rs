@@ -279,7 +279,7 @@ async fn gateway(core_url: &str) -> String {
 
 #[tokio::test]
 async fn unreachable_and_slow_core_services_are_told_apart() {
-    let http = reqwest::Client::new();
+    let http = canvas_tests::http_client();
     let item = "/api/v2/projects/0193a5c2-0000-7000-8000-000000000000/item/0193a5c2-0000-7000-8000-000000000001";
 
     // Nothing listens: "core-service is unreachable", 503 with Retry-After.
