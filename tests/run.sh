@@ -126,6 +126,13 @@ if ! command -v jq >/dev/null; then
     apt-get update -qq && apt-get install -y -qq jq
 fi
 
+# The SQLite backup recipe of docs/OPERATIONS.md (canvasctl/tests/docs_examples.rs runs it as
+# written) uses the sqlite3 shell; Debian's, installed only when missing.
+if ! command -v sqlite3 >/dev/null; then
+    echo "installing sqlite3"
+    apt-get update -qq && apt-get install -y -qq sqlite3
+fi
+
 # The diagram layout is compared with Graphviz on the same graphs
 # (diagram/tests/crossings.rs, which fails under CI=true without `dot`);
 # Debian's graphviz, installed only when missing.

@@ -17,8 +17,10 @@ pub const DEFAULT_CORE_URL: &str = "http://127.0.0.1:50051";
 /// The REST base URL when nothing else says.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
-/// What `up` wrote that the other commands use.
+/// What `up` wrote that the other commands use: fields of [`crate::up::DevCredentials`], in its
+/// spelling (camelCase).
 #[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Running {
     #[serde(default)]
     pub core_url: Option<String>,
@@ -79,11 +81,19 @@ mod tests {
         assert_eq!(nothing.core_url(None), DEFAULT_CORE_URL);
         assert_eq!(nothing.base_url(Some(" ")), DEFAULT_BASE_URL, "an empty value means unset");
         assert_eq!(nothing.admin_token(None), None);
-        std::fs::write(
-            &path,
-            r#"{"core_url": "http://127.0.0.1:61000", "base_url": "http://127.0.0.1:9090", "admin_token": "svc_tk_a", "token": "x"}"#,
-        )
-        .unwrap();
+        // The file as `up` writes it (its own type), so the reader cannot drift from the writer:
+        // it read snake_case names while `up` writes camelCase, and found nothing.
+        let up_wrote = crate::up::DevCredentials {
+            user_id: "u".into(),
+            token: "x".into(),
+            project_id: "p".into(),
+            admin_token: "svc_tk_a".into(),
+            core_url: "http://127.0.0.1:61000".into(),
+            base_url: "http://127.0.0.1:9090".into(),
+            login: "demo".into(),
+            sign_in_url: String::new(),
+        };
+        std::fs::write(&path, serde_json::to_string(&up_wrote).unwrap()).unwrap();
         let written = Running::read(&path);
         assert_eq!(written.core_url(None), "http://127.0.0.1:61000");
         assert_eq!(written.base_url(None), "http://127.0.0.1:9090");

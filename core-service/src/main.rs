@@ -11,7 +11,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let (cli, config_report) = runtime::settings::parse::<CoreCli>("core-service");
-    let _telemetry = runtime::init(&cli.process, "core-service");
+    // A one-shot command's answer is its standard output (`bootstrap-admin | jq`); its logs go to
+    // standard error.
+    let one_shot = matches!(cli.command, Some(CoreCommand::Migrate | CoreCommand::BootstrapAdmin { .. }));
+    let _telemetry =
+        if one_shot { runtime::init_command(&cli.process) } else { runtime::init(&cli.process, "core-service") };
     if let Some(CoreCommand::Migrate) = cli.command {
         // Only the database: no model to load, no key ring to open.
         let storage =

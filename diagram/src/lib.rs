@@ -164,7 +164,9 @@ mod section_boxes;
 mod sequence;
 mod syntax;
 
+pub use class::export::export_class;
 pub use diagram::{layout, parse, planned_count, Diagram};
+pub use er::export::export_er;
 pub use error::DiagramError;
 pub use export::MapItem;
 pub use flowchart::export::export_flowchart;
@@ -175,6 +177,7 @@ pub use planned_items::element_keys as elements;
 pub use planned_items::{to_items, PlannedItem};
 pub use scene::{scene_bounds, Scene};
 pub use sequence::export::export_sequence;
+pub use state::export::export_state;
 /// The styling module under its former name.
 pub use styling as style;
 

@@ -14,14 +14,14 @@ use crate::scene::{BoxRole, End, LineKind, Owner, Point, Rect, Scene, SceneBox, 
 use crate::text::{self, Block};
 
 /// Where member and attribute texts wrap.
-const MEMBER_WRAP: f64 = 280.0;
+pub(crate) const MEMBER_WRAP: f64 = 280.0;
 /// Widest a table cell grows before it is cut with `…` (rows must stay one line to align).
 const CELL_WIDTH: f64 = 220.0;
 /// Narrowest box with sections.
 const MIN_BOX_WIDTH: f64 = 90.0;
 /// Texts at a connector's ends: the map's own colour behind them, so they read over lines.
 const END_TEXT_BACKGROUND: &str = "#0F172A";
-const END_TEXT: &str = "#CBD5E1";
+pub(crate) const END_TEXT: &str = "#CBD5E1";
 /// Fully transparent, for labels drawn on their box's own fill.
 pub const CLEAR: &str = "#00000000";
 

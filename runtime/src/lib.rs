@@ -43,18 +43,41 @@ const DEFAULT_LOG_FILTER: &str = "info,sqlx=warn,h2=warn,hyper=warn,tower=warn,r
 /// Installs the global subscriber, logs only. `format` is `text` or `json`.
 pub fn init_logging(format: &str) {
     // A second init (tests, canvasctl) keeps the first subscriber.
-    let _ = install(format, None);
+    let _ = install(format, None, LogsTo::Stdout);
+}
+
+/// Sets up a one-shot command of a component (`core-service migrate`, `bootstrap-admin`): its
+/// answer is the only thing on standard output, so `… | jq` reads it; its logs go to standard
+/// error, and no traces are exported.
+pub fn init_command(process: &ProcessArgs) -> telemetry::TelemetryGuard {
+    let _ = install(&process.log_format, None, LogsTo::Stderr);
+    telemetry::TelemetryGuard::disabled()
+}
+
+/// Where log lines are written: a server's to standard output (what collectors read), a one-shot
+/// command's to standard error (its output is its answer).
+#[derive(Clone, Copy, PartialEq)]
+enum LogsTo {
+    Stdout,
+    Stderr,
 }
 
 /// Installs the one global subscriber: the log layer (`format`, filtered by `RUST_LOG`) and,
 /// when given, the trace export layer with its own filter (so `RUST_LOG=warn` keeps the spans).
 /// False when a subscriber was installed already.
-fn install(format: &str, traces: Option<telemetry::BoxedLayer>) -> bool {
+fn install(format: &str, traces: Option<telemetry::BoxedLayer>, to: LogsTo) -> bool {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
+    let writer = move || -> Box<dyn std::io::Write> {
+        match to {
+            LogsTo::Stdout => Box::new(std::io::stdout()),
+            LogsTo::Stderr => Box::new(std::io::stderr()),
+        }
+    };
+    let fmt = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
     let logs: telemetry::BoxedLayer = if format.eq_ignore_ascii_case("json") {
-        tracing_subscriber::fmt::layer().json().flatten_event(true).with_target(false).with_filter(filter).boxed()
+        fmt.json().flatten_event(true).with_filter(filter).boxed()
     } else {
-        tracing_subscriber::fmt::layer().with_target(false).with_ansi(colour()).with_filter(filter).boxed()
+        fmt.with_ansi(colour(to)).with_filter(filter).boxed()
     };
     let layers: Vec<telemetry::BoxedLayer> = std::iter::once(logs).chain(traces).collect();
     tracing_subscriber::registry().with(layers).try_init().is_ok()
@@ -63,9 +86,13 @@ fn install(format: &str, traces: Option<telemetry::BoxedLayer>) -> bool {
 /// Whether text logs are coloured: only on a terminal, and not when `NO_COLOR` is set
 /// (<https://no-color.org>). Log files and collectors get plain lines, which are also smaller
 /// (a third of an access-log line was escape codes) and cheaper to write.
-fn colour() -> bool {
+fn colour(to: LogsTo) -> bool {
     use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    let terminal = match to {
+        LogsTo::Stdout => std::io::stdout().is_terminal(),
+        LogsTo::Stderr => std::io::stderr().is_terminal(),
+    };
+    terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Sets up a component's process: logs in the configured format and, when configured, trace
@@ -74,7 +101,7 @@ fn colour() -> bool {
 pub fn init(process: &ProcessArgs, service_name: &'static str) -> telemetry::TelemetryGuard {
     match telemetry::start(&process.telemetry, service_name) {
         Ok(Some((layer, guard))) => {
-            if install(&process.log_format, Some(layer)) {
+            if install(&process.log_format, Some(layer), LogsTo::Stdout) {
                 trace_context::enable();
                 tracing::info!(url = guard.traces_url().unwrap_or_default(), "exporting traces (OTLP/HTTP)");
                 guard

@@ -25,17 +25,7 @@ pub use app::{
 };
 pub use db::{Backend, TestDb};
 
-/// The HTTP client of the tests, pooling as a well-behaved client of ours should: a kept-alive
-/// connection is reused only within 5 s of its last answer. The gateways close one left idle
-/// for `--header-read-timeout-secs` (10 s); a client that reuses it at that moment sees the
-/// close as `IncompleteMessage` (a race no server can remove, so the client stays below it, as
-/// docs/LIMITS.md tells integrators).
-pub fn http_client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .pool_idle_timeout(std::time::Duration::from_secs(5))
-        .build()
-        .expect("the test HTTP client builds")
-}
+pub use deploy::http_client;
 
 /// Declares a test module running `$body(Backend)` once per backend:
 /// `backend_tests!(label_round_trip);` yields `label_round_trip::sqlite` and

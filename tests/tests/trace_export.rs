@@ -287,11 +287,10 @@ async fn traced_mcp_list(mcp_url: &str, token: &str, project: &str, request_id: 
 async fn admin_token(data_dir: &std::path::Path) -> anyhow::Result<String> {
     let out = base_command("core-service", data_dir)?.arg("bootstrap-admin").output().await?;
     anyhow::ensure!(out.status.success(), "bootstrap-admin failed: {}", String::from_utf8_lossy(&out.stderr));
+    // Its standard output is the answer alone (its logs go to standard error).
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let admin: serde_json::Value = stdout
-        .lines()
-        .find_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok().filter(|v| v.is_object()))
-        .with_context(|| format!("bootstrap-admin printed no JSON: {stdout}"))?;
+    let admin: serde_json::Value = serde_json::from_str(stdout.trim())
+        .with_context(|| format!("bootstrap-admin printed more than its JSON: {stdout}"))?;
     Ok(admin["adminToken"].as_str().context("adminToken")?.to_owned())
 }
 

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses its own part
 
 pub mod load;
+pub mod shell;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

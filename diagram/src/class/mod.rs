@@ -4,6 +4,7 @@
 //! (`layout.rs`: the layered engine on class boxes sized by their
 //! compartments) and the tests (`tests.rs`).
 
+pub(crate) mod export;
 mod layout;
 mod members;
 mod parse;

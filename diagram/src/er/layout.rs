@@ -25,8 +25,11 @@ fn sections(entity: &Entity) -> Vec<Section> {
     if entity.attributes.is_empty() {
         return out;
     }
-    let column =
-        |cell: &dyn Fn(&super::Attribute) -> String| entity.attributes.iter().map(cell).collect::<Vec<_>>().join("\n");
+    // One line per row: a cell's own line break (`<br>` in a comment) would push every row after it
+    // down in its column only, and the table would show one row's comment beside another's name.
+    let column = |cell: &dyn Fn(&super::Attribute) -> String| {
+        entity.attributes.iter().map(|a| cell(a).replace(['\r', '\n'], " ")).collect::<Vec<_>>().join("\n")
+    };
     let mut columns = vec![column(&|a| a.kind.clone()), column(&|a| a.name.clone())];
     if entity.attributes.iter().any(|a| !a.keys.is_empty()) {
         columns.push(column(&|a| a.keys.join(", ")));

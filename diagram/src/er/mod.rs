@@ -3,6 +3,7 @@
 //! engine on entity boxes sized by their attribute tables) and the tests
 //! (`tests.rs`).
 
+pub(crate) mod export;
 mod layout;
 mod parse;
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod ends;
 mod nested;
 mod order;
 mod paint;
+pub(crate) use paint::EDGE_TEXT;
 mod position;
 mod rank_constraints;
 mod route;
@@ -46,7 +47,7 @@ const LOOP_ROOM: f64 = 24.0;
 /// Space between an edge's line and its text beside it.
 const LABEL_GAP: f64 = 6.0;
 /// Wrap width of edge texts.
-const EDGE_TEXT_WIDTH: f64 = 150.0;
+pub(crate) const EDGE_TEXT_WIDTH: f64 = 150.0;
 /// Cost of one rank of a subgraph's height, against one rank of edge length.
 const CLUSTER_SPAN_WEIGHT: i64 = 4;
 /// Pivot budget of one network simplex run, per node.

@@ -15,7 +15,7 @@ const CLUSTER_STROKE: &str = "#64748B";
 const TITLE_TEXT: &str = "#CBD5E1";
 /// Edge texts sit on the map's own colour, so lines passing behind do not blur them.
 pub const EDGE_TEXT_BACKGROUND: &str = "#0F172A";
-const EDGE_TEXT: &str = "#E2E8F0";
+pub(crate) const EDGE_TEXT: &str = "#E2E8F0";
 /// Text on a light fill.
 const DARK_TEXT: &str = "#111827";
 const TRANSPARENT: &str = "#00000000";

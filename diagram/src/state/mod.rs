@@ -3,6 +3,7 @@
 //! `stateDb.ts`), the layout (`layout.rs`: the layered engine with composite
 //! states as containers) and the tests (`tests.rs`).
 
+pub(crate) mod export;
 mod layout;
 mod parse;
 #[cfg(test)]

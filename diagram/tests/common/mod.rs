@@ -8,11 +8,11 @@
 pub mod rules;
 pub mod spec;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use canvas_diagram::scene::{BoxRole, Point, Rect, Scene};
-use canvas_diagram::PlannedItem;
+use canvas_diagram::{layout, parse, to_items, MapItem, PlannedItem};
 use serde_json::{json, Map, Value};
 
 /// Every golden source: (name, kind prefix, text), sorted by name.
@@ -234,4 +234,22 @@ pub fn count_crossings(lines: &[Vec<Point>]) -> usize {
         }
     }
     total
+}
+
+/// The items drawing `source` as the REST API presents them, and the names a diagram record gives
+/// the writers: item id → Mermaid id of each `node:`/`subgraph:`/`participant:` element's shape,
+/// as core-service passes them (`service/items/diagram_export.rs`).
+pub fn drawn_as_recorded(source: &str) -> (Vec<MapItem>, BTreeMap<String, String>) {
+    let planned = to_items(&layout(&parse(source).unwrap_or_else(|e| panic!("{e}\n{source}"))), (40.0, 60.0));
+    let ids = ids(&planned);
+    let items: Vec<MapItem> = presented(&planned).iter().filter_map(MapItem::from_rest).collect();
+    let names = planned
+        .iter()
+        .filter(|p| p.part == "shape")
+        .filter_map(|p| {
+            let (kind, id) = p.element.split_once(':')?;
+            matches!(kind, "node" | "subgraph" | "participant").then(|| (ids[&p.reference].clone(), id.to_owned()))
+        })
+        .collect();
+    (items, names)
 }

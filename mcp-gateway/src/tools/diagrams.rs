@@ -39,11 +39,11 @@ pub struct ReadDiagramOut {
     pub kind: String,
     /// The source as last written by create_diagram or update_diagram.
     pub source: String,
-    /// The diagram as Mermaid: while nobody changed its items on the map, the source itself;
-    /// after, a flowchart, sequence or mind map as it is now on the map (texts people changed,
-    /// items they deleted gone, connectors they drew added), a class, ER or state diagram as its
-    /// source (update_diagram keeps people's changes). Edit this and pass it to update_diagram:
-    /// sent back unchanged, it changes nothing.
+    /// The diagram as Mermaid in its own kind: while nobody changed its items on the map, the
+    /// source itself; after, the diagram as it is now on the map (texts people changed, items they
+    /// deleted gone, connectors they drew added). Edit this and pass it to update_diagram: sent
+    /// back unchanged, it changes nothing (or, the first time after people's changes, only draws
+    /// what their connectors lack and removes links a deleted node left dangling).
     pub mermaid: String,
     /// The record's version (pass as expectedVersion to update only this version).
     pub version: i64,
@@ -57,10 +57,10 @@ impl CanvasTool for ReadDiagram {
     const NAME: &'static str = "read_diagram";
     const TITLE: &'static str = "Read a diagram back as Mermaid";
     const DESCRIPTION: &'static str = "Returns a diagram made by create_diagram as Mermaid in its own kind, with \
-        the source as last written and which item draws which node, edge and subgraph. A flowchart, sequence or \
-        mind map people changed on the map is written as it is now (edited texts, deleted nodes, connectors they \
-        drew); otherwise the Mermaid is the source itself, so passing it to update_diagram unchanged changes \
-        nothing.";
+        the source as last written and which item draws which node, edge and subgraph. A diagram people changed on \
+        the map is written as it is now, in its own kind (edited texts, deleted nodes, connectors they drew); \
+        otherwise the Mermaid is the source itself. Passing it to update_diagram unchanged keeps the map as it \
+        is.";
     const HINTS: Hints = Hints::READ;
     type Args = DiagramArgs;
     type Output = ReadDiagramOut;

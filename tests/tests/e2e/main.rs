@@ -19,6 +19,7 @@ mod containers;
 mod content_types;
 mod csrf_writes;
 mod diagram_corpus;
+mod diagram_readback;
 mod diagram_records;
 mod diagrams;
 mod edge_answers;

@@ -21,8 +21,7 @@ impl ItemsService {
     /// written while the map still shows exactly what that source drew (so reading it and writing
     /// it back changes nothing, whatever its kind, and keeps the author's comments and layout of
     /// the text); once people changed its items, what the map shows, written by the writer of its
-    /// kind. Class, ER and state diagrams have no writer yet: they read back as their source,
-    /// which a `PUT` applies without undoing people's changes (docs/diagrams/records.md).
+    /// kind (docs/diagrams/records.md).
     pub async fn diagram_as_mermaid(
         &self,
         who: &Principal,
@@ -30,8 +29,7 @@ impl ItemsService {
         id: DiagramId,
     ) -> CoreResult<(DiagramRecord, String)> {
         let (record, rows) = self.diagram_as_drawn(who, project, id).await?;
-        let written_back = WRITTEN_BACK.contains(&record.row.kind.as_str());
-        let text = if !written_back || self.drawn_as_written(project, id, rows.len()).await? {
+        let text = if self.drawn_as_written(project, id, rows.len()).await? {
             record.row.source.clone()
         } else {
             write_mermaid(&rows, Some(&record))
@@ -96,9 +94,6 @@ impl ItemsService {
     }
 }
 
-/// The diagram kinds written back from the map; the others read back as their source.
-const WRITTEN_BACK: [&str; 3] = ["flowchart", "sequence", "mindmap"];
-
 /// The items as Mermaid (`canvas_diagram`'s writers): a diagram record in its own kind, with the
 /// Mermaid ids its element map names; anything else as a flowchart.
 fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
@@ -129,6 +124,9 @@ fn write_mermaid(rows: &[ItemRow], record: Option<&DiagramRecord>) -> String {
     match record.row.kind.as_str() {
         "sequence" => canvas_diagram::export_sequence(&items, &names),
         "mindmap" => canvas_diagram::export_mindmap(&items, &names),
+        "class" => canvas_diagram::export_class(&items, &names),
+        "er" => canvas_diagram::export_er(&items, &names),
+        "state" => canvas_diagram::export_state(&items, &names),
         _ => canvas_diagram::export_flowchart(&items, &names),
     }
 }

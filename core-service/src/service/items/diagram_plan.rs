@@ -37,6 +37,9 @@ pub(super) struct Prior {
     pub elements: Vec<ElementRow>,
     /// The items of the map that still exist, by id.
     pub items: HashMap<Uuid, ItemRow>,
+    /// Connectors people drew between two of those items: a new link of the source between the
+    /// same two items, in the same direction, adopts one of them instead of drawing a second.
+    pub people: Vec<ItemRow>,
 }
 
 /// Everything a diagram write changes.
@@ -94,6 +97,7 @@ pub(super) fn plan(
         let id = kept.as_ref().map_or_else(|| ItemId::new().uuid(), |(item, _)| item.id.uuid());
         resolved.push(Resolved { id, item_type, parent: Parent::Panel, props: Map::new(), ends: Vec::new(), kept });
     }
+    let adopted = adopt_people_connectors(diagram, &planned, &index, &mut resolved, prior);
     for (i, p) in planned.iter().enumerate() {
         let of = |reference: &str| index.get(reference).copied();
         resolved[i].parent = match p.parent.as_deref().and_then(of) {
@@ -113,6 +117,14 @@ pub(super) fn plan(
             }
         }
         resolved[i].props = props;
+        if adopted.contains(&i) {
+            // Adopted as it is: what this write would have drawn counts as what it drew, so only
+            // a later change of the source restyles the person's connector.
+            let drawn = json!({"parent": resolved[i].parent.to_string(), "properties": resolved[i].props});
+            if let Some((_, row)) = resolved[i].kept.as_mut() {
+                row.planned = drawn;
+            }
+        }
     }
     let placed: Vec<Placed<'_>> = planned
         .iter()
@@ -230,6 +242,54 @@ pub(super) fn plan(
         }
     }
     Ok(change)
+}
+
+/// A connector the plan draws anew between two items the diagram keeps takes, instead, a
+/// connector a person drew between the same two items in the same direction (each adopted once):
+/// so a diagram read back with a person's connector as a link, and sent back, does not get the
+/// link twice. Returns the plan indexes adopted.
+fn adopt_people_connectors(
+    diagram: DiagramId,
+    planned: &[PlannedItem],
+    index: &HashMap<&str, usize>,
+    resolved: &mut [Resolved],
+    prior: &Prior,
+) -> std::collections::HashSet<usize> {
+    let mut adopted = std::collections::HashSet::new();
+    let mut taken = std::collections::HashSet::new();
+    for (i, p) in planned.iter().enumerate() {
+        if resolved[i].kept.is_some() || resolved[i].item_type != ItemType::Connector {
+            continue;
+        }
+        // The kept items the planned ends attach to, as ids.
+        let end = |name: &str| {
+            let reference = p.properties.get(name)?.get("itemId")?.as_str()?.strip_prefix(REF_PREFIX)?;
+            let j = *index.get(reference)?;
+            resolved[j].kept.as_ref().map(|(item, _)| item.id.to_string())
+        };
+        let (Some(start), Some(finish)) = (end("startPoint"), end("endPoint")) else { continue };
+        let person = prior.people.iter().find(|c| {
+            let at = |name: &str| c.properties.get(name).and_then(|e| e.get("itemId")).and_then(Value::as_str);
+            !taken.contains(&c.id)
+                && at("startPoint") == Some(start.as_str())
+                && at("endPoint") == Some(finish.as_str())
+        });
+        let Some(person) = person else { continue };
+        taken.insert(person.id);
+        let row = ElementRow {
+            diagram_id: diagram,
+            element: p.element.clone(),
+            part: p.part.to_owned(),
+            item_id: person.id,
+            item_type: person.item_type.as_str().to_owned(),
+            ordinal: i as i64,
+            planned: Value::Null,
+        };
+        resolved[i].id = person.id.uuid();
+        resolved[i].kept = Some((person.clone(), row));
+        adopted.insert(i);
+    }
+    adopted
 }
 
 /// Whether the plan's values of the properties that cannot be changed after creation are the

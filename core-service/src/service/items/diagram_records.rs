@@ -91,8 +91,13 @@ impl ItemsService {
             created_at: now,
             updated_at: now,
         };
-        let change =
-            diagram_plan::plan(who, project, id, planned, &Prior { elements: Vec::new(), items: HashMap::new() })?;
+        let change = diagram_plan::plan(
+            who,
+            project,
+            id,
+            planned,
+            &Prior { elements: Vec::new(), items: HashMap::new(), people: Vec::new() },
+        )?;
         self.commit_diagram(&record, RecordChange::Insert, &change, Vec::new()).await?;
         Ok(answer(id, 1, change))
     }
@@ -242,14 +247,8 @@ impl ItemsService {
     ) -> CoreResult<(DiagramRecord, Vec<ItemRow>)> {
         let record = self.get_diagram(who, project, id).await?;
         let mut rows = self.store.diagram_items(project, id).await?;
-        let ids: HashSet<String> = rows.iter().map(|r| r.id.to_string()).collect();
-        let own: HashSet<Uuid> = rows.iter().map(|r| r.id.uuid()).collect();
-        for c in self.store.project_connectors(project).await? {
-            let ends = c.properties.as_object().map(connector::attached_items).unwrap_or_default();
-            if !own.contains(&c.id.uuid()) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
-                rows.push(c);
-            }
-        }
+        let people = self.connectors_between(project, &rows).await?;
+        rows.extend(people);
         rows.sort_by_key(|r| r.id);
         Ok((record, self.present(project, rows).await?))
     }
@@ -260,8 +259,25 @@ impl ItemsService {
 
     async fn prior(&self, project: ProjectId, id: DiagramId) -> CoreResult<Prior> {
         let elements = self.store.diagram_elements(id).await?;
-        let items = self.store.diagram_items(project, id).await?.into_iter().map(|i| (i.id.uuid(), i)).collect();
-        Ok(Prior { elements, items })
+        let rows = self.store.diagram_items(project, id).await?;
+        let people = self.connectors_between(project, &rows).await?;
+        let items = rows.into_iter().map(|i| (i.id.uuid(), i)).collect();
+        Ok(Prior { elements, items, people })
+    }
+
+    /// The connectors people drew between two of `own` (the diagram's items), which are not the
+    /// diagram's own: a read-back shows them as links, and a write adopts them.
+    async fn connectors_between(&self, project: ProjectId, own: &[ItemRow]) -> CoreResult<Vec<ItemRow>> {
+        let ids: HashSet<String> = own.iter().map(|r| r.id.to_string()).collect();
+        let mine: HashSet<Uuid> = own.iter().map(|r| r.id.uuid()).collect();
+        let mut between = Vec::new();
+        for c in self.store.project_connectors(project).await? {
+            let ends = c.properties.as_object().map(connector::attached_items).unwrap_or_default();
+            if !mine.contains(&c.id.uuid()) && ends.len() == 2 && ends.iter().all(|e| ids.contains(e)) {
+                between.push(c);
+            }
+        }
+        Ok(between)
     }
 
     /// The items a change deletes with everything they hold that the new source does not keep

@@ -37,9 +37,8 @@ class DiagramRecord:
         mermaid (None | str | Unset): With `?format=mermaid`: the diagram as Mermaid. While the map shows exactly what
             the source
             last drew, the source itself (so sending it back changes nothing); once people changed its
-            items, a flowchart, sequence or mind map is written from the map (people's text changes,
-            deleted items gone, connectors people drew between its items), and a class, ER or state
-            diagram still reads back as its source.
+            items, the diagram written from the map in its own kind (people's text changes, deleted
+            items gone, connectors people drew between its items).
     """
 
     created_at: datetime.datetime
