@@ -394,8 +394,13 @@ proptest! {
             other => return Err(TestCaseError::fail(format!("{other:?}\n{text}"))),
         };
         let ids = state_ids(&d);
-        for id in gone_ids {
-            prop_assert!(!ids.contains(&id), "{} came back\n{}", id, text);
+        // A state's text moved onto another box (a label given another parent) still shows its
+        // name on the map, so that box may take the name as its id: only a name nothing shows
+        // any more must stay gone.
+        let shown: Vec<&str> =
+            items.iter().filter_map(|i| i.properties.get("text").and_then(Value::as_str)).map(str::trim).collect();
+        for id in gone_ids.iter().filter(|id| !shown.contains(&id.as_str())) {
+            prop_assert!(!ids.contains(id), "{} came back\n{}", id, text);
         }
     }
 }

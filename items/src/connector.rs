@@ -11,9 +11,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::schema::{lookup, member, parse_value};
 use super::RuleContext;
-use canvas_domain::FieldViolation;
 
 pub use canvas_vocabulary::items::{CONNECTOR_POINT, DECORATORS, LINE_TYPES};
 
@@ -26,40 +24,6 @@ pub const READABLE: &[(&str, &str)] = &[
     ("startPoint", "startPoint"),
     ("endPoint", "endPoint"),
 ];
-
-/// Parses a connector point into the members of [`CONNECTOR_POINT`], each by its kind, with their
-/// defaults. `position` may be omitted when `itemId` is given (it is then {0, 0}, relative to the
-/// item).
-pub fn parse_point(field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
-    let names: Vec<&str> = CONNECTOR_POINT.iter().map(|def| def.name).collect();
-    let Some(object) = value.as_object() else {
-        errors.push(FieldViolation::new(field, format!("must be an object {{{}}}", names.join(", "))));
-        return None;
-    };
-    let before = errors.len();
-    for key in object.keys().filter(|key| lookup(CONNECTOR_POINT, key).is_none()) {
-        errors.push(FieldViolation::new(
-            format!("{field}.{key}"),
-            format!("is not a member of a connector point; allowed: {}", names.join(", ")),
-        ));
-    }
-    let mut point = Map::new();
-    for def in CONNECTOR_POINT {
-        let parsed = match member(value, def.name) {
-            None | Some(Value::Null) => def.default_value(),
-            Some(given) => parse_value(def.kind, &format!("{field}.{}", def.name), given, errors),
-        };
-        point.insert(def.name.to_owned(), parsed.unwrap_or(Value::Null));
-    }
-    if point["position"].is_null() {
-        if point["itemId"].is_null() {
-            errors.push(FieldViolation::new(format!("{field}.position"), "is required when itemId is not given"));
-        } else {
-            point.insert("position".into(), json!({"x": 0, "y": 0}));
-        }
-    }
-    (errors.len() == before).then_some(Value::Object(point))
-}
 
 /// Connector rules beyond single properties: nothing derived is stored.
 pub fn apply_rules(ctx: &mut RuleContext<'_>) {

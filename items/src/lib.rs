@@ -17,7 +17,6 @@
 pub mod connector;
 pub mod label;
 pub mod media;
-pub mod parent;
 pub mod schema;
 #[cfg(test)]
 mod schema_export;
@@ -27,8 +26,8 @@ pub mod shape;
 
 use serde_json::{Map, Value};
 
+pub use canvas_domain::Parent;
 pub use canvas_vocabulary::items::ItemType;
-pub use parent::Parent;
 
 use canvas_vocabulary::items::MIN_SIZE;
 

@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
+use canvas_vocabulary::items::CONNECTOR_POINT;
 pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
 
 use canvas_domain::{FieldViolation, ViolationReason};
@@ -206,7 +207,7 @@ fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Field
                 .collect();
             (errors.len() == before).then_some(Value::Array(points))
         }
-        Kind::ConnectorPoint => super::connector::parse_point(field, value, errors),
+        Kind::ConnectorPoint => parse_point(field, value, errors),
         _ => return None,
     };
     Some(result)
@@ -227,6 +228,40 @@ fn expected_shape(kind: Kind) -> &'static str {
 
 fn finite(value: &Value) -> Option<f64> {
     value.as_f64().filter(|n| n.is_finite())
+}
+
+/// Parses a connector point into the members of [`CONNECTOR_POINT`], each by its kind, with their
+/// defaults. `position` may be omitted when `itemId` is given (it is then {0, 0}, relative to the
+/// item).
+pub fn parse_point(field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
+    let names: Vec<&str> = CONNECTOR_POINT.iter().map(|def| def.name).collect();
+    let Some(object) = value.as_object() else {
+        errors.push(FieldViolation::new(field, format!("must be an object {{{}}}", names.join(", "))));
+        return None;
+    };
+    let before = errors.len();
+    for key in object.keys().filter(|key| lookup(CONNECTOR_POINT, key).is_none()) {
+        errors.push(FieldViolation::new(
+            format!("{field}.{key}"),
+            format!("is not a member of a connector point; allowed: {}", names.join(", ")),
+        ));
+    }
+    let mut point = Map::new();
+    for def in CONNECTOR_POINT {
+        let parsed = match member(value, def.name) {
+            None | Some(Value::Null) => def.default_value(),
+            Some(given) => parse_value(def.kind, &format!("{field}.{}", def.name), given, errors),
+        };
+        point.insert(def.name.to_owned(), parsed.unwrap_or(Value::Null));
+    }
+    if point["position"].is_null() {
+        if point["itemId"].is_null() {
+            errors.push(FieldViolation::new(format!("{field}.position"), "is required when itemId is not given"));
+        } else {
+            point.insert("position".into(), json!({"x": 0, "y": 0}));
+        }
+    }
+    (errors.len() == before).then_some(Value::Object(point))
 }
 
 /// Looks up a member of an object case-insensitively.

@@ -19,8 +19,8 @@
 //! members one (`{"fontSize": 1, "FontSize": 2}`, which the rules refuse), the request keeps its
 //! own bytes, so it never matches another.
 
-use canvas_items::parent::Parent;
 use canvas_items::schema::fold_name;
+use canvas_items::Parent;
 use canvas_proto::v1 as pb;
 use canvas_vocabulary::items::ItemType;
 use prost::Message;

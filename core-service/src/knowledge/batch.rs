@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::indexer::{Work, WorkState};
+use super::work::{Work, WorkState};
 
 /// One distinct chunk text waiting for its vector.
 #[derive(Debug, Clone)]

@@ -21,7 +21,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrono::Utc;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
@@ -29,10 +28,12 @@ use uuid::Uuid;
 use super::batch::{self, PendingText};
 use super::content::{self, ItemText};
 use super::vector_to_bytes;
+pub use super::work::MAX_ATTEMPTS;
+pub(super) use super::work::{now_ms, IndexFailure, Work, WorkState};
 use super::Knowledge;
 use crate::blobs::BlobStore;
 use crate::error::CoreError;
-use crate::storage::{IndexAction, IndexOutcome, IndexedItem, ItemRow, QueuedItem, RetrievalStore};
+use crate::storage::{IndexAction, IndexOutcome, RetrievalStore};
 
 /// Items leased per round.
 const ROUND_ITEMS: u32 = 256;
@@ -40,102 +41,9 @@ const ROUND_ITEMS: u32 = 256;
 const EMBED_BATCH: usize = 256;
 /// How long a lease lasts before another replica may take the row; renewed every third of it.
 const LEASE: Duration = Duration::from_secs(300);
-/// Attempts before a transient failure is recorded as `failed`.
-pub const MAX_ATTEMPTS: i32 = 6;
 /// How often an idle indexer looks for entries of another model (a replica with the old model
 /// kept writing during a rolling switch).
 const MODEL_CHECK_INTERVAL: Duration = Duration::from_secs(300);
-
-/// Why one item could not be indexed.
-pub(super) enum IndexFailure {
-    /// Will not get better by retrying (unreadable file, unsupported format).
-    Permanent(String),
-    /// May succeed later (embedding endpoint down, database busy).
-    Transient(String),
-}
-
-impl From<CoreError> for IndexFailure {
-    fn from(error: CoreError) -> Self {
-        Self::Transient(error.to_string())
-    }
-}
-
-/// One leased item on its way through a round.
-pub(super) struct Work {
-    pub queued: QueuedItem,
-    /// The item's current version; `None` when it no longer exists.
-    pub version: Option<i64>,
-    /// Its text changed and it is not a connector: connectors quoting it are re-indexed after.
-    pub follow_up: bool,
-    pub state: WorkState,
-}
-
-pub(super) enum WorkState {
-    /// Its text is being read.
-    Preparing,
-    /// Chunks known; `missing` of them still wait for a vector from the model.
-    Embedding { item: IndexedItem, missing: usize },
-    /// Decided; waiting to be stored.
-    Ready(IndexAction),
-    /// Handed to storage.
-    Stored,
-}
-
-impl Work {
-    pub(super) fn ready(queued: QueuedItem, row: Option<&ItemRow>, action: IndexAction) -> Self {
-        Self { queued, version: row.map(|r| r.version), follow_up: false, state: WorkState::Ready(action) }
-    }
-
-    pub(super) fn failed(queued: QueuedItem, row: Option<&ItemRow>, failure: IndexFailure, model_id: &str) -> Self {
-        let mut work = Self::ready(queued, row, IndexAction::Remove);
-        work.fail(failure, model_id);
-        work
-    }
-
-    /// Records a failure: a retry with back-off, or the `failed` state once it is permanent.
-    pub(super) fn fail(&mut self, failure: IndexFailure, model_id: &str) {
-        let queued = &self.queued;
-        self.follow_up = false;
-        self.state = WorkState::Ready(match failure {
-            IndexFailure::Transient(error) if queued.attempts + 1 < MAX_ATTEMPTS => {
-                let delay =
-                    Duration::from_secs(2u64.pow(queued.attempts.clamp(0, 8) as u32)).min(Duration::from_secs(300));
-                tracing::warn!(item = %queued.item_id, %error, retry_in = ?delay, "indexing failed; will retry");
-                IndexAction::Retry { attempts: queued.attempts + 1, retry_at_ms: now_ms() + delay.as_millis() as i64 }
-            }
-            IndexFailure::Transient(error) | IndexFailure::Permanent(error) => {
-                tracing::warn!(item = %queued.item_id, %error, "indexing failed");
-                match self.version {
-                    None => IndexAction::Remove,
-                    Some(item_version) => IndexAction::Write(IndexedItem {
-                        item_id: queued.item_id,
-                        project_id: queued.project_id,
-                        item_version,
-                        status: "failed",
-                        error: Some(error.chars().take(500).collect()),
-                        truncated: false,
-                        model_id: model_id.to_owned(),
-                        source_hash: None,
-                        chunks: Vec::new(),
-                    }),
-                }
-            }
-        });
-    }
-
-    /// An item whose every chunk has its vector is ready to store.
-    pub(super) fn settle(&mut self) {
-        if matches!(self.state, WorkState::Embedding { missing: 0, .. }) {
-            if let WorkState::Embedding { item, .. } = std::mem::replace(&mut self.state, WorkState::Stored) {
-                self.state = WorkState::Ready(IndexAction::Write(item));
-            }
-        }
-    }
-}
-
-fn now_ms() -> i64 {
-    Utc::now().timestamp_millis()
-}
 
 /// Renews a round's leases in the background for as long as it lives.
 struct LeaseKeeper(tokio::task::JoinHandle<()>);

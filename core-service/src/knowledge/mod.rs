@@ -24,6 +24,7 @@ pub mod llm;
 pub mod model;
 mod prepare;
 pub mod search;
+mod work;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -15,7 +15,8 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::content::{self, ItemText};
-use super::indexer::{IndexFailure, Indexer, Work, WorkState};
+use super::indexer::Indexer;
+use super::work::{IndexFailure, Work, WorkState};
 use canvas_items::ItemType;
 
 use crate::storage::{IndexAction, IndexedChunk, IndexedItem, ItemRow, QueuedItem, StoredIndexState};

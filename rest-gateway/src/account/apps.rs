@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 use canvas_proto::v1 as pb;
 
+use super::calls;
 use super::html::{self, escape, Page};
 use super::pages::{path_segment, signed_in};
 use super::sign_in::CsrfForm;
@@ -50,7 +51,7 @@ fn body(apps: &[pb::ConnectedApp], csrf: &str) -> String {
 /// `GET /account/apps`
 pub(crate) async fn page(State(state): State<AppState>, visitor: Visitor) -> Response {
     let info = signed_in!(state, visitor);
-    let listed = site::read(pb::ListMyAppsRequest {}, visitor.session.as_deref(), |r| {
+    let listed = calls::read(pb::ListMyAppsRequest {}, visitor.session.as_deref(), |r| {
         let mut client = state.sessions.clone();
         async move { client.list_my_apps(r).await }
     })

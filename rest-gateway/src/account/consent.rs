@@ -13,6 +13,7 @@ use canvas_proto::v1::ErrorReason;
 use serde::Deserialize;
 use url::Url;
 
+use super::calls;
 use super::failure::{sign_in_again, Failure};
 use super::html::{self, escape, Page};
 use super::site::{self, Visitor};
@@ -150,7 +151,7 @@ fn consent_body(check: &pb::CheckAuthorizationResponse, parameters: &Parameters,
 pub(crate) async fn page(State(state): State<AppState>, visitor: Visitor, RawQuery(query): RawQuery) -> Response {
     let parameters = Parameters::from_query(query.as_deref().unwrap_or(""));
     let request = pb::CheckAuthorizationRequest { parameters: Some(parameters.proto()) };
-    let check = site::read(request, visitor.session.as_deref(), |r| {
+    let check = calls::read(request, visitor.session.as_deref(), |r| {
         let mut client = state.oauth.clone();
         async move { client.check_authorization(r).await }
     })
@@ -166,7 +167,7 @@ pub(crate) async fn page(State(state): State<AppState>, visitor: Visitor, RawQue
         // core-service answers the whole address: the redirect URI with `error` and `state`.
         return html::see_other(&check.redirect_uri, &[]);
     }
-    let info = match site::session(&state, &visitor).await {
+    let info = match calls::session(&state, &visitor).await {
         Ok(info) => info,
         Err(failure) => return failure.respond(&visitor, &visitor.here, false),
     };

@@ -9,8 +9,9 @@
 //! `next` on this site.
 //!
 //! # Layout
-//! - [`site`]: the [`site::Visitor`] every handler extracts, the session look-up, and the
-//!   middleware that forwards a session cookie on the REST API's GET and HEAD requests.
+//! - [`site`]: the [`site::Visitor`] every handler extracts, and the middleware that forwards a
+//!   session cookie on the REST API's GET and HEAD requests.
+//! - [`calls`]: the calls made for a visitor: reads retried once, the session look-up.
 //! - [`cookies`]: the cookies' names (`__Host-` on HTTPS) and attributes.
 //! - [`security`]: cross-site post refusal, `next` sanitising, the double-submit value.
 //! - [`failure`]: a failed call as a page (sign-in redirect, 429, 400 with violations, 403).
@@ -29,6 +30,7 @@ mod flow_tests;
 mod tests;
 
 pub(crate) mod apps;
+pub(crate) mod calls;
 pub(crate) mod consent;
 pub(crate) mod cookies;
 pub(crate) mod failure;

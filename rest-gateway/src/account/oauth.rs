@@ -15,8 +15,9 @@ use canvas_proto::v1::ErrorReason;
 use canvas_vocabulary::limits::oauth;
 use serde_json::{json, Map, Value};
 
+use super::calls;
 use super::failure::Failure;
-use super::site::{self, Visitor};
+use super::site::Visitor;
 use crate::error::ApiError;
 use crate::respond::url_pairs;
 use crate::state::{with_session, AppState};
@@ -87,7 +88,7 @@ fn call_failed(error: ApiError) -> Response {
 /// `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata, the issuer being the account
 /// site's base URL and the scopes core-service's (`GetServerInfo`).
 pub(crate) async fn metadata(State(state): State<AppState>, visitor: Visitor) -> Response {
-    let info = site::read(pb::GetOAuthServerInfoRequest {}, None, |r| {
+    let info = calls::read(pb::GetOAuthServerInfoRequest {}, None, |r| {
         let mut client = state.oauth.clone();
         async move { client.get_server_info(r).await }
     })

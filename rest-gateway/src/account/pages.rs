@@ -13,6 +13,7 @@ use canvas_proto::v1::project_service_client::ProjectServiceClient;
 use canvas_proto::v1::ErrorReason;
 use serde::Deserialize;
 
+use super::calls;
 use super::failure::Failure;
 use super::html::{self, escape, Page};
 use super::site::{self, Visitor};
@@ -22,7 +23,7 @@ use crate::state::{with_session, AppState};
 /// redirect to sign in and back, for a missing or expired session).
 macro_rules! signed_in {
     ($state:expr, $visitor:expr) => {
-        match site::session(&$state, &$visitor).await {
+        match $crate::account::calls::session(&$state, &$visitor).await {
             Ok(info) => info,
             Err(failure) => return failure.respond(&$visitor, &$visitor.here, false),
         }
@@ -32,7 +33,7 @@ pub(crate) use signed_in;
 
 /// `GET /account`: the projects when signed in, else the sign-in page.
 pub(crate) async fn home(State(state): State<AppState>, visitor: Visitor) -> Response {
-    match site::session(&state, &visitor).await {
+    match calls::session(&state, &visitor).await {
         Ok(_) => html::see_other("/account/projects", &[]),
         // Signed in, the person lands on the projects: sign-in needs no `next` for that.
         Err(failure) => failure.respond(&visitor, super::security::DEFAULT_NEXT, false),
@@ -53,7 +54,7 @@ fn role(role: i32) -> &'static str {
 /// `GET /account/projects`: the person's projects (`ListMyProjects`), each linking to its map.
 pub(crate) async fn projects(State(state): State<AppState>, visitor: Visitor) -> Response {
     let info = signed_in!(state, visitor);
-    let reply = site::read(pb::ListMyProjectsRequest { page_size: None }, visitor.session.as_deref(), |r| {
+    let reply = calls::read(pb::ListMyProjectsRequest { page_size: None }, visitor.session.as_deref(), |r| {
         let mut client = ProjectServiceClient::new(state.channel.clone());
         async move { client.list_my_projects(r).await }
     })
@@ -107,7 +108,7 @@ fn kind(kind: &str) -> &str {
 /// `GET /account/activity`: the person's audit records (`ListMyAuditRecords`).
 pub(crate) async fn activity(State(state): State<AppState>, visitor: Visitor) -> Response {
     let info = signed_in!(state, visitor);
-    let reply = site::read(pb::ListMyAuditRecordsRequest { page_size: None }, visitor.session.as_deref(), |r| {
+    let reply = calls::read(pb::ListMyAuditRecordsRequest { page_size: None }, visitor.session.as_deref(), |r| {
         let mut client = state.sessions.clone();
         async move { client.list_my_audit_records(r).await }
     })

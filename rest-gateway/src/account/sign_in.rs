@@ -11,11 +11,12 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::ErrorReason;
 use serde::Deserialize;
 
+use super::calls;
 use super::cookies;
 use super::failure::Failure;
 use super::html::{self, escape, Page};
 use super::security::{self, csrf_matches, safe_next};
-use super::site::{self, Visitor};
+use super::site::Visitor;
 use crate::respond::query_value;
 use crate::state::{with_session, AppState};
 
@@ -93,7 +94,7 @@ fn sign_in_body(next: &str, csrf: &str, login: &str, problems: &[String]) -> Str
 /// `GET /account/sign-in?next=<path>`: the form; someone already signed in goes straight on.
 pub(crate) async fn page(State(state): State<AppState>, visitor: Visitor, RawQuery(query): RawQuery) -> Response {
     let next = safe_next(query_value(query.as_deref().unwrap_or(""), "next").as_deref());
-    if visitor.session.is_some() && site::session(&state, &visitor).await.is_ok() {
+    if visitor.session.is_some() && calls::session(&state, &visitor).await.is_ok() {
         return html::see_other(&next, &[]);
     }
     let Some((csrf, cookie)) = double_submit(&visitor) else { return internal_error() };
@@ -206,7 +207,7 @@ fn link_body(info: &pb::SignInLinkInfo, code: &str, csrf: &str, problems: &[Stri
 /// use the link up (mail scanners prefetch links): only the form's post does.
 async fn check_link(state: &AppState, visitor: &Visitor, code: &str) -> Result<pb::SignInLinkInfo, Response> {
     let request = pb::CheckSignInLinkRequest { link: code.to_owned() };
-    site::read(request, None, |r| {
+    calls::read(request, None, |r| {
         let mut client = state.sessions.clone();
         async move { client.check_sign_in_link(r).await }
     })

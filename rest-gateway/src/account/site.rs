@@ -1,9 +1,8 @@
 //! Who is asking: the [`Visitor`] every account handler extracts (cookies, client address, user
-//! agent, the site's base URL), the session look-up, and the middleware that lets a session
-//! cookie authenticate the REST API's reads.
+//! agent, the site's base URL), and the middleware that lets a session cookie authenticate the
+//! REST API's reads. The calls made for it are in `calls.rs`.
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
@@ -13,16 +12,14 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use canvas_proto::v1 as pb;
-use tonic::Status;
 
 use super::cookies::{self, Cookies};
-use super::failure::Failure;
 use super::html::Nav;
 use super::security;
 use crate::caller::ForwardedSession;
 use crate::casing::Casing;
 use crate::error::ApiError;
-use crate::state::{with_session, AppState};
+use crate::state::AppState;
 
 /// The browser behind an account request.
 #[derive(Debug, Clone)]
@@ -88,35 +85,6 @@ impl FromRequestParts<AppState> for Visitor {
             here,
         })
     }
-}
-
-/// Runs a read-only call once more if its first attempt got no answer (see
-/// [`crate::caller::Caller::idempotent`]), with the visitor's session.
-pub(crate) async fn read<T, R, F, Fut>(message: T, session: Option<&str>, call: F) -> Result<R, Failure>
-where
-    T: Clone,
-    F: Fn(tonic::Request<T>) -> Fut,
-    Fut: Future<Output = Result<tonic::Response<R>, Status>>,
-{
-    let answer = match call(with_session(message.clone(), session)).await {
-        Err(status) if canvas_proto::channel::retryable(&status) => {
-            tracing::warn!(code = ?status.code(), "core-service call failed in transport; retrying once");
-            call(with_session(message, session)).await
-        }
-        answer => answer,
-    };
-    answer.map(tonic::Response::into_inner).map_err(Failure::from)
-}
-
-/// The visitor's session as core-service knows it (`GetSession`); no cookie is UNAUTHENTICATED
-/// without a call.
-pub(crate) async fn session(state: &AppState, visitor: &Visitor) -> Result<pb::SessionInfo, Failure> {
-    let Some(session) = visitor.session.as_deref() else { return Err(Failure::signed_out()) };
-    read(pb::GetSessionRequest {}, Some(session), |request| {
-        let mut client = state.sessions.clone();
-        async move { client.get_session(request).await }
-    })
-    .await
 }
 
 /// The navigation of a signed-in page at `current`.

@@ -11,6 +11,7 @@ use canvas_proto::v1 as pb;
 use canvas_proto::v1::ErrorReason;
 use serde::Deserialize;
 
+use super::calls;
 use super::html::{self, escape, Page};
 use super::pages::{path_segment, signed_in};
 use super::sign_in::CsrfForm;
@@ -104,7 +105,7 @@ fn new_token(reply: &pb::CreateMyTokenResponse) -> String {
 }
 
 async fn list(state: &AppState, visitor: &Visitor) -> Result<Vec<pb::MyToken>, Response> {
-    site::read(pb::ListMyTokensRequest {}, visitor.session.as_deref(), |r| {
+    calls::read(pb::ListMyTokensRequest {}, visitor.session.as_deref(), |r| {
         let mut client = state.sessions.clone();
         async move { client.list_my_tokens(r).await }
     })

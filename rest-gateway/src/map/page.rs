@@ -11,9 +11,10 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use crate::account::calls;
 use crate::account::failure::Failure;
 use crate::account::html::escape;
-use crate::account::site::{self, Visitor};
+use crate::account::site::Visitor;
 use crate::respond::query_value;
 use crate::state::AppState;
 
@@ -80,7 +81,7 @@ pub async fn index(
     if query_value(query.as_deref().unwrap_or(""), "auth").as_deref() == Some("token") {
         return asset_response("text/html; charset=utf-8", INDEX);
     }
-    match site::session(&state, &visitor).await {
+    match calls::session(&state, &visitor).await {
         // Writes with the session cookie must carry the session's CSRF value (`X-Canvas-CSRF`).
         Ok(info) => asset_response("text/html; charset=utf-8", with_csrf(&info.csrf_token)),
         Err(failure) => Failure::respond(failure, &visitor, &visitor.here, false),

@@ -5,7 +5,7 @@
 //! drift. Requests use the canonical camelCase names (any casing is accepted); reads are shown in
 //! the default PascalCase, re-cased by [`Casing`], the one place that knows casings.
 
-use canvas_vocabulary::items::{ItemTypeDef, ITEM_TYPES};
+use canvas_vocabulary::items::{ItemTypeDef, INBOX, ITEM_TYPES, PANEL};
 use canvas_vocabulary::json_schema::{self, OPENAPI};
 
 use serde_json::{json, Map, Value};
@@ -13,7 +13,6 @@ use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, 
 use utoipa::openapi::{Components, Ref, RefOr};
 use utoipa::PartialSchema;
 
-use super::items::operation_name;
 use crate::bodies::items::{WrappedChanges, WRAPPED_CHANGES, WRAPPED_UPDATE};
 use crate::casing::Casing;
 
@@ -131,7 +130,7 @@ fn framing() -> [(&'static str, Schema); 5] {
         ("ItemRef", item_ref.build().into()),
         ("PropertyValue", value.build().into()),
         ("FileUpload", upload.build().into()),
-        (super::items::PARENT, super::items::parent_schema()),
+        (PARENT, parent_schema()),
     ]
 }
 
@@ -193,6 +192,38 @@ fn pascal(schema: Value) -> Value {
         Value::Array(items) => Value::Array(items.into_iter().map(pascal).collect()),
         other => other,
     }
+}
+
+/// The name of the schema of a parent: one type for clients, not one per create operation.
+pub const PARENT: &str = "Parent";
+
+/// `panel`, `inbox` or a container item's id.
+pub fn parent_schema() -> utoipa::openapi::Schema {
+    let words = crate::bodies::common::one_of(&[PANEL, INBOX]);
+    let item = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
+        .description(Some("a container item of the same project"))
+        .build();
+    // `anyOf`, not `oneOf`: the two alternatives are told apart by their form, not by a rule that
+    // only one of them may match (linters warn about a `oneOf` they cannot prove exclusive).
+    let schema = utoipa::openapi::schema::AnyOfBuilder::new()
+        .item(words)
+        .item(item)
+        .description(Some("`panel` (the canvas), `inbox`, or the id of a container item of the same project"))
+        .build();
+    utoipa::openapi::Schema::AnyOf(schema)
+}
+
+/// `sticky-note` → `StickyNote`.
+pub fn operation_name(item_type: &str) -> String {
+    item_type
+        .split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! PATCH operations are written out here per item type, each with that type's body. The
 //! handlers are `routes::items::{create, update}` and `routes::files::upload`.
 
-use canvas_vocabulary::items::{INBOX, ITEM_TYPES, PANEL};
+use canvas_vocabulary::items::ITEM_TYPES;
+
+use super::item_schemas::{create_name, operation_name, patch_name, PARENT};
 use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
@@ -50,27 +52,6 @@ fn parent_param() -> utoipa::openapi::path::Parameter {
         .build()
 }
 
-/// The name of the schema of a parent: one type for clients, not one per create operation.
-pub const PARENT: &str = "Parent";
-
-/// `panel`, `inbox` or a container item's id.
-pub fn parent_schema() -> utoipa::openapi::Schema {
-    let words = crate::bodies::common::one_of(&[PANEL, INBOX]);
-    let item = ObjectBuilder::new()
-        .schema_type(Type::String)
-        .format(Some(utoipa::openapi::SchemaFormat::Custom("uuid".into())))
-        .description(Some("a container item of the same project"))
-        .build();
-    // `anyOf`, not `oneOf`: the two alternatives are told apart by their form, not by a rule that
-    // only one of them may match (linters warn about a `oneOf` they cannot prove exclusive).
-    let schema = utoipa::openapi::schema::AnyOfBuilder::new()
-        .item(words)
-        .item(item)
-        .description(Some("`panel` (the canvas), `inbox`, or the id of a container item of the same project"))
-        .build();
-    utoipa::openapi::Schema::AnyOf(schema)
-}
-
 fn json_body(schema: &str) -> utoipa::openapi::request_body::RequestBody {
     RequestBodyBuilder::new()
         .required(Some(Required::True))
@@ -110,7 +91,7 @@ pub fn add_paths(doc: &mut OpenApi) {
         let item_type = definition.name;
         let upload = definition.creation.from_upload();
         let op_name = operation_name(item_type);
-        if let Some(create) = super::item_schemas::create_name(definition) {
+        if let Some(create) = create_name(definition) {
             let operation = OperationBuilder::new()
                 .tag("items")
                 .operation_id(Some(format!("create{op_name}")))
@@ -160,7 +141,7 @@ pub fn add_paths(doc: &mut OpenApi) {
                     .into_iter()
                     .chain(super::write_conditions()),
             ))
-            .request_body(Some(json_body(&super::item_schemas::patch_name(definition))))
+            .request_body(Some(json_body(&patch_name(definition))))
             .response("200", item_ref_response().build())
             .build();
         doc.paths.add_path_operation(format!("{ITEM}/{item_type}/{{itemId}}"), vec![HttpMethod::Patch], operation);
@@ -201,15 +182,4 @@ fn upload_description(item_type: &str) -> String {
         "`multipart/form-data` with the part `binary` (the file: {formats}) and optionally `dataobject` (a JSON \
          object as text with further properties). `fileName`, `mimeType` and `fileSize` come from the file."
     )
-}
-
-/// `sticky-note` → `StickyNote`.
-pub fn operation_name(item_type: &str) -> String {
-    item_type
-        .split('-')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
-        })
-        .collect()
 }

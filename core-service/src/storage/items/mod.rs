@@ -7,6 +7,7 @@ mod archive;
 mod containment;
 mod diagram_records;
 mod idempotency;
+mod item_columns;
 mod item_rows;
 mod pg_reads;
 mod presence;

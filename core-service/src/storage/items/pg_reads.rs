@@ -22,7 +22,7 @@ use parking_lot::Mutex;
 use serde_json::Value;
 use tokio_postgres::{Client, NoTls, Statement};
 
-use super::item_rows::ITEM_BY_ID;
+use super::item_columns::ITEM_BY_ID;
 use super::sqlite_reads::Inline;
 use crate::storage::ItemRow;
 use canvas_items::{ItemType, Parent};

@@ -23,7 +23,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use uuid::Uuid;
 
-use super::item_rows::ITEM_BY_ID;
+use super::item_columns::ITEM_BY_ID;
 use crate::storage::ItemRow;
 use canvas_items::{ItemType, Parent};
 

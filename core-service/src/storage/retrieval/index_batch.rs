@@ -10,10 +10,11 @@ use chrono::Utc;
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
+use super::index_outcome::{IndexAction, IndexOutcome};
 use super::index_outcomes_pg::{apply_outcomes_pg, distinct_items};
 use super::queue::{
     complete_index_work_in, push_item_filter, remove_item_index_in, retry_index_work_in, write_item_index_in,
-    IndexedItem, IN_LIST_MAX,
+    IN_LIST_MAX,
 };
 use super::RetrievalStore;
 use crate::error::CoreError;
@@ -21,29 +22,6 @@ use crate::storage::items::ITEM_COLUMNS;
 use crate::storage::{db_error, ItemRow, WriteTx};
 
 type Result<T> = std::result::Result<T, CoreError>;
-
-/// What to do with one leased queue row.
-#[derive(Debug, Clone)]
-pub enum IndexAction {
-    /// Store new chunks and state (`indexed` or `failed`), then complete the row.
-    Write(IndexedItem),
-    /// The text is unchanged: record `item_version` and complete the row, provided the stored
-    /// entry still has this fingerprint and model; otherwise the row becomes due again at once.
-    Unchanged { item_version: i64, source_hash: Vec<u8>, model_id: String },
-    /// The item is gone: forget its entry, complete the row.
-    Remove,
-    /// Keep the row queued with `attempts` failures, free again at `retry_at_ms`.
-    Retry { attempts: i32, retry_at_ms: i64 },
-}
-
-/// An action on the queue row of `item_id` as leased at `generation`.
-#[derive(Debug, Clone)]
-pub struct IndexOutcome {
-    pub item_id: Uuid,
-    /// The row is completed only while its generation is this one (no change arrived meanwhile).
-    pub generation: i64,
-    pub action: IndexAction,
-}
 
 /// What the index holds of an item, for deciding whether its text must be embedded again.
 #[derive(Debug, Clone, sqlx::FromRow)]

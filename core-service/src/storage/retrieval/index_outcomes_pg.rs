@@ -13,7 +13,7 @@ use chrono::Utc;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::index_batch::{IndexAction, IndexOutcome};
+use super::index_outcome::{IndexAction, IndexOutcome};
 use super::queue::IndexedItem;
 use crate::error::CoreError;
 use crate::storage::db_error;

@@ -4,11 +4,13 @@
 
 mod chunks;
 mod index_batch;
+mod index_outcome;
 mod index_outcomes_pg;
 mod queue;
 
 pub use chunks::{ChunkChange, ChunkChanges, ChunkRecord};
-pub use index_batch::{IndexAction, IndexCounts, IndexOutcome, StoredIndexState};
+pub use index_batch::{IndexCounts, StoredIndexState};
+pub use index_outcome::{IndexAction, IndexOutcome};
 pub use queue::{ChunkText, IndexStatusRow, IndexedChunk, IndexedItem, QueuedItem};
 
 context_store!(

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use canvas_vocabulary::items::ItemType;
 use serde_json::json;
 
 use super::export_class;
@@ -64,7 +65,7 @@ fn parents_that_loop_and_ends_that_point_nowhere_still_give_a_class_diagram() {
         item("y", "shape", Some("x"), json!({"type": "Rectangle"})),
         title("t", "x", "«a»\n\"q\" {b} %% ~c~"),
         item("c", "connector", None, json!({"startPoint": {"itemId": "gone"}, "endPoint": {"itemId": "x"}})),
-        item("n", "sticky-note", Some("x"), json!({"text": "<b>hi</b>\" } note for"})),
+        item("n", ItemType::StickyNote.as_str(), Some("x"), json!({"text": "<b>hi</b>\" } note for"})),
     ];
     let names = BTreeMap::from([("x".to_owned(), "note".to_owned()), ("y".to_owned(), "a b".to_owned())]);
     let text = export_class(&items, &names);

@@ -6,10 +6,10 @@
 use std::collections::HashSet;
 
 use crate::class::generics;
-use crate::diagram::Diagram;
 use crate::er::Cardinality;
 use crate::export::ids::{Grammar, Ids};
 use crate::export::text::{mermaid, Place};
+use crate::Diagram;
 
 /// A text as a quoted ER string (title alias or attribute comment), without its quotes. Besides
 /// the shared escapes, `{` and `}` are written as codes: the attribute block ends at the first

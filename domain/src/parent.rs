@@ -1,12 +1,13 @@
-//! Where an item lives: on the canvas, in the inbox, or inside a container item. (The item types
-//! are `canvas_vocabulary::items::ItemType`.)
+//! Where an item lives: on the canvas, in the inbox, or inside a container item. Beside the ids,
+//! since a parent is one of them or a word of the vocabulary; every crate that names items
+//! depends on this one. (The item types are `canvas_vocabulary::items::ItemType`; which types may
+//! hold others is `canvas_vocabulary::items::containers`.)
 
 use std::fmt;
 
 use canvas_vocabulary::items::{INBOX, PANEL};
 
-use canvas_domain::Invalid;
-use canvas_domain::ItemId;
+use crate::{Invalid, ItemId};
 
 /// Where an item lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
