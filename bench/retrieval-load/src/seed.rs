@@ -5,7 +5,6 @@ use std::sync::Arc;
 use core_service::storage::{IndexedChunk, IndexedItem};
 use core_service::Core;
 use sha2::Digest;
-use uuid::Uuid;
 
 /// Chunks per seeded item (a long document's worth).
 const CHUNKS_PER_ITEM: usize = 100;
@@ -14,7 +13,7 @@ const CHUNKS_PER_ITEM: usize = 100;
 /// vector the normalised sum of theirs. Returns the project id.
 pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks: usize) -> anyhow::Result<String> {
     let storage = &core.stores().retrieval;
-    let source_id = crate::project_id(source).uuid();
+    let source_id = crate::project_id(source);
     let mut sentences: Vec<(String, Vec<f32>)> = Vec::new();
     let model_id = core.retrieval().knowledge_model_id().to_owned();
     let mut after = 0;
@@ -29,7 +28,7 @@ pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks
         }
     }
     anyhow::ensure!(!sentences.is_empty(), "the source project has no vectors");
-    let project_id = crate::project_id(&project).uuid();
+    let project_id = crate::project_id(&project);
     // A fixed linear congruential sequence: the same corpus on every run and backend.
     let mut state: u64 = 0x5eed;
     let mut next = |n: usize| {
@@ -52,7 +51,7 @@ pub async fn big_project(core: &Arc<Core>, project: String, source: &str, chunks
             item_chunks.push(IndexedChunk { text, text_hash, embedding: Some(bytes) });
         }
         let indexed = IndexedItem {
-            item_id: Uuid::now_v7(),
+            item_id: core_service::domain::ItemId::new(),
             project_id,
             item_version: 1,
             status: "indexed",

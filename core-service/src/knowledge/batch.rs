@@ -70,15 +70,16 @@ mod tests {
     use uuid::Uuid;
 
     use super::*;
+    use crate::domain::{ItemId, ProjectId};
     use crate::storage::{IndexedChunk, IndexedItem, QueuedItem};
 
     fn work(texts: &[&str]) -> Work {
         let id = Uuid::now_v7();
-        let queued =
-            QueuedItem { item_id: id, project_id: id, generation: 0, attempts: 0, queued_at: chrono::Utc::now() };
+        let (item_id, project_id) = (ItemId::from_uuid(id), ProjectId::from_uuid(id));
+        let queued = QueuedItem { item_id, project_id, generation: 0, attempts: 0, queued_at: chrono::Utc::now() };
         let item = IndexedItem {
-            item_id: id,
-            project_id: id,
+            item_id,
+            project_id,
             item_version: 1,
             status: "indexed",
             error: None,

@@ -8,8 +8,8 @@
 //! - shapes: nothing (they hold no text).
 
 use serde_json::Value;
-use uuid::Uuid;
 
+use crate::domain::ItemId;
 use crate::storage::ItemRow;
 use canvas_items::ItemType;
 
@@ -24,7 +24,7 @@ pub enum ItemText {
     /// The text is in the stored file; `prefix` (the file name) goes first.
     File { prefix: String, content_key: String, mime_type: String },
     /// A connector: the ids of the items at its ends (`None` for a free end).
-    Relation { start: Option<Uuid>, end: Option<Uuid> },
+    Relation { start: Option<ItemId>, end: Option<ItemId> },
 }
 
 /// Where an item's text comes from.
@@ -48,7 +48,11 @@ pub fn text_of(row: &ItemRow) -> ItemText {
         },
         ItemType::Connector => {
             let end_item = |name: &str| {
-                props.get(name).and_then(|p| p.get("itemId")).and_then(Value::as_str).and_then(|s| s.parse().ok())
+                props
+                    .get(name)
+                    .and_then(|p| p.get("itemId"))
+                    .and_then(Value::as_str)
+                    .and_then(|s| ItemId::parse(s).ok())
             };
             ItemText::Relation { start: end_item("startPoint"), end: end_item("endPoint") }
         }
@@ -95,7 +99,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::domain::{ItemId, ProjectId, UserId};
+    use crate::domain::{ProjectId, UserId};
+    use uuid::Uuid;
 
     fn row(item_type: &str, props: Value) -> ItemRow {
         let id = Uuid::now_v7();
@@ -139,7 +144,7 @@ mod tests {
             "connector",
             json!({"startPoint": {"itemId": a.to_string()}, "endPoint": {"position": {"x": 1, "y": 2}}}),
         );
-        assert_eq!(text_of(&connector), ItemText::Relation { start: Some(a), end: None });
+        assert_eq!(text_of(&connector), ItemText::Relation { start: Some(ItemId::from_uuid(a)), end: None });
         let mut doc = row("document", json!({"fileName": "r.pdf", "mimeType": "application/pdf"}));
         doc.content_key = Some("abc".into());
         assert_eq!(

@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
-use uuid::Uuid;
+
+use crate::domain::{ItemId, ProjectId};
 
 use super::batch::{self, PendingText};
 use super::content::{self, ItemText};
@@ -49,7 +50,7 @@ const MODEL_CHECK_INTERVAL: Duration = Duration::from_secs(300);
 struct LeaseKeeper(tokio::task::JoinHandle<()>);
 
 impl LeaseKeeper {
-    fn start(store: RetrievalStore, ids: Vec<Uuid>) -> Self {
+    fn start(store: RetrievalStore, ids: Vec<ItemId>) -> Self {
         Self(tokio::spawn(async move {
             loop {
                 tokio::time::sleep(LEASE / 3).await;
@@ -207,7 +208,7 @@ impl Indexer {
 
     /// Hands back every item of `works` not stored yet (the indexer is stopping).
     async fn hand_back(&self, works: &[Work]) {
-        let rest: Vec<Uuid> =
+        let rest: Vec<ItemId> =
             works.iter().filter(|w| !matches!(w.state, WorkState::Stored)).map(|w| w.queued.item_id).collect();
         if rest.is_empty() {
             return;
@@ -291,7 +292,7 @@ impl Indexer {
             };
             metrics::counter!("knowledge_index_items_total", "outcome" => label).increment(1);
         }
-        let changed: Vec<(Uuid, Uuid)> = ready
+        let changed: Vec<(ProjectId, ItemId)> = ready
             .iter()
             .zip(&stored)
             .filter(|((o, follow_up), ok)| {
@@ -322,20 +323,20 @@ impl Indexer {
 
     /// A connector's indexed sentence quotes the items at its ends: re-index it when their text
     /// changed. `changed` holds (project, item) pairs; one read of connectors per project.
-    async fn requeue_connectors_of(&self, changed: &[(Uuid, Uuid)]) -> Result<(), CoreError> {
-        let mut by_project: HashMap<Uuid, HashSet<Uuid>> = HashMap::new();
+    async fn requeue_connectors_of(&self, changed: &[(ProjectId, ItemId)]) -> Result<(), CoreError> {
+        let mut by_project: HashMap<ProjectId, HashSet<ItemId>> = HashMap::new();
         for (project, item) in changed {
             by_project.entry(*project).or_default().insert(*item);
         }
         for (project, items) in by_project {
-            let quotes = |id: Option<Uuid>| id.is_some_and(|id| items.contains(&id));
-            let attached: Vec<(Uuid, Uuid)> = self
+            let quotes = |id: Option<ItemId>| id.is_some_and(|id| items.contains(&id));
+            let attached: Vec<(ItemId, ProjectId)> = self
                 .store
                 .project_connectors(project)
                 .await?
                 .into_iter()
                 .filter(|c| matches!(content::text_of(c), ItemText::Relation { start, end } if quotes(start) || quotes(end)))
-                .map(|c| (c.id.uuid(), c.project_id.uuid()))
+                .map(|c| (c.id, c.project_id))
                 .collect();
             if !attached.is_empty() {
                 tracing::debug!(connectors = attached.len(), "re-indexing connectors of changed items");

@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::domain::ItemId;
 use futures::StreamExt;
 use sha2::{Digest, Sha256};
-use uuid::Uuid;
 
 use super::content::{self, ItemText};
 use super::indexer::Indexer;
@@ -64,7 +64,7 @@ pub(super) fn text_hash(text: &str) -> Vec<u8> {
 impl Indexer {
     /// Turns leased rows into work: decided (`Ready`) or chunks waiting for vectors.
     pub(super) async fn prepare_round(&self, leased: Vec<QueuedItem>) -> Vec<Work> {
-        let ids: Vec<Uuid> = leased.iter().map(|q| q.item_id).collect();
+        let ids: Vec<ItemId> = leased.iter().map(|q| q.item_id).collect();
         let read = tokio::try_join!(self.store.items_by_ids(&ids), self.store.index_states(&ids));
         let (rows, states) = match read {
             Ok(read) => read,
@@ -76,8 +76,8 @@ impl Indexer {
                     .collect();
             }
         };
-        let mut rows: HashMap<Uuid, ItemRow> = rows.into_iter().map(|r| (r.id.uuid(), r)).collect();
-        let states: HashMap<Uuid, StoredIndexState> = states.into_iter().map(|s| (s.item_id, s)).collect();
+        let mut rows: HashMap<ItemId, ItemRow> = rows.into_iter().map(|r| (r.id, r)).collect();
+        let states: HashMap<ItemId, StoredIndexState> = states.into_iter().map(|s| (s.item_id, s)).collect();
         let ends = self.relation_ends(rows.values()).await;
 
         let splitter = self.knowledge.splitter.fingerprint();
@@ -85,7 +85,7 @@ impl Indexer {
         let mut works = Vec::with_capacity(leased.len());
         let mut sources = Vec::new();
         for queued in leased {
-            let Some(row) = rows.remove(&queued.item_id).filter(|r| r.project_id.uuid() == queued.project_id) else {
+            let Some(row) = rows.remove(&queued.item_id).filter(|r| r.project_id == queued.project_id) else {
                 works.push(Work::ready(queued, None, IndexAction::Remove));
                 continue;
             };
@@ -97,7 +97,7 @@ impl Indexer {
                 }
             };
             let fingerprint = source.fingerprint(&splitter);
-            let unchanged = states.get(&row.id.uuid()).is_some_and(|s| {
+            let unchanged = states.get(&row.id).is_some_and(|s| {
                 s.status == "indexed" && s.model_id == model && s.source_hash.as_deref() == Some(&fingerprint[..])
             });
             let mut work = Work::ready(queued, Some(&row), IndexAction::Remove);
@@ -127,8 +127,8 @@ impl Indexer {
     async fn relation_ends<'a>(
         &self,
         rows: impl Iterator<Item = &'a ItemRow>,
-    ) -> Result<HashMap<Uuid, ItemRow>, String> {
-        let ids: Vec<Uuid> = rows
+    ) -> Result<HashMap<ItemId, ItemRow>, String> {
+        let ids: Vec<ItemId> = rows
             .filter_map(|row| match content::text_of(row) {
                 ItemText::Relation { start, end } => Some([start, end]),
                 _ => None,
@@ -140,7 +140,7 @@ impl Indexer {
             return Ok(HashMap::new());
         }
         let rows = self.store.items_by_ids(&ids).await.map_err(|e| e.to_string())?;
-        Ok(rows.into_iter().map(|r| (r.id.uuid(), r)).collect())
+        Ok(rows.into_iter().map(|r| (r.id, r)).collect())
     }
 
     /// The text of each changed item (files extracted, at most two at a time), with whether it was
@@ -294,13 +294,13 @@ impl Indexer {
 }
 
 /// What the item's text is made from; connectors need the rows at their ends.
-fn source_of(row: &ItemRow, ends: &Result<HashMap<Uuid, ItemRow>, String>) -> Result<Source, IndexFailure> {
+fn source_of(row: &ItemRow, ends: &Result<HashMap<ItemId, ItemRow>, String>) -> Result<Source, IndexFailure> {
     Ok(match content::text_of(row) {
         ItemText::Inline(text) => Source::Text(text),
         ItemText::File { prefix, content_key, mime_type } => Source::File { prefix, content_key, mime_type },
         ItemText::Relation { start, end } => {
             let ends = ends.as_ref().map_err(|e| IndexFailure::Transient(e.clone()))?;
-            let excerpt = |id: Option<Uuid>| {
+            let excerpt = |id: Option<ItemId>| {
                 id.and_then(|id| ends.get(&id)).filter(|end| end.project_id == row.project_id).map(content::excerpt)
             };
             Source::Text(content::relation_sentence(excerpt(start).as_deref(), excerpt(end).as_deref()))

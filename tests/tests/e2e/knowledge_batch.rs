@@ -321,7 +321,7 @@ async fn a_stopping_indexer_hands_its_leases_back(backend: Backend) {
     tokio::join!(stopping, release);
 
     // No lease survives the stop (read from the database: no core runs now)…
-    let project_id = uuid::Uuid::parse_str(&project).unwrap();
+    let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
     let now_ms = chrono::Utc::now().timestamp_millis();
     let after_stop = app.core.stores().retrieval.index_counts(project_id, None, now_ms).await.unwrap();
     assert_eq!(after_stop.indexing, 0, "{after_stop:?}");

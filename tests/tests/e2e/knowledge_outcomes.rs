@@ -6,10 +6,10 @@
 //! The core is stopped first, so no indexer touches the rows the test reads.
 
 use canvas_tests::{backend_tests, Backend, TestApp};
+use core_service::domain::{ItemId, ProjectId};
 use core_service::storage::{IndexAction, IndexOutcome, IndexedChunk, IndexedItem, RetrievalStore};
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use uuid::Uuid;
 
 use crate::knowledge_batch::wait_all_indexed;
 use crate::support::{create_label, owner_with_project};
@@ -20,7 +20,7 @@ backend_tests!(
 );
 
 /// A written index entry of `item` at `version` with these chunk texts.
-fn entry(item: Uuid, project: Uuid, version: i64, model: &str, texts: &[&str]) -> IndexedItem {
+fn entry(item: ItemId, project: ProjectId, version: i64, model: &str, texts: &[&str]) -> IndexedItem {
     IndexedItem {
         item_id: item,
         project_id: project,
@@ -38,21 +38,21 @@ fn entry(item: Uuid, project: Uuid, version: i64, model: &str, texts: &[&str]) -
 }
 
 /// The chunk texts of `item` in chunk order.
-async fn texts(storage: &RetrievalStore, project: Uuid, model: &str, item: Uuid) -> Vec<String> {
+async fn texts(storage: &RetrievalStore, project: ProjectId, model: &str, item: ItemId) -> Vec<String> {
     storage.chunks_of_items(project, model, &[item]).await.unwrap().into_iter().map(|c| c.text).collect()
 }
 
 /// Labels indexed by a running core, which is then stopped; their ids.
-async fn indexed_labels(app: &TestApp, count: usize) -> (Uuid, Vec<Uuid>) {
+async fn indexed_labels(app: &TestApp, count: usize) -> (ProjectId, Vec<ItemId>) {
     let (owner, project) = owner_with_project(app).await;
     let mut items = Vec::new();
     for n in 0..count {
         let id = create_label(app, &owner, &project, json!({"text": format!("Label {n} about wind tunnels")})).await;
-        items.push(Uuid::parse_str(&id).unwrap());
+        items.push(ItemId::parse(&id).unwrap());
     }
     wait_all_indexed(app, &owner, &project, count as u64).await;
     app.stop_core().await;
-    (Uuid::parse_str(&project).unwrap(), items)
+    (ProjectId::parse(&project).unwrap(), items)
 }
 
 async fn a_batch_of_every_outcome_leaves_what_each_outcome_alone_would(backend: Backend) {
@@ -61,7 +61,7 @@ async fn a_batch_of_every_outcome_leaves_what_each_outcome_alone_would(backend: 
     let storage = &app.core.stores().retrieval;
     let model = app.core.retrieval().knowledge().model_id().to_owned();
     let states = storage.index_states(&items).await.unwrap();
-    let stored_hash = |item: Uuid| states.iter().find(|s| s.item_id == item).unwrap().source_hash.clone().unwrap();
+    let stored_hash = |item: ItemId| states.iter().find(|s| s.item_id == item).unwrap().source_hash.clone().unwrap();
     let before_seq = storage.chunk_change_seq(items[1]).await.unwrap();
 
     // Every item queued again and leased, as an indexer round would hold them.
@@ -69,7 +69,7 @@ async fn a_batch_of_every_outcome_leaves_what_each_outcome_alone_would(backend: 
     let now = chrono::Utc::now().timestamp_millis();
     let leased = storage.lease_index_work(now, now + 60_000, 100).await.unwrap();
     assert_eq!(leased.len(), items.len());
-    let generation = |item: Uuid| leased.iter().find(|q| q.item_id == item).unwrap().generation;
+    let generation = |item: ItemId| leased.iter().find(|q| q.item_id == item).unwrap().generation;
     // Item 6 changes again after the lease: its completion must leave the newer queue row.
     storage.requeue_items(&[(items[6], project)]).await.unwrap();
 

@@ -123,7 +123,7 @@ async fn change_records_are_read_until_their_transactions_end_and_then_no_more(b
         labels.push(create_label(&app, &owner, &project, json!({"text": format!("Airship notes {n}")})).await);
     }
     wait_indexed(&app, &owner, &project).await;
-    let project_id = uuid::Uuid::parse_str(&project).unwrap();
+    let project_id = core_service::domain::ProjectId::parse(&project).unwrap();
     let storage = &app.core.stores().retrieval;
     let first = storage.chunk_changes(project_id, 0).await.unwrap();
     assert_eq!(first.records.len(), 3, "one record per indexed item");
@@ -139,7 +139,7 @@ async fn change_records_are_read_until_their_transactions_end_and_then_no_more(b
     let url = app.db.database_url.clone().unwrap();
     let mut held = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::Executor::execute(&mut held, "BEGIN").await.unwrap();
-    let first_label = uuid::Uuid::parse_str(&labels[0]).unwrap();
+    let first_label = core_service::domain::ItemId::parse(&labels[0]).unwrap();
     let touched = sqlx::query("UPDATE knowledge_chunks SET text = text WHERE item_id = $1")
         .bind(first_label)
         .execute(&mut held)
@@ -164,7 +164,7 @@ async fn change_records_are_read_until_their_transactions_end_and_then_no_more(b
 
 /// Reads from `floor` until a read returns nothing (bounded: other tests' transactions on the
 /// same server may hold the horizon for a moment); the floor reached.
-async fn quiet_floor(app: &TestApp, project: uuid::Uuid, mut floor: i64) -> i64 {
+async fn quiet_floor(app: &TestApp, project: core_service::domain::ProjectId, mut floor: i64) -> i64 {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let changes = app.core.stores().retrieval.chunk_changes(project, floor).await.unwrap();

@@ -43,6 +43,8 @@ use std::time::Instant;
 
 use uuid::Uuid;
 
+use crate::domain::{ItemId, ProjectId};
+
 use self::project::{prepare, ProjectIndex};
 use self::snapshot::SnapshotStore;
 use crate::error::CoreError;
@@ -234,11 +236,12 @@ impl SearchIndexes {
         }
         let started = Instant::now();
         // Records first, chunks second: the chunks are then at least as new as the records.
-        let records = store.chunk_changes(slot.project, 0).await?;
+        let records = store.chunk_changes(ProjectId::from_uuid(slot.project), 0).await?;
         let mut index = ProjectIndex::new(self.dimension);
         let mut after = 0;
         loop {
-            let page = store.project_chunks(slot.project, &self.model_id, after, LOAD_PAGE).await?;
+            let page =
+                store.project_chunks(ProjectId::from_uuid(slot.project), &self.model_id, after, LOAD_PAGE).await?;
             let Some(last) = page.last() else { break };
             after = last.id;
             let full = page.len() as u32 == LOAD_PAGE;
@@ -271,16 +274,18 @@ impl SearchIndexes {
         slot: &Arc<ProjectSlot>,
         freshness: &mut Freshness,
     ) -> Result<(), CoreError> {
-        let records = store.chunk_changes(slot.project, freshness.floor).await?;
-        let changed: Vec<Uuid> = records
+        let records = store.chunk_changes(ProjectId::from_uuid(slot.project), freshness.floor).await?;
+        let changed: Vec<ItemId> = records
             .records
             .iter()
-            .filter(|r| freshness.applied.get(&r.item_id).map(|(seq, _)| *seq) != Some(r.seq))
+            .filter(|r| freshness.applied.get(&r.item_id.uuid()).map(|(seq, _)| *seq) != Some(r.seq))
             .map(|r| r.item_id)
             .collect();
         if !changed.is_empty() {
             freshness.changed_since_snapshot += changed.len();
-            let chunks = store.chunks_of_items(slot.project, &self.model_id, &changed).await?;
+            let chunks = store.chunks_of_items(ProjectId::from_uuid(slot.project), &self.model_id, &changed).await?;
+            // The in-memory index keys chunks by the bare UUID (its snapshot file stores it).
+            let changed: Vec<Uuid> = changed.iter().map(|id| id.uuid()).collect();
             let (target, dimension, threads) = (slot.clone(), self.dimension, self.graph_threads);
             self.run(move || {
                 let prepared = prepare(chunks, dimension);
@@ -325,7 +330,7 @@ impl SearchIndexes {
             Ok(recent) => recent,
             Err(error) => return tracing::warn!(%error, "could not list projects to load their search indexes"),
         };
-        for project in recent {
+        for project in recent.into_iter().map(|p| p.uuid()) {
             if self.total_bytes() * 2 > self.budget_bytes {
                 break;
             }
@@ -361,9 +366,9 @@ impl SearchIndexes {
 /// starts; records below it are never returned again, so they need no memory.
 fn advance(freshness: &mut Freshness, changes: &ChunkChanges) {
     for record in &changes.records {
-        freshness.applied.insert(record.item_id, (record.seq, record.position));
+        freshness.applied.insert(record.item_id.uuid(), (record.seq, record.position));
         if freshness.newest.is_none_or(|(_, seq)| record.seq > seq) {
-            freshness.newest = Some((record.item_id, record.seq));
+            freshness.newest = Some((record.item_id.uuid(), record.seq));
         }
     }
     freshness.floor = freshness.floor.max(changes.next_floor);
@@ -377,7 +382,7 @@ mod tests {
     use crate::storage::ChunkChange;
 
     fn record(item: u128, seq: i64, position: i64) -> ChunkChange {
-        ChunkChange { item_id: Uuid::from_u128(item), seq, position }
+        ChunkChange { item_id: ItemId::from_uuid(Uuid::from_u128(item)), seq, position }
     }
 
     #[test]

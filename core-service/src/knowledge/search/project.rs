@@ -31,7 +31,7 @@ pub fn prepare(records: Vec<ChunkRecord>, dimension: Option<usize>) -> Vec<Prepa
         .into_par_iter()
         .map(|record| PreparedChunk {
             id: record.id,
-            item_id: record.item_id,
+            item_id: record.item_id.uuid(),
             terms: tokenise::terms(&record.text),
             vector: dimension.and_then(|d| vector_from_bytes(record.embedding.as_deref()?, d)),
         })

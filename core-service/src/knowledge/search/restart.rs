@@ -80,7 +80,7 @@ impl SearchIndexes {
             }
         };
         if let Some((item, seq)) = restored.watermark.newest {
-            if store.chunk_change_seq(item).await?.is_none_or(|now| now < seq) {
+            if store.chunk_change_seq(crate::domain::ItemId::from_uuid(item)).await?.is_none_or(|now| now < seq) {
                 return Ok(ignored(slot, &SnapshotError::AheadOfDatabase));
             }
         }

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use super::access::Access;
 use crate::blobs::BlobStore;
-use crate::domain::{ProjectId, ProjectRole};
+use crate::domain::{ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, Dependency, FieldViolation};
 use crate::knowledge::agents::DEFAULT_AGENT;
 use crate::knowledge::indexer::Indexer;
@@ -328,17 +328,17 @@ impl RetrievalService {
     ) -> CoreResult<(Vec<IndexStatusRow>, IndexCounts)> {
         let mut items = Vec::new();
         for (i, id) in item_ids.iter().enumerate() {
-            items.push(
+            items.push(ItemId::from_uuid(
                 Uuid::parse_str(id.trim())
                     .map_err(|_| CoreError::invalid(format!("itemIds[{i}]"), "must be a GUID"))?,
-            );
+            ));
         }
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
         let filter = (!items.is_empty()).then_some(items.as_slice());
         let now_ms = chrono::Utc::now().timestamp_millis();
         tokio::try_join!(
-            self.store.index_status(project.uuid(), filter, after, limit),
-            self.store.index_counts(project.uuid(), filter, now_ms),
+            self.store.index_status(project, filter, after.map(ItemId::from_uuid), limit),
+            self.store.index_counts(project, filter, now_ms),
         )
     }
 }

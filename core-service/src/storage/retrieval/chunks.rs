@@ -3,7 +3,8 @@
 //! (migration 0006). The ranking itself happens in Rust (`knowledge::search`), never in SQL.
 
 use sqlx::QueryBuilder;
-use uuid::Uuid;
+
+use crate::domain::{ItemId, ProjectId};
 
 use super::RetrievalStore;
 use crate::error::CoreError;
@@ -15,7 +16,7 @@ type Result<T> = std::result::Result<T, CoreError>;
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ChunkRecord {
     pub id: i64,
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     pub text: String,
     /// Little-endian f32 values; `None` without an embedding model.
     pub embedding: Option<Vec<u8>>,
@@ -24,7 +25,7 @@ pub struct ChunkRecord {
 /// The latest change of one item's chunks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkChange {
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     /// Moves on every change of the item: a reader that applied this `seq` skips the record.
     pub seq: i64,
     /// What the floor is compared with: the `seq` on SQLite, the writing transaction's id on
@@ -45,7 +46,7 @@ pub struct ChunkChanges {
 #[derive(sqlx::FromRow)]
 struct HorizonRow {
     horizon: i64,
-    item_id: Option<Uuid>,
+    item_id: Option<ItemId>,
     seq: Option<i64>,
     position: Option<i64>,
 }
@@ -67,10 +68,10 @@ impl RetrievalStore {
     /// ended, so its records were visible now or never will be, while one still running has an
     /// id at or above it and is read again next time. Only the records of transactions in flight
     /// are re-read, however fast changes arrive.
-    pub async fn chunk_changes(&self, project_id: Uuid, floor: i64) -> Result<ChunkChanges> {
+    pub async fn chunk_changes(&self, project_id: ProjectId, floor: i64) -> Result<ChunkChanges> {
         match self.database() {
             Storage::Sqlite(store) => {
-                let rows: Vec<(Uuid, i64)> = sqlx::query_as(
+                let rows: Vec<(ItemId, i64)> = sqlx::query_as(
                     "SELECT item_id, seq FROM knowledge_changes WHERE project_id = $1 AND seq >= $2 ORDER BY seq",
                 )
                 .bind(project_id)
@@ -111,7 +112,7 @@ impl RetrievalStore {
     /// The `seq` of an item's change record, if it has one. Records only ever move to a larger
     /// `seq`, so one below what a search snapshot saw means the database went back in time (a
     /// restored backup) and the snapshot describes changes it no longer has.
-    pub async fn chunk_change_seq(&self, item_id: Uuid) -> Result<Option<i64>> {
+    pub async fn chunk_change_seq(&self, item_id: ItemId) -> Result<Option<i64>> {
         with_read_pool!(self, pool => {
             sqlx::query_scalar("SELECT seq FROM knowledge_changes WHERE item_id = $1")
                 .bind(item_id)
@@ -126,7 +127,7 @@ impl RetrievalStore {
     /// Vectors of another model than `model_id` come back as `None` (a re-index is under way).
     pub async fn project_chunks(
         &self,
-        project_id: Uuid,
+        project_id: ProjectId,
         model_id: &str,
         after: i64,
         limit: u32,
@@ -147,7 +148,12 @@ impl RetrievalStore {
 
     /// Every chunk of the given items of a project (a catch-up reloads changed items).
     /// Vectors of another model than `model_id` come back as `None`.
-    pub async fn chunks_of_items(&self, project_id: Uuid, model_id: &str, items: &[Uuid]) -> Result<Vec<ChunkRecord>> {
+    pub async fn chunks_of_items(
+        &self,
+        project_id: ProjectId,
+        model_id: &str,
+        items: &[ItemId],
+    ) -> Result<Vec<ChunkRecord>> {
         let mut records = Vec::new();
         for page in items.chunks(500) {
             let mut page_records: Vec<ChunkRecord> = with_read_pool!(self, pool => {
@@ -172,7 +178,7 @@ impl RetrievalStore {
     }
 
     /// Projects whose chunks changed most recently, newest first (what to load at start).
-    pub async fn recently_changed_projects(&self, limit: u32) -> Result<Vec<Uuid>> {
+    pub async fn recently_changed_projects(&self, limit: u32) -> Result<Vec<ProjectId>> {
         with_read_pool!(self, pool => {
             sqlx::query_scalar(
                 "SELECT project_id FROM knowledge_changes GROUP BY project_id ORDER BY MAX(seq) DESC LIMIT $1",

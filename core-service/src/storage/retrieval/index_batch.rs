@@ -6,9 +6,9 @@
 //! writes exactly what single writes would; PostgreSQL runs the same rules as one statement per
 //! kind of change over the whole batch (`index_outcomes_pg.rs`).
 
+use crate::domain::{ItemId, ProjectId};
 use chrono::Utc;
 use sqlx::QueryBuilder;
-use uuid::Uuid;
 
 use super::index_outcome::{IndexAction, IndexOutcome};
 use super::index_outcomes_pg::{apply_outcomes_pg, distinct_items};
@@ -26,7 +26,7 @@ type Result<T> = std::result::Result<T, CoreError>;
 /// What the index holds of an item, for deciding whether its text must be embedded again.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredIndexState {
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     pub status: String,
     pub model_id: String,
     pub source_hash: Option<Vec<u8>>,
@@ -48,7 +48,7 @@ pub struct IndexCounts {
 
 impl RetrievalStore {
     /// The items with these ids that exist (any order).
-    pub async fn items_by_ids(&self, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
+    pub async fn items_by_ids(&self, ids: &[ItemId]) -> Result<Vec<ItemRow>> {
         let mut rows = Vec::with_capacity(ids.len());
         for ids in ids.chunks(IN_LIST_MAX) {
             with_read_pool!(self, pool => {
@@ -61,7 +61,7 @@ impl RetrievalStore {
     }
 
     /// The stored index entries of these items (any order; none for items never indexed).
-    pub async fn index_states(&self, ids: &[Uuid]) -> Result<Vec<StoredIndexState>> {
+    pub async fn index_states(&self, ids: &[ItemId]) -> Result<Vec<StoredIndexState>> {
         let mut rows = Vec::with_capacity(ids.len());
         for ids in ids.chunks(IN_LIST_MAX) {
             with_read_pool!(self, pool => {
@@ -120,8 +120,13 @@ impl RetrievalStore {
 
     /// How many of the project's items (restricted to `items`) are in each index state; `now_ms`
     /// tells live leases (`indexing`) from lapsed ones.
-    pub async fn index_counts(&self, project_id: Uuid, items: Option<&[Uuid]>, now_ms: i64) -> Result<IndexCounts> {
-        if items.is_some_and(<[Uuid]>::is_empty) {
+    pub async fn index_counts(
+        &self,
+        project_id: ProjectId,
+        items: Option<&[ItemId]>,
+        now_ms: i64,
+    ) -> Result<IndexCounts> {
+        if items.is_some_and(<[ItemId]>::is_empty) {
             return Ok(IndexCounts::default());
         }
         with_read_pool!(self, pool => {
@@ -176,7 +181,7 @@ async fn apply_in(tx: &mut WriteTx, outcome: &IndexOutcome) -> Result<()> {
 /// indexed text with this fingerprint and model.
 async fn record_unchanged_in(
     tx: &mut WriteTx,
-    item_id: Uuid,
+    item_id: ItemId,
     item_version: i64,
     source_hash: &[u8],
     model_id: &str,

@@ -1,7 +1,7 @@
 //! What an indexing round decided for each leased queue row, as the store applies it
 //! (`index_batch.rs` on both backends, `index_outcomes_pg.rs` in PostgreSQL's few statements).
 
-use uuid::Uuid;
+use crate::domain::ItemId;
 
 use super::queue::IndexedItem;
 
@@ -22,7 +22,7 @@ pub enum IndexAction {
 /// An action on the queue row of `item_id` as leased at `generation`.
 #[derive(Debug, Clone)]
 pub struct IndexOutcome {
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     /// The row is completed only while its generation is this one (no change arrived meanwhile).
     pub generation: i64,
     pub action: IndexAction,

@@ -20,6 +20,9 @@ use crate::storage::db_error;
 
 type Result<T> = std::result::Result<T, CoreError>;
 
+// PostgreSQL's arrays (`UNNEST($1::uuid[])`) are bound as bare UUIDs: the ids are unwrapped only
+// here, at the statement.
+
 /// Whether every outcome names a different item (the condition for applying them as one set).
 pub(in crate::storage) fn distinct_items(outcomes: &[IndexOutcome]) -> bool {
     let mut seen = HashSet::with_capacity(outcomes.len());
@@ -35,7 +38,7 @@ pub(in crate::storage) async fn apply_outcomes_pg(tx: &mut PgConnection, outcome
     let mut complete: Vec<(Uuid, i64)> = Vec::new();
     let mut retry: Vec<(Uuid, i64, i32, i64)> = Vec::new();
     for outcome in outcomes {
-        let key = (outcome.item_id, outcome.generation);
+        let key = (outcome.item_id.uuid(), outcome.generation);
         match &outcome.action {
             IndexAction::Write(item) => {
                 // A newer version already stored (another replica was quicker) completes the row too.
@@ -46,7 +49,7 @@ pub(in crate::storage) async fn apply_outcomes_pg(tx: &mut PgConnection, outcome
                 unchanged.push((outcome, *item_version, source_hash.as_slice(), model_id.as_str()));
             }
             IndexAction::Remove => {
-                removed.push(outcome.item_id);
+                removed.push(outcome.item_id.uuid());
                 complete.push(key);
             }
             IndexAction::Retry { attempts, retry_at_ms } => retry.push((key.0, key.1, *attempts, *retry_at_ms)),
@@ -55,15 +58,16 @@ pub(in crate::storage) async fn apply_outcomes_pg(tx: &mut PgConnection, outcome
     let written = write_items(tx, &writes).await?;
     let kept = record_unchanged(tx, &unchanged).await?;
     for (outcome, ..) in &unchanged {
-        if kept.contains(&outcome.item_id) {
-            complete.push((outcome.item_id, outcome.generation));
+        if kept.contains(&outcome.item_id.uuid()) {
+            complete.push((outcome.item_id.uuid(), outcome.generation));
         } else {
             // The entry changed since it was read: index the item in full on the next lease.
-            retry.push((outcome.item_id, outcome.generation, 0, 0));
+            retry.push((outcome.item_id.uuid(), outcome.generation, 0, 0));
         }
     }
-    let replaced: Vec<&IndexedItem> = writes.into_iter().filter(|item| written.contains(&item.item_id)).collect();
-    let mut cleared: Vec<Uuid> = replaced.iter().map(|item| item.item_id).collect();
+    let replaced: Vec<&IndexedItem> =
+        writes.into_iter().filter(|item| written.contains(&item.item_id.uuid())).collect();
+    let mut cleared: Vec<Uuid> = replaced.iter().map(|item| item.item_id.uuid()).collect();
     cleared.extend(&removed);
     if !cleared.is_empty() {
         sqlx::query("DELETE FROM knowledge_chunks WHERE item_id = ANY($1)")
@@ -124,8 +128,8 @@ async fn write_items(tx: &mut PgConnection, items: &[&IndexedItem]) -> Result<Ha
          model_id = excluded.model_id, updated_at = excluded.updated_at, source_hash = excluded.source_hash \
          WHERE knowledge_items.item_version <= excluded.item_version RETURNING item_id",
     )
-    .bind(items.iter().map(|i| i.item_id).collect::<Vec<_>>())
-    .bind(items.iter().map(|i| i.project_id).collect::<Vec<_>>())
+    .bind(items.iter().map(|i| i.item_id.uuid()).collect::<Vec<_>>())
+    .bind(items.iter().map(|i| i.project_id.uuid()).collect::<Vec<_>>())
     .bind(items.iter().map(|i| i.item_version).collect::<Vec<_>>())
     .bind(items.iter().map(|i| i.status).collect::<Vec<_>>())
     .bind(items.iter().map(|i| i.error.as_deref()).collect::<Vec<_>>())
@@ -155,8 +159,8 @@ async fn insert_chunks(tx: &mut PgConnection, items: &[&IndexedItem]) -> Result<
          FROM UNNEST($1::uuid[], $2::uuid[], $3::int4[], $4::text[], $5::bytea[], $6::bytea[]) \
          WITH ORDINALITY AS c(project_id, item_id, chunk_index, text, embedding, text_hash, n) ORDER BY n",
     )
-    .bind(chunks.iter().map(|(item, ..)| item.project_id).collect::<Vec<_>>())
-    .bind(chunks.iter().map(|(item, ..)| item.item_id).collect::<Vec<_>>())
+    .bind(chunks.iter().map(|(item, ..)| item.project_id.uuid()).collect::<Vec<_>>())
+    .bind(chunks.iter().map(|(item, ..)| item.item_id.uuid()).collect::<Vec<_>>())
     .bind(chunks.iter().map(|(_, index, _)| *index).collect::<Vec<_>>())
     .bind(chunks.iter().map(|(.., chunk)| chunk.text.as_str()).collect::<Vec<_>>())
     .bind(chunks.iter().map(|(.., chunk)| chunk.embedding.as_deref()).collect::<Vec<_>>())
@@ -182,7 +186,7 @@ async fn record_unchanged(
          WHERE k.item_id = u.item_id AND k.item_version <= u.item_version AND k.status = 'indexed' \
          AND k.model_id = u.model_id AND k.source_hash = u.source_hash RETURNING k.item_id",
     )
-    .bind(unchanged.iter().map(|u| u.0.item_id).collect::<Vec<_>>())
+    .bind(unchanged.iter().map(|u| u.0.item_id.uuid()).collect::<Vec<_>>())
     .bind(unchanged.iter().map(|u| u.1).collect::<Vec<_>>())
     .bind(unchanged.iter().map(|u| u.3).collect::<Vec<_>>())
     .bind(unchanged.iter().map(|u| u.2).collect::<Vec<_>>())

@@ -23,10 +23,8 @@ impl RetrievalStore {
     /// store's query, not a second copy of it.
     pub async fn project_connectors(
         &self,
-        project_id: uuid::Uuid,
+        project_id: crate::domain::ProjectId,
     ) -> Result<Vec<crate::storage::ItemRow>, crate::error::CoreError> {
-        crate::storage::ItemsStore::new(self.db.clone())
-            .project_connectors(crate::domain::ProjectId::from_uuid(project_id))
-            .await
+        crate::storage::ItemsStore::new(self.db.clone()).project_connectors(project_id).await
     }
 }

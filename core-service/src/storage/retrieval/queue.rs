@@ -5,9 +5,9 @@
 //! change. Workers lease rows (`leased_until`, Unix milliseconds); PostgreSQL skips rows another
 //! replica holds (`FOR UPDATE SKIP LOCKED`), SQLite's single writer makes the lease atomic anyway.
 
+use crate::domain::{ItemId, ProjectId};
 use chrono::{DateTime, Utc};
 use sqlx::QueryBuilder;
-use uuid::Uuid;
 
 use super::RetrievalStore;
 use crate::error::CoreError;
@@ -21,8 +21,8 @@ pub(in crate::storage) const IN_LIST_MAX: usize = 500;
 /// An item waiting to be (re-)indexed.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct QueuedItem {
-    pub item_id: Uuid,
-    pub project_id: Uuid,
+    pub item_id: ItemId,
+    pub project_id: ProjectId,
     /// Grows with every re-queue; the row is removed only if unchanged since the lease.
     pub generation: i64,
     /// Failed attempts so far (for back-off and the failure limit).
@@ -34,8 +34,8 @@ pub struct QueuedItem {
 /// The outcome of indexing one item version.
 #[derive(Debug, Clone)]
 pub struct IndexedItem {
-    pub item_id: Uuid,
-    pub project_id: Uuid,
+    pub item_id: ItemId,
+    pub project_id: ProjectId,
     pub item_version: i64,
     /// `indexed` or `failed`.
     pub status: &'static str,
@@ -62,14 +62,14 @@ pub struct IndexedChunk {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ChunkText {
     pub id: i64,
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     pub text: String,
 }
 
 /// An item with what the index holds of it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct IndexStatusRow {
-    pub item_id: Uuid,
+    pub item_id: ItemId,
     pub item_type: String,
     pub item_version: i64,
     pub indexed_version: Option<i64>,
@@ -113,7 +113,7 @@ impl RetrievalStore {
     }
 
     /// Makes leased rows due again at once (the indexer is stopping before it reached them).
-    pub async fn release_index_work(&self, item_ids: &[Uuid]) -> Result<()> {
+    pub async fn release_index_work(&self, item_ids: &[ItemId]) -> Result<()> {
         for ids in item_ids.chunks(IN_LIST_MAX) {
             with_write_pool!(self, pool => {
                 let mut q = QueryBuilder::new("UPDATE knowledge_queue SET leased_until = 0 WHERE true");
@@ -125,7 +125,7 @@ impl RetrievalStore {
     }
 
     /// Extends the leases this worker still holds (rows a change made due again are left alone).
-    pub async fn renew_index_leases(&self, item_ids: &[Uuid], now_ms: i64, lease_until_ms: i64) -> Result<()> {
+    pub async fn renew_index_leases(&self, item_ids: &[ItemId], now_ms: i64, lease_until_ms: i64) -> Result<()> {
         for ids in item_ids.chunks(IN_LIST_MAX) {
             with_write_pool!(self, pool => {
                 let mut q = QueryBuilder::new("UPDATE knowledge_queue SET leased_until = ");
@@ -140,7 +140,7 @@ impl RetrievalStore {
     /// Keeps a failed row queued, free again at `retry_at_ms`.
     pub async fn retry_index_work(
         &self,
-        item_id: Uuid,
+        item_id: ItemId,
         generation: i64,
         attempts: i32,
         retry_at_ms: i64,
@@ -151,7 +151,7 @@ impl RetrievalStore {
     }
 
     /// Queues items again as live work (connectors whose end changed).
-    pub async fn requeue_items(&self, items: &[(Uuid, Uuid)]) -> Result<()> {
+    pub async fn requeue_items(&self, items: &[(ItemId, ProjectId)]) -> Result<()> {
         with_write_pool!(self, pool => {
             for (item_id, project_id) in items {
                 sqlx::query(
@@ -197,7 +197,7 @@ impl RetrievalStore {
     }
 
     /// Forgets a deleted item.
-    pub async fn remove_item_index(&self, item_id: Uuid) -> Result<()> {
+    pub async fn remove_item_index(&self, item_id: ItemId) -> Result<()> {
         let mut tx = self.database().begin_write().await?;
         remove_item_index_in(&mut tx, item_id).await?;
         tx.commit().await
@@ -205,7 +205,7 @@ impl RetrievalStore {
 }
 
 /// Forgets a deleted item within `tx`.
-pub(in crate::storage) async fn remove_item_index_in(tx: &mut WriteTx, item_id: Uuid) -> Result<()> {
+pub(in crate::storage) async fn remove_item_index_in(tx: &mut WriteTx, item_id: ItemId) -> Result<()> {
     with_tx!(tx, tx => {
         for sql in ["DELETE FROM knowledge_chunks WHERE item_id = $1", "DELETE FROM knowledge_items WHERE item_id = $1"] {
             sqlx::query(sql).bind(item_id).execute(&mut *tx).await.map_err(db_error)?;
@@ -215,7 +215,11 @@ pub(in crate::storage) async fn remove_item_index_in(tx: &mut WriteTx, item_id: 
 }
 
 /// Removes a queue row within `tx` unless the item changed again since it was leased.
-pub(in crate::storage) async fn complete_index_work_in(tx: &mut WriteTx, item_id: Uuid, generation: i64) -> Result<()> {
+pub(in crate::storage) async fn complete_index_work_in(
+    tx: &mut WriteTx,
+    item_id: ItemId,
+    generation: i64,
+) -> Result<()> {
     with_tx!(tx, tx => {
         sqlx::query("DELETE FROM knowledge_queue WHERE item_id = $1 AND generation = $2")
             .bind(item_id)
@@ -230,7 +234,7 @@ pub(in crate::storage) async fn complete_index_work_in(tx: &mut WriteTx, item_id
 /// Keeps a row queued within `tx`, free again at `retry_at_ms` (0: at once).
 pub(in crate::storage) async fn retry_index_work_in(
     tx: &mut WriteTx,
-    item_id: Uuid,
+    item_id: ItemId,
     generation: i64,
     attempts: i32,
     retry_at_ms: i64,
@@ -305,9 +309,9 @@ pub(in crate::storage) async fn write_item_index_in(tx: &mut WriteTx, item: &Ind
 pub(in crate::storage) fn push_item_filter<'a, DB: sqlx::Database>(
     builder: &mut QueryBuilder<'a, DB>,
     column: &str,
-    items: Option<&'a [Uuid]>,
+    items: Option<&'a [ItemId]>,
 ) where
-    Uuid: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+    ItemId: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
 {
     if let Some(items) = items {
         builder.push(format!(" AND {column} IN ("));
@@ -339,9 +343,9 @@ impl RetrievalStore {
     /// The index state of a project's items, in id order after `after`.
     pub async fn index_status(
         &self,
-        project_id: Uuid,
-        items: Option<&[Uuid]>,
-        after: Option<Uuid>,
+        project_id: ProjectId,
+        items: Option<&[ItemId]>,
+        after: Option<ItemId>,
         limit: u32,
     ) -> Result<Vec<IndexStatusRow>> {
         with_read_pool!(self, pool => {
