@@ -524,6 +524,24 @@ fn storage_takes_and_returns_typed_ids() {
             }
         }
     }
+    // A store function named after an entity with an id type takes that type, whatever its
+    // parameter is called (`get_user(id)`, `get_items(project_id, ids)`).
+    for (path, lines) in production_sources() {
+        if !path.starts_with("core-service/src/storage/") {
+            continue;
+        }
+        for (n, line) in &lines {
+            let Some(at) = line.find("fn ") else { continue };
+            let name: String = line[at + 3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let entity = ["user", "project", "item", "token", "event", "diagram"].iter().any(|e| name.contains(e));
+            let params = line[at..].split_once('(').and_then(|(_, rest)| rest.split_once(')')).map_or("", |(p, _)| p);
+            let bare =
+                ["id: Uuid", "ids: &[Uuid]", "id: uuid::Uuid", "ids: &[uuid::Uuid]"].iter().any(|b| params.contains(b));
+            if entity && bare {
+                offences.push(format!("{path}:{n}: {}", line.trim()));
+            }
+        }
+    }
     assert!(seen >= 40, "the scan found storage's typed ids ({seen})");
     assert!(offences.is_empty(), "a bare UUID where storage names an id:\n{}", offences.join("\n"));
 }

@@ -183,7 +183,7 @@ impl Access {
         self.cache.token_used(digest, now);
         let store = self.store.clone();
         tokio::spawn(async move {
-            if let Err(err) = store.touch_token(token_id.uuid(), now).await {
+            if let Err(err) = store.touch_token(token_id, now).await {
                 tracing::warn!(error = %err, "could not record token use");
             }
         });

@@ -26,7 +26,7 @@ impl AccountsService {
         let mut members = Vec::new();
         for member in self.store.list_members(project).await? {
             let Some(role) = ProjectRole::from_code(member.role) else { continue };
-            let name = self.store.get_user(member.user_id.uuid()).await?.map(|user| user.name).unwrap_or_default();
+            let name = self.store.get_user(member.user_id).await?.map(|user| user.name).unwrap_or_default();
             let login = self.store.login_of(member.user_id).await?.map(|row| row.login);
             members.push(ArchivedMember { login, name, role });
         }
@@ -35,7 +35,7 @@ impl AccountsService {
 
     /// The project, whoever asks (no role asked: for system administrators' operations).
     pub(crate) async fn project_row(&self, project: ProjectId) -> CoreResult<ProjectRow> {
-        self.store.get_project(project.uuid()).await?.ok_or_else(|| CoreError::not_found("project", project))
+        self.store.get_project(project).await?.ok_or_else(|| CoreError::not_found("project", project))
     }
 
     /// The user whose login `raw` is (compared as sign-in compares it: trimmed, lower-cased), if

@@ -36,7 +36,7 @@ impl AccountsService {
         if !mine {
             return Err(CoreError::not_found("token", token));
         }
-        let revoked = self.store.revoke_token(token.uuid(), Utc::now()).await?;
+        let revoked = self.store.revoke_token(token, Utc::now()).await?;
         self.access.changed().await;
         let row = revoked.ok_or_else(|| CoreError::not_found("token", token))?;
         self.audit(who.principal.user_id, "token_revoked", &who.session.client_address, &row.name).await;

@@ -121,11 +121,8 @@ impl AccountsService {
     }
 
     async fn open_session(&self, login: LoginRow, client: &ClientInfo, how: &str) -> CoreResult<OpenedSession> {
-        let user = self
-            .store
-            .get_user(login.user_id.uuid())
-            .await?
-            .ok_or_else(|| CoreError::not_found("user", login.user_id))?;
+        let user =
+            self.store.get_user(login.user_id).await?.ok_or_else(|| CoreError::not_found("user", login.user_id))?;
         let fresh = tokens::generate_with(tokens::SESSION_PREFIX)?;
         let now = Utc::now();
         let session = SessionRow {
@@ -196,7 +193,7 @@ impl AccountsService {
         if row.used_at.is_some() || row.expires_at <= Utc::now() {
             return Err(invalid());
         }
-        let user = self.store.get_user(row.user_id.uuid()).await?.ok_or_else(invalid)?;
+        let user = self.store.get_user(row.user_id).await?.ok_or_else(invalid)?;
         let login = self.store.login_of(row.user_id).await?.ok_or_else(invalid)?;
         Ok((user, login, row))
     }
@@ -284,7 +281,7 @@ impl AccountsService {
 
     /// As [`Self::set_user_login`], for `canvasctl up`'s first start.
     pub async fn set_login_of(&self, user: UserId, login: &str, password: &str) -> CoreResult<UserRow> {
-        let row = self.store.get_user(user.uuid()).await?.ok_or_else(|| CoreError::not_found("user", user))?;
+        let row = self.store.get_user(user).await?.ok_or_else(|| CoreError::not_found("user", user))?;
         let login = normalise_login(login)?;
         let hash = if password.is_empty() {
             None

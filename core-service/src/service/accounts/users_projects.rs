@@ -34,12 +34,12 @@ pub struct IssuedToken {
 impl AccountsService {
     /// The user `id` names, if any (who-am-I answers the caller's own).
     pub async fn user(&self, id: UserId) -> CoreResult<Option<UserRow>> {
-        self.store.get_user(id.uuid()).await
+        self.store.get_user(id).await
     }
 
     /// Whether the project exists (no role asked: for system administrators' operations).
     pub(crate) async fn project_exists(&self, id: ProjectId) -> CoreResult<bool> {
-        Ok(self.store.get_project(id.uuid()).await?.is_some())
+        Ok(self.store.get_project(id).await?.is_some())
     }
 
     pub async fn create_user(&self, who: &Principal, name: &str, system_admin: bool) -> CoreResult<UserRow> {
@@ -62,7 +62,7 @@ impl AccountsService {
         name: &str,
     ) -> CoreResult<IssuedToken> {
         self.access.require_system_admin(who)?;
-        if self.store.get_user(user_id.uuid()).await?.is_none() {
+        if self.store.get_user(user_id).await?.is_none() {
             return Err(CoreError::not_found("user", user_id));
         }
         self.issue_token(user_id, environment.unwrap_or(self.settings.environment), name).await
@@ -103,7 +103,7 @@ impl AccountsService {
 
     pub async fn revoke_token(&self, who: &Principal, token_id: TokenId) -> CoreResult<TokenRow> {
         self.access.require_system_admin(who)?;
-        let revoked = self.store.revoke_token(token_id.uuid(), Utc::now()).await?;
+        let revoked = self.store.revoke_token(token_id, Utc::now()).await?;
         self.access.changed().await;
         revoked.ok_or_else(|| CoreError::not_found("token", token_id))
     }
@@ -117,7 +117,7 @@ impl AccountsService {
 
     pub async fn create_project(&self, who: &Principal, name: &str, owner: UserId) -> CoreResult<ProjectRow> {
         self.access.require_system_admin(who)?;
-        if self.store.get_user(owner.uuid()).await?.is_none() {
+        if self.store.get_user(owner).await?.is_none() {
             return Err(CoreError::not_found("user", owner));
         }
         let project = ProjectRow { id: ProjectId::new(), name: checked_name("name", name)?, created_at: Utc::now() };
@@ -147,7 +147,7 @@ impl AccountsService {
     /// Member management: a system admin, or an Admin of the project.
     async fn require_member_admin(&self, who: &Principal, project: ProjectId) -> CoreResult<()> {
         if who.system_admin {
-            return match self.store.get_project(project.uuid()).await? {
+            return match self.store.get_project(project).await? {
                 Some(_) => Ok(()),
                 None => Err(CoreError::not_found("project", project)),
             };
@@ -170,7 +170,7 @@ impl AccountsService {
         role: ProjectRole,
     ) -> CoreResult<MembershipRow> {
         self.require_member_admin(who, project).await?;
-        if self.store.get_user(user.uuid()).await?.is_none() {
+        if self.store.get_user(user).await?.is_none() {
             return Err(CoreError::not_found("user", user));
         }
         let member = MembershipRow { project_id: project, user_id: user, role: role.code() };

@@ -84,9 +84,8 @@ impl ItemsService {
         style: Style,
         origin: Option<(f64, f64)>,
     ) -> CoreResult<(Vec<(crate::storage::ItemRow, i64)>, Vec<crate::storage::NewEvent>, Vec<Written>)> {
-        let uuids: Vec<uuid::Uuid> = ids.iter().map(|id| id.uuid()).collect();
         let mut rows: HashMap<uuid::Uuid, crate::storage::ItemRow> =
-            self.store.get_items(project, &uuids).await?.into_iter().map(|r| (r.id.uuid(), r)).collect();
+            self.store.get_items(project, ids).await?.into_iter().map(|r| (r.id.uuid(), r)).collect();
         let missing: Vec<FieldViolation> = raw
             .iter()
             .enumerate()

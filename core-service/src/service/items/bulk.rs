@@ -199,20 +199,15 @@ impl ItemsService {
         ends: &[(usize, Attachment)],
         violations: &mut Vec<FieldViolation>,
     ) -> CoreResult<()> {
-        let mut wanted: Vec<uuid::Uuid> =
-            parents.iter().map(|(_, id, _)| id.uuid()).chain(ends.iter().map(|(_, a)| a.item_id.uuid())).collect();
+        let mut wanted: Vec<ItemId> =
+            parents.iter().map(|(_, id, _)| *id).chain(ends.iter().map(|(_, a)| a.item_id)).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let found: HashMap<uuid::Uuid, ItemType> = self
-            .store
-            .get_items(project, &wanted)
-            .await?
-            .into_iter()
-            .map(|row| (row.id.uuid(), row.item_type))
-            .collect();
+        let found: HashMap<ItemId, ItemType> =
+            self.store.get_items(project, &wanted).await?.into_iter().map(|row| (row.id, row.item_type)).collect();
         for (i, id, child) in parents {
             let field = format!("items[{i}].parent");
-            match found.get(&id.uuid()) {
+            match found.get(id) {
                 None => violations.push(FieldViolation::new(
                     field,
                     format!("no item '{id}' in this project to act as the container"),
@@ -225,7 +220,7 @@ impl ItemsService {
         }
         for (i, end) in ends {
             let field = format!("items[{i}].properties.{}", end.field);
-            match found.get(&end.item_id.uuid()) {
+            match found.get(&end.item_id) {
                 None => {
                     violations.push(FieldViolation::new(field, format!("no item '{}' in this project", end.item_id)))
                 }

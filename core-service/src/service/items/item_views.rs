@@ -24,12 +24,12 @@ impl ItemsService {
     /// connector's resolved ends, position and size (following the items its
     /// ends are attached to).
     pub(super) async fn present(&self, project: ProjectId, mut rows: Vec<ItemRow>) -> CoreResult<Vec<ItemRow>> {
-        let wanted: Vec<Uuid> = rows
+        let wanted: Vec<ItemId> = rows
             .iter()
             .filter(|r| r.item_type == ItemType::Connector)
             .filter_map(|r| r.properties.as_object())
             .flat_map(connector::attached_items)
-            .filter_map(|id| Uuid::parse_str(&id).ok())
+            .filter_map(|id| ItemId::parse(&id).ok())
             .collect();
         // Frames only of what a connector is attached to (most reads are one item, not one).
         let mut frames: HashMap<String, Frame> = HashMap::new();
@@ -40,7 +40,7 @@ impl ItemsService {
                 }
             }
         }
-        let missing: Vec<Uuid> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
+        let missing: Vec<ItemId> = wanted.into_iter().filter(|id| !frames.contains_key(&id.to_string())).collect();
         for row in self.store.get_items(project, &missing).await? {
             if let Some(props) = row.properties.as_object() {
                 frames.insert(row.id.to_string(), Frame::of(props));
@@ -178,8 +178,8 @@ impl ItemsService {
             if !ends.iter().any(|e| gone.contains_key(e)) {
                 continue;
             }
-            let others: Vec<Uuid> =
-                ends.iter().filter(|e| !gone.contains_key(*e)).filter_map(|e| Uuid::parse_str(e).ok()).collect();
+            let others: Vec<ItemId> =
+                ends.iter().filter(|e| !gone.contains_key(*e)).filter_map(|e| ItemId::parse(e).ok()).collect();
             let mut frames: HashMap<String, Frame> = HashMap::new();
             for row in gone.values().copied().chain(self.store.get_items(project, &others).await?.iter()) {
                 if let Some(props) = row.properties.as_object() {

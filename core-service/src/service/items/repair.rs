@@ -82,10 +82,10 @@ impl ItemsService {
                 by_project.entry(row.project_id).or_default().push(row);
             }
             for (project, rows) in by_project {
-                let wanted: Vec<uuid::Uuid> = rows
+                let wanted: Vec<ItemId> = rows
                     .iter()
                     .filter_map(|r| match r.parent {
-                        Parent::Item(p) => Some(p.uuid()),
+                        Parent::Item(p) => Some(p),
                         _ => None,
                     })
                     .collect();

@@ -314,7 +314,7 @@ impl AccountsStore {
                 .map_err(db_error)?
         });
         let Some(grant) = grant else { return Ok(None) };
-        Ok(self.get_user(grant.user_id.uuid()).await?.map(|user| (token, grant, user)))
+        Ok(self.get_user(grant.user_id).await?.map(|user| (token, grant, user)))
     }
 
     /// A user's live grants (not revoked, with a refresh token still usable), newest first, each

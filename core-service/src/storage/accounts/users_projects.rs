@@ -1,6 +1,6 @@
 //! Users, API tokens, projects and memberships.
 
-use crate::domain::{ProjectId, UserId};
+use crate::domain::{ProjectId, TokenId, UserId};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -28,7 +28,7 @@ impl AccountsStore {
         Ok(())
     }
 
-    pub async fn get_user(&self, id: Uuid) -> Result<Option<UserRow>> {
+    pub async fn get_user(&self, id: UserId) -> Result<Option<UserRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, UserRow>("SELECT id, name, system_admin, created_at FROM users WHERE id = $1")
                 .bind(id)
@@ -80,12 +80,12 @@ impl AccountsStore {
             .map_err(db_error)?
         });
         let Some(token) = token else { return Ok(None) };
-        Ok(self.get_user(token.user_id.uuid()).await?.map(|user| (token, user)))
+        Ok(self.get_user(token.user_id).await?.map(|user| (token, user)))
     }
 
     /// Records a use of the token. Callers throttle this so that a busy token
     /// does not turn every read into a write.
-    pub async fn touch_token(&self, id: Uuid, at: DateTime<Utc>) -> Result<()> {
+    pub async fn touch_token(&self, id: TokenId, at: DateTime<Utc>) -> Result<()> {
         with_write_pool!(self, pool => {
             sqlx::query("UPDATE api_tokens SET last_used_at = $2 WHERE id = $1")
                 .bind(id)
@@ -98,7 +98,7 @@ impl AccountsStore {
     }
 
     /// Revokes a token; revoking twice keeps the first time.
-    pub async fn revoke_token(&self, id: Uuid, at: DateTime<Utc>) -> Result<Option<TokenRow>> {
+    pub async fn revoke_token(&self, id: TokenId, at: DateTime<Utc>) -> Result<Option<TokenRow>> {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, TokenRow>(
                 "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 \
@@ -149,7 +149,7 @@ impl AccountsStore {
         Ok(())
     }
 
-    pub async fn get_project(&self, id: Uuid) -> Result<Option<ProjectRow>> {
+    pub async fn get_project(&self, id: ProjectId) -> Result<Option<ProjectRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, ProjectRow>("SELECT id, name, created_at FROM projects WHERE id = $1")
                 .bind(id)

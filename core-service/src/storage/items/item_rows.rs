@@ -2,7 +2,6 @@
 
 use crate::domain::{ItemId, ProjectId, UserId};
 use sqlx::types::Json;
-use uuid::Uuid;
 
 use super::sqlite_reads::Inline;
 use super::ItemsStore;
@@ -105,10 +104,10 @@ pub(in crate::storage) use {insert_rows, missing_attachment, update_row};
 
 impl ItemsStore {
     /// Items of a project by id (any order); ids of other projects are ignored.
-    pub async fn get_items(&self, project_id: ProjectId, ids: &[Uuid]) -> Result<Vec<ItemRow>> {
+    pub async fn get_items(&self, project_id: ProjectId, ids: &[ItemId]) -> Result<Vec<ItemRow>> {
         let mut rows = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(row) = self.get_item(project_id, ItemId::from_uuid(*id)).await? {
+            if let Some(row) = self.get_item(project_id, *id).await? {
                 rows.push(row);
             }
         }
