@@ -315,17 +315,8 @@ fn the_documented_error_body_and_mcp_configuration_answer_as_shown() {
 
     let documented: Value =
         serde_json::from_str(&block("docs/ERRORS.md", "\"Reason\": \"VALIDATION_FAILED\"")).unwrap();
-    let (status, answered) = curl_json(&[
-        "-X",
-        "POST",
-        "-H",
-        &format!("Authorization: Bearer {token}"),
-        "-H",
-        "Content-Type: application/json",
-        "-d",
-        r#"{"text": "narrow", "isAutoSizeWidth": false, "size": {"width": 3}}"#,
-        &format!("{base}/api/v2/projects/{project}/item/panel/label"),
-    ]);
+    let narrow = json!({"text": "narrow", "isAutoSizeWidth": false, "size": {"width": 3}});
+    let (status, answered) = post_label(&base, &token, &project, &narrow);
     assert_eq!(status, "400");
     assert_eq!(answered, documented, "ERRORS.md's problem body");
 
@@ -453,7 +444,14 @@ fn a_person_and_project(dir: &Path, creds: &Value) -> (String, String, String) {
 }
 
 fn create_label(base: &str, token: &str, project: &str, text: &str) -> String {
-    let (status, body) = curl_json(&[
+    let (status, body) = post_label(base, token, project, &json!({ "text": text }));
+    assert_eq!(status, "200", "{body}");
+    body["ItemId"].as_str().expect("ItemId").to_owned()
+}
+
+/// `POST .../item/panel/label` with `body`, as curl sends it: its status and JSON answer.
+fn post_label(base: &str, token: &str, project: &str, body: &Value) -> (String, Value) {
+    curl_json(&[
         "-X",
         "POST",
         "-H",
@@ -461,11 +459,9 @@ fn create_label(base: &str, token: &str, project: &str, text: &str) -> String {
         "-H",
         "Content-Type: application/json",
         "-d",
-        &json!({ "text": text }).to_string(),
+        &body.to_string(),
         &format!("{base}/api/v2/projects/{project}/item/panel/label"),
-    ]);
-    assert_eq!(status, "200", "{body}");
-    body["ItemId"].as_str().expect("ItemId").to_owned()
+    ])
 }
 
 /// curl's status code and JSON body (an SSE answer's `data:` line).

@@ -66,33 +66,34 @@ enum LogsTo {
 /// when given, the trace export layer with its own filter (so `RUST_LOG=warn` keeps the spans).
 /// False when a subscriber was installed already.
 fn install(format: &str, traces: Option<telemetry::BoxedLayer>, to: LogsTo) -> bool {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
-    let writer = move || -> Box<dyn std::io::Write> {
-        match to {
-            LogsTo::Stdout => Box::new(std::io::stdout()),
-            LogsTo::Stderr => Box::new(std::io::stderr()),
-        }
-    };
-    let fmt = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
-    let logs: telemetry::BoxedLayer = if format.eq_ignore_ascii_case("json") {
-        fmt.json().flatten_event(true).with_filter(filter).boxed()
-    } else {
-        fmt.with_ansi(colour(to)).with_filter(filter).boxed()
+    // One layer type per stream, so no log line pays for choosing (or boxing) its writer.
+    let logs = match to {
+        LogsTo::Stdout => log_layer(format, std::io::stdout, colour(std::io::stdout())),
+        LogsTo::Stderr => log_layer(format, std::io::stderr, colour(std::io::stderr())),
     };
     let layers: Vec<telemetry::BoxedLayer> = std::iter::once(logs).chain(traces).collect();
     tracing_subscriber::registry().with(layers).try_init().is_ok()
 }
 
+/// The log layer writing to `writer`, filtered by `RUST_LOG`.
+fn log_layer<W>(format: &str, writer: W, ansi: bool) -> telemetry::BoxedLayer
+where
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
+{
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
+    let fmt = tracing_subscriber::fmt::layer().with_writer(writer).with_target(false);
+    if format.eq_ignore_ascii_case("json") {
+        fmt.json().flatten_event(true).with_filter(filter).boxed()
+    } else {
+        fmt.with_ansi(ansi).with_filter(filter).boxed()
+    }
+}
+
 /// Whether text logs are coloured: only on a terminal, and not when `NO_COLOR` is set
 /// (<https://no-color.org>). Log files and collectors get plain lines, which are also smaller
 /// (a third of an access-log line was escape codes) and cheaper to write.
-fn colour(to: LogsTo) -> bool {
-    use std::io::IsTerminal;
-    let terminal = match to {
-        LogsTo::Stdout => std::io::stdout().is_terminal(),
-        LogsTo::Stderr => std::io::stderr().is_terminal(),
-    };
-    terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+fn colour(stream: impl std::io::IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Sets up a component's process: logs in the configured format and, when configured, trace

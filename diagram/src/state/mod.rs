@@ -40,6 +40,11 @@ impl StateKind {
     pub fn is_container(self) -> bool {
         matches!(self, StateKind::Composite | StateKind::Region)
     }
+
+    /// A start or end dot: `[*]`, which names the scope it is written in.
+    pub fn is_dot(self) -> bool {
+        matches!(self, StateKind::Start | StateKind::End)
+    }
 }
 
 /// A state.

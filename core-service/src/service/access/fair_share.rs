@@ -157,7 +157,8 @@ impl Drop for Slot {
     }
 }
 
-fn decrement<K: std::hash::Hash + Eq>(counts: &mut HashMap<K, usize>, key: K) {
+/// Takes one from `key`'s count, forgetting the key at zero (also the presence hub's counts).
+pub(crate) fn decrement<K: std::hash::Hash + Eq>(counts: &mut HashMap<K, usize>, key: K) {
     if let Some(count) = counts.get_mut(&key) {
         *count -= 1;
         if *count == 0 {

@@ -179,12 +179,7 @@ impl Rooms {
     }
 
     fn left(&mut self, person: UserId) {
-        if let Some(count) = self.people.get_mut(&person) {
-            *count -= 1;
-            if *count == 0 {
-                self.people.remove(&person);
-            }
-        }
+        crate::service::access::fair_share::decrement(&mut self.people, person);
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::texts::unwrap;
-use crate::class::RelEnd;
+use crate::class::{Note, RelEnd, Relation};
 use crate::export::text::visible;
 use crate::export::{given_name, Map};
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
@@ -52,32 +52,13 @@ pub struct ShownNamespace {
     pub parent: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShownRelation {
-    pub from: usize,
-    pub to: usize,
-    pub start: RelEnd,
-    pub end: RelEnd,
-    pub dotted: bool,
-    pub label: Option<String>,
-    pub start_card: Option<String>,
-    pub end_card: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct ShownNote {
-    pub text: String,
-    pub class: Option<usize>,
-    pub namespace: Option<usize>,
-}
-
 /// Everything the map shows of the diagram.
 #[derive(Debug, Clone, Default)]
 pub struct Shown {
     pub classes: Vec<ShownClass>,
     pub namespaces: Vec<ShownNamespace>,
-    pub relations: Vec<ShownRelation>,
-    pub notes: Vec<ShownNote>,
+    pub relations: Vec<Relation>,
+    pub notes: Vec<Note>,
     /// `TD`, `BT`, `LR` or `RL`.
     pub direction: &'static str,
 }
@@ -110,7 +91,7 @@ pub fn read(map: &Map<'_>, names: &BTreeMap<String, String>) -> Shown {
                 *part = Part::Note(shown.notes.len());
                 let text = lines(map.str_prop(i, "text"));
                 let text = unwrap(&refs(&text), SMALL_FONT_SIZE, NOTE_WRAP, |_, _| true).join("\n");
-                shown.notes.push(ShownNote { text, class: None, namespace: None });
+                shown.notes.push(Note { text, class: None, namespace: None });
             }
             _ => {}
         }
@@ -255,7 +236,7 @@ fn continues(current: &str, next: &str) -> bool {
 
 /// A connector between two classes as a relation: decorators give the ends, its labels the
 /// label and the texts at its ends.
-fn relation(map: &Map<'_>, c: usize, from: usize, to: usize) -> ShownRelation {
+fn relation(map: &Map<'_>, c: usize, from: usize, to: usize) -> Relation {
     let (start_at, end_at) = (map.end_point(c, "startPoint"), map.end_point(c, "endPoint"));
     let middle = ((start_at.0 + end_at.0) / 2.0, (start_at.1 + end_at.1) / 2.0);
     let (mut label, mut start_text, mut end_text) = (Vec::new(), Vec::new(), Vec::new());
@@ -284,7 +265,7 @@ fn relation(map: &Map<'_>, c: usize, from: usize, to: usize) -> ShownRelation {
     let thickness = map.props(c).get("strokeThickness").and_then(Value::as_f64).unwrap_or(2.0);
     let (start, start_card) = end_of(map.decorator(c, "startPoint"), joined(start_text));
     let (end, end_card) = end_of(map.decorator(c, "endPoint"), joined(end_text));
-    ShownRelation { from, to, start, end, dotted: thickness < 1.5, label: joined(label), start_card, end_card }
+    Relation { from, to, start, end, dotted: thickness < 1.5, label: joined(label), start_card, end_card }
 }
 
 /// An end's mark from its decorator (a circle's diamond from the text beside it, taken off the

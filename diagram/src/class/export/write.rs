@@ -7,9 +7,10 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use super::read::{Shown, ShownClass, ShownRelation};
+use super::read::{Shown, ShownClass};
 use super::texts::{escape, interface_token, is_plain_name, member_source, name_parts, name_token, with_breaks};
 use crate::class::RelEnd;
+use crate::class::Relation;
 use crate::node_boxes::{NODE_FILL, NODE_STROKE, NODE_TEXT};
 
 /// How much is written: everything, or less when everything would not parse (a map edited past
@@ -193,7 +194,7 @@ impl Writer<'_> {
 
     /// A relation line; `makes_second` when it makes its second class, which then gets its
     /// generic here (a later `class` line cannot add one).
-    fn relation(&self, relation: &ShownRelation, makes_second: bool, out: &mut String) {
+    fn relation(&self, relation: &Relation, makes_second: bool, out: &mut String) {
         let start = match relation.start {
             RelEnd::None => "",
             RelEnd::Inheritance => "<|",

@@ -12,31 +12,8 @@ use crate::export::{given_name, Map};
 use crate::graph::NodeShape;
 use crate::node_boxes;
 use crate::section_boxes::{self, Section};
+use crate::state::StateKind as Kind;
 use crate::text::{FONT_SIZE, SMALL_FONT_SIZE};
-
-/// What a state is drawn as, read from its item (see `state/layout.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    State,
-    Start,
-    End,
-    Choice,
-    Fork,
-    Join,
-    Composite,
-    Region,
-}
-
-impl Kind {
-    pub fn is_container(self) -> bool {
-        matches!(self, Kind::Composite | Kind::Region)
-    }
-
-    /// Start and end dots: `[*]`, which names the scope it is written in.
-    pub fn is_dot(self) -> bool {
-        matches!(self, Kind::Start | Kind::End)
-    }
-}
 
 /// One state as the map shows it.
 #[derive(Debug, Clone)]

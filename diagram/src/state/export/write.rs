@@ -11,8 +11,9 @@
 
 use std::fmt::Write;
 
-use super::read::{Drawn, Kind};
+use super::read::Drawn;
 use crate::export::text::{mermaid, Place};
+use crate::state::StateKind as Kind;
 
 /// A text as the rest of a line: entity codes for what could end it or start a comment.
 pub(super) fn line_text(text: &str) -> String {
