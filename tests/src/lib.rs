@@ -12,6 +12,7 @@
 //! - [`backend_tests!`]: runs one async test body on both backends.
 
 mod app;
+mod cut_proxy;
 mod db;
 pub mod deploy;
 pub mod model;
@@ -23,6 +24,7 @@ pub use app::{
     keyword_only, test_accounts, with_local_model, CoreLink, TestApp, TestUser, TEST_OAUTH_CODE_SECS,
     TEST_SIGN_IN_MAX_DELAY_SECS,
 };
+pub use cut_proxy::CutProxy;
 pub use db::{Backend, TestDb};
 
 pub use deploy::http_client;

@@ -15,6 +15,7 @@ use super::request_meaning::Meaning;
 use crate::error::{CoreError, CoreResult};
 use crate::service::items::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
 use crate::service::{Core, Principal};
+use crate::storage::LandedItem;
 
 /// The metadata a gateway forwards the client's `Idempotency-Key` header in.
 pub const KEY_METADATA: &str = "idempotency-key";
@@ -43,9 +44,22 @@ impl Once {
         R: Message + Default + 'static,
         F: Future<Output = CoreResult<R>> + Send + 'static,
     {
+        self.run_rebuilding(core, work, |_| None).await
+    }
+
+    /// [`Once::run`] for a call whose write records what it inserted (item creates): when its
+    /// first run's write committed but its answer was lost, `rebuild` makes the answer from the
+    /// inserted items, in insertion order.
+    pub async fn run_rebuilding<R, F, B>(self, core: &Arc<Core>, work: F, rebuild: B) -> Result<Response<R>, Status>
+    where
+        R: Message + Default + 'static,
+        F: Future<Output = CoreResult<R>> + Send + 'static,
+        B: Fn(&[LandedItem]) -> Option<R>,
+    {
         let Some((retry, who, deadline)) = self.retry else { return Ok(Response::new(work.await?)) };
         let encoded = async move { work.await.map(|answer| answer.encode_to_vec()) };
-        let (bytes, replayed) = core.items().once(&who, retry, deadline, encoded).await?;
+        let rebuild = |landed: &[LandedItem]| rebuild(landed).map(|answer| answer.encode_to_vec());
+        let (bytes, replayed) = core.items().once(&who, retry, deadline, encoded, rebuild).await?;
         let answer = R::decode(bytes.as_slice())
             .map_err(|err| CoreError::internal(format!("a stored idempotent answer does not decode: {err}")))?;
         let mut response = Response::new(answer);

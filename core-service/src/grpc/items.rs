@@ -17,6 +17,7 @@ use crate::service::items::bulk::BulkItem;
 use crate::service::items::crud::{ListQuery, Upload, Written};
 use crate::service::items::item_filters::{ItemMatch, Region};
 use crate::service::Core;
+use crate::storage::LandedItem;
 
 /// gRPC face of the item operations.
 pub struct ItemGrpc {
@@ -43,18 +44,29 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateItem", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
-        once.run(&self.core, async move {
-            let project = ProjectId::parse(&req.project_id)?;
-            let properties = req.properties.map(from_proto_struct).unwrap_or_default();
-            let upload = req.file.map(|f| Upload {
-                file_name: f.file_name,
-                declared_mime_type: f.declared_mime_type,
-                content: f.content,
-            });
-            let created =
-                core.items().create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
-            Ok(written_ref(created))
-        })
+        let rebuild = |landed: &[LandedItem]| {
+            landed.first().map(|item| pb::ItemRef {
+                item_id: item.id.to_string(),
+                version: item.version,
+                item_type: item.item_type.clone(),
+            })
+        };
+        once.run_rebuilding(
+            &self.core,
+            async move {
+                let project = ProjectId::parse(&req.project_id)?;
+                let properties = req.properties.map(from_proto_struct).unwrap_or_default();
+                let upload = req.file.map(|f| Upload {
+                    file_name: f.file_name,
+                    declared_mime_type: f.declared_mime_type,
+                    content: f.content,
+                });
+                let created =
+                    core.items().create_item(&who, project, &req.parent, &req.item_type, properties, upload).await?;
+                Ok(written_ref(created))
+            },
+            rebuild,
+        )
         .await
     }
 
@@ -150,26 +162,45 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateItems", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
-        once.run(&self.core, async move {
-            let project = ProjectId::parse(&req.project_id)?;
-            let batch = req
-                .items
-                .into_iter()
-                .map(|item| BulkItem {
-                    reference: item.reference,
-                    item_type: item.item_type,
-                    parent: Some(item.parent).filter(|p| !p.trim().is_empty()),
-                    properties: item.properties.map(from_proto_struct).unwrap_or_default(),
-                })
-                .collect();
-            let created = core.items().create_items(&who, project, batch).await?;
-            Ok(pb::CreateItemsResponse {
-                items: created
-                    .into_iter()
-                    .map(|c| pb::CreatedItem { reference: c.reference, item_id: c.item.to_string() })
+        // The answer lists the items in request order with their references; the write inserts
+        // them in that order.
+        let references: Vec<Option<String>> = req.items.iter().map(|item| item.reference.clone()).collect();
+        let rebuild = move |landed: &[LandedItem]| {
+            (landed.len() == references.len()).then(|| pb::CreateItemsResponse {
+                items: references
+                    .iter()
+                    .zip(landed)
+                    .map(|(reference, item)| pb::CreatedItem {
+                        reference: reference.clone(),
+                        item_id: item.id.to_string(),
+                    })
                     .collect(),
             })
-        })
+        };
+        once.run_rebuilding(
+            &self.core,
+            async move {
+                let project = ProjectId::parse(&req.project_id)?;
+                let batch = req
+                    .items
+                    .into_iter()
+                    .map(|item| BulkItem {
+                        reference: item.reference,
+                        item_type: item.item_type,
+                        parent: Some(item.parent).filter(|p| !p.trim().is_empty()),
+                        properties: item.properties.map(from_proto_struct).unwrap_or_default(),
+                    })
+                    .collect();
+                let created = core.items().create_items(&who, project, batch).await?;
+                Ok(pb::CreateItemsResponse {
+                    items: created
+                        .into_iter()
+                        .map(|c| pb::CreatedItem { reference: c.reference, item_id: c.item.to_string() })
+                        .collect(),
+                })
+            },
+            rebuild,
+        )
         .await
     }
 

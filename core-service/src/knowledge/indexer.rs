@@ -42,6 +42,11 @@ const ROUND_ITEMS: u32 = 256;
 const EMBED_BATCH: usize = 256;
 /// How long a lease lasts before another replica may take the row; renewed every third of it.
 const LEASE: Duration = Duration::from_secs(300);
+/// How long finished work waits for a database that is unavailable (a failover takes about ten
+/// seconds, docs/SCALING.md#when-the-database-fails-over) before it is left to its lease, which
+/// lapses only after [`LEASE`]: without the wait, every item of a round that met the failover
+/// stayed out of the index for five minutes.
+const UNAVAILABLE_PATIENCE: Duration = Duration::from_secs(60);
 /// How often an idle indexer looks for entries of another model (a replica with the old model
 /// kept writing during a rolling switch).
 const MODEL_CHECK_INTERVAL: Duration = Duration::from_secs(300);
@@ -272,7 +277,7 @@ impl Indexer {
             return;
         }
         let outcomes: Vec<IndexOutcome> = ready.iter().map(|(o, _)| o.clone()).collect();
-        let stored: Vec<bool> = match self.store.apply_index_outcomes(&outcomes).await {
+        let stored: Vec<bool> = match self.apply_when_available(&outcomes).await {
             Ok(()) => vec![true; outcomes.len()],
             Err(error) => {
                 tracing::warn!(%error, items = outcomes.len(), "storing an indexing batch failed; storing item by item");
@@ -305,6 +310,27 @@ impl Indexer {
             .collect();
         if let Err(error) = self.requeue_connectors_of(&changed).await {
             tracing::warn!(%error, "could not queue the connectors of changed items");
+        }
+    }
+
+    /// Stores `outcomes` in one transaction, waiting (up to [`UNAVAILABLE_PATIENCE`], with growing
+    /// pauses) while the database is unavailable. Storing an outcome twice writes the same rows,
+    /// so a commit whose answer was lost may be repeated.
+    async fn apply_when_available(&self, outcomes: &[IndexOutcome]) -> Result<(), CoreError> {
+        let give_up = tokio::time::Instant::now() + UNAVAILABLE_PATIENCE;
+        let mut pause = Duration::from_millis(250);
+        loop {
+            match self.store.apply_index_outcomes(outcomes).await {
+                Err(CoreError::Unavailable { .. }) if tokio::time::Instant::now() + pause < give_up => {
+                    tracing::warn!(
+                        items = outcomes.len(),
+                        "the database is unavailable; indexing outcomes wait for it"
+                    );
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(4));
+                }
+                other => return other,
+            }
         }
     }
 

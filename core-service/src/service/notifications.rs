@@ -1,7 +1,9 @@
 //! Following one of the database's notification channels for as long as a replica serves: the
 //! presence of open maps, changes of access and due webhook deliveries travel between replicas
-//! this way (PostgreSQL `LISTEN`/`NOTIFY`; due deliveries also from SQLite's commit hook). A lost connection is listened to again after a growing pause; a receive is
-//! cancelled only at shutdown.
+//! this way (PostgreSQL `LISTEN`/`NOTIFY`; due deliveries also from SQLite's commit hook). A lost
+//! connection is made again at once by the listener itself, or listened to again after a growing
+//! pause when that fails; either way the follower is told ([`Follower::listening`]), since
+//! notifications sent meanwhile were lost. A receive is cancelled only at shutdown.
 
 use std::future::Future;
 use std::time::Duration;
@@ -9,7 +11,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::CoreResult;
-use crate::storage::NotificationFeed;
+use crate::storage::{Heard, NotificationFeed};
 
 /// The longest wait for the database's `LISTEN`.
 pub(crate) const LISTEN_WITHIN: Duration = Duration::from_secs(10);
@@ -19,8 +21,8 @@ const RELISTEN_AFTER: [Duration; 4] =
 
 /// What a follower does with its channel.
 pub(crate) trait Follower {
-    /// Each time listening starts (first, or again after a loss): what was sent meanwhile was
-    /// missed.
+    /// Each time listening starts: first, or again after a lost connection (made again by the
+    /// listener, or by listening anew). What was sent while nobody listened was missed: catch up.
     fn listening(&self) {}
     /// One notification's payload.
     fn received(&self, payload: String);
@@ -54,7 +56,11 @@ pub(crate) async fn follow<L, F, N>(
                         received = listener.next() => received,
                     };
                     match received {
-                        Ok(payload) => follower.received(payload),
+                        Ok(Heard::Payload(payload)) => follower.received(payload),
+                        Ok(Heard::Resumed) => {
+                            tracing::warn!("{what}: the database connection was lost and made again; catching up");
+                            follower.listening();
+                        }
                         Err(err) => {
                             tracing::warn!(error = %err, "{what}: the database connection was lost; listening again");
                             break;

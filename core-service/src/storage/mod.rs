@@ -106,9 +106,9 @@ pub use accounts::{
 };
 pub use items::{
     DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter, ItemsStore,
-    RecordChange, MAX_PRESENCE_PAYLOAD,
+    LandedItem, Landing, RecordChange, MAX_PRESENCE_PAYLOAD,
 };
-pub use notifications::{NotificationFeed, PresenceListener};
+pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{
     ChunkChange, ChunkChanges, ChunkRecord, ChunkText, IndexAction, IndexCounts, IndexOutcome, IndexStatusRow,
     IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState,
@@ -377,6 +377,11 @@ impl SqliteStore {
     }
 }
 
+/// Whether a SQLSTATE says the database cannot serve now, whatever the request (see [`db_error`]).
+fn database_unavailable(code: &str) -> bool {
+    ["57", "08", "53"].iter().any(|class| code.starts_with(class)) || matches!(code, "25006" | "55000")
+}
+
 /// Sorts a database error into a domain meaning, by kind rather than by
 /// constraint name, so both backends answer alike.
 pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
@@ -399,9 +404,13 @@ pub(crate) fn db_error(err: sqlx::Error) -> CoreError {
             CoreError::Validation(Vec::new())
         }
         // The server ended the session or cannot take one (SQLSTATE class 57, operator
-        // intervention: `pg_terminate_backend`, a shutdown or restart, a database dropped) or the
-        // connection failed (class 08): the database, not the request, is the problem.
-        sqlx::Error::Database(db) if db.code().is_some_and(|code| code.starts_with("57") || code.starts_with("08")) => {
+        // intervention: `pg_terminate_backend`, a shutdown or restart, a database dropped), the
+        // connection failed (class 08), the server is out of connections or memory (class 53), the
+        // connection reached a standby that cannot write (25006, read_only_sql_transaction: a
+        // failover the routing has not followed yet), or the database takes no connections now
+        // (55000, "is not currently accepting connections"): the database, not the request, is
+        // the problem.
+        sqlx::Error::Database(db) if db.code().is_some_and(|code| database_unavailable(&code)) => {
             tracing::warn!(sqlstate = %db.code().unwrap_or_default(), error = %db.message(), "the database ended a session");
             CoreError::unavailable(Dependency::Database, "it ended the session; try again", 1)
         }

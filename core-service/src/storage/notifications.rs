@@ -1,6 +1,13 @@
 //! Notification channels between replicas: PostgreSQL's `LISTEN`/`NOTIFY`, which presence
-//! (`items/presence.rs`) and access changes (`accounts/access_changes.rs`) each use on a channel of
-//! their own. SQLite is one process and has no channel: there, a listen answers `None`.
+//! (`items/presence.rs`), access changes (`accounts/access_changes.rs`) and webhook wake-ups
+//! (`webhooks/wake.rs`) each use on a channel of their own. SQLite is one process and has no
+//! channel: there, a listen answers `None`.
+//!
+//! A notification is sent once, to the connections listening at that moment: one sent while a
+//! listener's connection was lost (a failover, a restart, a server that ended the session) is
+//! never delivered. sqlx's listener makes its connection again by itself; [`next_heard`] turns that
+//! into [`Heard::Resumed`], so each follower can catch up on what it may have missed
+//! (`service::notifications::Follower::listening`).
 
 use std::time::Duration;
 
@@ -9,10 +16,20 @@ use sqlx::postgres::PgListener;
 use crate::error::{CoreError, CoreResult, Dependency};
 use crate::storage::{db_error, Storage};
 
-/// One replica's subscription to a notification channel (presence, or access changes). Its connection is one of the pool's, held
-/// for as long as the listener lives.
+/// One replica's subscription to a notification channel. Its connection is one of the pool's,
+/// held for as long as the listener lives.
 #[derive(Debug)]
-pub struct PresenceListener(PgListener);
+pub struct ChannelListener(PgListener);
+
+/// What a listener heard next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heard {
+    /// A notification's payload.
+    Payload(String),
+    /// The connection was lost and made again, listening to the same channels: notifications
+    /// sent in between were missed.
+    Resumed,
+}
 
 impl Storage {
     /// Starts listening on `channel`; `None` on SQLite. Waits at most `within` for the connection.
@@ -20,32 +37,47 @@ impl Storage {
         &self,
         channel: &str,
         within: Duration,
-    ) -> CoreResult<Option<PresenceListener>> {
+    ) -> CoreResult<Option<ChannelListener>> {
         let Storage::Postgres(pool) = self else { return Ok(None) };
-        let listen = async {
-            let mut listener = PgListener::connect_with(pool).await?;
-            listener.listen(channel).await?;
-            Ok::<_, sqlx::Error>(listener)
-        };
-        match tokio::time::timeout(within, listen).await {
-            Ok(listener) => Ok(Some(PresenceListener(listener.map_err(db_error)?))),
-            Err(_) => {
-                Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1))
-            }
-        }
+        Ok(Some(ChannelListener(listen_with(pool, channel, within).await?)))
     }
 }
 
-/// A feed of one notification channel's payloads, followed by `service::notifications::follow`.
-pub trait NotificationFeed: Send {
-    /// The next payload; an error when the connection is lost and cannot be opened again (the
-    /// caller starts a new listener after a pause).
-    fn next(&mut self) -> impl std::future::Future<Output = CoreResult<String>> + Send;
+/// A listener on `channel` of `pool`'s database, within `within`.
+pub(in crate::storage) async fn listen_with(
+    pool: &sqlx::PgPool,
+    channel: &str,
+    within: Duration,
+) -> CoreResult<PgListener> {
+    let listen = async {
+        let mut listener = PgListener::connect_with(pool).await?;
+        listener.listen(channel).await?;
+        Ok::<_, sqlx::Error>(listener)
+    };
+    match tokio::time::timeout(within, listen).await {
+        Ok(listener) => listener.map_err(db_error),
+        Err(_) => Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1)),
+    }
 }
 
-impl NotificationFeed for PresenceListener {
-    async fn next(&mut self) -> CoreResult<String> {
-        let notification = self.0.recv().await.map_err(db_error)?;
-        Ok(notification.payload().to_owned())
+/// The next thing `listener` hears. sqlx reconnects a lost connection at once (its
+/// `eager_reconnect`) and says so only through `try_recv`'s `None`; an error means the connection
+/// could not be made again (the caller listens again after a pause).
+pub(in crate::storage) async fn next_heard(listener: &mut PgListener) -> CoreResult<Heard> {
+    match listener.try_recv().await.map_err(db_error)? {
+        Some(notification) => Ok(Heard::Payload(notification.payload().to_owned())),
+        None => Ok(Heard::Resumed),
+    }
+}
+
+/// A feed of one notification channel, followed by `service::notifications::follow`.
+pub trait NotificationFeed: Send {
+    /// What is heard next; an error when the connection is lost and cannot be made again.
+    fn next(&mut self) -> impl std::future::Future<Output = CoreResult<Heard>> + Send;
+}
+
+impl NotificationFeed for ChannelListener {
+    async fn next(&mut self) -> CoreResult<Heard> {
+        next_heard(&mut self.0).await
     }
 }

@@ -208,7 +208,7 @@ async fn waiting_retries_are_bounded_and_the_rest_answer_at_once(backend: Backen
                 release.notified().await;
                 Ok(b"the answer".to_vec())
             };
-            app.core.items().once(&who, retry, deadline, work).await
+            app.core.items().once(&who, retry, deadline, work, |_| None).await
         });
         (call, started)
     };
@@ -217,7 +217,7 @@ async fn waiting_retries_are_bounded_and_the_rest_answer_at_once(backend: Backen
         let retry = Retry::new(key, "/create", project, b"same request").unwrap();
         // A retry never runs the call: it waits for the first one's answer or is refused.
         let never = async { Err(CoreError::internal("a retry ran the call")) };
-        tokio::spawn(async move { app.core.items().once(&who, retry, deadline, never).await })
+        tokio::spawn(async move { app.core.items().once(&who, retry, deadline, never, |_| None).await })
     };
     let (ada_first, started) = start(ada_p.clone(), "ada-key", &busy);
     started.await.unwrap();

@@ -135,3 +135,67 @@ async fn connections_the_server_ended_are_replaced_and_never_answered_with_a_500
     assert!(service_connections().await > 0, "new connections were opened");
     println!("503 answers after the server ended every session: {unavailable} of {}", answers.len());
 }
+
+/// What a request meets in a failover, each answered 503 with `Retry-After` (never 500) and served
+/// again once the database is: a database that takes no connections ("is not currently accepting
+/// connections", SQLSTATE 55000), and a server that takes connections but cannot write (a standby
+/// the routing still points at: 25006, read-only transaction; made here with
+/// `default_transaction_read_only`). PostgreSQL only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_that_refuses_connections_or_writes_is_a_503_never_a_500() {
+    let Some(backend) = Backend::postgres_or_skip() else { return };
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = crate::support::owner_with_project(&app).await;
+    let database_url = app.db.database_url.clone().unwrap();
+    let (server, database) = database_url.rsplit_once('/').unwrap();
+    let maintenance = sqlx::PgPool::connect(&format!("{server}/postgres")).await.unwrap();
+    let alter = |setting: &'static str| {
+        let (maintenance, database) = (maintenance.clone(), database.to_owned());
+        async move {
+            sqlx::query(&format!("ALTER DATABASE \"{database}\" {setting}")).execute(&maintenance).await.unwrap();
+            // Every session of the service ends, so the next ones meet the setting.
+            sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
+                .bind(&database)
+                .execute(&maintenance)
+                .await
+                .unwrap();
+        }
+    };
+    let create = |n: usize| {
+        let (http, url, auth) = (app.http.clone(), app.item_url(&project, "/panel/label"), owner.bearer());
+        async move {
+            let body = serde_json::json!({"text": format!("label {n}")});
+            let response = http.post(url).header("Authorization", auth).json(&body).send().await.unwrap();
+            let status = response.status();
+            let retry_after = response.headers().contains_key("retry-after");
+            (status, retry_after, response.text().await.unwrap_or_default())
+        }
+    };
+    for (case, refuse, allow) in [
+        ("no connections", "WITH ALLOW_CONNECTIONS false", "WITH ALLOW_CONNECTIONS true"),
+        ("read-only", "SET default_transaction_read_only = on", "RESET default_transaction_read_only"),
+    ] {
+        alter(refuse).await;
+        let mut answers = Vec::new();
+        for n in 0..6 {
+            answers.push(create(n).await);
+        }
+        for (status, retry_after, body) in &answers {
+            assert!(
+                *status == StatusCode::SERVICE_UNAVAILABLE && *retry_after,
+                "{case}: a create answered {status} {body}"
+            );
+            assert!(body.contains("DEPENDENCY_UNAVAILABLE"), "{case}: {body}");
+        }
+        alter(allow).await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let (status, _, body) = create(99).await;
+            if status == StatusCode::OK {
+                break;
+            }
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{case}, after: {body}");
+            assert!(Instant::now() < deadline, "{case}: still refused after the database came back");
+        }
+    }
+}

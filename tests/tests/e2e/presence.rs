@@ -27,13 +27,13 @@ backend_tests!(
 const WITHIN: Duration = Duration::from_secs(1);
 
 /// An open `GET .../presence` stream, read event by event.
-struct Follower {
+pub(crate) struct Follower {
     response: reqwest::Response,
     buffer: String,
 }
 
 impl Follower {
-    async fn open(app: &TestApp, base_url: &str, user: &TestUser, project: &str) -> Follower {
+    pub(crate) async fn open(app: &TestApp, base_url: &str, user: &TestUser, project: &str) -> Follower {
         let url = format!("{base_url}/api/v2/projects/{project}/presence");
         let response = app.http.get(url).header("Authorization", user.bearer()).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
@@ -42,7 +42,7 @@ impl Follower {
     }
 
     /// The next event (kind, data), or `None` when none comes within `within`.
-    async fn next(&mut self, within: Duration) -> Option<(String, Value)> {
+    pub(crate) async fn next(&mut self, within: Duration) -> Option<(String, Value)> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             while let Some(end) = self.buffer.find("\n\n") {
@@ -65,7 +65,13 @@ impl Follower {
     }
 }
 
-async fn announce(app: &TestApp, base_url: &str, user: &TestUser, project: &str, body: Value) -> crate::support::Reply {
+pub(crate) async fn announce(
+    app: &TestApp,
+    base_url: &str,
+    user: &TestUser,
+    project: &str,
+    body: Value,
+) -> crate::support::Reply {
     let url = format!("{base_url}/api/v2/projects/{project}/presence");
     send(app, Method::POST, &url, Some(&user.bearer()), Some(body)).await
 }

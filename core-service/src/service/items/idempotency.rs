@@ -21,11 +21,16 @@
 //! runs, its claim holds a lease ([`lease`]: the call's deadline plus [`LEASE_MARGIN`]), which it
 //! extends every half lease. A replica that dies mid-call leaves its claim until the lease lapses
 //! (60 s with the gateways' default 30 s deadline); retries until then answer "in progress", and
-//! the first one after takes the key over and runs the call. If the replica died after the call
-//! committed but before its answer was stored, that retry writes a second time: this window (the
-//! time between a commit and the store right after it, on a replica that crashes in it) is the
-//! only one in which a retried call can apply twice.
-
+//! the first one after takes the key over and runs the call.
+//!
+//! Whether the first call's write committed is never guessed: an item create marks the key's row
+//! in its own write transaction (`landed`, `storage::items::idempotency::mark_landed!`). A
+//! retry that finds the mark without an answer (the answer was lost with the connection at the
+//! commit, as in a database failover, or the replica died right after it) answers from what was
+//! written and never runs the call again; a failed call frees its key only when nothing landed.
+//! Calls whose writes do not mark (diagrams, arranging, webhooks) keep one window in which a
+//! retried call can apply twice: a replica that dies, or a database that fails over, between
+//! their commit and the store of their answer right after it (docs/REST.md#idempotent-retries).
 use std::future::Future;
 use std::time::Duration;
 
@@ -38,7 +43,7 @@ use super::ItemsService;
 use crate::error::{CoreError, CoreResult};
 use crate::service::access::fair_share::{Over, Slot};
 use crate::service::Principal;
-use crate::storage::{IdempotencyClaim, ItemsStore};
+use crate::storage::{IdempotencyClaim, ItemsStore, LandedItem, Landing};
 
 /// The HTTP header, named in errors about the key.
 pub const HEADER: &str = "Idempotency-Key";
@@ -48,6 +53,9 @@ pub const MAX_KEY_CHARS: usize = 255;
 pub const KEY_LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
 /// Added to a call's deadline to make the lease of its claim.
 pub const LEASE_MARGIN: Duration = Duration::from_secs(30);
+/// How long an idempotent call's outcome keeps being stored while the database is unavailable
+/// (a failover takes about ten seconds, docs/SCALING.md#when-the-database-fails-over).
+pub const UNAVAILABLE_PATIENCE: Duration = Duration::from_secs(60);
 /// The deadline assumed for a call that carries none (the gateways' default).
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 
@@ -142,6 +150,7 @@ pub fn scope_of(who: &Principal) -> String {
 }
 
 /// The claim of one attempt on one key.
+#[derive(Clone)]
 struct Held {
     store: ItemsStore,
     scope: String,
@@ -161,7 +170,8 @@ impl Held {
     where
         F: Future<Output = CoreResult<Vec<u8>>>,
     {
-        let mut work = std::pin::pin!(work);
+        let landing = Landing { scope: self.scope.clone(), key: self.key.clone(), claim: self.claim };
+        let mut work = std::pin::pin!(landing.scope(work));
         let mut renew = tokio::time::interval_at(Instant::now() + self.lease / 2, self.lease / 2);
         let outcome = loop {
             tokio::select! {
@@ -176,31 +186,50 @@ impl Held {
             }
         };
         match &outcome {
-            Ok(answer) => self.store(answer).await,
-            Err(_) => {
-                if let Err(err) = self.store.release_idempotency_key(&self.scope, &self.key, self.claim).await {
-                    // The key stays "in progress" until its lease lapses; then a retry runs.
-                    tracing::warn!(error = %err, "could not free the idempotency key of a failed call");
-                }
-            }
+            Ok(answer) => self.settle(Some(answer.clone())).await,
+            Err(_) => self.settle(None).await,
         }
         outcome
     }
 
-    /// Stores the answer, trying a few times: the call has committed, and a key left in progress
-    /// would run it again once its lease lapsed.
-    async fn store(&self, answer: &[u8]) {
-        for attempt in 1..=3u32 {
-            match self.store.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await {
-                Ok(true) => return,
-                Ok(false) => {
-                    tracing::warn!(key = %self.key, "an idempotency key was taken over before its call's answer was stored");
+    /// Stores the answer of a success, or frees the key of a failure. When the database is
+    /// unavailable (a failover) this goes on in the background for up to
+    /// [`UNAVAILABLE_PATIENCE`]: the caller gets its answer now, and a retry meanwhile answers
+    /// from what the write recorded in its own transaction (`landed`) rather than running again.
+    /// Freeing never frees a key whose write landed (`release_idempotency_key`).
+    async fn settle(self, answer: Option<Vec<u8>>) {
+        if self.settle_once(answer.as_deref()).await {
+            return;
+        }
+        tokio::spawn(async move {
+            let give_up = Instant::now() + UNAVAILABLE_PATIENCE;
+            let mut pause = Duration::from_millis(250);
+            while Instant::now() + pause < give_up {
+                tokio::time::sleep(pause).await;
+                if self.settle_once(answer.as_deref()).await {
                     return;
                 }
-                Err(err) => {
-                    tracing::warn!(error = %err, attempt, "could not store the answer of an idempotent call");
-                    tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt))).await;
+                pause = (pause * 2).min(Duration::from_secs(4));
+            }
+            tracing::warn!(key = %self.key, "gave up storing an idempotent call's outcome; its lease will lapse");
+        });
+    }
+
+    /// One try of [`Held::settle`]: true when done, or no longer this attempt's to do.
+    async fn settle_once(&self, answer: Option<&[u8]>) -> bool {
+        let settled = match answer {
+            Some(answer) => self.store.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await.map(|held| {
+                if !held {
+                    tracing::warn!(key = %self.key, "an idempotency key was taken over before its call's answer was stored");
                 }
+            }),
+            None => self.store.release_idempotency_key(&self.scope, &self.key, self.claim).await,
+        };
+        match settled {
+            Ok(()) => true,
+            Err(err) => {
+                tracing::warn!(error = %err, stored = answer.is_some(), "could not store an idempotent call's outcome");
+                false
             }
         }
     }
@@ -210,15 +239,17 @@ impl ItemsService {
     /// Runs `work` (the encoded answer of a creating call) once for `who` and `retry`'s key, or
     /// answers what its first run answered: `(answer, replayed)`. `deadline` is the time the
     /// caller gives this call. `work` runs in its own task, so it is `'static`.
-    pub async fn once<F>(
+    pub async fn once<F, R>(
         &self,
         who: &Principal,
         retry: Retry,
         deadline: Duration,
         work: F,
+        rebuild: R,
     ) -> CoreResult<(Vec<u8>, bool)>
     where
         F: Future<Output = CoreResult<Vec<u8>>> + Send + 'static,
+        R: Fn(&[LandedItem]) -> Option<Vec<u8>>,
     {
         let scope = scope_of(who);
         let (lease, give_up) = (lease(deadline), Instant::now() + patience(deadline));
@@ -254,6 +285,17 @@ impl ItemsService {
                     row.response.ok_or_else(|| CoreError::internal("a done idempotency key holds no answer"))?;
                 tracing::info!(key = %retry.key, "idempotent call replayed");
                 return Ok((answer, true));
+            } else if let Some(landed) = row.landed() {
+                // The first call's write committed (it said so in its own transaction), and its
+                // answer is not stored: lost with the connection at the commit, or not stored yet.
+                // Answer from what it wrote; never run it again.
+                tracing::warn!(key = %retry.key, "idempotent call answered from what its first run wrote");
+                return rebuild(&landed).map(|answer| (answer, true)).ok_or_else(|| {
+                    CoreError::Conflict(format!(
+                        "the request with this {HEADER} was applied, but its answer was lost; read the project to \
+                         find what it made"
+                    ))
+                });
             } else {
                 // Held by a running call, or by one whose replica went away mid-call (its lease lapsed).
                 row.lease_until <= now

@@ -23,6 +23,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use super::presence_resync::{aged, OwnAnnouncements, RESYNC_GRACE, RESYNC_REQUEST};
 use super::ItemsService;
 use crate::domain::{ItemId, ProjectId, ProjectRole, UserId};
 use crate::error::{CoreError, CoreResult};
@@ -195,6 +196,9 @@ pub struct PresenceHub {
     per_person: usize,
     /// Clients present at once on one project's map.
     per_project: usize,
+    /// What the clients of this replica last announced, to send again when a replica's listener
+    /// missed notifications (`presence_resync.rs`).
+    own: OwnAnnouncements,
 }
 
 impl Default for PresenceHub {
@@ -224,6 +228,7 @@ impl PresenceHub {
             expiry_ms: AtomicU64::new(PRESENCE_EXPIRY.as_millis() as u64),
             per_person: per_person.max(1) as usize,
             per_project: per_project.max(1) as usize,
+            own: OwnAnnouncements::default(),
         }
     }
 
@@ -305,10 +310,24 @@ impl PresenceHub {
         PresenceFollow { project, present, changes: entry.changes.subscribe(), slot: None }
     }
 
+    /// After notifications were missed: every client held leaves [`RESYNC_GRACE`] from `now`
+    /// unless it is announced again meanwhile (as the resync request makes every replica do).
+    fn age(&self, now: Instant) {
+        let expiry = Duration::from_millis(self.expiry_ms.load(Ordering::Relaxed));
+        let deadline = aged(now, expiry, RESYNC_GRACE);
+        let mut rooms = self.rooms();
+        for entry in rooms.projects.values_mut() {
+            for (_, seen) in entry.clients.values_mut() {
+                *seen = (*seen).min(deadline);
+            }
+        }
+    }
+
     /// Clients not heard from within the expiry leave; projects nobody is in or follows are
     /// forgotten.
     fn sweep(&self, now: Instant) {
         let expiry = Duration::from_millis(self.expiry_ms.load(Ordering::Relaxed));
+        self.own.expire(now, expiry);
         let mut rooms = self.rooms();
         let mut gone = Vec::new();
         rooms.projects.retain(|_, entry| {
@@ -376,7 +395,18 @@ fn check_announcement(announcement: &Announcement) -> CoreResult<Vec<ItemId>> {
 
 /// Announcements of other replicas (and this one's, back from the database) feed the hub.
 impl Follower for PresenceHub {
+    /// Listening started, or resumed after notifications were missed: age what this hub holds and
+    /// ask every replica for its clients' announcements again (`presence_resync.rs`).
+    fn listening(&self) {
+        self.age(Instant::now());
+        self.own.must_ask.notify_one();
+    }
+
     fn received(&self, payload: String) {
+        if payload == RESYNC_REQUEST {
+            self.own.asked.notify_one();
+            return;
+        }
         match Wire::read(&payload) {
             Some((project, present, leaving)) => self.apply(project, present, leaving),
             None => tracing::warn!("presence: an announcement that does not decode was ignored"),
@@ -413,6 +443,7 @@ impl ItemsService {
         if self.store.shares_presence() {
             let payload = serde_json::to_string(&Wire::of(project, &present, announcement.leaving))
                 .map_err(CoreError::internal)?;
+            self.presence.own.sent(project, &present.client_id, &payload, announcement.leaving);
             self.store.notify_presence(&payload).await
         } else {
             self.presence.apply(project, present, announcement.leaving);
@@ -450,7 +481,29 @@ impl ItemsService {
                 }
             }
         };
-        tokio::join!(sweep, self.relay_presence(&shutdown));
+        tokio::join!(sweep, self.relay_presence(&shutdown), self.resync_presence(&shutdown));
+    }
+
+    /// Sends the resync request when this replica's listener resumed, and this replica's clients'
+    /// announcements again when any replica asked (PostgreSQL; `presence_resync.rs`).
+    async fn resync_presence(&self, shutdown: &CancellationToken) {
+        if !self.store.shares_presence() {
+            return;
+        }
+        let own = &self.presence.own;
+        loop {
+            let payloads = tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = own.must_ask.notified() => vec![RESYNC_REQUEST.to_owned()],
+                () = own.asked.notified() => own.payloads(),
+            };
+            for payload in payloads {
+                if let Err(err) = self.store.notify_presence(&payload).await {
+                    tracing::warn!(error = %err, "presence: cannot send an announcement again");
+                    break;
+                }
+            }
+        }
     }
 
     /// Feeds the hub from the database's presence channel (PostgreSQL; on SQLite it returns at

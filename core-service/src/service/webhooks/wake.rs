@@ -18,6 +18,12 @@ use crate::webhooks::runtime::DueSignal;
 /// A wake-up from the database wakes this replica's dispatchers, unless it is this replica's own
 /// notification (its streams were woken at the write). SQLite's wake-ups name no replica.
 impl Follower for DueSignal {
+    /// Wake-ups sent while the listener's connection was lost were missed: the dispatchers look
+    /// for due deliveries now rather than at their next poll.
+    fn listening(&self) {
+        self.wake();
+    }
+
     fn received(&self, from: String) {
         if *from != *self.replica {
             self.wake();

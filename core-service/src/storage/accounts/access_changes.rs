@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::AccountsStore;
 use crate::error::CoreResult;
-use crate::storage::{db_error, PresenceListener, Storage};
+use crate::storage::{db_error, ChannelListener, Storage};
 
 /// The notification channel every replica listens on for changes of access.
 pub const ACCESS_CHANNEL: &str = "canvas_access";
@@ -23,7 +23,7 @@ impl AccountsStore {
     }
 
     /// Starts listening for changes of access; `None` on SQLite. Waits at most `within`.
-    pub async fn listen_access_changes(&self, within: Duration) -> CoreResult<Option<PresenceListener>> {
+    pub async fn listen_access_changes(&self, within: Duration) -> CoreResult<Option<ChannelListener>> {
         self.database().listen_on(ACCESS_CHANNEL, within).await
     }
 }

@@ -4,6 +4,11 @@
 //!
 //! Every change to a held row names the claim that holds it (`claim = $n`), so an attempt whose
 //! lease was taken over can no longer store or release a row that is not its own.
+//!
+//! An item create run under a key records what it inserted in the key's row *in its own
+//! transaction* ([`mark_landed!`], migration 0014): the call's task carries its claim
+//! ([`Landing`], a task-local), so whether the write committed is never in doubt, even when the
+//! commit's answer was lost with the connection.
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -13,6 +18,66 @@ use crate::error::CoreError;
 use crate::storage::db_error;
 
 type Result<T> = std::result::Result<T, CoreError>;
+
+/// The claim an idempotent call's task holds, for the writes it makes to record themselves.
+#[derive(Debug, Clone)]
+pub struct Landing {
+    pub scope: String,
+    pub key: String,
+    pub claim: Uuid,
+}
+
+tokio::task_local! {
+    static LANDING: Landing;
+}
+
+impl Landing {
+    /// Runs `work` with this claim as the task's: item inserts it makes mark the key's row.
+    pub async fn scope<F: std::future::Future>(self, work: F) -> F::Output {
+        LANDING.scope(self, work).await
+    }
+
+    /// The claim of the idempotent call running in this task, if any.
+    pub fn current() -> Option<Landing> {
+        LANDING.try_with(Clone::clone).ok()
+    }
+}
+
+/// One item an idempotent create inserted, as recorded in `landed`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LandedItem {
+    pub id: Uuid,
+    pub version: i64,
+    #[serde(rename = "type")]
+    pub item_type: String,
+}
+
+/// Records, inside the write transaction `$tx` and only when this task runs an idempotent call,
+/// the items (`$rows`, an iterator of `&ItemRow`) its write inserted.
+macro_rules! mark_landed {
+    ($tx:expr, $rows:expr) => {{
+        if let Some(landing) = crate::storage::items::idempotency::Landing::current() {
+            let landed: Vec<crate::storage::items::idempotency::LandedItem> = $rows
+                .into_iter()
+                .map(|row: &crate::storage::ItemRow| crate::storage::items::idempotency::LandedItem {
+                    id: row.id.uuid(),
+                    version: row.version,
+                    item_type: row.item_type.as_str().to_owned(),
+                })
+                .collect();
+            let landed = serde_json::to_string(&landed).map_err(CoreError::internal)?;
+            sqlx::query("UPDATE idempotency_keys SET landed = $4 WHERE scope = $1 AND key = $2 AND claim = $3")
+                .bind(&landing.scope)
+                .bind(&landing.key)
+                .bind(landing.claim)
+                .bind(landed)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_error)?;
+        }
+    }};
+}
+pub(crate) use mark_landed;
 
 /// `state` of a key whose first call is still running.
 pub const IN_PROGRESS: &str = "in_progress";
@@ -34,12 +99,20 @@ pub struct IdempotencyRow {
     /// The encoded answer, once [`DONE`].
     pub response: Option<Vec<u8>>,
     pub expires_at: DateTime<Utc>,
+    /// What the call's write inserted (JSON), recorded in its own transaction ([`mark_landed!`]).
+    pub landed: Option<String>,
 }
 
 impl IdempotencyRow {
     /// The first call succeeded and `response` holds its answer.
     pub fn is_done(&self) -> bool {
         self.state == DONE
+    }
+
+    /// What the call's committed write inserted, when it recorded that: its write happened, even
+    /// if its answer was never stored.
+    pub fn landed(&self) -> Option<Vec<LandedItem>> {
+        self.landed.as_deref().and_then(|landed| serde_json::from_str(landed).ok())
     }
 }
 
@@ -97,7 +170,7 @@ impl ItemsStore {
     pub async fn idempotency_key(&self, scope: &str, key: &str) -> Result<Option<IdempotencyRow>> {
         with_read_pool!(self, pool => {
             sqlx::query_as::<_, IdempotencyRow>(
-                "SELECT fingerprint, state, claim, lease_until, response, expires_at \
+                "SELECT fingerprint, state, claim, lease_until, response, expires_at, landed \
                  FROM idempotency_keys WHERE scope = $1 AND key = $2",
             )
             .bind(scope)
@@ -114,7 +187,7 @@ impl ItemsStore {
         let updated = with_write_pool!(self, pool => {
             sqlx::query(
                 "UPDATE idempotency_keys SET fingerprint = $3, state = $4, claim = $5, lease_until = $6, \
-                   response = NULL, created_at = $7, expires_at = $8 \
+                   response = NULL, landed = NULL, created_at = $7, expires_at = $8 \
                  WHERE scope = $1 AND key = $2 AND claim = $9",
             )
             .bind(claim.scope)
@@ -181,10 +254,14 @@ impl ItemsStore {
         Ok(updated == 1)
     }
 
-    /// Frees a key whose call failed, so a corrected retry can run.
+    /// Frees a key whose call failed, so a corrected retry can run; never one whose write landed
+    /// (its failure was only the answer's: the retry answers from what landed).
     pub async fn release_idempotency_key(&self, scope: &str, key: &str, claim: Uuid) -> Result<()> {
         with_write_pool!(self, pool => {
-            sqlx::query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND claim = $3 AND state = $4")
+            sqlx::query(
+                "DELETE FROM idempotency_keys \
+                 WHERE scope = $1 AND key = $2 AND claim = $3 AND state = $4 AND landed IS NULL",
+            )
                 .bind(scope)
                 .bind(key)
                 .bind(claim)

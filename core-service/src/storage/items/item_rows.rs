@@ -3,6 +3,7 @@
 use crate::domain::{ItemId, ProjectId, UserId};
 use sqlx::types::Json;
 
+use super::idempotency::mark_landed;
 use super::sqlite_reads::Inline;
 use super::ItemsStore;
 use crate::error::CoreError;
@@ -152,6 +153,7 @@ impl ItemsStore {
                 .await
                 .map_err(db_error)?;
             insert_event!(&mut *tx, event)?;
+            mark_landed!(tx, [item]);
             tx.commit().await.map_err(db_error)?;
         });
         Ok(())
@@ -185,6 +187,7 @@ impl ItemsStore {
             for event in events {
                 insert_event!(&mut *tx, event)?;
             }
+            mark_landed!(tx, items.iter());
             tx.commit().await.map_err(db_error)?;
         });
         Ok(())

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::ItemsStore;
 use crate::error::{CoreError, CoreResult};
-use crate::storage::{db_error, PresenceListener, Storage};
+use crate::storage::{db_error, ChannelListener, Storage};
 
 /// The notification channel every replica listens on.
 pub const PRESENCE_CHANNEL: &str = "canvas_presence";
@@ -42,7 +42,7 @@ impl ItemsStore {
 
     /// Starts listening on the presence channel; `None` on SQLite. Waits at most `within` for the
     /// connection.
-    pub async fn listen_presence(&self, within: Duration) -> CoreResult<Option<PresenceListener>> {
+    pub async fn listen_presence(&self, within: Duration) -> CoreResult<Option<ChannelListener>> {
         self.database().listen_on(PRESENCE_CHANNEL, within).await
     }
 }

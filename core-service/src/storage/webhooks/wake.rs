@@ -23,7 +23,7 @@ use tokio::sync::watch;
 
 use super::WebhooksStore;
 use crate::error::{CoreError, CoreResult, Dependency};
-use crate::storage::{db_error, Storage};
+use crate::storage::{db_error, Heard, Storage};
 
 /// The notification channel of due deliveries (PostgreSQL).
 pub const DUE_CHANNEL: &str = "canvas_webhook_due";
@@ -80,17 +80,8 @@ impl WebhooksStore {
             Storage::Sqlite(store) => return Ok(DueListener::Sqlite(store.enqueued.0.subscribe())),
             Storage::Postgres(pool) => pool,
         };
-        let listen = async {
-            let mut listener = PgListener::connect_with(pool).await?;
-            listener.listen(DUE_CHANNEL).await?;
-            Ok::<_, sqlx::Error>(listener)
-        };
-        match tokio::time::timeout(within, listen).await {
-            Ok(listener) => Ok(DueListener::Postgres(Box::new(listener.map_err(db_error)?))),
-            Err(_) => {
-                Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1))
-            }
-        }
+        let listener = crate::storage::notifications::listen_with(pool, DUE_CHANNEL, within).await?;
+        Ok(DueListener::Postgres(Box::new(listener)))
     }
 
     /// Whether other processes must be told of this one's enqueued deliveries (PostgreSQL).
@@ -114,19 +105,16 @@ impl WebhooksStore {
 }
 
 /// Each wake-up's payload is the replica that sent it (PostgreSQL) or empty (SQLite, this process);
-/// an error when the connection is lost (the caller listens again after a pause) or, on SQLite,
-/// when storage is gone.
+/// [`Heard::Resumed`] after a lost connection was made again; an error when it could not be (the
+/// caller listens again after a pause) or, on SQLite, when storage is gone.
 impl crate::storage::NotificationFeed for DueListener {
-    async fn next(&mut self) -> CoreResult<String> {
+    async fn next(&mut self) -> CoreResult<Heard> {
         match self {
             Self::Sqlite(feed) => match feed.changed().await {
-                Ok(()) => Ok(String::new()),
+                Ok(()) => Ok(Heard::Payload(String::new())),
                 Err(_) => Err(CoreError::unavailable(Dependency::Database, "the database was closed", 1)),
             },
-            Self::Postgres(listener) => {
-                let notification = listener.recv().await.map_err(db_error)?;
-                Ok(notification.payload().to_owned())
-            }
+            Self::Postgres(listener) => crate::storage::notifications::next_heard(listener).await,
         }
     }
 }

@@ -1,0 +1,126 @@
+//! An idempotent create whose write committed but whose answer was lost: the connection broke at
+//! the commit, as it does when the database fails over (bench/failover.sh found a label created
+//! twice this way before the write recorded itself). The write marks the key's row in its own
+//! transaction (`landed`), so a retry answers with what was written and never runs the call a
+//! second time; a call whose write did not commit still frees its key for the retry.
+//!
+//! The lost answer is made by a call that creates the item and then fails as a broken connection
+//! does (503, database unavailable); the retry is the same key and request through the same path
+//! the gRPC layer uses (`ItemsService::once`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canvas_tests::{backend_tests, Backend, TestApp};
+use core_service::domain::ProjectId;
+use core_service::error::{CoreError, Dependency};
+use core_service::service::items::idempotency::Retry;
+use core_service::service::Principal;
+use core_service::storage::LandedItem;
+use serde_json::{json, Map, Value};
+
+use crate::bulk::all_items;
+use crate::support::owner_with_project;
+
+backend_tests!(
+    a_create_whose_answer_was_lost_is_answered_from_what_it_wrote,
+    a_create_that_did_not_commit_frees_its_key
+);
+
+/// The answer a retry rebuilds: the ids that landed, in order.
+fn ids_of(landed: &[LandedItem]) -> Option<Vec<u8>> {
+    Some(
+        landed
+            .iter()
+            .map(|item| format!("{}:{}:{}", item.id, item.version, item.item_type))
+            .collect::<Vec<_>>()
+            .join(",")
+            .into_bytes(),
+    )
+}
+
+fn text(value: &str) -> Map<String, Value> {
+    json!({"text": value}).as_object().unwrap().clone()
+}
+
+async fn a_create_whose_answer_was_lost_is_answered_from_what_it_wrote(backend: Backend) {
+    let app = Arc::new(TestApp::spawn(backend).await);
+    let (owner, project) = owner_with_project(&app).await;
+    let who: Principal = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
+    let project_id = ProjectId::parse(&project).unwrap();
+    let retry = || Retry::new("lost-answer", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
+    let deadline = Duration::from_secs(30);
+
+    // The first run: the label commits, then the answer is lost as with a broken connection.
+    let (core, first_who) = (app.core.clone(), who.clone());
+    let first = async move {
+        core.items().create_item(&first_who, project_id, "panel", "label", text("written once"), None).await?;
+        Err(CoreError::unavailable(Dependency::Database, "the connection broke at the commit", 1))
+    };
+    let answered = app.core.items().once(&who, retry(), deadline, first, ids_of).await;
+    assert!(matches!(answered, Err(CoreError::Unavailable { .. })), "the caller saw the failure: {answered:?}");
+
+    let items = all_items(&app, &owner, &project).await;
+    assert_eq!(items.len(), 1, "the label was written: {items:?}");
+    let id = items[0]["itemId"].as_str().unwrap().to_owned();
+
+    // Retries, at once and later: each answers the written label, replayed, and runs nothing.
+    for n in 0..3 {
+        let never = async { Err(CoreError::internal("a retry ran the create a second time")) };
+        let (answer, replayed) = app.core.items().once(&who, retry(), deadline, never, ids_of).await.unwrap();
+        assert!(replayed, "retry {n}");
+        assert_eq!(String::from_utf8(answer).unwrap(), format!("{id}:1:label"), "retry {n}");
+    }
+    let items = all_items(&app, &owner, &project).await;
+    assert_eq!(items.len(), 1, "still one label: {items:?}");
+    assert_eq!(items[0]["text"], "written once");
+
+    // A bulk create whose answer was lost: the retry answers every item, in order.
+    let retry = || Retry::new("lost-bulk", "/canvas.v1.ItemService/CreateItems", &project, b"three labels").unwrap();
+    let (core, first_who) = (app.core.clone(), who.clone());
+    let first = async move {
+        let batch = (0..3)
+            .map(|n| core_service::service::items::bulk::BulkItem {
+                reference: None,
+                item_type: "label".into(),
+                parent: None,
+                properties: text(&format!("bulk {n}")),
+            })
+            .collect();
+        core.items().create_items(&first_who, project_id, batch).await?;
+        Err(CoreError::unavailable(Dependency::Database, "the connection broke at the commit", 1))
+    };
+    assert!(app.core.items().once(&who, retry(), deadline, first, ids_of).await.is_err());
+    let never = async { Err(CoreError::internal("a retry ran the bulk create a second time")) };
+    let (answer, replayed) = app.core.items().once(&who, retry(), deadline, never, ids_of).await.unwrap();
+    let items = all_items(&app, &owner, &project).await;
+    assert_eq!(items.len(), 4, "one label and three from the bulk create: {items:?}");
+    let bulk: Vec<String> = items[1..].iter().map(|i| format!("{}:1:label", i["itemId"].as_str().unwrap())).collect();
+    assert!(replayed);
+    assert_eq!(String::from_utf8(answer).unwrap(), bulk.join(","), "every item, in creation order");
+}
+
+async fn a_create_that_did_not_commit_frees_its_key(backend: Backend) {
+    let app = Arc::new(TestApp::spawn(backend).await);
+    let (owner, project) = owner_with_project(&app).await;
+    let who: Principal = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
+    let project_id = ProjectId::parse(&project).unwrap();
+    let retry = || Retry::new("not-landed", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
+    let deadline = Duration::from_secs(30);
+
+    // The database went away before the write: nothing landed, so the key is free again.
+    let failed = async { Err(CoreError::unavailable(Dependency::Database, "the database does not answer", 5)) };
+    assert!(app.core.items().once(&who, retry(), deadline, failed, ids_of).await.is_err());
+    let core = app.core.clone();
+    let who_again = who.clone();
+    let second = async move {
+        let written =
+            core.items().create_item(&who_again, project_id, "panel", "label", text("the retry"), None).await?;
+        Ok(written.item.to_string().into_bytes())
+    };
+    let (answer, replayed) = app.core.items().once(&who, retry(), deadline, second, ids_of).await.unwrap();
+    assert!(!replayed, "the retry ran the call");
+    let items = all_items(&app, &owner, &project).await;
+    assert_eq!(items.len(), 1, "{items:?}");
+    assert_eq!(String::from_utf8(answer).unwrap(), items[0]["itemId"].as_str().unwrap());
+}
