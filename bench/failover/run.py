@@ -54,6 +54,8 @@ def main():
     parser.add_argument("--pause", type=float, default=0.02, help="seconds each writer rests between writes")
     parser.add_argument("--steady", type=float, default=10, help="seconds of load before and between failovers")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--host-list", action="store_true",
+                        help="the service names both servers in its URL instead of HAProxy's address")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="canvas-failover-")
@@ -73,6 +75,10 @@ def main():
                 print(f"creating the database: {err}; trying again", flush=True)
                 time.sleep(0.5)
         url = f"postgres://postgres@127.0.0.1:{cluster.HAPROXY_PORT}/canvas"
+        if args.host_list:
+            servers = ",".join(f"127.0.0.1:{node.pg_port}" for node in db.nodes)
+            url = f"postgres://postgres@{servers}/canvas?target_session_attrs=read-write"
+        print(f"the service's database URL: {url}", flush=True)
         # First start: schema and the development credentials; then the receiver (which needs the
         # project) and the service again with the receiver's CA.
         stop(start_up(args.canvasctl, work, url, os.path.join(work, "up.log")))

@@ -122,6 +122,7 @@ const FATES: &[(&str, &str, Fate)] = &[
     ("docs/OPERATIONS.md", "archive_mode = on", Fate::RunBy("canvasctl/tests/backup_postgres.rs::a_base_backup_and_the_wal_archive_restore_to_a_point_in_time")),
     ("docs/OPERATIONS.md", "pg_basebackup -h db.internal", Fate::RunBy("canvasctl/tests/backup_postgres.rs::a_base_backup_and_the_wal_archive_restore_to_a_point_in_time")),
     ("docs/OPERATIONS.md", "recovery_target_time", Fate::RunBy("canvasctl/tests/backup_postgres.rs::a_base_backup_and_the_wal_archive_restore_to_a_point_in_time")),
+    ("docs/OPERATIONS.md", "bash bench/failover.sh 5", Fate::NotRun("a rehearsal with Patroni, etcd and HAProxy that takes minutes; its runs and figures are in docs/performance/failover.md")),
     ("docs/SCALING.md", "createdb -h 127.0.0.1 -U postgres scaling_size", Fate::NotRun("a measurement of table sizes at 20,000 items; its figures are the text around it")),
     ("docs/WEBHOOKS.md", "\"customData\": {\"team\": \"blue\"}", Fate::RunHere("receiving_webhooks_locally_as_written")),
     ("docs/WEBHOOKS.md", "canvasctl webhooks listen --port 8443", Fate::RunHere("receiving_webhooks_locally_as_written")),

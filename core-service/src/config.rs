@@ -17,7 +17,8 @@ pub struct CoreConfig {
     #[arg(long = "data-dir", env = "CANVAS_DATA_DIR", default_value = "./canvas-data")]
     pub data_dir: PathBuf,
 
-    /// `postgres://…` selects PostgreSQL; empty means SQLite in the data directory.
+    /// `postgres://…` selects PostgreSQL (several servers, `host1:port1,host2:port2`: the one that
+    /// accepts writes, followed when it moves); empty means SQLite in the data directory.
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
 

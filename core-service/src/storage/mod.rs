@@ -87,6 +87,7 @@ pub mod backup;
 mod items;
 mod notifications;
 mod outbox;
+mod pg_hosts;
 mod retrieval;
 mod rows;
 mod webhooks;
@@ -138,6 +139,16 @@ pub enum Storage {
 pub struct PgStore {
     pool: PgPool,
     reads: Arc<items::PgReads>,
+    /// The servers of a URL that names several, whose primary the pool follows (`pg_hosts.rs`).
+    hosts: Option<Arc<pg_hosts::HostList>>,
+}
+
+impl PgStore {
+    /// Changes whenever the pool moved to another server (a host list's new primary): a listener
+    /// listens anew then. `None` for a URL of one server.
+    pub(crate) fn moves(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.hosts.as_ref().map(|hosts| hosts.moves())
+    }
 }
 
 impl std::ops::Deref for PgStore {
@@ -276,14 +287,38 @@ impl Storage {
                 Ok(Self::Sqlite(SqliteStore { writer, reader, inline, enqueued }))
             }
             DatabaseTarget::Postgres(url) => {
-                let options = PgConnectOptions::from_str(url)?.disable_statement_logging();
+                let hosts = match pg_hosts::split_hosts(url) {
+                    Some(urls) => Some(Arc::new(pg_hosts::HostList::new(&urls, |o| o.disable_statement_logging())?)),
+                    None => None,
+                };
+                let (options, first) = match &hosts {
+                    Some(hosts) => {
+                        let Some(primary) = hosts.find_primary().await else {
+                            anyhow::bail!("no server of the database URL accepts writes (asked {})", hosts.names());
+                        };
+                        (hosts.options(primary), primary)
+                    }
+                    None => (PgConnectOptions::from_str(url)?.disable_statement_logging(), 0),
+                };
                 let after = settings.check_idle_after;
-                let pool = if after.is_zero() {
-                    PgPoolOptions::new()
-                } else {
-                    PgPoolOptions::new()
+                let pool = match (&hosts, after.is_zero()) {
+                    (None, true) => PgPoolOptions::new(),
+                    (None, false) => PgPoolOptions::new()
                         .test_before_acquire(false)
-                        .before_acquire(move |conn, meta| Box::pin(check_if_idle_long(conn, meta, after)))
+                        .before_acquire(move |conn, meta| Box::pin(check_if_idle_long(conn, meta, after))),
+                    // A connection made before the primary moved may lead to a standby: dropped.
+                    (Some(hosts), _) => {
+                        let hosts = hosts.clone();
+                        PgPoolOptions::new().test_before_acquire(false).before_acquire(move |conn, meta| {
+                            let moved = hosts.predates_move(meta.age);
+                            Box::pin(async move {
+                                if moved {
+                                    return Ok(false);
+                                }
+                                check_if_idle_long(conn, meta, after).await
+                            })
+                        })
+                    }
                 };
                 let pool = pool
                     .max_connections(settings.max_connections.max(2))
@@ -291,8 +326,11 @@ impl Storage {
                     .connect_with(options)
                     .await?;
                 POSTGRES_MIGRATIONS.run(&pool).await?;
-                let reads = Arc::new(items::PgReads::new(url));
-                Ok(Self::Postgres(PgStore { pool, reads }))
+                let reads = Arc::new(if hosts.is_some() { items::PgReads::off() } else { items::PgReads::new(url) });
+                if let Some(hosts) = &hosts {
+                    tokio::spawn(hosts.clone().follow(pool.clone(), first));
+                }
+                Ok(Self::Postgres(PgStore { pool, reads, hosts }))
             }
         }
     }

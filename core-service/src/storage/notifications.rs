@@ -19,7 +19,15 @@ use crate::storage::{db_error, Storage};
 /// One replica's subscription to a notification channel. Its connection is one of the pool's,
 /// held for as long as the listener lives.
 #[derive(Debug)]
-pub struct ChannelListener(PgListener);
+pub struct ChannelListener(Listening);
+
+/// A listener, and the moves of the pool's server it must follow (a host list's primary moved:
+/// this connection may be on a standby now, which hears nothing; `pg_hosts.rs`).
+#[derive(Debug)]
+pub struct Listening {
+    listener: PgListener,
+    moves: Option<tokio::sync::watch::Receiver<u64>>,
+}
 
 /// What a listener heard next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,35 +46,49 @@ impl Storage {
         channel: &str,
         within: Duration,
     ) -> CoreResult<Option<ChannelListener>> {
-        let Storage::Postgres(pool) = self else { return Ok(None) };
-        Ok(Some(ChannelListener(listen_with(pool, channel, within).await?)))
+        let Storage::Postgres(store) = self else { return Ok(None) };
+        Ok(Some(ChannelListener(listen_with(store, channel, within).await?)))
     }
 }
 
 /// A listener on `channel` of `pool`'s database, within `within`.
 pub(in crate::storage) async fn listen_with(
-    pool: &sqlx::PgPool,
+    store: &super::PgStore,
     channel: &str,
     within: Duration,
-) -> CoreResult<PgListener> {
+) -> CoreResult<Listening> {
+    let mut moves = store.moves();
+    if let Some(moves) = &mut moves {
+        moves.mark_unchanged();
+    }
     let listen = async {
-        let mut listener = PgListener::connect_with(pool).await?;
+        let mut listener = PgListener::connect_with(store).await?;
         listener.listen(channel).await?;
         Ok::<_, sqlx::Error>(listener)
     };
     match tokio::time::timeout(within, listen).await {
-        Ok(listener) => listener.map_err(db_error),
+        Ok(listener) => Ok(Listening { listener: listener.map_err(db_error)?, moves }),
         Err(_) => Err(CoreError::unavailable(Dependency::Database, "the database did not answer LISTEN in time", 1)),
     }
 }
 
-/// The next thing `listener` hears. sqlx reconnects a lost connection at once (its
+/// The next thing `listening` hears. sqlx reconnects a lost connection at once (its
 /// `eager_reconnect`) and says so only through `try_recv`'s `None`; an error means the connection
-/// could not be made again (the caller listens again after a pause).
-pub(in crate::storage) async fn next_heard(listener: &mut PgListener) -> CoreResult<Heard> {
-    match listener.try_recv().await.map_err(db_error)? {
-        Some(notification) => Ok(Heard::Payload(notification.payload().to_owned())),
-        None => Ok(Heard::Resumed),
+/// could not be made again, or the pool's server moved (the caller listens again after a pause).
+pub(in crate::storage) async fn next_heard(listening: &mut Listening) -> CoreResult<Heard> {
+    let Listening { listener, moves } = listening;
+    let moved = async {
+        match moves {
+            Some(moves) => moves.changed().await.unwrap_or(()),
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        received = listener.try_recv() => match received.map_err(db_error)? {
+            Some(notification) => Ok(Heard::Payload(notification.payload().to_owned())),
+            None => Ok(Heard::Resumed),
+        },
+        () = moved => Err(CoreError::unavailable(Dependency::Database, "the primary moved; listening anew", 1)),
     }
 }
 

@@ -199,3 +199,40 @@ async fn a_database_that_refuses_connections_or_writes_is_a_503_never_a_500() {
         }
     }
 }
+
+/// A database URL naming several servers (`host1:port1,host2:port2`, as libpq takes it): the
+/// service uses the one that accepts writes, here the second, the first being a port nobody
+/// listens on; a list where no server answers is a start-up error naming every server.
+/// (Following a primary that moves is run with Patroni by `bench/failover.sh --host-list`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_url_naming_several_servers_uses_the_one_that_accepts_writes() {
+    let Some(backend) = Backend::postgres_or_skip() else { return };
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = crate::support::owner_with_project(&app).await;
+    let database_url = app.db.database_url.clone().unwrap();
+    let (user, rest) = database_url.split_once("://").unwrap().1.split_once('@').unwrap();
+    let (server, database) = rest.split_once('/').unwrap();
+    let nobody = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+
+    let mut config = app.another_core_config(canvas_tests::keyword_only());
+    config.database_url =
+        Some(format!("postgres://{user}@{nobody},{server}/{database}?target_session_attrs=read-write"));
+    let second = core_service::build(&config).await.expect("a replica starts on the server that accepts writes");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let _stop = stop.clone().drop_guard();
+    let (_, gateway) = app.serve_replica(second, &stop).await;
+    let url = format!("{gateway}/api/v2/projects/{project}/item/panel/label?jsonCasing=camel");
+    let body = serde_json::json!({"text": "through a host list"});
+    let created = crate::support::send(&app, reqwest::Method::POST, &url, Some(&owner.bearer()), Some(body)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+    let id = created.body["itemId"].as_str().unwrap();
+    let read_url = app.item_url(&project, &format!("/{id}?jsonCasing=camel"));
+    let read = crate::support::send(&app, reqwest::Method::GET, &read_url, Some(&owner.bearer()), None).await;
+    assert_eq!(read.body["text"], "through a host list", "the same database");
+
+    let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    config.database_url = Some(format!("postgres://{user}@{nobody},{other}/{database}"));
+    let Err(refused) = core_service::build(&config).await else { panic!("it started with no server answering") };
+    let refused = format!("{refused:#}");
+    assert!(refused.contains(&nobody.to_string()) && refused.contains(&other.to_string()), "{refused}");
+}

@@ -76,8 +76,17 @@ impl PgReads {
         Self { config, slots, next: AtomicUsize::new(0), closed: AtomicBool::new(false) }
     }
 
+    /// Reads that always decline (to the pool): for a database URL naming several servers, whose
+    /// primary moves (`storage/pg_hosts.rs`).
+    pub(in crate::storage) fn off() -> Self {
+        Self { config: None, slots: Vec::new(), next: AtomicUsize::new(0), closed: AtomicBool::new(false) }
+    }
+
     /// The item `item_id` of project `project_id`.
     pub(in crate::storage) async fn item(self: &Arc<Self>, project_id: ProjectId, item_id: ItemId) -> Inline<ItemRow> {
+        if self.slots.is_empty() {
+            return Inline::Declined;
+        }
         let slot = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
         let Some(reader) = self.reader(slot) else { return Inline::Declined };
         match reader.client.query_opt(&reader.item_by_id, &[&item_id.uuid(), &project_id.uuid()]).await {

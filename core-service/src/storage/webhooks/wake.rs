@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::postgres::PgListener;
 use sqlx::sqlite::SqliteOperation;
 use sqlx::SqliteConnection;
 use tokio::sync::watch;
@@ -70,7 +69,7 @@ pub enum DueListener {
     /// This process's own commits (SQLite).
     Sqlite(watch::Receiver<u64>),
     /// Every replica's notifications (PostgreSQL), this one's included.
-    Postgres(Box<PgListener>),
+    Postgres(Box<crate::storage::notifications::Listening>),
 }
 
 impl WebhooksStore {
