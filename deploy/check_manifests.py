@@ -9,6 +9,10 @@ fit together.
                                                  is read by the Rust code there)
     check_manifests.py --self-test RENDERED.yaml break a production render in
                                                  known ways; each must be caught
+    check_manifests.py --without-operator-kinds RENDERED.yaml OUT.yaml
+                                                 the objects the Kubernetes schemas know
+                                                 (operators' kinds, OPERATOR_KINDS, are
+                                                 checked here instead)
 
 OVERLAY is `development` or `production`. Exit status 0 when every check
 passes, 1 otherwise (each failure printed). Needs Python 3.11 and PyYAML.
@@ -36,7 +40,13 @@ HTTP_COMPONENTS = {
 INGRESS_ROUTES = {"/api": "rest-gateway", "/map": "rest-gateway", "/mcp": "mcp-gateway"}
 # Secrets the production overlay expects to exist in the cluster, created
 # outside git (deploy/kubernetes/overlays/production/secrets.example.env).
-EXTERNAL_SECRETS = {"canvas-database", "canvas-signing-key", "canvas-llm", "canvas-blob-store", "canvas-tls"}
+EXTERNAL_SECRETS = {"canvas-signing-key", "canvas-llm", "canvas-blob-store", "canvas-tls"}
+# Objects of operators the cluster must run, which the Kubernetes schemas do not know: checked by
+# `check_database` instead. The production database is a CloudNativePG cluster
+# (deploy/kubernetes/overlays/production/database.yaml).
+OPERATOR_KINDS = {("postgresql.cnpg.io/v1", "Cluster")}
+# Secrets an operator creates from a rendered object: CloudNativePG's `<cluster>-app`.
+OPERATOR_SECRET_SUFFIX = "-app"
 # Environment variables that are not the service's own (CANVAS_*).
 FOREIGN_ENV = {"RUST_LOG", "HOME", "POSTGRES_USER", "POSTGRES_DB", "POSTGRES_PASSWORD", "PGDATA"}
 # CANVAS_* variables the manifests may set before the Rust code reads them
@@ -200,7 +210,10 @@ def check(overlay: str, docs: list[dict], source_root: str | None = None) -> tup
                     refs.append(("ConfigMap", item["configMapRef"]))
             for ref_kind, ref in refs:
                 present = m.get(ref_kind, ref["name"]) is not None
-                external = ref_kind == "Secret" and overlay == "production" and ref["name"] in EXTERNAL_SECRETS
+                external = ref_kind == "Secret" and overlay == "production" and (
+                    ref["name"] in EXTERNAL_SECRETS
+                    or ref["name"] in {f"{c}{OPERATOR_SECRET_SUFFIX}" for c in m.names("Cluster")}
+                )
                 expect(present or external or ref.get("optional") is True,
                        f"{cw}: {ref_kind} {ref['name']} is neither rendered nor an expected external Secret")
         for volume in pod.get("volumes", []):
@@ -383,7 +396,47 @@ def check(overlay: str, docs: list[dict], source_root: str | None = None) -> tup
             if dep is not None:
                 expect(dep["spec"].get("replicas") == 1, f"development: Deployment {comp} does not have 1 replica")
 
+    if overlay == "production":
+        check_database(m, expect)
     return failures, count
+
+
+def check_database(m: "Manifests", expect) -> None:
+    """Production: PostgreSQL with failover that loses no acknowledged write, and the service and
+    the migration Job pointed at its primary."""
+    clusters = [d for d in m.docs if (d.get("apiVersion"), d["kind"]) in OPERATOR_KINDS]
+    expect(len(clusters) == 1, f"production: expected one CloudNativePG Cluster, found {len(clusters)}")
+    if not clusters:
+        return
+    cluster = clusters[0]
+    name, spec = cluster["metadata"]["name"], cluster.get("spec", {})
+    expect(spec.get("instances", 1) >= 3, f"Cluster {name}: {spec.get('instances', 1)} instances; a failover needs a primary and two standbys")
+    sync = spec.get("postgresql", {}).get("synchronous", {})
+    expect(sync.get("number", 0) >= 1 and sync.get("dataDurability", "required") == "required",
+           f"Cluster {name}: replication is not synchronous with required durability; a failover could lose acknowledged writes")
+    affinity = spec.get("affinity", {})
+    expect(affinity.get("enablePodAntiAffinity", True) is not False
+           and affinity.get("topologyKey", "kubernetes.io/hostname") in ("topology.kubernetes.io/zone", "kubernetes.io/hostname"),
+           f"Cluster {name}: instances may share a node or zone")
+    expect(spec.get("enablePDB", True) is not False, f"Cluster {name}: no PodDisruptionBudget")
+    for kind, workload in (("Deployment", "core-service"), ("Job", "core-service-migrate")):
+        obj = m.get(kind, workload)
+        if obj is None:
+            continue
+        url = env_value(containers(obj["spec"]["template"]["spec"])[0], "CANVAS_DATABASE_URL") or {}
+        ref = url.get("valueFrom", {}).get("secretKeyRef", {})
+        expect(ref.get("name") == f"{name}{OPERATOR_SECRET_SUFFIX}" and ref.get("key") == "uri",
+               f"{kind}/{workload}: CANVAS_DATABASE_URL is not the Cluster's primary ({name}-app, key uri): {ref}")
+
+
+def without_operator_kinds(source: str, out: str) -> int:
+    docs = load(source)
+    kept = [d for d in docs if (d.get("apiVersion"), d["kind"]) not in OPERATOR_KINDS]
+    with open(out, "w", encoding="utf-8") as f:
+        yaml.safe_dump_all(kept, f, sort_keys=False)
+    print(f"{len(docs) - len(kept)} operator object(s) left to check_manifests.py: "
+          + ", ".join(sorted(f"{d['kind']}/{d['metadata']['name']}" for d in docs if d not in kept)))
+    return 0
 
 
 def load(path: str) -> list[dict]:
@@ -448,6 +501,16 @@ def self_test(path: str, source_root: str) -> int:
     def plain_db_url(ds):
         env_value(container(ds, "core-service"), "CANVAS_DATABASE_URL").pop("valueFrom")
 
+    def single_database(ds):
+        find(ds, "Cluster", "canvas-db")["spec"]["instances"] = 1
+
+    def asynchronous_standbys(ds):
+        find(ds, "Cluster", "canvas-db")["spec"]["postgresql"].pop("synchronous")
+
+    def url_beside_the_cluster(ds):
+        env_value(container(ds, "core-service"), "CANVAS_DATABASE_URL")["valueFrom"]["secretKeyRef"] = {
+            "name": "canvas-database", "key": "CANVAS_DATABASE_URL"}
+
     def unknown_configmap(ds):
         container(ds, "mcp-gateway")["envFrom"].append({"configMapRef": {"name": "nowhere"}})
 
@@ -471,7 +534,8 @@ def self_test(path: str, source_root: str) -> int:
 
     mutations = [drop_hpa, root_user, writable_root, no_limits, keep_caps, wrong_mcp_route, missing_map,
                  one_replica, http_probe_on_core, secret_in_git, port_mismatch, no_migrate, plain_db_url,
-                 unknown_configmap, latest_image, wrong_env, agents_typo, agents_path, unknown_variable]
+                 unknown_configmap, latest_image, wrong_env, agents_typo, agents_path, unknown_variable,
+                 single_database, asynchronous_standbys, url_beside_the_cluster]
     missed = []
     for mutate in mutations:
         broken = copy.deepcopy(docs)
@@ -490,6 +554,8 @@ def main(argv: list[str]) -> int:
     source_root = None
     if len(argv) >= 3 and argv[1] == "--source-root":
         source_root, argv = argv[2], [argv[0]] + argv[3:]
+    if len(argv) == 4 and argv[1] == "--without-operator-kinds":
+        return without_operator_kinds(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "--self-test":
         return self_test(argv[2], source_root or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     if len(argv) != 3 or argv[1] not in NAMESPACE:

@@ -46,6 +46,41 @@ def stop(process):
     process.wait(timeout=60)
 
 
+class LagSampler(threading.Thread):
+    """Once a second, the synchronous standby's lag as the primary reports it
+    (`pg_stat_replication`: replay lag and bytes of WAL not yet replayed), through HAProxy."""
+
+    def __init__(self, stop):
+        super().__init__(daemon=True)
+        self.stop, self.samples = stop, []  # (unix time, replay lag ms or None, bytes behind)
+
+    def run(self):
+        sql = ("SELECT COALESCE((EXTRACT(EPOCH FROM replay_lag) * 1000)::text, ''), "
+               "pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) FROM pg_stat_replication LIMIT 1")
+        while not self.stop.wait(1.0):
+            try:
+                row = cluster.psql(cluster.HAPROXY_PORT, sql)
+            except RuntimeError:
+                continue
+            if "|" in row:
+                lag, behind = row.split("|")
+                self.samples.append((time.time(), float(lag) if lag else None, float(behind)))
+
+
+def lag_report(samples, events):
+    """Lag figures from the samples taken at least 20 s after every event (steady load)."""
+    steady = [s for s in samples if all(not (at - 1 <= s[0] <= at + 20) for _, at, _, _ in events)]
+    lags = sorted(s[1] for s in steady if s[1] is not None)
+    behind = sorted(s[2] for s in steady)
+    if not lags:
+        print("replica lag: no steady sample")
+        return
+    pick = lambda values, q: values[min(len(values) - 1, int(q * len(values)))]  # noqa: E731
+    print(f"replica replay lag under load ({len(lags)} steady samples): p50 {pick(lags, 0.5):.1f} ms, "
+          f"p99 {pick(lags, 0.99):.1f} ms, max {lags[-1]:.1f} ms; WAL not yet replayed: p50 "
+          f"{pick(behind, 0.5):.0f} bytes, max {behind[-1]:.0f} bytes")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--canvasctl", required=True)
@@ -108,6 +143,8 @@ def main():
         writers = [load.Writer(i, load.Api(*HTTP, token), project, stop_load, args.pause) for i in range(args.writers)]
         for writer in writers:
             writer.start()
+        sampler = LagSampler(stop_load)
+        sampler.start()
         events = []  # (kind, at, old primary, new primary)
         time.sleep(args.steady)
         for _ in range(args.failovers):
@@ -131,6 +168,7 @@ def main():
 
         failures = check(api, project, writers, heard, work)
         report(writers, events, work)
+        lag_report(sampler.samples, events)
         if failures:
             print("FAILED:\n  " + "\n  ".join(failures[:40]), flush=True)
             sys.exit(1)
@@ -234,6 +272,10 @@ def report(writers, events, work):
         statuses[a.status] = statuses.get(a.status, 0) + 1
     print(f"answers by status: {dict(sorted(statuses.items()))}")
     print(f"slowest answer: {max(a.ended - a.started for a in attempts):.2f} s")
+    for a in sorted(attempts, key=lambda a: a.started - a.ended)[:3]:
+        before = [(kind, at) for kind, at, _, _ in events if at <= a.started]
+        after = f"{a.started - before[-1][1]:.1f} s after {before[-1][0]} {len(before)}" if before else "before any event"
+        print(f"  {a.ended - a.started:.2f} s: a {a.kind} answered {a.status} {a.reason!r}, started {after}")
     reasons = {}
     for a in attempts:
         if not a.ok:
