@@ -154,3 +154,30 @@ impl From<Invalid> for CoreError {
 }
 
 pub type CoreResult<T> = Result<T, CoreError>;
+
+/// How long work that must reach the database (an indexing outcome, an idempotent call's answer)
+/// keeps trying while it is unavailable: a failover takes about ten seconds
+/// (docs/SCALING.md#when-the-database-fails-over).
+pub const UNAVAILABLE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs `attempt` until it answers anything but [`CoreError::Unavailable`], pausing 250 ms, then
+/// twice as long each time up to 4 s, for at most [`UNAVAILABLE_PATIENCE`]; then answers its last
+/// outcome. Only for work whose repetition writes the same rows.
+pub async fn while_unavailable<T, F, Fut>(what: &str, mut attempt: F) -> CoreResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = CoreResult<T>>,
+{
+    let give_up = tokio::time::Instant::now() + UNAVAILABLE_PATIENCE;
+    let mut pause = std::time::Duration::from_millis(250);
+    loop {
+        match attempt().await {
+            Err(CoreError::Unavailable { .. }) if tokio::time::Instant::now() + pause < give_up => {
+                tracing::warn!("the database is unavailable; {what} waits for it");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(std::time::Duration::from_secs(4));
+            }
+            outcome => return outcome,
+        }
+    }
+}

@@ -42,11 +42,6 @@ const ROUND_ITEMS: u32 = 256;
 const EMBED_BATCH: usize = 256;
 /// How long a lease lasts before another replica may take the row; renewed every third of it.
 const LEASE: Duration = Duration::from_secs(300);
-/// How long finished work waits for a database that is unavailable (a failover takes about ten
-/// seconds, docs/SCALING.md#when-the-database-fails-over) before it is left to its lease, which
-/// lapses only after [`LEASE`]: without the wait, every item of a round that met the failover
-/// stayed out of the index for five minutes.
-const UNAVAILABLE_PATIENCE: Duration = Duration::from_secs(60);
 /// How often an idle indexer looks for entries of another model (a replica with the old model
 /// kept writing during a rolling switch).
 const MODEL_CHECK_INTERVAL: Duration = Duration::from_secs(300);
@@ -313,25 +308,12 @@ impl Indexer {
         }
     }
 
-    /// Stores `outcomes` in one transaction, waiting (up to [`UNAVAILABLE_PATIENCE`], with growing
-    /// pauses) while the database is unavailable. Storing an outcome twice writes the same rows,
-    /// so a commit whose answer was lost may be repeated.
+    /// Stores `outcomes` in one transaction, waiting while the database is unavailable
+    /// ([`crate::error::while_unavailable`]) rather than leaving them to their lease, which lapses
+    /// only after [`LEASE`]: without the wait, every item of a round that met a failover stayed
+    /// out of the index for five minutes. Storing an outcome twice writes the same rows.
     async fn apply_when_available(&self, outcomes: &[IndexOutcome]) -> Result<(), CoreError> {
-        let give_up = tokio::time::Instant::now() + UNAVAILABLE_PATIENCE;
-        let mut pause = Duration::from_millis(250);
-        loop {
-            match self.store.apply_index_outcomes(outcomes).await {
-                Err(CoreError::Unavailable { .. }) if tokio::time::Instant::now() + pause < give_up => {
-                    tracing::warn!(
-                        items = outcomes.len(),
-                        "the database is unavailable; indexing outcomes wait for it"
-                    );
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_secs(4));
-                }
-                other => return other,
-            }
-        }
+        crate::error::while_unavailable("storing indexing outcomes", || self.store.apply_index_outcomes(outcomes)).await
     }
 
     /// One outcome in its own transaction; a failure to store it becomes a retry of the item.

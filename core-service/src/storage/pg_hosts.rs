@@ -180,6 +180,35 @@ mod tests {
         assert_eq!(server_name("postgres://u:secret@db2:5433/canvas?x=1"), "db2:5433");
     }
 
+    proptest::proptest! {
+        /// Any user, host list, database and parameters: one URL per host, in order, each with the
+        /// same user, database and parameters but `target_session_attrs`; a single host is no list.
+        #[test]
+        fn every_host_gets_the_rest_of_the_url(
+            user in "[a-z][a-z0-9]{0,8}(:[A-Za-z0-9%]{1,12})?",
+            hosts in proptest::collection::vec("[a-z0-9.-]{1,20}(:[0-9]{1,5})?", 1..5),
+            database in "[a-z_]{1,10}",
+            params in proptest::collection::vec(("[a-z_]{1,12}", "[a-z0-9-]{0,10}"), 0..4),
+        ) {
+            let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let tail = if query.is_empty() { format!("/{database}") } else { format!("/{database}?{}", query.join("&")) };
+            let url = format!("postgres://{user}@{}{tail}", hosts.join(","));
+            let split = split_hosts(&url);
+            if hosts.len() == 1 {
+                proptest::prop_assert_eq!(split, None);
+            } else {
+                let kept: Vec<&String> = query.iter().filter(|p| !p.starts_with("target_session_attrs=")).collect();
+                let rest = if kept.is_empty() {
+                    format!("/{database}")
+                } else {
+                    format!("/{database}?{}", kept.iter().map(|p| p.as_str()).collect::<Vec<_>>().join("&"))
+                };
+                let expected: Vec<String> = hosts.iter().map(|h| format!("postgres://{user}@{h}{rest}")).collect();
+                proptest::prop_assert_eq!(split, Some(expected));
+            }
+        }
+    }
+
     #[test]
     fn only_connections_made_before_a_move_are_dropped() {
         let list = HostList::new(&["postgres://a/x".into(), "postgres://b/x".into()], |o| o).unwrap();

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use canvas_tests::{backend_tests, Backend, TestApp};
+use canvas_tests::{backend_tests, Backend, TestApp, TestUser};
 use core_service::domain::ProjectId;
 use core_service::error::{CoreError, Dependency};
 use core_service::service::items::idempotency::Retry;
@@ -24,7 +24,8 @@ use crate::support::owner_with_project;
 
 backend_tests!(
     a_create_whose_answer_was_lost_is_answered_from_what_it_wrote,
-    a_create_that_did_not_commit_frees_its_key
+    a_create_that_did_not_commit_frees_its_key,
+    a_landed_write_with_no_answer_to_rebuild_is_never_run_again
 );
 
 /// The answer a retry rebuilds: the ids that landed, in order.
@@ -39,15 +40,21 @@ fn ids_of(landed: &[LandedItem]) -> Option<Vec<u8>> {
     )
 }
 
+/// A service, its owner's project, and the owner as the service layer knows them.
+async fn setup(backend: Backend) -> (Arc<TestApp>, TestUser, String, Principal, ProjectId) {
+    let app = Arc::new(TestApp::spawn(backend).await);
+    let (owner, project) = owner_with_project(&app).await;
+    let who = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
+    let project_id = ProjectId::parse(&project).unwrap();
+    (app, owner, project, who, project_id)
+}
+
 fn text(value: &str) -> Map<String, Value> {
     json!({"text": value}).as_object().unwrap().clone()
 }
 
 async fn a_create_whose_answer_was_lost_is_answered_from_what_it_wrote(backend: Backend) {
-    let app = Arc::new(TestApp::spawn(backend).await);
-    let (owner, project) = owner_with_project(&app).await;
-    let who: Principal = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
-    let project_id = ProjectId::parse(&project).unwrap();
+    let (app, owner, project, who, project_id) = setup(backend).await;
     let retry = || Retry::new("lost-answer", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
     let deadline = Duration::from_secs(30);
 
@@ -101,10 +108,7 @@ async fn a_create_whose_answer_was_lost_is_answered_from_what_it_wrote(backend: 
 }
 
 async fn a_create_that_did_not_commit_frees_its_key(backend: Backend) {
-    let app = Arc::new(TestApp::spawn(backend).await);
-    let (owner, project) = owner_with_project(&app).await;
-    let who: Principal = app.core.access().authenticate(Some(&owner.bearer())).await.unwrap();
-    let project_id = ProjectId::parse(&project).unwrap();
+    let (app, owner, project, who, project_id) = setup(backend).await;
     let retry = || Retry::new("not-landed", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
     let deadline = Duration::from_secs(30);
 
@@ -123,4 +127,24 @@ async fn a_create_that_did_not_commit_frees_its_key(backend: Backend) {
     let items = all_items(&app, &owner, &project).await;
     assert_eq!(items.len(), 1, "{items:?}");
     assert_eq!(String::from_utf8(answer).unwrap(), items[0]["itemId"].as_str().unwrap());
+}
+
+/// A call whose write landed but whose answer cannot be made from it (no rebuild): while its
+/// claim's lease runs, a retry waits as for a running call and is refused "in progress" at its
+/// deadline; it never runs the call again.
+async fn a_landed_write_with_no_answer_to_rebuild_is_never_run_again(backend: Backend) {
+    let (app, owner, project, who, project_id) = setup(backend).await;
+    let retry = || Retry::new("no-rebuild", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
+    let deadline = Duration::from_secs(2);
+    let no_rebuild = |_: &[LandedItem]| None;
+    let (core, first_who) = (app.core.clone(), who.clone());
+    let first = async move {
+        core.items().create_item(&first_who, project_id, "panel", "label", text("landed"), None).await?;
+        Err(CoreError::unavailable(Dependency::Database, "the connection broke at the commit", 1))
+    };
+    assert!(app.core.items().once(&who, retry(), deadline, first, no_rebuild).await.is_err());
+    let never = async { Err(CoreError::internal("a retry ran the create a second time")) };
+    let answered = app.core.items().once(&who, retry(), deadline, never, no_rebuild).await;
+    assert!(matches!(answered, Err(CoreError::IdempotencyKeyInUse(_))), "{answered:?}");
+    assert_eq!(all_items(&app, &owner, &project).await.len(), 1, "written once");
 }

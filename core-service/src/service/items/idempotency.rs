@@ -40,7 +40,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::ItemsService;
-use crate::error::{CoreError, CoreResult};
+use crate::error::{while_unavailable, CoreError, CoreResult};
 use crate::service::access::fair_share::{Over, Slot};
 use crate::service::Principal;
 use crate::storage::{IdempotencyClaim, ItemsStore, LandedItem, Landing};
@@ -53,9 +53,6 @@ pub const MAX_KEY_CHARS: usize = 255;
 pub const KEY_LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
 /// Added to a call's deadline to make the lease of its claim.
 pub const LEASE_MARGIN: Duration = Duration::from_secs(30);
-/// How long an idempotent call's outcome keeps being stored while the database is unavailable
-/// (a failover takes about ten seconds, docs/SCALING.md#when-the-database-fails-over).
-pub const UNAVAILABLE_PATIENCE: Duration = Duration::from_secs(60);
 /// The deadline assumed for a call that carries none (the gateways' default).
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 
@@ -185,52 +182,45 @@ impl Held {
                 }
             }
         };
-        match &outcome {
-            Ok(answer) => self.settle(Some(answer.clone())).await,
-            Err(_) => self.settle(None).await,
-        }
+        self.settle(outcome.as_ref().ok().cloned()).await;
         outcome
     }
 
     /// Stores the answer of a success, or frees the key of a failure. When the database is
-    /// unavailable (a failover) this goes on in the background for up to
-    /// [`UNAVAILABLE_PATIENCE`]: the caller gets its answer now, and a retry meanwhile answers
-    /// from what the write recorded in its own transaction (`landed`) rather than running again.
-    /// Freeing never frees a key whose write landed (`release_idempotency_key`).
+    /// unavailable (a failover) this goes on in the background ([`while_unavailable`]): the caller
+    /// gets its answer now, and a retry meanwhile answers from what the write recorded in its own
+    /// transaction (`landed`) rather than running again. Freeing never frees a key whose write
+    /// landed (`release_idempotency_key`).
     async fn settle(self, answer: Option<Vec<u8>>) {
-        if self.settle_once(answer.as_deref()).await {
-            return;
-        }
-        tokio::spawn(async move {
-            let give_up = Instant::now() + UNAVAILABLE_PATIENCE;
-            let mut pause = Duration::from_millis(250);
-            while Instant::now() + pause < give_up {
-                tokio::time::sleep(pause).await;
-                if self.settle_once(answer.as_deref()).await {
-                    return;
-                }
-                pause = (pause * 2).min(Duration::from_secs(4));
+        let failed = match self.settle_once(answer.as_deref()).await {
+            Err(CoreError::Unavailable { .. }) => true,
+            Err(err) => {
+                tracing::warn!(error = %err, "could not store an idempotent call's outcome; its lease will lapse");
+                false
             }
-            tracing::warn!(key = %self.key, "gave up storing an idempotent call's outcome; its lease will lapse");
-        });
+            Ok(()) => false,
+        };
+        if failed {
+            tokio::spawn(async move {
+                let settled = while_unavailable("an idempotent call's outcome", || self.settle_once(answer.as_deref()));
+                if let Err(err) = settled.await {
+                    tracing::warn!(error = %err, key = %self.key, "gave up storing an idempotent call's outcome; its lease will lapse");
+                }
+            });
+        }
     }
 
-    /// One try of [`Held::settle`]: true when done, or no longer this attempt's to do.
-    async fn settle_once(&self, answer: Option<&[u8]>) -> bool {
-        let settled = match answer {
-            Some(answer) => self.store.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await.map(|held| {
+    /// One try of [`Held::settle`]; `Ok` also when the key is no longer this attempt's.
+    async fn settle_once(&self, answer: Option<&[u8]>) -> CoreResult<()> {
+        match answer {
+            Some(answer) => {
+                let held = self.store.finish_idempotency_key(&self.scope, &self.key, self.claim, answer).await?;
                 if !held {
                     tracing::warn!(key = %self.key, "an idempotency key was taken over before its call's answer was stored");
                 }
-            }),
-            None => self.store.release_idempotency_key(&self.scope, &self.key, self.claim).await,
-        };
-        match settled {
-            Ok(()) => true,
-            Err(err) => {
-                tracing::warn!(error = %err, stored = answer.is_some(), "could not store an idempotent call's outcome");
-                false
+                Ok(())
             }
+            None => self.store.release_idempotency_key(&self.scope, &self.key, self.claim).await,
         }
     }
 }
@@ -285,17 +275,19 @@ impl ItemsService {
                     row.response.ok_or_else(|| CoreError::internal("a done idempotency key holds no answer"))?;
                 tracing::info!(key = %retry.key, "idempotent call replayed");
                 return Ok((answer, true));
-            } else if let Some(landed) = row.landed() {
+            } else if let Some(answer) = row.landed().and_then(|landed| rebuild(&landed)) {
                 // The first call's write committed (it said so in its own transaction), and its
                 // answer is not stored: lost with the connection at the commit, or not stored yet.
                 // Answer from what it wrote; never run it again.
                 tracing::warn!(key = %retry.key, "idempotent call answered from what its first run wrote");
-                return rebuild(&landed).map(|answer| (answer, true)).ok_or_else(|| {
-                    CoreError::Conflict(format!(
-                        "the request with this {HEADER} was applied, but its answer was lost; read the project to \
-                         find what it made"
-                    ))
-                });
+                return Ok((answer, true));
+            } else if row.landed.is_some() && row.lease_until <= now {
+                // Its write landed but no answer can be made from it, and its call is gone: never
+                // run it again. (While the call may still store its answer, the retry waits.)
+                return Err(CoreError::Conflict(format!(
+                    "the request with this {HEADER} was applied, but its answer was lost; read the project to find \
+                     what it made"
+                )));
             } else {
                 // Held by a running call, or by one whose replica went away mid-call (its lease lapsed).
                 row.lease_until <= now
