@@ -48,7 +48,7 @@ OPERATOR_KINDS = {("postgresql.cnpg.io/v1", "Cluster")}
 # Secrets an operator creates from a rendered object: CloudNativePG's `<cluster>-app`.
 OPERATOR_SECRET_SUFFIX = "-app"
 # Environment variables that are not the service's own (CANVAS_*).
-FOREIGN_ENV = {"RUST_LOG", "HOME", "POSTGRES_USER", "POSTGRES_DB", "POSTGRES_PASSWORD", "PGDATA"}
+FOREIGN_ENV = {"RUST_LOG", "HOME", "POSTGRES_USER", "POSTGRES_DB", "POSTGRES_PASSWORD", "PGDATA", "PGUSER", "PGPASSWORD"}
 # CANVAS_* variables the manifests may set before the Rust code reads them
 # (none today). Any other CANVAS_* name must occur in the Rust sources, so a
 # typo or a renamed flag fails here instead of being ignored by the binary.
@@ -427,6 +427,17 @@ def check_database(m: "Manifests", expect) -> None:
         ref = url.get("valueFrom", {}).get("secretKeyRef", {})
         expect(ref.get("name") == f"{name}{OPERATOR_SECRET_SUFFIX}" and ref.get("key") == "uri",
                f"{kind}/{workload}: CANVAS_DATABASE_URL is not the Cluster's primary ({name}-app, key uri): {ref}")
+    # Heavy reads from the Cluster's standbys, with the Cluster's own credentials.
+    core = m.get("Deployment", "core-service")
+    if core is not None:
+        c = containers(core["spec"]["template"]["spec"])[0]
+        read = (env_value(c, "CANVAS_READ_DATABASE_URL") or {}).get("value", "")
+        expect(read.split("://", 1)[-1].split("/", 1)[0].split(":")[0] in (f"{name}-ro", f"{name}-r"),
+               f"Deployment/core-service: CANVAS_READ_DATABASE_URL {read!r} is not the Cluster's standbys ({name}-ro)")
+        for variable, key in (("PGUSER", "username"), ("PGPASSWORD", "password")):
+            ref = (env_value(c, variable) or {}).get("valueFrom", {}).get("secretKeyRef", {})
+            expect(ref == {"name": f"{name}{OPERATOR_SECRET_SUFFIX}", "key": key},
+                   f"Deployment/core-service: {variable} is not the Cluster's {key} ({name}-app): {ref}")
 
 
 def without_operator_kinds(source: str, out: str) -> int:
@@ -511,6 +522,12 @@ def self_test(path: str, source_root: str) -> int:
         env_value(container(ds, "core-service"), "CANVAS_DATABASE_URL")["valueFrom"]["secretKeyRef"] = {
             "name": "canvas-database", "key": "CANVAS_DATABASE_URL"}
 
+    def reads_beside_the_cluster(ds):
+        env_value(container(ds, "core-service"), "CANVAS_READ_DATABASE_URL")["value"] = "postgres://db.example.com/canvas"
+
+    def read_password_elsewhere(ds):
+        env_value(container(ds, "core-service"), "PGPASSWORD")["valueFrom"]["secretKeyRef"]["name"] = "canvas-database"
+
     def unknown_configmap(ds):
         container(ds, "mcp-gateway")["envFrom"].append({"configMapRef": {"name": "nowhere"}})
 
@@ -535,7 +552,8 @@ def self_test(path: str, source_root: str) -> int:
     mutations = [drop_hpa, root_user, writable_root, no_limits, keep_caps, wrong_mcp_route, missing_map,
                  one_replica, http_probe_on_core, secret_in_git, port_mismatch, no_migrate, plain_db_url,
                  unknown_configmap, latest_image, wrong_env, agents_typo, agents_path, unknown_variable,
-                 single_database, asynchronous_standbys, url_beside_the_cluster]
+                 single_database, asynchronous_standbys, url_beside_the_cluster, reads_beside_the_cluster,
+                 read_password_elsewhere]
     missed = []
     for mutate in mutations:
         broken = copy.deepcopy(docs)

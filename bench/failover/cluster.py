@@ -24,6 +24,8 @@ PG_BIN = "/usr/lib/postgresql/15/bin"
 ETCD_CLIENT = 23790
 ETCD_PEER = 23800
 HAPROXY_PORT = 15440
+# HAProxy's port for the standbys (Patroni's `/replica`), the service's --read-database-url.
+REPLICA_PORT = 15439
 TTL, LOOP_WAIT, RETRY_TIMEOUT = 8, 1, 3  # Patroni requires loop_wait + 2 * retry_timeout <= ttl
 
 
@@ -181,6 +183,12 @@ defaults
 listen primary
   bind 127.0.0.1:{HAPROXY_PORT}
   option httpchk OPTIONS /primary
+  http-check expect status 200
+  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+{servers}
+listen replica
+  bind 127.0.0.1:{REPLICA_PORT}
+  option httpchk OPTIONS /replica
   http-check expect status 200
   default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
 {servers}

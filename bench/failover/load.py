@@ -82,6 +82,8 @@ class Writer(threading.Thread):
         self.texts = {}  # item id -> last acknowledged text
         self.updates = []  # (item id, text) of every acknowledged update
         self.unacknowledged = []  # writes given up on (may or may not have happened)
+        self.reads = []  # Attempt of every listing read after an acknowledged create
+        self.missed = []  # (item id, listing) of a listing that did not hold the write just acknowledged
 
     def until_acknowledged(self, kind, method, path, body, headers=None):
         first = time.monotonic()
@@ -108,8 +110,10 @@ class Writer(threading.Thread):
                 self.unacknowledged.append(("create", text))
             else:
                 item = answer["itemId"]
+                previous = list(self.created)[-1] if self.created else None
                 self.created[item] = text
                 self.texts[item] = text
+                self.read_own_write(item, previous)
             if n % 2 == 0 and self.created:
                 item = list(self.created)[(n * 7919) % len(self.created)]
                 new = f"{self.created[item]} changed {n}"
@@ -120,6 +124,29 @@ class Writer(threading.Thread):
                     self.texts[item] = new
                     self.updates.append((item, new))
             time.sleep(self.pause)
+
+
+    def read_own_write(self, item, previous):
+        """At once after a create was acknowledged, a listing from this writer's previous item on
+        must hold it (with --read-database-url the listing may be served by the standby)."""
+        cursor = previous
+        while not self.stop.is_set():
+            path = f"/api/v2/projects/{self.project}/items?jsonCasing=camel&limit=100" + (
+                f"&cursor={cursor}" if cursor else "")
+            started = time.time()
+            status, headers, answer = self.api.call("GET", path)
+            retry_after = headers.get("retry-after")
+            self.reads.append(Attempt(started, time.time(), "read", status, reason_of(status, headers, answer), retry_after))
+            if status != 200:
+                time.sleep(min(float(retry_after), 1.0) if retry_after else 0.25)
+                continue
+            ids = [i["itemId"] for i in answer["items"]]
+            if item in ids:
+                return
+            cursor = answer.get("nextCursor")
+            if not cursor:
+                self.missed.append((item, ids))
+                return
 
 
 def list_items(api, project):

@@ -89,6 +89,8 @@ def main():
     parser.add_argument("--pause", type=float, default=0.02, help="seconds each writer rests between writes")
     parser.add_argument("--steady", type=float, default=10, help="seconds of load before and between failovers")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--no-standby-reads", action="store_true",
+                        help="no --read-database-url: every read goes to the primary")
     parser.add_argument("--host-list", action="store_true",
                         help="the service names both servers in its URL instead of HAProxy's address")
     args = parser.parse_args()
@@ -128,8 +130,10 @@ def main():
         )
         processes.append(receiver)
         cluster.wait_until(lambda: os.path.exists(ca), 30, "the receiver wrote its CA")
+        read_url = {} if args.no_standby_reads else {
+            "CANVAS_READ_DATABASE_URL": f"postgres://postgres@127.0.0.1:{cluster.REPLICA_PORT}/canvas"}
         service = start_up(args.canvasctl, work, url, os.path.join(work, "up.log"), {
-            "CANVAS_WEBHOOK_ALLOW_DESTINATIONS": "127.0.0.1/32", "CANVAS_WEBHOOK_CA_CERTS": ca,
+            "CANVAS_WEBHOOK_ALLOW_DESTINATIONS": "127.0.0.1/32", "CANVAS_WEBHOOK_CA_CERTS": ca, **read_url,
         })
         processes.append(service)
         api = load.Api(*HTTP, token)
@@ -168,6 +172,7 @@ def main():
 
         failures = check(api, project, writers, heard, work)
         report(writers, events, work)
+        failures += read_report(api, writers)
         lag_report(sampler.samples, events)
         if failures:
             print("FAILED:\n  " + "\n  ".join(failures[:40]), flush=True)
@@ -257,6 +262,35 @@ def check(api, project, writers, heard, work):
     unacknowledged = sum(len(w.unacknowledged) for w in writers)
     print(f"writes: {len(created)} creates and {len(updates)} updates acknowledged, {unacknowledged} given up, "
           f"{len(attempts)} attempts, {len(items)} items listed")
+    return failures
+
+
+def read_report(api, writers):
+    """The reads of own writes: every one must have held its write; and where reads were served."""
+    failures = []
+    reads = [a for w in writers for a in w.reads]
+    statuses = {}
+    for a in reads:
+        statuses[a.status] = statuses.get(a.status, 0) + 1
+    bad = [a for a in reads if not (a.ok or (a.status in (503, 429) and a.retry_after))]
+    for a in bad[:10]:
+        failures.append(f"a read of own write answered {a.status} {a.reason!r} after {a.ended - a.started:.1f} s")
+    missed = [m for w in writers for m in w.missed]
+    for item, ids in missed[:10]:
+        failures.append(f"a listing just after the create of {item} did not hold it ({len(ids)} items listed)")
+    print(f"reads of own writes: {len(reads)} listings, by status {dict(sorted(statuses.items()))}, "
+          f"{len(missed)} missed their write")
+    status, _, metrics = api.call("GET", "/metrics")
+    served = {}
+    for line in (metrics if isinstance(metrics, str) else "").splitlines():
+        if line.startswith("database_lagging_reads_total{"):
+            outcome = line.split('outcome="')[1].split('"')[0]
+            served[outcome] = int(float(line.rsplit(" ", 1)[1]))
+    total = sum(served.values())
+    on_standby = served.get("standby", 0) + served.get("standby_after_wait", 0)
+    if total:
+        print(f"heavy reads by where they were served: {dict(sorted(served.items()))}; "
+              f"{on_standby / total:.1%} by the standby")
     return failures
 
 

@@ -152,6 +152,18 @@ pub struct UpArgs {
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
 
+    /// PostgreSQL: a standby (or a router to standbys) for heavy reads that has caught up with
+    /// every acknowledged write, as core-service's flag.
+    #[arg(long = "read-database-url", env = "CANVAS_READ_DATABASE_URL")]
+    pub read_database_url: Option<String>,
+
+    /// Milliseconds a heavy read waits for that standby to catch up before it reads the primary,
+    /// as core-service's flag.
+    #[arg(long = "read-database-max-wait-ms", env = "CANVAS_READ_DATABASE_MAX_WAIT_MS",
+          default_value_t = core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub read_database_max_wait_ms: u64,
+
     /// PostgreSQL: milliseconds a pooled connection may sit idle and still be used without a
     /// check first (0 checks every one), as core-service's flag.
     #[arg(long = "db-check-idle-after-ms", env = "CANVAS_DB_CHECK_IDLE_AFTER_MS",

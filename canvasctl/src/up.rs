@@ -52,6 +52,8 @@ pub async fn up(args: UpArgs, config_report: canvas_runtime::settings::ConfigRep
     let config = CoreConfig {
         data_dir: args.data_dir.clone(),
         database_url: args.database_url.clone(),
+        read_database_url: args.read_database_url.clone(),
+        read_database_max_wait_ms: args.read_database_max_wait_ms,
         environment: args.environment.clone(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,

@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::domain::Environment;
 use crate::service::ServiceSettings;
-use crate::storage::{DatabaseTarget, PoolSettings};
+use crate::storage::{DatabaseTarget, PoolSettings, StandbySettings};
 
 /// Settings of core-service. `canvasctl up` embeds the same struct.
 #[derive(Debug, Clone, Args)]
@@ -21,6 +21,21 @@ pub struct CoreConfig {
     /// accepts writes, followed when it moves); empty means SQLite in the data directory.
     #[arg(long = "database-url", env = "CANVAS_DATABASE_URL")]
     pub database_url: Option<String>,
+
+    /// PostgreSQL: a standby (or a router to standbys: a CloudNativePG `-ro` Service, HAProxy on
+    /// Patroni's `/replica`) for heavy reads: listing pages, renders, exports, loading a search
+    /// index. A read goes there only when the standby has replayed every write acknowledged before
+    /// it began, so a client always reads its own writes; otherwise, or while it is down, the
+    /// primary answers. Unset: every read goes to the primary.
+    #[arg(long = "read-database-url", env = "CANVAS_READ_DATABASE_URL")]
+    pub read_database_url: Option<String>,
+
+    /// Milliseconds a heavy read waits for the standby of --read-database-url to catch up before
+    /// it reads the primary instead.
+    #[arg(long = "read-database-max-wait-ms", env = "CANVAS_READ_DATABASE_MAX_WAIT_MS",
+          default_value_t = crate::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub read_database_max_wait_ms: u64,
 
     /// Where uploaded files go: `local` (under the data directory) or
     /// `s3://bucket/prefix` (configured by the AWS_* environment variables).
@@ -82,6 +97,9 @@ impl CoreConfig {
             max_connections: self.db_max_connections,
             acquire_timeout: Duration::from_secs(self.db_acquire_timeout_secs),
             check_idle_after: Duration::from_millis(self.db_check_idle_after_ms),
+            standby: self.read_database_url.as_deref().map(str::trim).filter(|url| !url.is_empty()).map(|url| {
+                StandbySettings { url: url.to_owned(), max_wait: Duration::from_millis(self.read_database_max_wait_ms) }
+            }),
         }
     }
 

@@ -15,6 +15,15 @@ use crate::db::{Backend, TestDb};
 /// Replaces the embedding model of a test's core.
 type ModelWrapper = Box<dyn FnOnce(Arc<dyn EmbeddingModel>) -> Arc<dyn EmbeddingModel>>;
 
+/// What a test changes of a started app besides its backend, environment, knowledge and webhooks.
+#[derive(Default)]
+struct Spawn {
+    wrap: Option<ModelWrapper>,
+    rate_limits: Option<core_service::service::rate_limits::RateLimitConfig>,
+    shares: Option<core_service::service::access::fair_share::FairShareConfig>,
+    read_database_url: Option<String>,
+}
+
 /// A user with a working token.
 #[derive(Debug, Clone)]
 pub struct TestUser {
@@ -134,6 +143,15 @@ impl TestApp {
         Self::spawn_full(backend, "development", keyword_only(), webhooks, None, None, Some(shares)).await
     }
 
+    /// Starts everything on a PostgreSQL database of the test's own (`database_url`), reading
+    /// heavy reads from `read_database_url` (`--read-database-url`).
+    pub async fn spawn_on_postgres(database_url: String, read_database_url: String) -> TestApp {
+        let db = TestDb::external(database_url);
+        let webhooks = crate::webhooks::test_webhooks();
+        let settings = Spawn { read_database_url: Some(read_database_url), ..Spawn::default() };
+        Self::spawn_on(db, Backend::Postgres, "development", keyword_only(), webhooks, settings).await
+    }
+
     async fn spawn_full(
         backend: Backend,
         environment: &str,
@@ -144,12 +162,27 @@ impl TestApp {
         shares: Option<core_service::service::access::fair_share::FairShareConfig>,
     ) -> TestApp {
         let db = TestDb::new(backend).await;
+        let settings = Spawn { wrap, rate_limits, shares, read_database_url: None };
+        Self::spawn_on(db, backend, environment, knowledge, webhooks, settings).await
+    }
+
+    async fn spawn_on(
+        db: TestDb,
+        backend: Backend,
+        environment: &str,
+        knowledge: KnowledgeConfig,
+        webhooks: core_service::webhooks::WebhookConfig,
+        settings: Spawn,
+    ) -> TestApp {
+        let Spawn { wrap, rate_limits, shares, read_database_url } = settings;
         // The HTTP address first: OAuth access tokens are minted for `{base_url}/mcp`.
         let http_listener = TcpListener::bind("127.0.0.1:0").await.expect("bind HTTP");
         let base_url = format!("http://{}", http_listener.local_addr().unwrap());
         let config = CoreConfig {
             data_dir: db.data_dir(),
             database_url: db.database_url.clone(),
+            read_database_url,
+            read_database_max_wait_ms: core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
             environment: environment.to_owned(),
             db_max_connections: 8,
             db_acquire_timeout_secs: 5,
@@ -223,6 +256,8 @@ impl TestApp {
         CoreConfig {
             data_dir: self.db.data_dir(),
             database_url: self.db.database_url.clone(),
+            read_database_url: None,
+            read_database_max_wait_ms: core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
             environment: "development".into(),
             db_max_connections: 4,
             db_acquire_timeout_secs: 5,

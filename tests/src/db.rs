@@ -67,6 +67,11 @@ impl TestDb {
         }
     }
 
+    /// A PostgreSQL database this value does not own (it is not dropped): a test's own server.
+    pub fn external(database_url: String) -> TestDb {
+        TestDb { dir: tempfile::tempdir().expect("temp dir"), database_url: Some(database_url), pg_name: None }
+    }
+
     pub fn data_dir(&self) -> PathBuf {
         self.dir.path().to_path_buf()
     }

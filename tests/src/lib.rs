@@ -17,6 +17,7 @@ mod db;
 pub mod deploy;
 pub mod model;
 pub mod processes;
+pub mod standby_pair;
 pub mod webhook_checks;
 pub mod webhooks;
 

@@ -101,6 +101,8 @@ async fn main() -> anyhow::Result<()> {
     let config = CoreConfig {
         data_dir: dir.path().join("data"),
         database_url: args.database_url.clone(),
+        read_database_url: None,
+        read_database_max_wait_ms: core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
         environment: "development".into(),
         db_max_connections: 16,
         db_acquire_timeout_secs: 5,

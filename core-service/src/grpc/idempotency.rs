@@ -15,7 +15,7 @@ use super::request_meaning::Meaning;
 use crate::error::{CoreError, CoreResult};
 use crate::service::items::idempotency::{Retry, DEFAULT_DEADLINE, HEADER};
 use crate::service::{Core, Principal};
-use crate::storage::LandedItem;
+use crate::storage::Landed;
 
 /// The metadata a gateway forwards the client's `Idempotency-Key` header in.
 pub const KEY_METADATA: &str = "idempotency-key";
@@ -47,18 +47,18 @@ impl Once {
         self.run_rebuilding(core, work, |_| None).await
     }
 
-    /// [`Once::run`] for a call whose write records what it inserted (item creates): when its
-    /// first run's write committed but its answer was lost, `rebuild` makes the answer from the
-    /// inserted items, in insertion order.
+    /// [`Once::run`] for a call whose write records what it did (item and diagram creates): when
+    /// its first run's write committed but its answer was lost, `rebuild` makes the answer from
+    /// that record.
     pub async fn run_rebuilding<R, F, B>(self, core: &Arc<Core>, work: F, rebuild: B) -> Result<Response<R>, Status>
     where
         R: Message + Default + 'static,
         F: Future<Output = CoreResult<R>> + Send + 'static,
-        B: Fn(&[LandedItem]) -> Option<R>,
+        B: Fn(&Landed) -> Option<R>,
     {
         let Some((retry, who, deadline)) = self.retry else { return Ok(Response::new(work.await?)) };
         let encoded = async move { work.await.map(|answer| answer.encode_to_vec()) };
-        let rebuild = |landed: &[LandedItem]| rebuild(landed).map(|answer| answer.encode_to_vec());
+        let rebuild = |landed: &Landed| rebuild(landed).map(|answer| answer.encode_to_vec());
         let (bytes, replayed) = core.items().once(&who, retry, deadline, encoded, rebuild).await?;
         let answer = R::decode(bytes.as_slice())
             .map_err(|err| CoreError::internal(format!("a stored idempotent answer does not decode: {err}")))?;

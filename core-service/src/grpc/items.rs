@@ -17,7 +17,7 @@ use crate::service::items::bulk::BulkItem;
 use crate::service::items::crud::{ListQuery, Upload, Written};
 use crate::service::items::item_filters::{ItemMatch, Region};
 use crate::service::Core;
-use crate::storage::LandedItem;
+use crate::storage::Landed;
 
 /// gRPC face of the item operations.
 pub struct ItemGrpc {
@@ -44,8 +44,8 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateItem", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
-        let rebuild = |landed: &[LandedItem]| {
-            landed.first().map(|item| pb::ItemRef {
+        let rebuild = |landed: &Landed| {
+            landed.items().first().map(|item| pb::ItemRef {
                 item_id: item.id.to_string(),
                 version: item.version,
                 item_type: item.item_type.clone(),
@@ -165,7 +165,8 @@ impl ItemService for ItemGrpc {
         // The answer lists the items in request order with their references; the write inserts
         // them in that order.
         let references: Vec<Option<String>> = req.items.iter().map(|item| item.reference.clone()).collect();
-        let rebuild = move |landed: &[LandedItem]| {
+        let rebuild = move |landed: &Landed| {
+            let landed = landed.items();
             (landed.len() == references.len()).then(|| pb::CreateItemsResponse {
                 items: references
                     .iter()
@@ -225,8 +226,17 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/CreateDiagram", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
+        // A retry after a lost answer answers from what the write recorded (`LandedDiagram`).
+        let rebuild = |landed: &Landed| match landed {
+            Landed::Diagram(diagram) => Some(pb::CreateDiagramResponse {
+                item_ids: diagram.items.iter().map(ToString::to_string).collect(),
+                nodes: diagram.nodes.iter().map(|(node, id)| (node.clone(), id.to_string())).collect(),
+                diagram_id: diagram.diagram.to_string(),
+            }),
+            Landed::Items(_) => None,
+        };
         // Boxed: laying out and writing a diagram is a large future.
-        once.run(
+        once.run_rebuilding(
             &self.core,
             Box::pin(async move {
                 let project = ProjectId::parse(&req.project_id)?;
@@ -242,6 +252,7 @@ impl ItemService for ItemGrpc {
                     diagram_id: created.diagram.map(|d| d.to_string()).unwrap_or_default(),
                 })
             }),
+            rebuild,
         )
         .await
     }

@@ -43,6 +43,26 @@ macro_rules! with_read_pool {
     };
 }
 
+/// Runs `$body` with `$conn` bound to a read connection (`&mut` a backend's connection) for a
+/// heavy read that may go to a PostgreSQL standby (`standby.rs`): one that has replayed every
+/// write acknowledged before the read began, else the primary. SQLite: a reader.
+macro_rules! with_lagging_read {
+    ($storage:expr, $conn:ident => $body:expr) => {
+        match $storage.database() {
+            $crate::storage::Storage::Sqlite(store) => {
+                let mut held = store.reader_pool().acquire().await.map_err($crate::storage::db_error)?;
+                let $conn: &mut sqlx::SqliteConnection = &mut *held;
+                $body
+            }
+            $crate::storage::Storage::Postgres(pg) => {
+                let mut held = pg.lagging_read().await?;
+                let $conn: &mut sqlx::PgConnection = &mut *held;
+                $body
+            }
+        }
+    };
+}
+
 /// Runs `$body` with `$conn` bound to the connection of a [`WriteTx`], whichever the backend.
 macro_rules! with_tx {
     ($tx:expr, $conn:ident => $body:expr) => {
@@ -90,6 +110,7 @@ mod outbox;
 mod pg_hosts;
 mod retrieval;
 mod rows;
+mod standby;
 mod webhooks;
 
 use std::path::Path;
@@ -107,7 +128,7 @@ pub use accounts::{
 };
 pub use items::{
     DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter, ItemsStore,
-    LandedItem, Landing, RecordChange, MAX_PRESENCE_PAYLOAD,
+    Landed, LandedDiagram, LandedItem, Landing, RecordChange, MAX_PRESENCE_PAYLOAD,
 };
 pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{
@@ -115,6 +136,7 @@ pub use retrieval::{
     IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState,
 };
 pub use rows::*;
+pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS};
 pub use webhooks::{
     AttemptOutcome, AttemptRow, DueListener, LeasedRow, SigningKeyRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
 };
@@ -141,6 +163,9 @@ pub struct PgStore {
     reads: Arc<items::PgReads>,
     /// The servers of a URL that names several, whose primary the pool follows (`pg_hosts.rs`).
     hosts: Option<Arc<pg_hosts::HostList>>,
+    /// The standby of `--read-database-url`, for heavy reads that it has caught up for
+    /// (`standby.rs`).
+    standby: Option<Arc<standby::Standby>>,
 }
 
 impl PgStore {
@@ -148,6 +173,17 @@ impl PgStore {
     /// listens anew then. `None` for a URL of one server.
     pub(crate) fn moves(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         self.hosts.as_ref().map(|hosts| hosts.moves())
+    }
+
+    /// A connection for a heavy read: the standby's when it has replayed every write acknowledged
+    /// before now, else the primary's.
+    pub(crate) async fn lagging_read(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, CoreError> {
+        if let Some(standby) = &self.standby {
+            if let Some(conn) = standby.caught_up(&self.pool).await {
+                return Ok(conn);
+            }
+        }
+        self.pool.acquire().await.map_err(db_error)
     }
 }
 
@@ -231,6 +267,8 @@ pub struct PoolSettings {
     /// PostgreSQL: how long a connection may sit idle and be used without a check first
     /// ([`DEFAULT_CHECK_IDLE_AFTER_MS`]); zero checks every one.
     pub check_idle_after: Duration,
+    /// PostgreSQL: a standby for heavy reads (`--read-database-url`), none by default.
+    pub standby: Option<StandbySettings>,
 }
 
 impl Default for PoolSettings {
@@ -239,6 +277,7 @@ impl Default for PoolSettings {
             max_connections: 16,
             acquire_timeout: Duration::from_secs(5),
             check_idle_after: Duration::from_millis(DEFAULT_CHECK_IDLE_AFTER_MS),
+            standby: None,
         }
     }
 }
@@ -250,6 +289,12 @@ impl Storage {
     pub async fn connect(target: &DatabaseTarget, settings: &PoolSettings) -> anyhow::Result<Self> {
         match target {
             DatabaseTarget::SqliteFile(path) => {
+                if settings.standby.is_some() {
+                    anyhow::bail!(
+                        "--read-database-url needs a PostgreSQL --database-url: SQLite's readers already read \
+                         beside its writer"
+                    );
+                }
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)?;
                 }
@@ -326,11 +371,15 @@ impl Storage {
                     .connect_with(options)
                     .await?;
                 POSTGRES_MIGRATIONS.run(&pool).await?;
+                let standby = match &settings.standby {
+                    Some(standby) => Some(Arc::new(standby::Standby::connect_lazy(standby, settings)?)),
+                    None => None,
+                };
                 let reads = Arc::new(if hosts.is_some() { items::PgReads::off() } else { items::PgReads::new(url) });
                 if let Some(hosts) = &hosts {
                     tokio::spawn(hosts.clone().follow(pool.clone(), first));
                 }
-                Ok(Self::Postgres(PgStore { pool, reads, hosts }))
+                Ok(Self::Postgres(PgStore { pool, reads, hosts, standby }))
             }
         }
     }
@@ -373,6 +422,9 @@ impl Storage {
             }
             Self::Postgres(store) => {
                 store.reads.close();
+                if let Some(standby) = &store.standby {
+                    standby.close().await;
+                }
                 store.pool.close().await;
             }
         }

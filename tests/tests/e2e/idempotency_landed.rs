@@ -16,7 +16,7 @@ use core_service::domain::ProjectId;
 use core_service::error::{CoreError, Dependency};
 use core_service::service::items::idempotency::Retry;
 use core_service::service::Principal;
-use core_service::storage::LandedItem;
+use core_service::storage::{Landed, LandedDiagram};
 use serde_json::{json, Map, Value};
 
 use crate::bulk::all_items;
@@ -25,13 +25,15 @@ use crate::support::owner_with_project;
 backend_tests!(
     a_create_whose_answer_was_lost_is_answered_from_what_it_wrote,
     a_create_that_did_not_commit_frees_its_key,
-    a_landed_write_with_no_answer_to_rebuild_is_never_run_again
+    a_landed_write_with_no_answer_to_rebuild_is_never_run_again,
+    a_diagram_whose_answer_was_lost_is_answered_from_what_it_wrote
 );
 
 /// The answer a retry rebuilds: the ids that landed, in order.
-fn ids_of(landed: &[LandedItem]) -> Option<Vec<u8>> {
+fn ids_of(landed: &Landed) -> Option<Vec<u8>> {
     Some(
         landed
+            .items()
             .iter()
             .map(|item| format!("{}:{}:{}", item.id, item.version, item.item_type))
             .collect::<Vec<_>>()
@@ -136,7 +138,7 @@ async fn a_landed_write_with_no_answer_to_rebuild_is_never_run_again(backend: Ba
     let (app, owner, project, who, project_id) = setup(backend).await;
     let retry = || Retry::new("no-rebuild", "/canvas.v1.ItemService/CreateItem", &project, b"one label").unwrap();
     let deadline = Duration::from_secs(2);
-    let no_rebuild = |_: &[LandedItem]| None;
+    let no_rebuild = |_: &Landed| None;
     let (core, first_who) = (app.core.clone(), who.clone());
     let first = async move {
         core.items().create_item(&first_who, project_id, "panel", "label", text("landed"), None).await?;
@@ -147,4 +149,48 @@ async fn a_landed_write_with_no_answer_to_rebuild_is_never_run_again(backend: Ba
     let answered = app.core.items().once(&who, retry(), deadline, never, no_rebuild).await;
     assert!(matches!(answered, Err(CoreError::IdempotencyKeyInUse(_))), "{answered:?}");
     assert_eq!(all_items(&app, &owner, &project).await.len(), 1, "written once");
+}
+
+/// A diagram create (its items and its record in one transaction) whose answer was lost: the
+/// write recorded the diagram, its items in the answer's order and each node's shape, and every
+/// retry answers exactly that, drawing nothing a second time.
+async fn a_diagram_whose_answer_was_lost_is_answered_from_what_it_wrote(backend: Backend) {
+    let (app, owner, project, who, project_id) = setup(backend).await;
+    let retry = || Retry::new("lost-diagram", "/canvas.v1.ItemService/CreateDiagram", &project, b"a flow").unwrap();
+    let deadline = Duration::from_secs(30);
+    let recorded = |landed: &Landed| match landed {
+        Landed::Diagram(diagram) => Some(serde_json::to_vec(diagram).unwrap()),
+        Landed::Items(_) => None,
+    };
+
+    let made = Arc::new(std::sync::Mutex::new(None));
+    let (core, first_who, seen) = (app.core.clone(), who.clone(), made.clone());
+    let first = async move {
+        let source = "flowchart LR\n  a[Start] --> b{Choose}\n  b -->|yes| c[Done]";
+        let created = core.items().create_diagram(&first_who, project_id, "mermaid", source, None).await?;
+        *seen.lock().unwrap() = Some(created);
+        Err(CoreError::unavailable(Dependency::Database, "the connection broke at the commit", 1))
+    };
+    let answered = app.core.items().once(&who, retry(), deadline, first, recorded).await;
+    assert!(matches!(answered, Err(CoreError::Unavailable { .. })), "the caller saw the failure: {answered:?}");
+    let created = made.lock().unwrap().take().expect("the first run drew the diagram");
+    let drawn = all_items(&app, &owner, &project).await.len();
+    assert_eq!(drawn, created.item_ids.len());
+
+    for n in 0..3 {
+        let never = async { Err(CoreError::internal("a retry drew the diagram a second time")) };
+        let (answer, replayed) = app.core.items().once(&who, retry(), deadline, never, recorded).await.unwrap();
+        assert!(replayed, "retry {n}");
+        let landed: LandedDiagram = serde_json::from_slice(&answer).unwrap();
+        assert_eq!(landed.diagram, created.diagram.expect("a record").uuid(), "retry {n}");
+        assert_eq!(landed.items, created.item_ids.iter().map(|id| id.uuid()).collect::<Vec<_>>(), "retry {n}");
+        let nodes: std::collections::BTreeMap<String, uuid::Uuid> =
+            created.nodes.iter().map(|(node, id)| (node.clone(), id.uuid())).collect();
+        assert_eq!(landed.nodes, nodes, "retry {n}");
+        assert_eq!(landed.nodes.len(), 3, "retry {n}: a, b and c");
+    }
+    assert_eq!(all_items(&app, &owner, &project).await.len(), drawn, "nothing drawn twice");
+    let url = format!("{}/api/v2/projects/{project}/diagrams?jsonCasing=camel", app.base_url);
+    let listed = crate::support::send(&app, reqwest::Method::GET, &url, Some(&owner.bearer()), None).await;
+    assert_eq!(listed.body["diagrams"].as_array().map(Vec::len), Some(1), "{}", listed.body);
 }

@@ -68,6 +68,7 @@ mod schemas;
 mod shapes;
 mod shutdown;
 mod site_client;
+mod standby_reads;
 mod support;
 mod uploads;
 mod webhooks;

@@ -96,6 +96,8 @@ async fn second_core_with(app: &TestApp, client: webhook_client::ClientSettings)
     let config = CoreConfig {
         data_dir: app.db.data_dir(),
         database_url: app.db.database_url.clone(),
+        read_database_url: None,
+        read_database_max_wait_ms: core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
         environment: "development".into(),
         db_max_connections: 4,
         db_acquire_timeout_secs: 5,

@@ -20,7 +20,7 @@ use super::ItemsService;
 use crate::domain::{DiagramId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
 use crate::service::{page_size, Principal};
-use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, RecordChange};
+use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, LandedDiagram, RecordChange};
 use canvas_diagram::{Diagram, PlannedItem};
 use canvas_items::connector;
 use canvas_vocabulary::limits::DIAGRAMS_PAGE;
@@ -316,6 +316,12 @@ impl ItemsService {
             events.push(dependent.event);
         }
         let deletes: Vec<(Uuid, i64)> = change.deletes.iter().map(|d| (d.id.uuid(), d.version)).collect();
+        // A create's answer, for a retry whose first answer was lost (`Once`, `CreateDiagram`).
+        let landed = (kind == RecordChange::Insert).then(|| LandedDiagram {
+            diagram: record.id.uuid(),
+            items: change.order.iter().map(|id| id.uuid()).collect(),
+            nodes: change.nodes.iter().map(|(node, id)| (node.clone(), id.uuid())).collect(),
+        });
         let write = DiagramWrite {
             record,
             change: kind,
@@ -325,6 +331,7 @@ impl ItemsService {
             deletes: &deletes,
             events: &events,
             elements: &change.elements,
+            landed: landed.as_ref(),
         };
         let done = self.store.write_diagram(&write).await?;
         if done {

@@ -43,7 +43,7 @@ use super::ItemsService;
 use crate::error::{while_unavailable, CoreError, CoreResult};
 use crate::service::access::fair_share::{Over, Slot};
 use crate::service::Principal;
-use crate::storage::{IdempotencyClaim, ItemsStore, LandedItem, Landing};
+use crate::storage::{IdempotencyClaim, ItemsStore, Landed, Landing};
 
 /// The HTTP header, named in errors about the key.
 pub const HEADER: &str = "Idempotency-Key";
@@ -239,7 +239,7 @@ impl ItemsService {
     ) -> CoreResult<(Vec<u8>, bool)>
     where
         F: Future<Output = CoreResult<Vec<u8>>> + Send + 'static,
-        R: Fn(&[LandedItem]) -> Option<Vec<u8>>,
+        R: Fn(&Landed) -> Option<Vec<u8>>,
     {
         let scope = scope_of(who);
         let (lease, give_up) = (lease(deadline), Instant::now() + patience(deadline));

@@ -27,7 +27,8 @@ type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>);
 impl ItemsStore {
     /// Every item (in creation order), diagram record and element row of a project, read in one
     /// read-only transaction: a snapshot, so no connector or parent of the export names an item
-    /// deleted between two reads (PostgreSQL: repeatable read; SQLite: one read transaction).
+    /// deleted between two reads (PostgreSQL: repeatable read; SQLite: one read transaction). A
+    /// heavy read: it may go to a standby that has caught up (`storage/standby.rs`).
     pub async fn project_snapshot(&self, project_id: ProjectId) -> Result<Snapshot> {
         let items_sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 ORDER BY id");
         let diagrams_sql = format!("SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE project_id = $1 ORDER BY id");
@@ -35,8 +36,8 @@ impl ItemsStore {
              FROM diagram_elements e JOIN diagrams d ON d.id = e.diagram_id \
              WHERE d.project_id = $1 ORDER BY e.diagram_id, e.ordinal";
         let postgres = matches!(self.database(), Storage::Postgres(_));
-        with_read_pool!(self, pool => {
-            let mut tx = pool.begin().await.map_err(db_error)?;
+        with_lagging_read!(self, conn => {
+            let mut tx = sqlx::Connection::begin(&mut *conn).await.map_err(db_error)?;
             if postgres {
                 sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .execute(&mut *tx)

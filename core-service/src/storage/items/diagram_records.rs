@@ -8,6 +8,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::containment::left_behind;
+use super::idempotency::{mark_landed_as, Landed, LandedDiagram};
 use super::item_rows::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
 use super::ItemsStore;
 use crate::error::CoreError;
@@ -86,6 +87,9 @@ pub struct DiagramWrite<'a> {
     pub events: &'a [NewEvent],
     /// The element map after the write (replaces the stored one; ignored by a delete).
     pub elements: &'a [ElementRow],
+    /// What a create's answer names, recorded in the transaction when an idempotent call runs it
+    /// (`idempotency.rs`): a retry after a lost answer answers from it.
+    pub landed: Option<&'a LandedDiagram>,
 }
 
 impl ItemsStore {
@@ -211,6 +215,9 @@ impl ItemsStore {
                     });
                     insert.build().execute(&mut *tx).await.map_err(db_error)?;
                 }
+            }
+            if let Some(landed) = write.landed {
+                mark_landed_as!(tx, || Landed::Diagram(landed.clone()));
             }
             tx.commit().await.map_err(db_error)?;
             Ok(true)

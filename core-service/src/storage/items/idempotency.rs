@@ -52,19 +52,63 @@ pub struct LandedItem {
     pub item_type: String,
 }
 
+/// A diagram an idempotent create wrote: what its answer names.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LandedDiagram {
+    /// The diagram record.
+    pub diagram: Uuid,
+    /// Its items, in the order the answer lists them.
+    pub items: Vec<Uuid>,
+    /// Each node's item (its shape), by node id.
+    pub nodes: std::collections::BTreeMap<String, Uuid>,
+}
+
+/// What an idempotent call's write recorded in its own transaction, as stored in `landed` (JSON).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Landed {
+    /// The items an item create inserted, in insertion order (a JSON array).
+    Items(Vec<LandedItem>),
+    /// A diagram create (a JSON object).
+    Diagram(LandedDiagram),
+}
+
+impl Landed {
+    /// The items of an item create; none for anything else.
+    pub fn items(&self) -> &[LandedItem] {
+        match self {
+            Self::Items(items) => items,
+            Self::Diagram(_) => &[],
+        }
+    }
+}
+
 /// Records, inside the write transaction `$tx` and only when this task runs an idempotent call,
 /// the items (`$rows`, an iterator of `&ItemRow`) its write inserted.
 macro_rules! mark_landed {
-    ($tx:expr, $rows:expr) => {{
+    ($tx:expr, $rows:expr) => {
+        crate::storage::items::idempotency::mark_landed_as!($tx, || {
+            crate::storage::items::idempotency::Landed::Items(
+                $rows
+                    .into_iter()
+                    .map(|row: &crate::storage::ItemRow| crate::storage::items::idempotency::LandedItem {
+                        id: row.id.uuid(),
+                        version: row.version,
+                        item_type: row.item_type.as_str().to_owned(),
+                    })
+                    .collect(),
+            )
+        })
+    };
+}
+pub(crate) use mark_landed;
+
+/// Records, inside the write transaction `$tx` and only when this task runs an idempotent call,
+/// what `$landed` (a closure making a [`Landed`]) says the write did.
+macro_rules! mark_landed_as {
+    ($tx:expr, $landed:expr) => {{
         if let Some(landing) = crate::storage::items::idempotency::Landing::current() {
-            let landed: Vec<crate::storage::items::idempotency::LandedItem> = $rows
-                .into_iter()
-                .map(|row: &crate::storage::ItemRow| crate::storage::items::idempotency::LandedItem {
-                    id: row.id.uuid(),
-                    version: row.version,
-                    item_type: row.item_type.as_str().to_owned(),
-                })
-                .collect();
+            let landed: crate::storage::items::idempotency::Landed = ($landed)();
             let landed = serde_json::to_string(&landed).map_err(CoreError::internal)?;
             sqlx::query("UPDATE idempotency_keys SET landed = $4 WHERE scope = $1 AND key = $2 AND claim = $3")
                 .bind(&landing.scope)
@@ -77,7 +121,7 @@ macro_rules! mark_landed {
         }
     }};
 }
-pub(crate) use mark_landed;
+pub(crate) use mark_landed_as;
 
 /// `state` of a key whose first call is still running.
 pub const IN_PROGRESS: &str = "in_progress";
@@ -111,7 +155,7 @@ impl IdempotencyRow {
 
     /// What the call's committed write inserted, when it recorded that: its write happened, even
     /// if its answer was never stored.
-    pub fn landed(&self) -> Option<Vec<LandedItem>> {
+    pub fn landed(&self) -> Option<Landed> {
         self.landed.as_deref().and_then(|landed| serde_json::from_str(landed).ok())
     }
 }

@@ -281,9 +281,10 @@ impl ItemsStore {
         })
     }
 
-    /// A page of a project's items in creation order.
+    /// A page of a project's items in creation order. A heavy read: it may go to a standby that
+    /// has caught up (`storage/standby.rs`).
     pub async fn list_items(&self, project_id: ProjectId, filter: &ItemFilter) -> Result<Vec<ItemRow>> {
-        with_read_pool!(self, pool => {
+        with_lagging_read!(self, conn => {
             let mut sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1");
             let mut n = 1;
             let mut next = |clause: &str| {
@@ -310,7 +311,7 @@ impl ItemsStore {
             if let Some(after) = filter.after {
                 query = query.bind(after);
             }
-            query.fetch_all(pool).await.map_err(db_error)
+            query.fetch_all(&mut *conn).await.map_err(db_error)
         })
     }
 }

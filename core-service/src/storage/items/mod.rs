@@ -17,7 +17,7 @@ mod sqlite_reads;
 mod inline_reads_tests;
 
 pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
-pub use idempotency::{IdempotencyClaim, IdempotencyRow, LandedItem, Landing};
+pub use idempotency::{IdempotencyClaim, IdempotencyRow, Landed, LandedDiagram, LandedItem, Landing};
 pub(in crate::storage) use item_rows::ITEM_COLUMNS;
 pub use item_rows::{EventChanges, ItemFilter};
 pub(in crate::storage) use pg_reads::PgReads;

@@ -123,7 +123,8 @@ impl RetrievalStore {
     }
 
     /// Up to `limit` chunks of a project with an id above `after`, in id order (a load pages
-    /// through them).
+    /// through them). A heavy read: it may go to a standby that has caught up
+    /// (`storage/standby.rs`); the changes a load starts from stay on the primary.
     /// Vectors of another model than `model_id` come back as `None` (a re-index is under way).
     pub async fn project_chunks(
         &self,
@@ -132,7 +133,7 @@ impl RetrievalStore {
         after: i64,
         limit: u32,
     ) -> Result<Vec<ChunkRecord>> {
-        with_read_pool!(self, pool => {
+        with_lagging_read!(self, conn => {
             sqlx::query_as(&format!(
                 "SELECT {CHUNK_RECORD} WHERE c.project_id = $2 AND c.id > $3 ORDER BY c.id LIMIT $4"
             ))
@@ -140,7 +141,7 @@ impl RetrievalStore {
             .bind(project_id)
             .bind(after)
             .bind(i64::from(limit))
-            .fetch_all(pool)
+            .fetch_all(&mut *conn)
             .await
             .map_err(db_error)
         })
