@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -57,7 +58,9 @@ def stop_pair(primary, standby):
 
 
 def start_up(canvasctl, work, read_url):
-    env = {**os.environ, "CANVAS_DATABASE_URL": f"postgres://postgres@127.0.0.1:{PRIMARY}/canvas"}
+    # Rate limits off: one token at full speed would be refused (docs/PERFORMANCE.md, "The GET path").
+    env = {**os.environ, "CANVAS_DATABASE_URL": f"postgres://postgres@127.0.0.1:{PRIMARY}/canvas",
+           "CANVAS_RATE_LIMIT_REQUESTS": "0"}
     if read_url:
         env["CANVAS_READ_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{STANDBY}/canvas"
     process = subprocess.Popen(
@@ -116,6 +119,22 @@ def ms(text):
     return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
 
 
+def cpu_seconds(data):
+    """CPU seconds (user and system) spent so far by the server of data directory `data`: its
+    postmaster and every process it started. Connections are pooled, so backends live through a run."""
+    postmaster = int(open(os.path.join(data, "postmaster.pid")).readline())
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(pid) == postmaster or int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def served(token):
     _, body = call("GET", "/metrics", token)
     counts = {}
@@ -132,8 +151,8 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     args = parser.parse_args()
-    pair_dir = os.path.join(args.work, "pair")
-    os.makedirs(pair_dir)
+    # Its own directory under /tmp: the work directory is root's alone, and PostgreSQL runs as postgres.
+    pair_dir = tempfile.mkdtemp(prefix="canvas-standby-")
     primary, standby = start_pair(pair_dir)
     try:
         results = {}
@@ -154,19 +173,24 @@ def main():
                     if writing:
                         writer.start()
                     before = served(token) if read_url else {}
+                    cpu = (cpu_seconds(primary), cpu_seconds(standby))
                     rps, p50, p99, bad = wrk(url, token, args.seconds, args.connections)
+                    cpu = (cpu_seconds(primary) - cpu[0], cpu_seconds(standby) - cpu[1])
                     writer.stop.set()
                     after = served(token) if read_url else {}
                     where = {k: after.get(k, 0) - before.get(k, 0) for k in after if after.get(k, 0) != before.get(k, 0)}
                     name = f"{'standby' if read_url else 'primary'} {'under writes' if writing else 'idle'}"
-                    results[name] = (rps, ms(p50))
-                    print(f"{name}: rps={rps:.0f} p50={p50} p99={p99} non2xx={bad} "
-                          f"writes={writer.writes} reads served: {where}", flush=True)
+                    listings = rps * args.seconds
+                    results[name] = (rps, ms(p50), cpu[0] / listings * 1000)
+                    print(f"{name}: rps={rps:.0f} p50={p50} p99={p99} non2xx={bad} writes={writer.writes} "
+                          f"CPU s per 1,000 listings: primary {cpu[0] / listings * 1000:.3f}, standby "
+                          f"{cpu[1] / listings * 1000:.3f}; reads served: {where}", flush=True)
             finally:
                 stop_up(up)
         for writing in ("idle", "under writes"):
             base, read = results[f"primary {writing}"], results[f"standby {writing}"]
-            print(f"{writing}: standby/primary rps {read[0] / base[0]:.2f}, p50 {read[1] / base[1]:.2f}")
+            print(f"{writing}: with the standby ÷ without: rps {read[0] / base[0]:.2f}, p50 {read[1] / base[1]:.2f}, "
+                  f"primary CPU per listing {read[2] / base[2]:.2f}")
     finally:
         stop_pair(primary, standby)
         shutil.rmtree(pair_dir, ignore_errors=True)

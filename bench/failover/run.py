@@ -11,6 +11,7 @@ over once with `patronictl`. Prints the figures and exits non-zero when a check 
 """
 
 import argparse
+import datetime
 import json
 import os
 import signal
@@ -294,6 +295,32 @@ def read_report(api, writers):
     return failures
 
 
+SLOW = 10.0  # seconds: an answer slower than this has the service's warnings of its time printed
+
+
+def slow_answer_log(attempts, log):
+    """For each answer slower than SLOW seconds (at most three), the service's warnings and errors
+    logged while it ran: what it was waiting for (a 21-22 s answer came back in some runs, rarely)."""
+    slow = sorted((a for a in attempts if a.ended - a.started > SLOW), key=lambda a: a.started - a.ended)[:3]
+    if not slow or not os.path.exists(log):
+        return
+    lines = []
+    with open(log, errors="replace") as text:
+        for line in text:
+            if " WARN " not in line[:40] and " ERROR " not in line[:40]:
+                continue
+            try:
+                at = datetime.datetime.fromisoformat(line.split()[0].replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                continue
+            lines.append((at, line.rstrip()[:240]))
+    for a in slow:
+        during = [line for at, line in lines if a.started <= at <= a.ended]
+        print(f"  the service's warnings during the {a.ended - a.started:.1f} s {a.kind} ({len(during)}; the first 15):")
+        for line in during[:15]:
+            print(f"    {line}")
+
+
 def report(writers, events, work):
     attempts = sorted((a for w in writers for a in w.attempts), key=lambda a: a.started)
     with open(os.path.join(work, "attempts.jsonl"), "w") as out:
@@ -310,6 +337,7 @@ def report(writers, events, work):
         before = [(kind, at) for kind, at, _, _ in events if at <= a.started]
         after = f"{a.started - before[-1][1]:.1f} s after {before[-1][0]} {len(before)}" if before else "before any event"
         print(f"  {a.ended - a.started:.2f} s: a {a.kind} answered {a.status} {a.reason!r}, started {after}")
+    slow_answer_log(attempts, os.path.join(work, "up.log"))
     reasons = {}
     for a in attempts:
         if not a.ok:
