@@ -27,6 +27,11 @@ impl StandbyPair {
     /// Starts the pair with the standby replaying `delay` behind the primary, and a database
     /// `canvas` on it. `None` (the test skips) without PostgreSQL's binaries, unless `CI=true`.
     pub async fn start_or_skip(delay: Duration) -> Option<StandbyPair> {
+        Self::start_with(delay, "").await
+    }
+
+    /// [`Self::start_or_skip`] with more `postgresql.conf` lines for the standby.
+    pub async fn start_with(delay: Duration, standby_settings: &str) -> Option<StandbyPair> {
         if !Path::new(PG_BIN).join("initdb").exists() {
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("{PG_BIN}/initdb is missing and CI=true: the standby tests must run");
@@ -53,7 +58,11 @@ impl StandbyPair {
         );
         pair.configure(
             "standby",
-            &format!("port = {}\nrecovery_min_apply_delay = '{}ms'\n", pair.standby_port, delay.as_millis()),
+            &format!(
+                "port = {}\nrecovery_min_apply_delay = '{}ms'\n{standby_settings}",
+                pair.standby_port,
+                delay.as_millis()
+            ),
         );
         pair.start("standby");
         let mut admin = PgConnection::connect(&pair.url(pair.primary_port, "postgres")).await.expect("the primary");

@@ -45,7 +45,9 @@ macro_rules! with_read_pool {
 
 /// Runs `$body` with `$conn` bound to a read connection (`&mut` a backend's connection) for a
 /// heavy read that may go to a PostgreSQL standby (`standby.rs`): one that has replayed every
-/// write acknowledged before the read began, else the primary. SQLite: a reader.
+/// write acknowledged before the read began, else the primary. A read the standby failed (it
+/// went away, or cancelled the read for a conflict with what it replays) is read again on the
+/// primary: a standby never turns a read into an error. SQLite: a reader.
 macro_rules! with_lagging_read {
     ($storage:expr, $conn:ident => $body:expr) => {
         match $storage.database() {
@@ -55,9 +57,20 @@ macro_rules! with_lagging_read {
                 $body
             }
             $crate::storage::Storage::Postgres(pg) => {
-                let mut held = pg.lagging_read().await?;
-                let $conn: &mut sqlx::PgConnection = &mut *held;
-                $body
+                let (mut held, on_standby) = pg.lagging_read().await?;
+                let outcome = {
+                    let $conn: &mut sqlx::PgConnection = &mut *held;
+                    async { $body }.await
+                };
+                match outcome {
+                    Err(err) if on_standby && pg.read_again_on_primary(&err) => {
+                        drop(held);
+                        let mut held = pg.acquire().await.map_err($crate::storage::db_error)?;
+                        let $conn: &mut sqlx::PgConnection = &mut *held;
+                        $body
+                    }
+                    outcome => outcome,
+                }
             }
         }
     };
@@ -175,15 +188,26 @@ impl PgStore {
         self.hosts.as_ref().map(|hosts| hosts.moves())
     }
 
-    /// A connection for a heavy read: the standby's when it has replayed every write acknowledged
-    /// before now, else the primary's.
-    pub(crate) async fn lagging_read(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, CoreError> {
+    /// A connection for a heavy read, and whether it is the standby's: the standby's when it has
+    /// replayed every write acknowledged before now, else the primary's.
+    pub(crate) async fn lagging_read(&self) -> Result<(sqlx::pool::PoolConnection<sqlx::Postgres>, bool), CoreError> {
         if let Some(standby) = &self.standby {
             if let Some(conn) = standby.caught_up(&self.pool).await {
-                return Ok(conn);
+                return Ok((conn, true));
             }
         }
-        self.pool.acquire().await.map_err(db_error)
+        Ok((self.pool.acquire().await.map_err(db_error)?, false))
+    }
+
+    /// Whether a read the standby answered with `err` is read again on the primary (and counts
+    /// it): a standby that went away, or one that cancelled the read for a conflict with what it
+    /// replays (SQLSTATE 40001, which [`db_error`] calls contention).
+    pub(crate) fn read_again_on_primary(&self, err: &CoreError) -> bool {
+        let again = matches!(err, CoreError::Contention(_) | CoreError::Unavailable { .. });
+        if let (true, Some(standby)) = (again, &self.standby) {
+            standby.failed_a_read(err);
+        }
+        again
     }
 }
 

@@ -82,6 +82,9 @@ enum Served {
     PrimaryNotAStandby,
     /// On the primary: the primary's own position could not be read (a failover under way).
     PrimaryPositionUnknown,
+    /// On the primary, again: the standby failed the read after its check (it went away, or
+    /// cancelled the read for a conflict with its replay).
+    PrimaryAfterStandbyFailed,
 }
 
 impl Served {
@@ -93,6 +96,7 @@ impl Served {
             Self::PrimaryStandbyDown => "primary_standby_down",
             Self::PrimaryNotAStandby => "primary_not_a_standby",
             Self::PrimaryPositionUnknown => "primary_position_unknown",
+            Self::PrimaryAfterStandbyFailed => "primary_after_standby_failed",
         }
     }
 
@@ -181,6 +185,16 @@ impl Standby {
         }
     }
 
+    /// A read this standby had caught up for failed with `err`: counted, and the read goes to the
+    /// primary. A standby gone away is left alone for a while, as when it cannot be reached.
+    pub(super) fn failed_a_read(&self, err: &crate::error::CoreError) {
+        Served::PrimaryAfterStandbyFailed.record();
+        tracing::warn!(error = %err, "the read database failed a read; reading the primary");
+        if matches!(err, crate::error::CoreError::Unavailable { .. }) {
+            self.rest();
+        }
+    }
+
     fn rest(&self) -> Served {
         *self.resting_until.lock() = Some(Instant::now() + REST_AFTER_FAILURE);
         tracing::warn!(
@@ -207,10 +221,11 @@ mod tests {
             Served::PrimaryStandbyDown,
             Served::PrimaryNotAStandby,
             Served::PrimaryPositionUnknown,
+            Served::PrimaryAfterStandbyFailed,
         ];
         let labels: std::collections::BTreeSet<_> = all.iter().map(|s| s.label()).collect();
         assert_eq!(labels.len(), all.len());
-        assert!(labels.iter().filter(|l| l.starts_with("standby")).count() == 2, "{labels:?}");
+        assert_eq!(labels.iter().filter(|l| l.starts_with("standby")).count(), 2, "{labels:?}");
     }
 
     #[tokio::test]

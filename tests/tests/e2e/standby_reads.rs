@@ -103,6 +103,53 @@ async fn a_client_reads_its_own_writes_on_any_replica_while_the_standby_lags() {
     assert!(lagging_reads(&app, "primary_standby_down").await >= 5);
 }
 
+/// A standby cancels a read that conflicts with what it replays (here at once:
+/// `max_standby_streaming_delay = 0`, while the primary takes the items table's strongest lock
+/// again and again, which the standby must replay): every export is still answered, in full, the
+/// cancelled ones read again on the primary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_the_standby_cancels_is_read_again_on_the_primary() {
+    let settings = "max_standby_streaming_delay = 0\nhot_standby_feedback = off\n";
+    let Some(pair) = StandbyPair::start_with(Duration::ZERO, settings).await else { return };
+    canvas_runtime::metrics::install();
+    let app = TestApp::spawn_on_postgres(pair.primary_url(), pair.standby_url()).await;
+    let (owner, project) = owner_with_project(&app).await;
+    for batch in 0..5 {
+        let items: Vec<_> =
+            (0..200).map(|n| json!({"type": "label", "properties": {"text": format!("label {batch}-{n}")}})).collect();
+        let url = format!("{}/api/v2/projects/{project}/items/bulk?jsonCasing=camel", app.base_url);
+        let made = send(&app, Method::POST, &url, Some(&owner.bearer()), Some(json!({"items": items}))).await;
+        assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+    }
+    pair.wait_caught_up().await;
+
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (locking, primary) = (stop.clone(), pair.primary_url());
+    let locker = tokio::spawn(async move {
+        let mut conn = PgConnection::connect(&primary).await.expect("primary");
+        let mut locks = 0;
+        while !locking.load(std::sync::atomic::Ordering::Relaxed) {
+            sqlx::Executor::execute(&mut conn, "BEGIN; LOCK TABLE items IN ACCESS EXCLUSIVE MODE; COMMIT")
+                .await
+                .expect("lock");
+            locks += 1;
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        locks
+    });
+    let before = lagging_reads(&app, "primary_after_standby_failed").await;
+    for n in 0..30 {
+        let (status, archive) = export(&app, &owner, &project).await;
+        assert_eq!(status, StatusCode::OK, "export {n}");
+        let items = String::from_utf8(entries(&archive)["items.jsonl"].clone()).unwrap();
+        assert_eq!(items.lines().count(), 1000, "export {n} holds every item");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(locker.await.unwrap() > 0);
+    let again = lagging_reads(&app, "primary_after_standby_failed").await - before;
+    assert!(again > 0, "the standby cancelled no read: the test proves nothing");
+}
+
 /// A read URL whose server does not answer, or is not a standby (here: the primary itself),
 /// leaves every read to the primary and every answer right.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
