@@ -161,7 +161,7 @@ pub struct UpArgs {
     /// as core-service's flag.
     #[arg(long = "read-database-max-wait-ms", env = "CANVAS_READ_DATABASE_MAX_WAIT_MS",
           default_value_t = core_service::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
-          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+          value_parser = clap::value_parser!(u64).range(0..=core_service::storage::MAX_STANDBY_MAX_WAIT_MS))]
     pub read_database_max_wait_ms: u64,
 
     /// PostgreSQL: milliseconds a pooled connection may sit idle and still be used without a

@@ -34,7 +34,7 @@ pub struct CoreConfig {
     /// it reads the primary instead.
     #[arg(long = "read-database-max-wait-ms", env = "CANVAS_READ_DATABASE_MAX_WAIT_MS",
           default_value_t = crate::storage::DEFAULT_STANDBY_MAX_WAIT_MS,
-          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+          value_parser = clap::value_parser!(u64).range(0..=crate::storage::MAX_STANDBY_MAX_WAIT_MS))]
     pub read_database_max_wait_ms: u64,
 
     /// Where uploaded files go: `local` (under the data directory) or

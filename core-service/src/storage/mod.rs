@@ -149,7 +149,7 @@ pub use retrieval::{
     IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState,
 };
 pub use rows::*;
-pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS};
+pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS, MAX_STANDBY_MAX_WAIT_MS};
 pub use webhooks::{
     AttemptOutcome, AttemptRow, DueListener, LeasedRow, SigningKeyRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
 };
@@ -248,9 +248,7 @@ impl DatabaseTarget {
     pub fn from_config(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Self> {
         match url.map(str::trim).filter(|u| !u.is_empty()) {
             None => Ok(Self::SqliteFile(data_dir.join("canvas.db"))),
-            Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
-                Ok(Self::Postgres(u.to_owned()))
-            }
+            Some(u) if is_postgres_url(u) => Ok(Self::Postgres(u.to_owned())),
             Some(u) if u.starts_with("sqlite:") => {
                 let path = u.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
                 let path = path.split('?').next().unwrap_or(path);
@@ -259,6 +257,11 @@ impl DatabaseTarget {
             Some(_) => anyhow::bail!("CANVAS_DATABASE_URL must start with postgres://, postgresql:// or sqlite:"),
         }
     }
+}
+
+/// Whether `url` names PostgreSQL (`postgres://…` or `postgresql://…`).
+fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
 /// Milliseconds a pooled PostgreSQL connection may sit idle and still be handed out without a

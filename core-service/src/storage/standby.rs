@@ -44,6 +44,8 @@ const IMPATIENT_AFTER_LAG: Duration = Duration::from_secs(1);
 
 /// The default of `--read-database-max-wait-ms`.
 pub const DEFAULT_STANDBY_MAX_WAIT_MS: u64 = 50;
+/// The largest `--read-database-max-wait-ms`: a wait longer than this is a standby to stop using.
+pub const MAX_STANDBY_MAX_WAIT_MS: u64 = 10_000;
 
 /// Where lag-tolerant reads may go.
 #[derive(Clone, Debug)]
@@ -115,7 +117,7 @@ impl Standby {
                  (a host list is for --database-url)"
             );
         }
-        if !(settings.url.starts_with("postgres://") || settings.url.starts_with("postgresql://")) {
+        if !super::is_postgres_url(&settings.url) {
             anyhow::bail!("--read-database-url must start with postgres:// or postgresql://");
         }
         let options: PgConnectOptions = PgConnectOptions::from_str(&settings.url)
