@@ -95,7 +95,7 @@ pub struct Outcome {
     pub duration: Duration,
     /// Why the call failed, short; None on success (2xx).
     pub error: Option<String>,
-    /// The receiver's `Retry-After` (seconds form) on 429 and 503.
+    /// The receiver's `Retry-After` (seconds or HTTP-date) on 429 and 503.
     pub retry_after: Option<Duration>,
     /// Set when the destination rules refused the address (nothing was sent); `error` holds its
     /// words.
@@ -257,8 +257,19 @@ fn retry_after(status: StatusCode, headers: &HeaderMap) -> Option<Duration> {
     if status != StatusCode::TOO_MANY_REQUESTS && status != StatusCode::SERVICE_UNAVAILABLE {
         return None;
     }
-    let secs: u64 = headers.get(RETRY_AFTER)?.to_str().ok()?.trim().parse().ok()?;
-    Some(Duration::from_secs(secs))
+    parse_retry_after(headers.get(RETRY_AFTER)?.to_str().ok()?, std::time::SystemTime::now())
+}
+
+/// `Retry-After` in either form RFC 9110 allows: delay-seconds, or an HTTP-date (a date in the
+/// past is no delay). Anything else names no delay.
+fn parse_retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits too many for u64 are a very long delay, capped by whoever honours it.
+        return Some(Duration::from_secs(value.parse().unwrap_or(u64::MAX)));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 /// A short, safe description of a transport failure.
@@ -288,4 +299,58 @@ fn describe(err: &reqwest::Error, timeout: Duration) -> String {
 
 fn shorten(text: &str) -> String {
     text.chars().take(MAX_ERROR_CHARS).collect()
+}
+
+#[cfg(test)]
+mod retry_after_tests {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    use proptest::prelude::*;
+
+    use super::parse_retry_after;
+
+    fn at(secs: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(secs)
+    }
+
+    #[test]
+    fn both_forms_of_rfc_9110_are_read() {
+        let now = at(1_764_979_200); // 2025-12-06T00:00:00Z
+        assert_eq!(parse_retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
+        assert_eq!(parse_retry_after("0", now), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("Sat, 06 Dec 2025 00:01:30 GMT", now), Some(Duration::from_secs(90)));
+        assert_eq!(parse_retry_after("Fri, 05 Dec 2025 23:00:00 GMT", now), Some(Duration::ZERO), "a past date");
+        assert_eq!(
+            parse_retry_after("99999999999999999999999", now),
+            Some(Duration::from_secs(u64::MAX)),
+            "too many digits is a long delay, capped by whoever honours it"
+        );
+    }
+
+    #[test]
+    fn anything_else_names_no_delay() {
+        let now = at(1_764_979_200);
+        for value in ["", " ", "-1", "1.5", "+5", "5s", "0x10", "tomorrow", "Sat, 06 Dec 2025", "١٢"] {
+            assert_eq!(parse_retry_after(value, now), None, "{value:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_seconds_value_is_read_exactly(secs in any::<u64>()) {
+            prop_assert_eq!(parse_retry_after(&secs.to_string(), at(0)), Some(Duration::from_secs(secs)));
+        }
+
+        #[test]
+        fn any_future_http_date_is_the_time_until_it(now in 0u64..4_000_000_000, ahead in 0u64..10_000_000) {
+            let date = httpdate::fmt_http_date(at(now + ahead));
+            prop_assert_eq!(parse_retry_after(&date, at(now)), Some(Duration::from_secs(ahead)));
+        }
+
+        #[test]
+        fn no_text_panics(value in ".{0,64}") {
+            let _ = parse_retry_after(&value, SystemTime::now());
+        }
+    }
 }

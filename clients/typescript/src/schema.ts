@@ -1895,6 +1895,12 @@ export interface components {
             LastStatusCode?: number | null;
             /** Format: date-time */
             LastSuccessAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Until then the receiver asked, with a 429 and `Retry-After`, not to be called: every
+             *     delivery waits (docs/WEBHOOKS.md). Null when it asked nothing, or that time has passed.
+             */
+            SlowDownUntil?: string | null;
         };
         /** @description `POST .../webhooks/test`: what the receiver answered (its body is never read). */
         WebhookTestResult: {

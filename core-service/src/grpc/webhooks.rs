@@ -45,6 +45,8 @@ pub fn webhook(row: WebhookRow) -> pb::Webhook {
             consecutive_failures: row.consecutive_failures.max(0) as u32,
             disabled_at: row.disabled_at.map(timestamp),
             disabled_reason: row.disabled_reason,
+            // Only a time still ahead: a past one asks nothing any more.
+            slow_down_until: row.slow_down_until.filter(|until| *until > chrono::Utc::now()).map(timestamp),
         }),
         inactive: row.inactive,
     }

@@ -5,12 +5,28 @@
 //! once, retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts
 //! over about 27.5 hours), each delay with ±20 % jitter so a receiver that
 //! comes back is not hit by every queued delivery in the same second.
+//!
+//! A receiver that answers 429 Too Many Requests with `Retry-After` asks to be called more slowly
+//! ([`slow_down`]): the webhook gets no call until then, and the attempt is neither counted against
+//! the schedule's attempts nor as a failure in a row, for as long as the whole schedule would have
+//! lasted from the delivery's creation ([`RetryPolicy::span`]); after that a 429 is an ordinary
+//! failed attempt, so no delivery is kept for ever. A 429 without `Retry-After` names no pace and
+//! is an ordinary failed attempt too.
 
 use std::time::Duration;
 
 /// The longest `Retry-After` honoured: a receiver cannot park deliveries for
 /// days with one header.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
+
+/// The shortest slow-down: a `Retry-After: 0` must not turn into a call in a tight loop.
+pub const MIN_SLOW_DOWN: Duration = Duration::from_secs(1);
+
+/// How long a receiver's 429 with `Retry-After: asked` holds its webhook's calls: `asked`, at least
+/// [`MIN_SLOW_DOWN`] and at most [`MAX_RETRY_AFTER`].
+pub fn slow_down(asked: Duration) -> Duration {
+    asked.clamp(MIN_SLOW_DOWN, MAX_RETRY_AFTER)
+}
 
 /// Relative jitter applied to each scheduled delay.
 pub const JITTER: f64 = 0.2;
@@ -30,6 +46,13 @@ impl RetryPolicy {
     /// Attempts a delivery gets before it is given up.
     pub fn max_attempts(&self) -> u32 {
         self.delays.len() as u32 + 1
+    }
+
+    /// How long the schedule can last from a delivery's first attempt to its last, with the
+    /// longest jitter: while a delivery is younger than this, a 429 with `Retry-After` is a
+    /// slow-down rather than a failed attempt.
+    pub fn span(&self) -> Duration {
+        self.delays.iter().sum::<Duration>().mul_f64(1.0 + JITTER)
     }
 
     /// The delay after failed attempt `attempt` (1-based), or None when that
@@ -118,6 +141,21 @@ mod tests {
         assert_eq!(capped, MAX_RETRY_AFTER);
         let kept = policy.next_delay(3, Some(Duration::from_secs(1)), 0.5).unwrap();
         assert_eq!(kept, Duration::from_secs(1800));
+    }
+
+    #[test]
+    fn a_slow_down_lasts_what_was_asked_within_bounds() {
+        assert_eq!(slow_down(Duration::ZERO), MIN_SLOW_DOWN, "Retry-After: 0 is not a tight loop");
+        assert_eq!(slow_down(Duration::from_secs(30)), Duration::from_secs(30));
+        assert_eq!(slow_down(Duration::from_secs(86_400)), MAX_RETRY_AFTER);
+    }
+
+    #[test]
+    fn the_span_is_the_whole_schedule_with_the_longest_jitter() {
+        let span = default_policy().span();
+        let longest: Duration = (1..8).map(|n| default_policy().next_delay(n, None, 1.0).unwrap()).sum();
+        assert_eq!(span, longest);
+        assert_eq!(RetryPolicy::new(Vec::new()).span(), Duration::ZERO, "no retries: a 429 is a failure at once");
     }
 
     #[test]

@@ -110,6 +110,10 @@ pub struct WebhookStatus {
     #[schema(format = DateTime)]
     pub disabled_at: Option<String>,
     pub disabled_reason: Option<String>,
+    /// Until then the receiver asked, with a 429 and `Retry-After`, not to be called: every
+    /// delivery waits (docs/WEBHOOKS.md). Null when it asked nothing, or that time has passed.
+    #[schema(format = DateTime)]
+    pub slow_down_until: Option<String>,
 }
 
 /// `GET .../webhooks`

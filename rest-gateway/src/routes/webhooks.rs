@@ -65,6 +65,7 @@ pub fn record(hook: pb::Webhook) -> Value {
             "consecutiveFailures": status.consecutive_failures,
             "disabledAt": rfc3339(status.disabled_at),
             "disabledReason": status.disabled_reason,
+            "slowDownUntil": rfc3339(status.slow_down_until),
         }),
     );
     if let Some(inactive) = hook.inactive {

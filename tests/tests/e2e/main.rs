@@ -78,4 +78,5 @@ mod webhooks_fault;
 mod webhooks_listen;
 mod webhooks_safety;
 mod webhooks_skip;
+mod webhooks_slow_down;
 mod webhooks_wake;

@@ -89,6 +89,7 @@ impl WebhooksService {
                 first_failure_at: None,
                 disabled_at: None,
                 disabled_reason: None,
+                slow_down_until: None,
             };
             self.store.insert_webhook(&row).await?;
         }

@@ -16,13 +16,13 @@ use webhook_client::{Call, Outcome};
 
 use super::WebhooksService;
 use crate::error::{CoreError, CoreResult, Dependency};
-use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow};
+use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow, SlowDown};
 use crate::webhooks::keys::{self, NewKey};
 use crate::webhooks::runtime::{
     DeliveryReport, LeasedCall, DEFAULT_LEASE, KEY_RING_FRESH, LEASE_BOUNDS, MAX_LEASE_BATCH, MAX_REPORT_BATCH,
     MAX_SKIPPED_WEBHOOKS, RETIRE_GRACE,
 };
-use crate::webhooks::{body, Definition};
+use crate::webhooks::{body, retry, Definition};
 
 impl WebhooksService {
     /// Start-up work: a first signing key when the ring is empty, and
@@ -237,7 +237,8 @@ impl WebhooksService {
 
     /// Records an attempt and schedules the next one: success (2xx) ends the
     /// delivery; 410 Gone disables the webhook; anything else retries by the
-    /// schedule (lengthened by `Retry-After`) until the attempts run out.
+    /// schedule (lengthened by `Retry-After`) until the attempts run out; a 429 with
+    /// `Retry-After` slows the webhook down instead (`webhooks::retry`).
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
         self.store.record_attempt(&self.attempt_outcome(&report, Utc::now())).await
     }
@@ -269,6 +270,19 @@ impl WebhooksService {
                 .map(|delay| now + delay)
         };
         let span = chrono::Duration::from_std(settings.disable.span).unwrap_or(chrono::Duration::MAX);
+        // A 429 with `Retry-After` is a slow-down while the delivery is younger than the schedule
+        // (storage decides by the delivery's creation time, `SlowDown`).
+        let slow_down = match (outcome.status_code, outcome.retry_after) {
+            (Some(429), Some(asked)) => {
+                let hold = chrono::Duration::from_std(retry::slow_down(asked)).unwrap_or(chrono::Duration::MAX);
+                let schedule = chrono::Duration::from_std(settings.retry.span()).unwrap_or(chrono::Duration::MAX);
+                Some(SlowDown {
+                    until: now.checked_add_signed(hold).unwrap_or(DateTime::<Utc>::MAX_UTC),
+                    unless_created_by: now.checked_sub_signed(schedule).unwrap_or(DateTime::<Utc>::MIN_UTC),
+                })
+            }
+            _ => None,
+        };
         AttemptOutcome {
             delivery_id: report.delivery_id,
             lease_token: report.lease_token,
@@ -282,6 +296,7 @@ impl WebhooksService {
                 settings.disable.failures as i32,
                 now.checked_sub_signed(span).unwrap_or(DateTime::<Utc>::MIN_UTC),
             ),
+            slow_down,
         }
     }
 

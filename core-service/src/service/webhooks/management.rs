@@ -73,6 +73,7 @@ impl WebhooksService {
             first_failure_at: None,
             disabled_at: None,
             disabled_reason: None,
+            slow_down_until: None,
         };
         self.store.insert_webhook(&row).await?;
         Ok(row)
@@ -204,6 +205,7 @@ impl WebhooksService {
                 (None, None, None, None);
             (hook.consecutive_failures, hook.first_failure_at, hook.disabled_at, hook.disabled_reason) =
                 (0, None, None, None);
+            hook.slow_down_until = None;
             self.store.insert_webhook(&hook).await?;
         }
         Ok(ProjectCopy { project, items, webhooks: hooks.len() })

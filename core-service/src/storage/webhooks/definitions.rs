@@ -19,7 +19,7 @@ type Result<T> = std::result::Result<T, CoreError>;
 
 const WEBHOOK_COLUMNS: &str = "id, project_id, name, url, enabled, events, event_mask, custom_data, created_at, \
     updated_at, inactive, last_attempt_at, last_success_at, last_status_code, last_error, consecutive_failures, \
-    first_failure_at, disabled_at, disabled_reason";
+    first_failure_at, disabled_at, disabled_reason, slow_down_until";
 
 /// A webhook as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -54,6 +54,8 @@ pub struct WebhookRow {
     /// Set by the automatic disable (or a 410 Gone).
     pub disabled_at: Option<DateTime<Utc>>,
     pub disabled_reason: Option<String>,
+    /// No call before then: the receiver answered 429 with `Retry-After` (`webhooks::retry`).
+    pub slow_down_until: Option<DateTime<Utc>>,
 }
 
 /// A delivery as leased: what is needed to build, sign and send it.
@@ -98,7 +100,7 @@ impl WebhooksStore {
         with_write_pool!(self, pool => {
             sqlx::query(&format!(
                 "INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
             ))
             .bind(row.id)
             .bind(row.project_id)
@@ -119,6 +121,7 @@ impl WebhooksStore {
             .bind(row.first_failure_at)
             .bind(row.disabled_at)
             .bind(&row.disabled_reason)
+            .bind(row.slow_down_until)
             .execute(pool)
             .await
             .map_err(db_error)?;
@@ -165,13 +168,13 @@ impl WebhooksStore {
     }
 
     /// Replaces the definition; a re-save re-enables: clears the automatic
-    /// disable, the failure run and `inactive`.
+    /// disable, the failure run, a slow-down the receiver asked for and `inactive`.
     pub async fn replace_webhook(&self, row: &WebhookRow) -> Result<Option<WebhookRow>> {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "UPDATE webhooks SET name = $3, url = $4, enabled = $5, events = $6, event_mask = $7, \
                  custom_data = $8, updated_at = $9, inactive = NULL, consecutive_failures = 0, \
-                 first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL \
+                 first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL, slow_down_until = NULL \
                  WHERE id = $1 AND project_id = $2 RETURNING {WEBHOOK_COLUMNS}"
             ))
             .bind(row.id)
@@ -189,7 +192,8 @@ impl WebhooksStore {
         })
     }
 
-    /// Enables the webhook and clears an automatic disable and its counter.
+    /// Enables the webhook and clears an automatic disable, its counter and a slow-down the
+    /// receiver asked for (the operator's word comes after the receiver's).
     pub async fn enable_webhook(
         &self,
         project_id: ProjectId,
@@ -199,7 +203,7 @@ impl WebhooksStore {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "UPDATE webhooks SET enabled = TRUE, updated_at = $3, consecutive_failures = 0, \
-                 first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL \
+                 first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL, slow_down_until = NULL \
                  WHERE id = $1 AND project_id = $2 RETURNING {WEBHOOK_COLUMNS}"
             ))
             .bind(id)

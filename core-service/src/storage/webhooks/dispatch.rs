@@ -2,7 +2,6 @@
 //! key ring and the test-call counter.
 
 use crate::domain::UserId;
-use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -29,207 +28,6 @@ pub struct SigningKeyRow {
     pub activates_at: DateTime<Utc>,
     /// From then on the key is no longer published.
     pub retires_at: Option<DateTime<Utc>>,
-}
-
-/// The outcome of one attempt, as stored.
-#[derive(Debug, Clone)]
-pub struct AttemptOutcome {
-    pub delivery_id: Uuid,
-    /// Must match the lease; a stale report changes nothing.
-    pub lease_token: Uuid,
-    pub at: DateTime<Utc>,
-    pub status_code: Option<i32>,
-    pub duration_ms: i64,
-    /// None on success.
-    pub error: Option<String>,
-    /// When to retry; None with an error means the delivery is given up.
-    pub retry_at: Option<DateTime<Utc>>,
-    /// Disable the webhook now with this reason (a 410 Gone).
-    pub disable_now: Option<String>,
-    /// Automatic disable: `(failures, first failure at or before)`.
-    pub disable_rule: (i32, DateTime<Utc>),
-}
-
-/// Records one outcome's delivery and attempt on the open transaction `$tx` (either backend's);
-/// evaluates to the delivery's webhook, or `None` for a stale lease, having written nothing for it.
-/// The webhook's status is [`record_status!`]'s.
-macro_rules! record_delivery {
-    ($tx:ident, $outcome:expr) => {{
-        let outcome: &AttemptOutcome = $outcome;
-        let state = delivery_state(outcome);
-        let updated: Option<(Uuid, i32)> = sqlx::query_as(
-            "UPDATE webhook_deliveries SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), \
-             lease_until = NULL, lease_token = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5 END \
-             WHERE id = $1 AND lease_token = $2 RETURNING webhook_id, attempts",
-        )
-        .bind(outcome.delivery_id)
-        .bind(outcome.lease_token)
-        .bind(state)
-        .bind(outcome.retry_at)
-        .bind(outcome.at)
-        .fetch_optional(&mut *$tx)
-        .await
-        .map_err(db_error)?;
-        match updated {
-            None => None,
-            Some((webhook_id, attempt)) => {
-                sqlx::query(
-                    "INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, attempted_at, status_code, \
-                     duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(outcome.delivery_id)
-                .bind(webhook_id)
-                .bind(attempt)
-                .bind(outcome.at)
-                .bind(outcome.status_code)
-                .bind(outcome.duration_ms)
-                .bind(&outcome.error)
-                .execute(&mut *$tx)
-                .await
-                .map_err(db_error)?;
-                Some(webhook_id)
-            }
-        }
-    }};
-}
-
-/// Records one outcome in its webhook's status (last attempt, failures in a row) on the open
-/// transaction `$tx`, with the automatic disable.
-macro_rules! record_status {
-    ($tx:ident, $webhook_id:expr, $outcome:expr) => {{
-        let (webhook_id, outcome): (Uuid, &AttemptOutcome) = ($webhook_id, $outcome);
-        let succeeded = outcome.error.is_none();
-        let status_sql = if succeeded {
-            "UPDATE webhooks SET last_attempt_at = $2, last_success_at = $2, last_status_code = $3, \
-             last_error = NULL, consecutive_failures = 0, first_failure_at = NULL WHERE id = $1"
-        } else {
-            "UPDATE webhooks SET last_attempt_at = $2, last_status_code = $3, last_error = $4, \
-             consecutive_failures = consecutive_failures + 1, first_failure_at = COALESCE(first_failure_at, $2) \
-             WHERE id = $1"
-        };
-        let mut status = sqlx::query(status_sql).bind(webhook_id).bind(outcome.at).bind(outcome.status_code);
-        if !succeeded {
-            status = status.bind(&outcome.error);
-        }
-        status.execute(&mut *$tx).await.map_err(db_error)?;
-        if !succeeded {
-            let (failures, first_before) = outcome.disable_rule;
-            let reason = outcome.disable_now.clone().unwrap_or_else(|| {
-                format!("disabled automatically after {failures} or more failed deliveries in a row")
-            });
-            sqlx::query(
-                "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 \
-                 AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
-            )
-            .bind(webhook_id)
-            .bind(outcome.at)
-            .bind(reason)
-            .bind(outcome.disable_now.is_some())
-            .bind(failures)
-            .bind(first_before)
-            .execute(&mut *$tx)
-            .await
-            .map_err(db_error)?;
-        }
-    }};
-}
-
-/// Records the webhooks' status of `$by_webhook` (webhook, outcome, in the order reported) on the
-/// open transaction `$tx`. A webhook whose outcomes in the batch all succeeded gets one status
-/// update, its last outcome's: each success sets the same fields, so only the last one shows, and
-/// a busy webhook's row is written once per batch instead of once per delivery (on PostgreSQL
-/// every write of that one row is a new version of it). A webhook with a failure in the batch gets
-/// them all, in order, for the failures in a row and the automatic disable.
-macro_rules! record_statuses {
-    ($tx:ident, $by_webhook:expr) => {{
-        let mut by_webhook: Vec<(Uuid, &AttemptOutcome)> = $by_webhook;
-        // Webhook rows are written in the order of their ids (each webhook's outcomes still in
-        // the order reported), so two batches naming the same webhooks lock them in one order
-        // and never wait on each other in a circle (PostgreSQL would abort one as a deadlock).
-        by_webhook.sort_by_key(|(webhook, _)| *webhook);
-        let failing: HashSet<Uuid> =
-            by_webhook.iter().filter(|(_, outcome)| outcome.error.is_some()).map(|(webhook, _)| *webhook).collect();
-        for (n, (webhook, outcome)) in by_webhook.iter().enumerate() {
-            let last_of_webhook = by_webhook.get(n + 1).is_none_or(|(next, _)| next != webhook);
-            if failing.contains(webhook) || last_of_webhook {
-                record_status!($tx, *webhook, *outcome);
-            }
-        }
-    }};
-}
-
-/// [`Storage::record_attempts`] on PostgreSQL: the deliveries and the attempt rows of the whole
-/// batch in one statement each (arrays unnested), not two round trips per outcome: a batch of
-/// 30 was 60 statements on every delivery's path. A report repeated in one batch (same delivery,
-/// same lease) is recorded once, by its first copy, as one statement after the other would (the
-/// first clears the lease the second names).
-async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) -> Result<Vec<bool>> {
-    let mut first = HashSet::with_capacity(outcomes.len());
-    let unique: Vec<&AttemptOutcome> =
-        outcomes.iter().filter(|o| first.insert((o.delivery_id, o.lease_token))).collect();
-    let column = |get: fn(&AttemptOutcome) -> Option<DateTime<Utc>>| unique.iter().map(|o| get(o)).collect::<Vec<_>>();
-    let mut tx = pool.begin().await.map_err(db_error)?;
-    let updated: Vec<(Uuid, Uuid, Uuid, i32)> = sqlx::query_as(
-        "UPDATE webhook_deliveries d SET state = o.state, next_attempt_at = COALESCE(o.retry_at, d.next_attempt_at), \
-         lease_until = NULL, lease_token = NULL, finished_at = CASE WHEN o.state = 'pending' THEN NULL ELSE o.at END \
-         FROM UNNEST($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::timestamptz[]) \
-         AS o(id, token, state, retry_at, at) \
-         WHERE d.id = o.id AND d.lease_token = o.token RETURNING d.id, o.token, d.webhook_id, d.attempts",
-    )
-    .bind(unique.iter().map(|o| o.delivery_id).collect::<Vec<_>>())
-    .bind(unique.iter().map(|o| o.lease_token).collect::<Vec<_>>())
-    .bind(unique.iter().map(|o| delivery_state(o)).collect::<Vec<_>>())
-    .bind(column(|o| o.retry_at))
-    .bind(column(|o| Some(o.at)))
-    .fetch_all(&mut *tx)
-    .await
-    .map_err(db_error)?;
-    let held: HashMap<(Uuid, Uuid), (Uuid, i32)> = updated
-        .into_iter()
-        .map(|(delivery, token, webhook, attempt)| ((delivery, token), (webhook, attempt)))
-        .collect();
-    // In the order reported, so the attempts' ids (the history's order) follow it.
-    let done: Vec<(&AttemptOutcome, Uuid, i32)> =
-        unique.iter().filter_map(|o| held.get(&(o.delivery_id, o.lease_token)).map(|(w, a)| (*o, *w, *a))).collect();
-    if !done.is_empty() {
-        sqlx::query(
-            "INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, attempted_at, status_code, duration_ms, error) \
-             SELECT delivery_id, webhook_id, attempt, attempted_at, status_code, duration_ms, error \
-             FROM UNNEST($1::uuid[], $2::uuid[], $3::int4[], $4::timestamptz[], $5::int4[], $6::int8[], $7::text[]) \
-             WITH ORDINALITY AS a(delivery_id, webhook_id, attempt, attempted_at, status_code, duration_ms, error, n) \
-             ORDER BY n",
-        )
-        .bind(done.iter().map(|(o, _, _)| o.delivery_id).collect::<Vec<_>>())
-        .bind(done.iter().map(|(_, webhook, _)| *webhook).collect::<Vec<_>>())
-        .bind(done.iter().map(|(_, _, attempt)| *attempt).collect::<Vec<_>>())
-        .bind(done.iter().map(|(o, _, _)| o.at).collect::<Vec<_>>())
-        .bind(done.iter().map(|(o, _, _)| o.status_code).collect::<Vec<_>>())
-        .bind(done.iter().map(|(o, _, _)| o.duration_ms).collect::<Vec<_>>())
-        .bind(done.iter().map(|(o, _, _)| o.error.clone()).collect::<Vec<_>>())
-        .execute(&mut *tx)
-        .await
-        .map_err(db_error)?;
-    }
-    record_statuses!(tx, done.iter().map(|(o, webhook, _)| (*webhook, *o)).collect());
-    tx.commit().await.map_err(db_error)?;
-    // Each outcome recorded, or not (a stale lease, or a repeated report in the batch).
-    let mut counted = HashSet::with_capacity(outcomes.len());
-    Ok(outcomes
-        .iter()
-        .map(|o| {
-            let key = (o.delivery_id, o.lease_token);
-            held.contains_key(&key) && counted.insert(key)
-        })
-        .collect())
-}
-
-/// A delivery's state after an attempt: delivered, pending a retry, or failed for good.
-fn delivery_state(outcome: &AttemptOutcome) -> &'static str {
-    match (outcome.error.is_none(), outcome.retry_at) {
-        (true, _) => "delivered",
-        (false, Some(_)) => "pending",
-        (false, None) => "failed",
-    }
 }
 
 /// What a lease read back: its columns, from `webhook_deliveries d`, `webhooks w` and `events e`.
@@ -385,7 +183,8 @@ impl WebhooksStore {
             "UPDATE webhook_deliveries SET lease_until = $1, lease_token = $2, attempts = attempts + 1 \
              WHERE id IN (SELECT d.id FROM {deliveries} \
              WHERE d.state = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_until IS NULL OR d.lease_until <= $3) \
-             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL{left_out}{one} \
+             AND w.enabled = TRUE AND w.disabled_at IS NULL AND w.inactive IS NULL \
+             AND (w.slow_down_until IS NULL OR w.slow_down_until <= $3){left_out}{one} \
              ORDER BY d.next_attempt_at LIMIT $4{skip_locked}) RETURNING id"
         )
     }
@@ -416,37 +215,6 @@ impl WebhooksStore {
             tx.commit().await.map_err(db_error)?;
             Ok(released)
         })
-    }
-
-    /// Records attempts, each as [`Storage::record_attempt`] would, all in one transaction (one
-    /// write where SQLite has a single writer). Returns, per outcome, whether it was recorded
-    /// (false: a stale lease, nothing written for it).
-    pub async fn record_attempts(&self, outcomes: &[AttemptOutcome]) -> Result<Vec<bool>> {
-        if outcomes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let pool = match self.database() {
-            Storage::Postgres(pool) => return record_attempts_pg(pool, outcomes).await,
-            Storage::Sqlite(store) => store.writer_pool(),
-        };
-        let mut tx = pool.begin().await.map_err(db_error)?;
-        let mut recorded = Vec::with_capacity(outcomes.len());
-        let mut by_webhook: Vec<(Uuid, &AttemptOutcome)> = Vec::with_capacity(outcomes.len());
-        for outcome in outcomes {
-            let webhook = record_delivery!(tx, outcome);
-            recorded.push(webhook.is_some());
-            by_webhook.extend(webhook.map(|webhook| (webhook, outcome)));
-        }
-        record_statuses!(tx, by_webhook);
-        tx.commit().await.map_err(db_error)?;
-        Ok(recorded)
-    }
-
-    /// Records an attempt: the attempt row, the delivery's next state and the webhook's status
-    /// (with the automatic disable), in one transaction. Returns false for a stale lease (nothing
-    /// written).
-    pub async fn record_attempt(&self, outcome: &AttemptOutcome) -> Result<bool> {
-        Ok(self.record_attempts(std::slice::from_ref(outcome)).await?.first().copied().unwrap_or(false))
     }
 
     /// Adds a key; when `retire_others_at` is given, every other key without

@@ -1,14 +1,17 @@
 //! The webhooks context's store: definitions, deliveries and attempts (`definitions.rs`), the
-//! dispatchers' leases, reports and signing keys (`dispatch.rs`), and the wake-up when deliveries
+//! dispatchers' leases and signing keys (`dispatch.rs`), their reports of each attempt
+//! (`attempts.rs`), and the wake-up when deliveries
 //! are due (`wake.rs`). Deliveries are written by the outbox (`storage::outbox`) in each event's
 //! transaction, not here.
 
+mod attempts;
 mod definitions;
 mod dispatch;
 mod wake;
 
+pub use attempts::{AttemptOutcome, SlowDown};
 pub use definitions::{AttemptRow, LeasedRow, WebhookRow};
-pub use dispatch::{AttemptOutcome, SigningKeyRow};
+pub use dispatch::SigningKeyRow;
 pub(in crate::storage) use wake::EnqueuedCounter;
 pub use wake::{DueListener, DUE_CHANNEL};
 

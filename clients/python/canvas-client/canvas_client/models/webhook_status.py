@@ -24,6 +24,9 @@ class WebhookStatus:
         last_error (None | str | Unset):
         last_status_code (int | None | Unset):
         last_success_at (datetime.datetime | None | Unset):
+        slow_down_until (datetime.datetime | None | Unset): Until then the receiver asked, with a 429 and `Retry-After`,
+            not to be called: every
+            delivery waits (docs/WEBHOOKS.md). Null when it asked nothing, or that time has passed.
     """
 
     consecutive_failures: int
@@ -33,6 +36,7 @@ class WebhookStatus:
     last_error: None | str | Unset = UNSET
     last_status_code: int | None | Unset = UNSET
     last_success_at: datetime.datetime | None | Unset = UNSET
+    slow_down_until: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,6 +84,14 @@ class WebhookStatus:
         else:
             last_success_at = self.last_success_at
 
+        slow_down_until: None | str | Unset
+        if isinstance(self.slow_down_until, Unset):
+            slow_down_until = UNSET
+        elif isinstance(self.slow_down_until, datetime.datetime):
+            slow_down_until = self.slow_down_until.isoformat()
+        else:
+            slow_down_until = self.slow_down_until
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -99,6 +111,8 @@ class WebhookStatus:
             field_dict["LastStatusCode"] = last_status_code
         if last_success_at is not UNSET:
             field_dict["LastSuccessAt"] = last_success_at
+        if slow_down_until is not UNSET:
+            field_dict["SlowDownUntil"] = slow_down_until
 
         return field_dict
 
@@ -185,6 +199,23 @@ class WebhookStatus:
 
         last_success_at = _parse_last_success_at(d.pop("LastSuccessAt", UNSET))
 
+        def _parse_slow_down_until(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                slow_down_until_type_0 = datetime.datetime.fromisoformat(data)
+
+                return slow_down_until_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        slow_down_until = _parse_slow_down_until(d.pop("SlowDownUntil", UNSET))
+
         webhook_status = cls(
             consecutive_failures=consecutive_failures,
             disabled_at=disabled_at,
@@ -193,6 +224,7 @@ class WebhookStatus:
             last_error=last_error,
             last_status_code=last_status_code,
             last_success_at=last_success_at,
+            slow_down_until=slow_down_until,
         )
 
         webhook_status.additional_properties = d
