@@ -168,6 +168,9 @@ pub mod webhooks {
     pub const MAX_CUSTOM_DATA_BYTES: usize = 4096;
     /// Longest `url`, in bytes.
     pub const MAX_URL_BYTES: usize = 2048;
+    /// Largest `maxDeliveriesPerSecond` (the smallest is 1; null is no limit). A receiver that
+    /// takes more needs no limit.
+    pub const MAX_DELIVERIES_PER_SECOND: u32 = 1000;
 }
 
 #[cfg(test)]

@@ -1848,6 +1848,8 @@ export interface components {
             enabled?: boolean | null;
             /** @description The event kinds: not empty, no duplicates. */
             events: components["schemas"]["EventKind"][];
+            /** @description The most calls per second this webhook gets, 1 to 1000 (a token bucket holding one second of calls: a burst of that many, then that pace); null or absent: no limit. A receiver's 429 with Retry-After slows it further (docs/WEBHOOKS.md). */
+            maxDeliveriesPerSecond?: number | null;
             /** @description Display name, at most 128 characters. */
             name?: string | null;
             /**
@@ -1876,6 +1878,8 @@ export interface components {
             Id: string;
             /** @enum {string} */
             Inactive?: "copiedFromOtherProject" | "invalidDefinition";
+            /** @description The most calls per second this webhook gets, 1 to 1000 (a token bucket holding one second of calls: a burst of that many, then that pace); null or absent: no limit. A receiver's 429 with Retry-After slows it further (docs/WEBHOOKS.md). */
+            MaxDeliveriesPerSecond?: number | null;
             /** @description Absent when none was given. */
             Name?: string;
             Status: components["schemas"]["WebhookStatus"];

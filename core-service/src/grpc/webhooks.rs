@@ -49,6 +49,7 @@ pub fn webhook(row: WebhookRow) -> pb::Webhook {
             slow_down_until: row.slow_down_until.filter(|until| *until > chrono::Utc::now()).map(timestamp),
         }),
         inactive: row.inactive,
+        max_deliveries_per_second: row.max_deliveries_per_second.map(|n| n.max(0) as u32),
     }
 }
 

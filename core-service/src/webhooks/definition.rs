@@ -18,10 +18,12 @@ use canvas_items::schema::fold_name;
 
 /// The definition's limits (longest `name` in characters, largest `customData` in bytes of its
 /// JSON text, longest `url` in bytes), shared with the gateways, which document them.
-pub use canvas_vocabulary::limits::webhooks::{MAX_CUSTOM_DATA_BYTES, MAX_NAME_CHARS, MAX_URL_BYTES};
+pub use canvas_vocabulary::limits::webhooks::{
+    MAX_CUSTOM_DATA_BYTES, MAX_DELIVERIES_PER_SECOND, MAX_NAME_CHARS, MAX_URL_BYTES,
+};
 
 /// The definition's properties, by their canonical names.
-const PROPERTIES: [&str; 5] = ["name", "url", "enabled", "events", "customData"];
+const PROPERTIES: [&str; 6] = ["name", "url", "enabled", "events", "customData", "maxDeliveriesPerSecond"];
 
 /// Record fields a client may send back unchanged (GET, edit, PUT); ignored.
 const READ_ONLY: [&str; 5] = ["id", "createdAt", "status", "inactive", "projectId"];
@@ -39,6 +41,9 @@ pub struct Definition {
     pub events: Vec<String>,
     /// The JSON text of `customData` exactly as sent; None when absent or null.
     pub custom_data: Option<String>,
+    /// The most calls per second the receiver takes (1 to [`MAX_DELIVERIES_PER_SECOND`]); None:
+    /// no limit.
+    pub max_deliveries_per_second: Option<u32>,
 }
 
 impl Definition {
@@ -128,8 +133,21 @@ impl Definition {
             }
             Some(json) => text::check_json_text("customData", json, &mut violations).then(|| json.to_owned()),
         };
+        let max_deliveries_per_second = match value("maxDeliveriesPerSecond") {
+            None => None,
+            Some(number) => {
+                let pace = number.as_u64().filter(|n| (1..=u64::from(MAX_DELIVERIES_PER_SECOND)).contains(n));
+                if pace.is_none() {
+                    violations.push(FieldViolation::new(
+                        "maxDeliveriesPerSecond",
+                        format!("must be a whole number from 1 to {MAX_DELIVERIES_PER_SECOND}, or null for no limit"),
+                    ));
+                }
+                pace.map(|n| n as u32)
+            }
+        };
         if violations.is_empty() {
-            Ok(Self { name, url, enabled, events, custom_data })
+            Ok(Self { name, url, enabled, events, custom_data, max_deliveries_per_second })
         } else {
             Err(CoreError::Validation(violations))
         }
@@ -141,7 +159,8 @@ impl Definition {
         let kinds_ok = !self.events.is_empty() && self.events.iter().all(|e| EVENT_KINDS.contains(&e.as_str()));
         let name_ok = self.name.as_ref().is_none_or(|n| n.chars().count() <= MAX_NAME_CHARS);
         let data_ok = self.custom_data.as_ref().is_none_or(|d| d.len() <= MAX_CUSTOM_DATA_BYTES);
-        kinds_ok && name_ok && data_ok && check_url(&self.url, destination).is_ok()
+        let pace_ok = self.max_deliveries_per_second.is_none_or(|n| (1..=MAX_DELIVERIES_PER_SECOND).contains(&n));
+        kinds_ok && name_ok && data_ok && pace_ok && check_url(&self.url, destination).is_ok()
     }
 }
 
@@ -257,6 +276,21 @@ mod tests {
             Err(vec!["colour".into()])
         );
         assert_eq!(parse("[1]"), Err(vec!["body".into()]));
+    }
+
+    #[test]
+    fn the_pace_is_a_whole_number_from_one_to_the_limit_or_null() {
+        let with = |pace: &str| {
+            parse(&format!(r#"{{"url":"https://e.com","events":["item.created"],"maxDeliveriesPerSecond":{pace}}}"#))
+        };
+        assert_eq!(with("1").unwrap().max_deliveries_per_second, Some(1));
+        assert_eq!(with("1000").unwrap().max_deliveries_per_second, Some(1000));
+        assert_eq!(with("null").unwrap().max_deliveries_per_second, None, "null is no limit");
+        for refused in ["0", "-1", "1001", "2.5", "1e2", "\"5\"", "true", "[5]", "18446744073709551616"] {
+            assert_eq!(with(refused), Err(vec!["maxDeliveriesPerSecond".into()]), "{refused}");
+        }
+        let d = parse(r#"{"url":"https://e.com","events":["item.created"],"MAX_DELIVERIES_PER_SECOND":7}"#).unwrap();
+        assert_eq!(d.max_deliveries_per_second, Some(7), "any casing, like the other properties");
     }
 
     #[test]

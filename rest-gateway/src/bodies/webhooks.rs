@@ -36,6 +36,23 @@ pub struct WebhookDefinition {
     /// Any JSON, sent back byte for byte in every call.
     #[schema(schema_with = custom_data)]
     pub custom_data: Option<Value>,
+    /// The most calls per second the receiver takes; null or absent: no limit.
+    #[schema(schema_with = max_deliveries_per_second)]
+    pub max_deliveries_per_second: Option<u32>,
+}
+
+fn max_deliveries_per_second() -> Object {
+    let max = webhooks::MAX_DELIVERIES_PER_SECOND;
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::Integer, Type::Null]))
+        .minimum(Some(1))
+        .maximum(Some(max))
+        .description(Some(format!(
+            "The most calls per second this webhook gets, 1 to {max} (a token bucket holding one second \
+             of calls: a burst of that many, then that pace); null or absent: no limit. A receiver's 429 \
+             with Retry-After slows it further (docs/WEBHOOKS.md)."
+        )))
+        .build()
 }
 
 fn webhook_name() -> Object {
@@ -87,6 +104,9 @@ pub struct WebhookRecord {
     #[schema(format = DateTime)]
     pub created_at: String,
     pub status: WebhookStatus,
+    /// Absent when the webhook has no limit.
+    #[schema(schema_with = max_deliveries_per_second, required = false)]
+    pub max_deliveries_per_second: Option<u32>,
     /// Present when an enabled webhook is never called.
     #[schema(required = false, schema_with = inactive_reasons)]
     pub inactive: String,

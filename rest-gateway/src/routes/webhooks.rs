@@ -68,6 +68,9 @@ pub fn record(hook: pb::Webhook) -> Value {
             "slowDownUntil": rfc3339(status.slow_down_until),
         }),
     );
+    if let Some(pace) = hook.max_deliveries_per_second {
+        body.insert("maxDeliveriesPerSecond".into(), json!(pace));
+    }
     if let Some(inactive) = hook.inactive {
         body.insert("inactive".into(), Value::String(inactive));
     }

@@ -76,6 +76,7 @@ mod webhooks_copy;
 mod webhooks_delivery;
 mod webhooks_fault;
 mod webhooks_listen;
+mod webhooks_pace;
 mod webhooks_safety;
 mod webhooks_skip;
 mod webhooks_slow_down;

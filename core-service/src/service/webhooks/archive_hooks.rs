@@ -14,8 +14,8 @@ use crate::error::{CoreError, CoreResult};
 use crate::storage::WebhookRow;
 use crate::webhooks::{event_mask, Definition};
 
-/// A definition as `webhooks.json` holds it: the create body's five properties, `customData` as
-/// its exact text.
+/// A definition as `webhooks.json` holds it: the create body's properties, `customData` as its
+/// exact text.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArchivedWebhook {
@@ -26,6 +26,8 @@ pub struct ArchivedWebhook {
     pub events: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_data: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_deliveries_per_second: Option<i32>,
 }
 
 impl WebhooksService {
@@ -42,6 +44,7 @@ impl WebhooksService {
                     enabled: row.enabled,
                     events: row.events,
                     custom_data,
+                    max_deliveries_per_second: row.max_deliveries_per_second,
                 })
             })
             .collect()
@@ -90,6 +93,7 @@ impl WebhooksService {
                 disabled_at: None,
                 disabled_reason: None,
                 slow_down_until: None,
+                max_deliveries_per_second: definition.max_deliveries_per_second.map(|n| n as i32),
             };
             self.store.insert_webhook(&row).await?;
         }

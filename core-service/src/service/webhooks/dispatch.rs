@@ -42,6 +42,7 @@ impl WebhooksService {
                 enabled: row.enabled,
                 events: row.events.clone(),
                 custom_data: row.custom_data.clone(),
+                max_deliveries_per_second: row.max_deliveries_per_second.map(|n| n.max(0) as u32),
             };
             let valid = definition.still_valid(policy);
             let marked = row.inactive.as_deref() == Some(crate::webhooks::inactive::INVALID);

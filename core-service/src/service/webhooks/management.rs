@@ -74,6 +74,7 @@ impl WebhooksService {
             disabled_at: None,
             disabled_reason: None,
             slow_down_until: None,
+            max_deliveries_per_second: definition.max_deliveries_per_second.map(|n| n as i32),
         };
         self.store.insert_webhook(&row).await?;
         Ok(row)
@@ -96,6 +97,7 @@ impl WebhooksService {
         row.event_mask = event_mask(definition.events.iter().map(String::as_str));
         row.events = definition.events;
         row.custom_data = definition.custom_data;
+        row.max_deliveries_per_second = definition.max_deliveries_per_second.map(|n| n as i32);
         row.updated_at = Utc::now();
         self.store.replace_webhook(&row).await?.ok_or_else(|| CoreError::not_found("webhook", id))
     }

@@ -19,7 +19,7 @@ type Result<T> = std::result::Result<T, CoreError>;
 
 const WEBHOOK_COLUMNS: &str = "id, project_id, name, url, enabled, events, event_mask, custom_data, created_at, \
     updated_at, inactive, last_attempt_at, last_success_at, last_status_code, last_error, consecutive_failures, \
-    first_failure_at, disabled_at, disabled_reason, slow_down_until";
+    first_failure_at, disabled_at, disabled_reason, slow_down_until, max_deliveries_per_second";
 
 /// A webhook as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -56,6 +56,8 @@ pub struct WebhookRow {
     pub disabled_reason: Option<String>,
     /// No call before then: the receiver answered 429 with `Retry-After` (`webhooks::retry`).
     pub slow_down_until: Option<DateTime<Utc>>,
+    /// The most calls per second (`maxDeliveriesPerSecond`); None: no limit.
+    pub max_deliveries_per_second: Option<i32>,
 }
 
 /// A delivery as leased: what is needed to build, sign and send it.
@@ -100,7 +102,7 @@ impl WebhooksStore {
         with_write_pool!(self, pool => {
             sqlx::query(&format!(
                 "INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
             ))
             .bind(row.id)
             .bind(row.project_id)
@@ -122,6 +124,7 @@ impl WebhooksStore {
             .bind(row.disabled_at)
             .bind(&row.disabled_reason)
             .bind(row.slow_down_until)
+            .bind(row.max_deliveries_per_second)
             .execute(pool)
             .await
             .map_err(db_error)?;
@@ -173,7 +176,7 @@ impl WebhooksStore {
         with_write_pool!(self, pool => {
             sqlx::query_as::<_, WebhookRow>(&format!(
                 "UPDATE webhooks SET name = $3, url = $4, enabled = $5, events = $6, event_mask = $7, \
-                 custom_data = $8, updated_at = $9, inactive = NULL, consecutive_failures = 0, \
+                 custom_data = $8, updated_at = $9, max_deliveries_per_second = $10, inactive = NULL, consecutive_failures = 0, \
                  first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL, slow_down_until = NULL \
                  WHERE id = $1 AND project_id = $2 RETURNING {WEBHOOK_COLUMNS}"
             ))
@@ -186,6 +189,7 @@ impl WebhooksStore {
             .bind(row.event_mask)
             .bind(&row.custom_data)
             .bind(row.updated_at)
+            .bind(row.max_deliveries_per_second)
             .fetch_optional(pool)
             .await
             .map_err(db_error)

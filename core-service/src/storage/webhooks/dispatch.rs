@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::definitions::LeasedRow;
+use super::pace::{Paced, PACED_DUE};
 use super::WebhooksStore;
 use crate::error::CoreError;
 use crate::storage::{db_error, Storage};
@@ -75,6 +76,9 @@ enum Leasing<'a> {
     AllBut(&'a [Uuid]),
     /// Those of one webhook (bound as $5).
     One,
+    /// Those of one webhook (bound as $5) unless it is paced: a paced webhook another dispatcher
+    /// is leasing (its row locked) is not found by `PACED_DUE`, and must not be leased unpaced.
+    OneUnpaced,
 }
 
 const KEY_COLUMNS: &str = "kid, public_x, public_y, sealed_private, created_at, activates_at, retires_at";
@@ -83,8 +87,8 @@ impl WebhooksStore {
     /// Leases up to `max` due deliveries until `until` under `token` and returns them with their
     /// webhook and event: none of the webhooks in `skip` (the dispatcher cannot call them now),
     /// at most the allowance of each webhook in `limited` (it can call them only that many more
-    /// times now), any number of the others', oldest due first within each part. One write
-    /// transaction.
+    /// times now) and of each paced webhook (`maxDeliveriesPerSecond`, `pace.rs`), any number of
+    /// the others', oldest due first within each part. One write transaction.
     pub async fn lease_deliveries(
         &self,
         now: DateTime<Utc>,
@@ -97,6 +101,11 @@ impl WebhooksStore {
         let excluded: Vec<Uuid> = skip.iter().copied().chain(limited.iter().map(|(id, _)| *id)).collect();
         let others = self.lease_sql(Leasing::AllBut(&excluded));
         let one_webhook = self.lease_sql(Leasing::One);
+        let one_unpaced = self.lease_sql(Leasing::OneUnpaced);
+        let paced_due = match self.database() {
+            Storage::Postgres(_) => format!("{PACED_DUE} FOR UPDATE OF w SKIP LOCKED"),
+            Storage::Sqlite(_) => PACED_DUE.to_owned(),
+        };
         // Where a lease's time goes (`RUST_LOG=core_service::webhooks::lease=debug`): waiting for
         // a pooled connection, the lease statements, the commit, the read of what was leased.
         let started = std::time::Instant::now();
@@ -110,20 +119,43 @@ impl WebhooksStore {
                 update = update.bind(*webhook_id);
             }
             let mut leased = update.fetch_all(&mut *tx).await.map_err(db_error)?;
+            // Paced webhooks (`maxDeliveriesPerSecond`, `pace.rs`) were left out above: each gets
+            // what its bucket holds, within its destination's allowance when it has one.
+            let paced = sqlx::query_as::<_, Paced>(&paced_due).bind(now).fetch_all(&mut *tx).await.map_err(db_error)?;
+            let mut turns: Vec<(Uuid, u32, Option<&Paced>)> = Vec::new();
             for (webhook_id, allowance) in limited {
-                let room = (max as usize).saturating_sub(leased.len()).min(*allowance as usize);
+                match paced.iter().find(|p| p.id == *webhook_id) {
+                    Some(bucket) => turns.push((*webhook_id, (*allowance).min(bucket.room(now)), Some(bucket))),
+                    None => turns.push((*webhook_id, *allowance, None)),
+                }
+            }
+            for bucket in &paced {
+                if !skip.contains(&bucket.id) && !limited.iter().any(|(id, _)| *id == bucket.id) {
+                    turns.push((bucket.id, bucket.room(now), Some(bucket)));
+                }
+            }
+            for (webhook_id, allowance, bucket) in turns {
+                let room = (max as usize).saturating_sub(leased.len()).min(allowance as usize);
                 if room == 0 {
                     continue;
                 }
-                let more = sqlx::query_scalar::<_, Uuid>(&one_webhook)
+                let more = sqlx::query_scalar::<_, Uuid>(if bucket.is_some() { &one_webhook } else { &one_unpaced })
                     .bind(until)
                     .bind(token)
                     .bind(now)
                     .bind(room as i64)
-                    .bind(*webhook_id)
+                    .bind(webhook_id)
                     .fetch_all(&mut *tx)
                     .await
                     .map_err(db_error)?;
+                if let Some(bucket) = bucket.filter(|_| !more.is_empty()) {
+                    sqlx::query("UPDATE webhooks SET paced_until = $2 WHERE id = $1")
+                        .bind(webhook_id)
+                        .bind(bucket.after(now, more.len()))
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db_error)?;
+                }
                 leased.extend(more);
             }
             let updated = ms(step);
@@ -150,9 +182,11 @@ impl WebhooksStore {
     /// The lease `UPDATE`: $1 lease until, $2 token, $3 now, $4 limit, then the webhooks left
     /// out from $5 on, or the one webhook as $5. Returns the leased ids.
     fn lease_sql(&self, leasing: Leasing<'_>) -> String {
+        // Paced webhooks are never in the lease of all the others: their turn counts its calls.
         let (excluded, one) = match leasing {
-            Leasing::AllBut(excluded) => (excluded, ""),
+            Leasing::AllBut(excluded) => (excluded, " AND w.max_deliveries_per_second IS NULL"),
             Leasing::One => (&[][..], " AND d.webhook_id = $5"),
+            Leasing::OneUnpaced => (&[][..], " AND d.webhook_id = $5 AND w.max_deliveries_per_second IS NULL"),
         };
         let skip_locked = match self.database() {
             Storage::Postgres(_) => " FOR UPDATE OF d SKIP LOCKED",

@@ -1,12 +1,13 @@
 //! The webhooks context's store: definitions, deliveries and attempts (`definitions.rs`), the
 //! dispatchers' leases and signing keys (`dispatch.rs`), their reports of each attempt
-//! (`attempts.rs`), and the wake-up when deliveries
+//! (`attempts.rs`), the pace of `maxDeliveriesPerSecond` (`pace.rs`), and the wake-up when deliveries
 //! are due (`wake.rs`). Deliveries are written by the outbox (`storage::outbox`) in each event's
 //! transaction, not here.
 
 mod attempts;
 mod definitions;
 mod dispatch;
+mod pace;
 mod wake;
 
 pub use attempts::{AttemptOutcome, SlowDown};

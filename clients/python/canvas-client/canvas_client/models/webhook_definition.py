@@ -21,6 +21,9 @@ class WebhookDefinition:
             url (str): The absolute `https` URL receiving the calls.
             custom_data (Any | Unset): Any JSON (at most 4096 bytes of JSON text), sent back byte for byte in every call.
             enabled (bool | None | Unset): Disabled webhooks are kept but not called (default true).
+            max_deliveries_per_second (int | None | Unset): The most calls per second this webhook gets, 1 to 1000 (a token
+                bucket holding one second of calls: a burst of that many, then that pace); null or absent: no limit. A
+                receiver's 429 with Retry-After slows it further (docs/WEBHOOKS.md).
             name (None | str | Unset): Display name, at most 128 characters.
     """
 
@@ -28,6 +31,7 @@ class WebhookDefinition:
     url: str
     custom_data: Any | Unset = UNSET
     enabled: bool | None | Unset = UNSET
+    max_deliveries_per_second: int | None | Unset = UNSET
     name: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +49,12 @@ class WebhookDefinition:
             enabled = UNSET
         else:
             enabled = self.enabled
+
+        max_deliveries_per_second: int | None | Unset
+        if isinstance(self.max_deliveries_per_second, Unset):
+            max_deliveries_per_second = UNSET
+        else:
+            max_deliveries_per_second = self.max_deliveries_per_second
 
         name: None | str | Unset
         if isinstance(self.name, Unset):
@@ -64,6 +74,8 @@ class WebhookDefinition:
             field_dict["customData"] = custom_data
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
+        if max_deliveries_per_second is not UNSET:
+            field_dict["maxDeliveriesPerSecond"] = max_deliveries_per_second
         if name is not UNSET:
             field_dict["name"] = name
 
@@ -92,6 +104,15 @@ class WebhookDefinition:
 
         enabled = _parse_enabled(d.pop("enabled", UNSET))
 
+        def _parse_max_deliveries_per_second(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_deliveries_per_second = _parse_max_deliveries_per_second(d.pop("maxDeliveriesPerSecond", UNSET))
+
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -106,6 +127,7 @@ class WebhookDefinition:
             url=url,
             custom_data=custom_data,
             enabled=enabled,
+            max_deliveries_per_second=max_deliveries_per_second,
             name=name,
         )
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -32,6 +32,9 @@ class WebhookRecord:
         url (str):
         custom_data (Any | Unset): Any JSON (at most 4096 bytes of JSON text), sent back byte for byte in every call.
         inactive (WebhookRecordInactive | Unset):
+        max_deliveries_per_second (int | None | Unset): The most calls per second this webhook gets, 1 to 1000 (a token
+            bucket holding one second of calls: a burst of that many, then that pace); null or absent: no limit. A
+            receiver's 429 with Retry-After slows it further (docs/WEBHOOKS.md).
         name (str | Unset): Absent when none was given.
     """
 
@@ -43,6 +46,7 @@ class WebhookRecord:
     url: str
     custom_data: Any | Unset = UNSET
     inactive: WebhookRecordInactive | Unset = UNSET
+    max_deliveries_per_second: int | None | Unset = UNSET
     name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -68,6 +72,12 @@ class WebhookRecord:
         if not isinstance(self.inactive, Unset):
             inactive = self.inactive.value
 
+        max_deliveries_per_second: int | None | Unset
+        if isinstance(self.max_deliveries_per_second, Unset):
+            max_deliveries_per_second = UNSET
+        else:
+            max_deliveries_per_second = self.max_deliveries_per_second
+
         name = self.name
 
         field_dict: dict[str, Any] = {}
@@ -86,6 +96,8 @@ class WebhookRecord:
             field_dict["CustomData"] = custom_data
         if inactive is not UNSET:
             field_dict["Inactive"] = inactive
+        if max_deliveries_per_second is not UNSET:
+            field_dict["MaxDeliveriesPerSecond"] = max_deliveries_per_second
         if name is not UNSET:
             field_dict["Name"] = name
 
@@ -122,6 +134,15 @@ class WebhookRecord:
         else:
             inactive = WebhookRecordInactive(_inactive)
 
+        def _parse_max_deliveries_per_second(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_deliveries_per_second = _parse_max_deliveries_per_second(d.pop("MaxDeliveriesPerSecond", UNSET))
+
         name = d.pop("Name", UNSET)
 
         webhook_record = cls(
@@ -133,6 +154,7 @@ class WebhookRecord:
             url=url,
             custom_data=custom_data,
             inactive=inactive,
+            max_deliveries_per_second=max_deliveries_per_second,
             name=name,
         )
 
