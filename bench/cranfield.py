@@ -82,6 +82,17 @@ class Api:
                 return counts
 
 
+def judgements(path: Path) -> dict[int, dict[str, int]]:
+    """Query → {document: gain} of a qrels file: codes 1-4 gain 5 - code; -1 is not relevant."""
+    qrels: dict[int, dict[str, int]] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            q, d, code = line.split()[:3]
+            if int(code) >= 1:
+                qrels.setdefault(int(q), {})[d] = 5 - int(code)
+    return qrels
+
+
 def ndcg_at(ranked: list[str], gains: dict[str, int], k: int) -> float:
     dcg = sum(gains.get(doc, 0) / math.log2(i + 2) for i, doc in enumerate(ranked[:k]))
     ideal = sorted(gains.values(), reverse=True)[:k]
@@ -119,12 +130,7 @@ def main() -> None:
 
     docs = records(args.data / "cran.all.1400")
     queries = records(args.data / "cran.qry")
-    qrels: dict[int, dict[str, int]] = {}
-    for line in (args.data / args.qrels).read_text().splitlines():
-        if line.strip():
-            q, d, code = line.split()[:3]
-            if int(code) >= 1:
-                qrels.setdefault(int(q), {})[d] = 5 - int(code)
+    qrels = judgements(args.data / args.qrels)
 
     # The collection goes into the given project (default: the demo project of canvasctl up); the
     # item ↔ document map is kept next to the run so a second run can skip the upload.

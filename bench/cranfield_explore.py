@@ -33,7 +33,7 @@ import numpy as np
 import Stemmer
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cranfield import average_precision_at, ndcg_at, records  # noqa: E402
+from cranfield import average_precision_at, judgements, ndcg_at, records  # noqa: E402
 
 SNOWBALL_STOP = set("""a about above after again against all am an and any are as at be because been before being
 below between both but by cannot could did do does doing down during each few for from further had has have having
@@ -166,12 +166,7 @@ def main() -> None:
 
     doc_of_item = json.loads((args.map or Path(f".cranfield-{args.project}.json")).read_text())
     queries = records(args.data / "cran.qry")
-    qrels: dict[int, dict[str, int]] = {}
-    for line in (args.data / args.qrels).read_text().splitlines():
-        if line.strip():
-            q, d, code = line.split()[:3]
-            if int(code) >= 1:
-                qrels.setdefault(int(q), {})[d] = 5 - int(code)
+    qrels = judgements(args.data / args.qrels)
 
     chunk_item, texts, vectors = load_chunks(args.db, args.project)
     _, query_texts, query_vectors = load_chunks(args.db, args.queries_project)

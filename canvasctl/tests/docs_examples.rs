@@ -114,6 +114,7 @@ const FATES: &[(&str, &str, Fate)] = &[
     ("docs/DIAGRAMS.md", "cargo test -p canvas-diagram --test corpus", Fate::RunBy("tests/run.sh::cargo nextest run --workspace runs these tests")),
     ("docs/ERRORS.md", "\"Reason\": \"VALIDATION_FAILED\"", Fate::RunHere("the_documented_error_body_and_mcp_configuration_answer_as_shown")),
     ("docs/KNOWLEDGE.md", "[agents.default]", Fate::RunHere("the_documented_agents_file_is_read_as_described")),
+    ("docs/KNOWLEDGE.md", "bench/embedding_candidates.py --cache", Fate::NotRun("a measurement that fetches three model wheels and embeds Cranfield for minutes; its figures are the table under it")),
     ("docs/MCP.md", "\"type\": \"http\"", Fate::RunHere("the_documented_error_body_and_mcp_configuration_answer_as_shown")),
     ("docs/MCP.md", "mcp-remote", Fate::NotRun("a desktop client's stdio bridge from npm (mcp-remote); the Streamable HTTP endpoint it forwards to is the one the block above reaches")),
     ("docs/OPERATIONS.md", "canvasctl backup --data-dir ./canvas-data", Fate::RunHere("backing_up_and_restoring_sqlite_as_written")),
