@@ -11,6 +11,10 @@
 //! one's arrivals are counted. Every loop is bounded by the write count and
 //! `--timeout-secs`. With `RUST_LOG=webhook_dispatcher::rounds=debug` the dispatcher logs its
 //! lease rounds each second (leases, their time, hand-backs).
+//! With `--pace N`, the fast webhook is defined with `maxDeliveriesPerSecond: N` and the writes
+//! run ahead of it; the run then prints the pace it kept after the first second's burst (calls
+//! after the first `N`, over the time from the first call to the last), as a ratio to `N`, with
+//! `--dispatchers` replicas of the dispatcher drawing from the one bucket.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -59,6 +63,12 @@ struct Args {
     /// Give up after this long.
     #[arg(long, default_value_t = 300)]
     timeout_secs: u64,
+    /// `maxDeliveriesPerSecond` of the fast receiver's webhook; none: no limit.
+    #[arg(long)]
+    pace: Option<u32>,
+    /// Dispatchers in this process (replicas sharing the database).
+    #[arg(long, default_value_t = 1)]
+    dispatchers: usize,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -75,11 +85,12 @@ struct Receivers<'a> {
 }
 
 impl Receivers<'_> {
-    async fn add(&self, router: axum::Router) -> anyhow::Result<()> {
+    async fn add(&self, router: axum::Router, pace: Option<u32>) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("https://{}/hook", listener.local_addr()?);
         tokio::spawn(serve_tls(listener, self.ca.server_config(&["127.0.0.1"])?, router, self.shutdown.clone()));
-        let definition = serde_json::json!({"url": url, "events": ["item.created"]}).to_string();
+        let definition =
+            serde_json::json!({"url": url, "events": ["item.created"], "maxDeliveriesPerSecond": pace}).to_string();
         self.core.webhooks().create_webhook(self.owner, self.project, &definition).await?;
         Ok(())
     }
@@ -154,7 +165,7 @@ async fn main() -> anyhow::Result<()> {
         }
     });
     let receivers = Receivers { ca: &ca, core: &core, owner: &owner, project: project.id, shutdown: &shutdown };
-    receivers.add(router).await?;
+    receivers.add(router, args.pace).await?;
     let slow_arrivals = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if args.slow_receiver_ms > 0 {
         let (counted, delay) = (slow_arrivals.clone(), Duration::from_millis(args.slow_receiver_ms));
@@ -166,13 +177,15 @@ async fn main() -> anyhow::Result<()> {
                 "ok"
             }
         });
-        receivers.add(router).await?;
+        receivers.add(router, None).await?;
     }
 
     let mut dispatcher = webhook_dispatcher::DispatcherConfig::new(core_url.clone(), client);
     dispatcher.concurrency = args.dispatcher_concurrency.unwrap_or(dispatcher.concurrency);
     dispatcher.per_destination = args.per_destination.unwrap_or(dispatcher.per_destination);
-    tokio::spawn(webhook_dispatcher::run(dispatcher, shutdown.clone()));
+    for _ in 0..args.dispatchers.max(1) {
+        tokio::spawn(webhook_dispatcher::run(dispatcher.clone(), shutdown.clone()));
+    }
 
     let started = Instant::now();
     let acks: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
@@ -252,6 +265,22 @@ async fn main() -> anyhow::Result<()> {
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
         latencies.last().unwrap().as_secs_f64() * 1000.0,
     );
+    if let Some(pace) = args.pace {
+        let mut times: Vec<Instant> = arrivals.values().copied().collect();
+        times.sort();
+        let burst = (pace as usize).min(times.len().saturating_sub(2));
+        let steady = (times.len() - 1 - burst) as f64 / (times[times.len() - 1] - times[burst]).as_secs_f64();
+        let most_in_a_second = (0..times.len())
+            .map(|i| times[i..].iter().take_while(|t| **t - times[i] < Duration::from_secs(1)).count())
+            .max()
+            .unwrap_or(0);
+        println!(
+            "{backend}: paced at {pace}/s with {} dispatcher(s): {steady:.2} calls/s after the first {burst} = {:.3} × the pace; \
+             at most {most_in_a_second} calls in any one second",
+            args.dispatchers.max(1),
+            steady / f64::from(pace),
+        );
+    }
     shutdown.cancel();
     Ok(())
 }
