@@ -1,4 +1,4 @@
-//! The dispatcher's side of webhook storage: leases, outcomes, the signing
+//! The dispatcher's side of webhook storage: leases (paced by `pace.rs`), the signing
 //! key ring and the test-call counter.
 
 use crate::domain::UserId;
