@@ -69,8 +69,17 @@ async fn the_pace_is_a_property_with_its_rule(backend: Backend) {
         )
         .await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{refused}: {}", reply.body);
-        assert!(reply.body.to_string().contains("maxDeliveriesPerSecond"), "{refused}: {}", reply.body);
+        assert_eq!(reply.content_type, "application/problem+json", "{refused}");
+        assert_eq!(reply.body["reason"], "VALIDATION_FAILED", "{refused}: {}", reply.body);
+        let errors = reply.body["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 1, "{refused}: only the pace is wrong: {}", reply.body);
+        assert_eq!(errors[0]["field"], "maxDeliveriesPerSecond", "{refused}: {}", reply.body);
+        let message = errors[0]["message"].as_str().unwrap();
+        assert!(message.contains("1 to 1000"), "{refused}: the rule is named: {message}");
     }
+    let listed =
+        send(&env.app, Method::GET, &env.url(&project, "?jsonCasing=camel"), Some(&owner.bearer()), None).await;
+    assert_eq!(listed.body["elements"], json!([]), "a refused definition writes nothing");
     let hook = create_hook(
         &env,
         &owner,
