@@ -108,4 +108,18 @@ status=0
 (cd "$work" && PATH="$venv/bin:$PATH" RUFF_CACHE_DIR="$work/ruff-cache" "$openapi_python_client" generate --path "$work/openapi.json" \
     --config "$clients/python/generator.yml" --output-path "$out/python/canvas-client" --overwrite \
     --meta pdm --fail-on-warning) 2>&1 || status=$?
+
+# The hand-written receiver (clients/python/webhooks.py) goes into the package as
+# canvas_client.webhooks, with the dependency it verifies signatures with.
+cp "$clients/python/webhooks.py" "$out/python/canvas-client/canvas_client/webhooks.py"
+"$venv/bin/python" - "$out/python/canvas-client/pyproject.toml" <<'PY'
+import sys
+
+path = sys.argv[1]
+text = open(path).read()
+anchor = '    "attrs>=22.2.0",\n'
+if anchor not in text:
+    raise SystemExit(f"generate.sh: {path} has no attrs dependency to add cryptography after")
+open(path, "w").write(text.replace(anchor, anchor + '    "cryptography>=42",\n', 1))
+PY
 exit "$status"

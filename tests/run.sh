@@ -45,6 +45,15 @@ if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.
     echo "installing cryptography $cryptography_version into $mcp_venv"
     "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "cryptography==$cryptography_version"
 fi
+# Every webhook body the end-to-end tests receive is validated against the event catalog by Python's
+# `jsonschema` (draft 2020-12, formats checked; `date-time` needs `rfc3339-validator`), pinned, same venv
+# (tests/src/webhook_checks.rs).
+jsonschema_version=4.26.0
+rfc3339_validator_version=0.1.4
+if ! "$mcp_venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('jsonschema') != '$jsonschema_version' or m.version('rfc3339-validator') != '$rfc3339_validator_version')" 2>/dev/null; then
+    echo "installing jsonschema $jsonschema_version and rfc3339-validator $rfc3339_validator_version into $mcp_venv"
+    "$mcp_venv/bin/pip" install --quiet --disable-pip-version-check "jsonschema==$jsonschema_version" "rfc3339-validator==$rfc3339_validator_version"
+fi
 # schemathesis (pinned, same venv) checks the running service against its OpenAPI document
 # (tests/schemathesis/run.sh, at the end of this script).
 schemathesis_version=4.32.5

@@ -48,8 +48,13 @@ pub fn python_verifies(jwks: &Value, calls: &[Received]) -> Vec<bool> {
             "body_b64": STANDARD.encode(&c.body),
         })).collect::<Vec<_>>(),
     });
+    serde_json::from_slice(&run_python(VERIFY_SCRIPT, &request, "verifier")).expect("a JSON list of booleans")
+}
+
+/// Runs `script` with `request` as JSON on stdin; its stdout. Panics when it fails.
+fn run_python(script: &str, request: &Value, what: &str) -> Vec<u8> {
     let mut child = Command::new(python())
-        .args(["-c", VERIFY_SCRIPT])
+        .args(["-c", script])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -57,8 +62,8 @@ pub fn python_verifies(jwks: &Value, calls: &[Received]) -> Vec<bool> {
         .expect("python starts");
     child.stdin.take().unwrap().write_all(request.to_string().as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "verifier failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("a JSON list of booleans")
+    assert!(output.status.success(), "{what} failed: {}", String::from_utf8_lossy(&output.stderr));
+    output.stdout
 }
 
 /// The same check through the p256 verify path, fed only the JWK set.
@@ -71,4 +76,33 @@ pub fn rust_verifies(jwks: &Value, call: &Received) -> bool {
 /// The `kid` named by a call's signature header.
 pub fn kid_of(call: &Received) -> String {
     parse_signature(call.header("webhook-signature")).map(|s| s.kid).unwrap_or_default()
+}
+
+const CATALOG_SCRIPT: &str = include_str!("webhook_catalog_check.py");
+
+/// Validates every call's body against `catalog` (`GET /api/v2/webhooks/event-types`) with Python's
+/// `jsonschema`: one entry per call, None when valid, else the reasons.
+pub fn catalog_violations(catalog: &Value, calls: &[Received]) -> Vec<Option<String>> {
+    let bodies: Vec<String> = calls.iter().map(|c| String::from_utf8_lossy(&c.body).into_owned()).collect();
+    let request = json!({"catalog": catalog, "bodies": bodies});
+    serde_json::from_slice(&run_python(CATALOG_SCRIPT, &request, "catalog check")).expect("a JSON list")
+}
+
+/// Fetches the catalog from `base_url` and asserts every call's body validates against it.
+pub async fn assert_calls_match_catalog(http: &reqwest::Client, base_url: &str, calls: &[Received]) {
+    let catalog: Value =
+        http.get(format!("{base_url}/api/v2/webhooks/event-types")).send().await.unwrap().json().await.unwrap();
+    let violations = catalog_violations(&catalog, calls);
+    let bad: Vec<String> = violations
+        .iter()
+        .zip(calls)
+        .filter_map(|(v, c)| v.as_ref().map(|v| format!("{v}\n  body: {}", String::from_utf8_lossy(&c.body))))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} of {} webhook bodies do not match the catalog:\n{}",
+        bad.len(),
+        calls.len(),
+        bad.join("\n")
+    );
 }

@@ -67,6 +67,8 @@ struct Shared {
     script: Mutex<VecDeque<Answer>>,
     /// Woken on every call.
     arrived: Notify,
+    /// While set, every call is answered 503 (a receiver that is down), whatever the script says.
+    down: std::sync::atomic::AtomicBool,
 }
 
 /// An HTTPS receiver on `127.0.0.1:0` with a certificate from the CA.
@@ -96,6 +98,11 @@ impl Receiver {
     /// Answers the next calls with `answers`, then 200 again.
     pub fn script(&self, answers: impl IntoIterator<Item = Answer>) {
         self.shared.script.lock().unwrap().extend(answers);
+    }
+
+    /// Answers every call with 503 while `down` (the calls are still recorded).
+    pub fn set_down(&self, down: bool) {
+        self.shared.down.store(down, std::sync::atomic::Ordering::SeqCst);
     }
 
     pub fn calls(&self) -> Vec<Received> {
@@ -129,7 +136,11 @@ impl Drop for Receiver {
 async fn receive(shared: Arc<Shared>, headers: HeaderMap, body: Bytes) -> Response {
     let headers: HashMap<String, String> =
         headers.iter().map(|(k, v)| (k.as_str().to_ascii_lowercase(), v.to_str().unwrap_or("").to_owned())).collect();
-    let answer = shared.script.lock().unwrap().pop_front().unwrap_or(Answer::Status(200));
+    let answer = if shared.down.load(std::sync::atomic::Ordering::SeqCst) {
+        Answer::Status(503)
+    } else {
+        shared.script.lock().unwrap().pop_front().unwrap_or(Answer::Status(200))
+    };
     // Recorded on arrival: a sender that times out drops the connection, and
     // with it this handler.
     shared.calls.lock().unwrap().push(Received { headers, body: body.to_vec(), at: Instant::now() });

@@ -11,6 +11,7 @@
 //! - [`theme`]: the theme defaults the tables use.
 //! - [`limits`]: page sizes, retrieval and webhook limits.
 //! - [`json_schema`]: the tables as JSON Schema and in words.
+//! - [`webhook_payloads`]: the webhook event catalog, each call body as JSON Schema.
 //! - [`geometry`]: an item's box turned by its angle; [`names`]: how names are folded for comparison.
 
 pub mod geometry;
@@ -19,6 +20,7 @@ pub mod json_schema;
 pub mod limits;
 pub mod names;
 pub mod theme;
+pub mod webhook_payloads;
 
 /// The spec's 45 shape types, in its order (the values of a shape's `type`).
 pub const SHAPE_TYPES: [&str; 45] = [

@@ -171,6 +171,9 @@ pub mod webhooks {
     /// Largest `maxDeliveriesPerSecond` (the smallest is 1; null is no limit). A receiver that
     /// takes more needs no limit.
     pub const MAX_DELIVERIES_PER_SECOND: u32 = 1000;
+    /// Most events one recovery (`POST .../recover`) sends again: its deliveries are written in
+    /// one transaction, and a larger window is recovered in parts.
+    pub const MAX_RECOVERY_EVENTS: usize = 100_000;
 }
 
 #[cfg(test)]

@@ -15,6 +15,11 @@
 //! run ahead of it; the run then prints the pace it kept after the first second's burst (calls
 //! after the first `N`, over the time from the first call to the last), as a ratio to `N`, with
 //! `--dispatchers` replicas of the dispatcher drawing from the one bucket.
+//! With `--recover`, the receiver is down (503) while the labels are written and every delivery's
+//! retry is an hour away; once each has failed, the receiver comes back and one recovery of the
+//! whole window (`POST .../recover`, here its service call) sends them again: the run prints the
+//! recovered calls per second and whether they arrived in the order of their events, each once
+//! (`recover.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -69,7 +74,12 @@ struct Args {
     /// Dispatchers in this process (replicas sharing the database).
     #[arg(long, default_value_t = 1)]
     dispatchers: usize,
+    /// Writes while the receiver is down, then one recovery of them all (see the module comment).
+    #[arg(long)]
+    recover: bool,
 }
+
+mod recover;
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
@@ -85,14 +95,13 @@ struct Receivers<'a> {
 }
 
 impl Receivers<'_> {
-    async fn add(&self, router: axum::Router, pace: Option<u32>) -> anyhow::Result<()> {
+    async fn add(&self, router: axum::Router, pace: Option<u32>) -> anyhow::Result<uuid::Uuid> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("https://{}/hook", listener.local_addr()?);
         tokio::spawn(serve_tls(listener, self.ca.server_config(&["127.0.0.1"])?, router, self.shutdown.clone()));
         let definition =
             serde_json::json!({"url": url, "events": ["item.created"], "maxDeliveriesPerSecond": pace}).to_string();
-        self.core.webhooks().create_webhook(self.owner, self.project, &definition).await?;
-        Ok(())
+        Ok(self.core.webhooks().create_webhook(self.owner, self.project, &definition).await?.id)
     }
 }
 
@@ -128,7 +137,13 @@ async fn main() -> anyhow::Result<()> {
             embedding_provider: core_service::knowledge::EmbeddingProvider::Off,
             ..Default::default()
         },
-        webhooks: WebhookConfig { client: client.clone(), ..WebhookConfig::default() },
+        webhooks: WebhookConfig {
+            client: client.clone(),
+            // A recovery run: a failed call is retried only after an hour, so only the recovery sends it.
+            retry_schedule: if args.recover { "1h".into() } else { WebhookConfig::default().retry_schedule },
+            disable_failures: if args.recover { 1_000_000 } else { WebhookConfig::default().disable_failures },
+            ..WebhookConfig::default()
+        },
         // One token writes every item: at full speed it would be refused after 3,000 calls a
         // minute, and the bench would measure 429s (bench/abuse.sh measures the limits).
         accounts: core_service::service::account_config::AccountConfig {
@@ -149,6 +164,13 @@ async fn main() -> anyhow::Result<()> {
     let owner = core.access().authenticate(Some(&format!("Bearer {}", token.secret))).await?;
     let project = core.accounts().create_project(&admin, "Bench", user.id).await?;
 
+    if args.recover {
+        let receivers = Receivers { ca: &ca, core: &core, owner: &owner, project: project.id, shutdown: &shutdown };
+        let run = recover::Run { core: &core, owner: &owner, project: project.id, token: &token.secret, core_url };
+        let result = run.measure(&args, &receivers, client).await;
+        shutdown.cancel();
+        return result;
+    }
     // The receiver notes when each item's call arrives (first arrival only).
     let arrivals: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
     let noted = arrivals.clone();

@@ -5,6 +5,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./schema.js";
 
 export type { components, operations, paths } from "./schema.js";
+export * from "./webhooks.js";
 
 export interface CanvasClientOptions {
   /** The service's origin, for example `http://127.0.0.1:8080` (the document's server is `/`). */

@@ -18,13 +18,10 @@ pub enum ProjectRole {
 impl ProjectRole {
     pub const ALL: [ProjectRole; 4] = [Self::Viewer, Self::Editor, Self::Manager, Self::Admin];
 
+    /// Its name in answers and events: the catalog's (`canvas_vocabulary::webhook_payloads`), in
+    /// the order of the codes.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Viewer => "Viewer",
-            Self::Editor => "Editor",
-            Self::Manager => "Manager",
-            Self::Admin => "Admin",
-        }
+        canvas_vocabulary::webhook_payloads::PROJECT_ROLES[self as usize - 1]
     }
 
     /// The number stored in the database and sent in protobuf.

@@ -17,7 +17,7 @@ use crate::domain::ProjectId;
 use crate::error::CoreError;
 use crate::service::webhooks::management::webhook_id;
 use crate::service::Core;
-use crate::storage::{AttemptRow, SigningKeyRow, WebhookRow};
+use crate::storage::{AttemptRow, RecoveryProgress, SigningKeyRow, WebhookRow};
 
 /// gRPC face of webhook management.
 pub struct WebhookGrpc {
@@ -63,6 +63,25 @@ fn attempt(row: AttemptRow) -> pb::DeliveryAttempt {
         status_code: row.status_code,
         duration_ms: row.duration_ms.max(0) as u64,
         error: row.error,
+    }
+}
+
+fn delivery_recovery(progress: RecoveryProgress) -> pb::DeliveryRecovery {
+    let row = progress.recovery;
+    let count = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
+    pb::DeliveryRecovery {
+        recovery_id: row.id.to_string(),
+        webhook_id: row.webhook_id.to_string(),
+        project_id: row.project_id.to_string(),
+        since: Some(timestamp(row.since)),
+        until: Some(timestamp(row.until_at)),
+        created_at: Some(timestamp(row.created_at)),
+        finished_at: row.done_at.map(timestamp),
+        total: row.total.max(0) as u32,
+        queued: count(progress.queued),
+        sending: count(progress.sending),
+        delivered: count(progress.delivered),
+        failed: count(progress.failed),
     }
 }
 
@@ -151,6 +170,22 @@ impl WebhookService for WebhookGrpc {
         let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
         let new_id = self.core.webhooks().redeliver(&who, project, id, &req.delivery_id).await?;
         Ok(Response::new(pb::RedeliverResponse { delivery_id: new_id.to_string() }))
+    }
+
+    async fn recover_deliveries(&self, request: Request<pb::RecoverDeliveriesRequest>) -> Reply<pb::DeliveryRecovery> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
+        let recovery = self.core.webhooks().recover(&who, project, id, &req.since, req.until.as_deref()).await?;
+        Ok(Response::new(delivery_recovery(recovery)))
+    }
+
+    async fn get_recovery(&self, request: Request<pb::GetRecoveryRequest>) -> Reply<pb::DeliveryRecovery> {
+        let who = authenticate(&self.core, &request).await?;
+        let req = request.get_ref();
+        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
+        let recovery = self.core.webhooks().get_recovery(&who, project, id, &req.recovery_id).await?;
+        Ok(Response::new(delivery_recovery(recovery)))
     }
 
     async fn get_signing_keys(&self, _request: Request<pb::GetSigningKeysRequest>) -> Reply<pb::SigningKeySet> {

@@ -223,3 +223,90 @@ fn jwk_use() -> Object {
 fn jwk_alg() -> Object {
     one_of(&["ES256"])
 }
+
+/// `GET /api/v2/webhooks/event-types`: the event catalog (names fixed, never re-cased).
+#[derive(Serialize, ToSchema)]
+pub struct EventTypeList {
+    /// The spec's six kinds in its order, then the test call's `ping`.
+    pub elements: Vec<EventType>,
+}
+
+/// One kind of webhook call.
+#[derive(Serialize, ToSchema)]
+pub struct EventType {
+    /// The change's `kind`, as a definition's `events` names it.
+    #[schema(schema_with = event_type_name)]
+    pub name: String,
+    /// When it is sent.
+    pub description: String,
+    /// The JSON Schema (draft 2020-12) of the whole call body; the same as the `webhooks` section
+    /// of this document.
+    #[schema(schema_with = json_schema_document)]
+    pub schema: serde_json::Value,
+}
+
+fn json_schema_document() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .additional_properties(Some(
+            utoipa::openapi::schema::AdditionalProperties::<utoipa::openapi::Schema>::FreeForm(true),
+        ))
+        .description(Some("A JSON Schema (draft 2020-12) document."))
+        .build()
+}
+
+fn event_type_name() -> Object {
+    let names: Vec<&str> = canvas_vocabulary::webhook_payloads::EVENT_TYPES.iter().map(|event| event.name).collect();
+    one_of(&names)
+}
+
+/// `POST .../webhooks/{webhookId}/recover`: the window of deliveries to recover.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a recovery window {since, until}")]
+pub struct RecoverRequest {
+    /// Start of the window (inclusive), RFC 3339 with an offset, not in the future: deliveries made
+    /// (their events recorded) from then on.
+    #[schema(format = DateTime)]
+    pub since: String,
+    /// End of the window (exclusive), after `since`; absent: now.
+    #[serde(default)]
+    #[schema(format = DateTime)]
+    pub until: Option<String>,
+}
+
+/// A recovery: the job `POST .../recover` starts, and where its deliveries are.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeliveryRecovery {
+    #[schema(format = "uuid")]
+    pub recovery_id: String,
+    #[schema(format = "uuid")]
+    pub webhook_id: String,
+    #[schema(format = "uuid")]
+    pub project_id: String,
+    #[schema(format = DateTime)]
+    pub since: String,
+    #[schema(format = DateTime)]
+    pub until: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// When the last of its deliveries was delivered or given up; null while it runs.
+    #[schema(format = DateTime)]
+    pub finished_at: Option<String>,
+    /// `running` or `finished`.
+    #[schema(schema_with = recovery_state)]
+    pub state: String,
+    /// Events it sends again, one delivery each, in the order they happened.
+    pub total: u32,
+    /// Waiting for the ones before them.
+    pub queued: u32,
+    /// Being sent, or waiting for a retry after a failed attempt.
+    pub sending: u32,
+    pub delivered: u32,
+    /// Given up after every attempt (they can be recovered again).
+    pub failed: u32,
+}
+
+fn recovery_state() -> Object {
+    one_of(&["running", "finished"])
+}

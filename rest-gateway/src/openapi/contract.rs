@@ -22,12 +22,13 @@ use std::collections::BTreeSet;
 
 use canvas_vocabulary::items::{DECORATORS, HORIZONTAL_ALIGNMENTS, IMAGE_TYPES, LINE_TYPES, VERTICAL_ALIGNMENTS};
 use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
+use canvas_vocabulary::webhook_payloads::PROJECT_ROLES;
 use canvas_vocabulary::SHAPE_TYPES;
 use serde_json::{json, Map, Value};
 
 /// The closed word lists clients see as types, by name. An enumeration of the document equal to
 /// one of these becomes a reference to it.
-pub fn named_enums() -> [(&'static str, &'static [&'static str]); 8] {
+pub fn named_enums() -> [(&'static str, &'static [&'static str]); 9] {
     [
         ("HorizontalTextAlignment", HORIZONTAL_ALIGNMENTS),
         ("VerticalTextAlignment", VERTICAL_ALIGNMENTS),
@@ -37,6 +38,7 @@ pub fn named_enums() -> [(&'static str, &'static [&'static str]); 8] {
         ("ImageMimeType", IMAGE_TYPES),
         ("EventKind", &EVENT_KINDS),
         ("JsonCasing", super::JSON_CASINGS),
+        ("ProjectRole", &PROJECT_ROLES),
     ]
 }
 

@@ -14,6 +14,7 @@
 //! - [`document`] then adds what every operation shares, from one table: security, the problem
 //!   answers (400/401/403/404/408/412/413/414/415/429/431/503/504) and the `jsonCasing` parameter.
 //!
+//! - [`webhook_payloads`]: the top-level `webhooks`, the calls receivers get, from the event catalog.
 //! - [`contract`] last rewrites the JSON so generated clients work (request bodies with defaults
 //!   inline, named word lists, binary answers); docs/REST-CONTRACT.md says why.
 //!
@@ -26,6 +27,7 @@ pub mod item_schemas;
 pub mod items;
 pub mod parameters;
 pub mod ui;
+pub mod webhook_payloads;
 
 use axum::routing::get;
 use axum::Router;
@@ -79,6 +81,9 @@ use crate::state::AppState;
         crate::routes::webhooks::deliveries,
         crate::routes::webhooks::redeliver,
         crate::routes::webhooks::keys,
+        crate::routes::webhook_catalog::event_types,
+        crate::routes::webhook_recoveries::recover,
+        crate::routes::webhook_recoveries::get,
         crate::map::render::svg,
         crate::map::render::png,
         crate::map::changes::stream_changes,
@@ -100,7 +105,8 @@ use crate::state::AppState;
         knowledge::IndexCounts,
         webhooks::WebhookDefinition, webhooks::WebhookRecord, webhooks::WebhookStatus, webhooks::WebhookList,
         webhooks::WebhookTestResult, webhooks::DeliveryList, webhooks::DeliveryAttempt, webhooks::Redelivery,
-        webhooks::JwkSet, webhooks::Jwk,
+        webhooks::JwkSet, webhooks::Jwk, webhooks::EventTypeList, webhooks::EventType,
+        webhooks::RecoverRequest, webhooks::DeliveryRecovery,
         bulk::BulkRequest, bulk::BulkItem, bulk::BulkResponse, bulk::BulkCreated,
         bulk::DiagramRequest, bulk::DiagramPosition, bulk::DiagramResponse,
         bulk::ArrangeRequest, bulk::ArrangeResponse, bulk::ArrangedItem,
@@ -133,6 +139,7 @@ const PUBLIC: &[&str] = &[
     "/map/{projectId}",
     "/map/assets/{file}",
     "/api/v2/webhooks/keys",
+    "/api/v2/webhooks/event-types",
 ];
 
 /// Paths whose handler does not read `jsonCasing` (the others answer an unknown value with a 400).
@@ -205,6 +212,8 @@ pub fn to_json(doc: &OpenApi) -> String {
             }
         }
     }
+    // Before the client passes, so the payloads' word lists are the document's named ones too.
+    webhook_payloads::add(&mut value);
     contract::apply(&mut value);
     serde_json::to_string_pretty(&value).expect("JSON values serialise")
 }

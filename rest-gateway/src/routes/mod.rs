@@ -9,6 +9,8 @@ pub mod files;
 pub mod health;
 pub mod items;
 pub mod knowledge;
+pub mod webhook_catalog;
+pub mod webhook_recoveries;
 pub mod webhooks;
 
 use axum::routing::{get, post};
@@ -53,5 +55,8 @@ fn webhook_routes() -> Router<AppState> {
         .route(&format!("{hooks}/{{webhook_id}}/enable"), post(webhooks::enable))
         .route(&format!("{hooks}/{{webhook_id}}/deliveries"), get(webhooks::deliveries))
         .route(&format!("{hooks}/{{webhook_id}}/deliveries/{{delivery_id}}/redeliver"), post(webhooks::redeliver))
+        .route(&format!("{hooks}/{{webhook_id}}/recover"), post(webhook_recoveries::recover))
+        .route(&format!("{hooks}/{{webhook_id}}/recoveries/{{recovery_id}}"), get(webhook_recoveries::get))
         .route("/api/v2/webhooks/keys", get(webhooks::keys))
+        .route("/api/v2/webhooks/event-types", get(webhook_catalog::event_types))
 }

@@ -34,7 +34,9 @@ fn definition_text(body: Result<JsonBody, Rejected>) -> Result<String, ApiError>
     String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::invalid("body", "must be UTF-8 JSON"))
 }
 
-fn rfc3339(ts: Option<prost_types::Timestamp>) -> Value {
+/// A time of a webhook answer: RFC 3339 with milliseconds and `+00:00`, or null when absent (the
+/// webhook routes, recoveries included, answer times this one way).
+pub(crate) fn rfc3339(ts: Option<prost_types::Timestamp>) -> Value {
     ts.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
         .map(|at| Value::String(at.to_rfc3339_opts(chrono::SecondsFormat::Millis, false)))
         .unwrap_or(Value::Null)

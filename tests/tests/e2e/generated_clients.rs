@@ -26,7 +26,7 @@ fn home() -> PathBuf {
     std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"))
 }
 
-fn clients_dir() -> PathBuf {
+pub(crate) fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients")
 }
 
@@ -38,14 +38,14 @@ fn npm_dir() -> PathBuf {
 }
 
 /// The virtualenv with openapi-python-client and the generated package's dependencies.
-fn venv() -> PathBuf {
+pub(crate) fn venv() -> PathBuf {
     std::env::var_os("CANVAS_CLIENTS_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| home().join(".cache/canvas-clients-venv"))
 }
 
 /// False (after saying why) when `path` is missing outside CI; a failure under `CI=true`.
-fn installed(path: &Path) -> bool {
+pub(crate) fn installed(path: &Path) -> bool {
     if path.exists() {
         return true;
     }
@@ -56,7 +56,7 @@ fn installed(path: &Path) -> bool {
 }
 
 /// Runs a command to completion, prints what it said, and returns (success, stdout + stderr).
-async fn run(command: &mut Command, what: &str) -> (bool, String) {
+pub(crate) async fn run(command: &mut Command, what: &str) -> (bool, String) {
     let output = tokio::time::timeout(Duration::from_secs(400), command.kill_on_drop(true).output())
         .await
         .unwrap_or_else(|_| panic!("{what} did not finish within 400 s"))
@@ -146,15 +146,19 @@ fn assert_test_call_received(env: &WebhookEnv) {
     assert!(!calls[0].header("webhook-signature").is_empty(), "the test call is signed: {:?}", calls[0].headers);
 }
 
-async fn typescript_scenario(backend: Backend) {
+/// The TypeScript client, its scenario, example and webhook check copied beside the cached
+/// node_modules (nothing is written into the repository), checked by `tsc --strict` and emitted
+/// to `build/`; None when the tools are missing outside CI.
+pub(crate) async fn typescript_build() -> Option<tempfile::TempDir> {
     let npm = npm_dir();
     if !installed(&npm.join("node_modules/typescript/bin/tsc")) || !installed(&npm.join("node_modules/openapi-fetch")) {
-        return;
+        return None;
     }
-    // A copy beside the cached node_modules, so nothing is written into the repository.
     let work = tempfile::tempdir().expect("temporary directory");
     let source = clients_dir().join("typescript");
-    for file in ["package.json", "tsconfig.json", "tsconfig.scenario.json", "scenario.ts", "example.ts"] {
+    for file in
+        ["package.json", "tsconfig.json", "tsconfig.scenario.json", "scenario.ts", "example.ts", "webhooks_check.ts"]
+    {
         std::fs::copy(source.join(file), work.path().join(file)).unwrap_or_else(|e| panic!("copy {file}: {e}"));
     }
     std::fs::create_dir(work.path().join("src")).unwrap();
@@ -166,12 +170,16 @@ async fn typescript_scenario(backend: Backend) {
 
     let mut check = Command::new("node");
     check.current_dir(work.path()).arg(&tsc).args(["-p", "tsconfig.scenario.json", "--strict", "--noEmit"]);
-    let (ok, _) = run(&mut check, "tsc --strict --noEmit (client, scenario, example)").await;
+    let (ok, _) = run(&mut check, "tsc --strict --noEmit (client, scenario, example, webhook check)").await;
     assert!(ok, "the TypeScript client does not compile in strict mode; the errors are above");
     let mut build = Command::new("node");
     build.current_dir(work.path()).arg(&tsc).args(["-p", "tsconfig.scenario.json"]);
     assert!(run(&mut build, "tsc (emit)").await.0, "emitting the scenario failed");
+    Some(work)
+}
 
+async fn typescript_scenario(backend: Backend) {
+    let Some(work) = typescript_build().await else { return };
     let (env, vars) = scenario_env(backend).await;
     let mut scenario = Command::new("node");
     scenario.current_dir(work.path()).arg("build/scenario.js").envs(vars.clone());

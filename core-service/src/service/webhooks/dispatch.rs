@@ -241,7 +241,17 @@ impl WebhooksService {
     /// schedule (lengthened by `Retry-After`) until the attempts run out; a 429 with
     /// `Retry-After` slows the webhook down instead (`webhooks::retry`).
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
-        self.store.record_attempt(&self.attempt_outcome(&report, Utc::now())).await
+        let recorded = self.store.record_attempt(&self.attempt_outcome(&report, Utc::now())).await?;
+        self.wake_for_recoveries(recorded.released);
+        Ok(recorded.recorded.first().copied().unwrap_or(false))
+    }
+
+    /// A recovery's next delivery became due in a report's transaction (`storage/webhooks/recoveries.rs`):
+    /// the dispatchers are told now rather than at their next poll.
+    fn wake_for_recoveries(&self, released: u64) {
+        if released > 0 {
+            self.runtime.due.written();
+        }
     }
 
     /// Records many attempts as [`WebhooksService::report_delivery`] does, in one transaction;
@@ -253,7 +263,8 @@ impl WebhooksService {
         let now = Utc::now();
         let outcomes: Vec<AttemptOutcome> = reports.iter().map(|r| self.attempt_outcome(r, now)).collect();
         let recorded = self.store.record_attempts(&outcomes).await?;
-        Ok(recorded.into_iter().filter(|r| *r).count() as u32)
+        self.wake_for_recoveries(recorded.released);
+        Ok(recorded.recorded.into_iter().filter(|r| *r).count() as u32)
     }
 
     /// What storage records for `report`, with the retry time and the disable rule.

@@ -7,12 +7,14 @@
 //! for project copies, the accounts and items contexts, reached only through their public methods.
 //!
 //! - [`management`]: list, get, create, replace, delete, enable, test, deliveries, project copies.
+//! - [`recovery`]: failed deliveries of a time window sent again, once and in order.
 //! - [`dispatch`]: the key ring, leases, reports and test calls.
 //! - [`wake`]: dispatchers woken when deliveries may be due (this replica's writes, the database).
 
 pub mod archive_hooks;
 pub mod dispatch;
 pub mod management;
+pub mod recovery;
 pub mod wake;
 
 use std::sync::Arc;

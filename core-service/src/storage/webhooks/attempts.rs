@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+use super::recoveries::advance_recoveries;
 use super::WebhooksStore;
 use crate::error::CoreError;
 use crate::storage::{db_error, Storage};
@@ -194,7 +195,7 @@ macro_rules! record_statuses {
 /// 30 was 60 statements on every delivery's path. A report repeated in one batch (same delivery,
 /// same lease) is recorded once, by its first copy, as one statement after the other would (the
 /// first clears the lease the second names).
-async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) -> Result<Vec<bool>> {
+async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) -> Result<Recorded> {
     let mut first = HashSet::with_capacity(outcomes.len());
     let unique: Vec<&AttemptOutcome> =
         outcomes.iter().filter(|o| first.insert((o.delivery_id, o.lease_token))).collect();
@@ -259,16 +260,28 @@ async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) ->
         .map_err(db_error)?;
     }
     record_statuses!(tx, done.iter().map(|(o, webhook, _, slowed)| (*webhook, *o, *slowed)).collect());
+    let released = advance_recoveries!(tx, Utc::now());
     tx.commit().await.map_err(db_error)?;
     // Each outcome recorded, or not (a stale lease, or a repeated report in the batch).
     let mut counted = HashSet::with_capacity(outcomes.len());
-    Ok(outcomes
+    let recorded = outcomes
         .iter()
         .map(|o| {
             let key = (o.delivery_id, o.lease_token);
             held.contains_key(&key) && counted.insert(key)
         })
-        .collect())
+        .collect();
+    Ok(Recorded { recorded, released })
+}
+
+/// What a batch of reports wrote.
+#[derive(Debug, Default)]
+pub struct Recorded {
+    /// Per outcome, whether it was recorded (false: a stale lease, nothing written for it).
+    pub recorded: Vec<bool>,
+    /// Deliveries of recoveries made pending because the one before them finished
+    /// (`recoveries.rs`): the dispatchers are to be woken for them.
+    pub released: u64,
 }
 
 /// A delivery's state after an attempt: delivered, pending a retry, or failed for good.
@@ -282,11 +295,10 @@ fn delivery_state(outcome: &AttemptOutcome) -> &'static str {
 
 impl WebhooksStore {
     /// Records attempts, each as [`Storage::record_attempt`] would, all in one transaction (one
-    /// write where SQLite has a single writer). Returns, per outcome, whether it was recorded
-    /// (false: a stale lease, nothing written for it).
-    pub async fn record_attempts(&self, outcomes: &[AttemptOutcome]) -> Result<Vec<bool>> {
+    /// write where SQLite has a single writer), and moves recoveries on whose delivery finished.
+    pub async fn record_attempts(&self, outcomes: &[AttemptOutcome]) -> Result<Recorded> {
         if outcomes.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Recorded::default());
         }
         let pool = match self.database() {
             Storage::Postgres(pool) => return record_attempts_pg(pool, outcomes).await,
@@ -301,14 +313,14 @@ impl WebhooksStore {
             by_webhook.extend(webhook.map(|(webhook, slowed)| (webhook, outcome, slowed)));
         }
         record_statuses!(tx, by_webhook);
+        let released = advance_recoveries!(tx, Utc::now());
         tx.commit().await.map_err(db_error)?;
-        Ok(recorded)
+        Ok(Recorded { recorded, released })
     }
 
     /// Records an attempt: the attempt row, the delivery's next state and the webhook's status
-    /// (with the automatic disable), in one transaction. Returns false for a stale lease (nothing
-    /// written).
-    pub async fn record_attempt(&self, outcome: &AttemptOutcome) -> Result<bool> {
-        Ok(self.record_attempts(std::slice::from_ref(outcome)).await?.first().copied().unwrap_or(false))
+    /// (with the automatic disable), in one transaction.
+    pub async fn record_attempt(&self, outcome: &AttemptOutcome) -> Result<Recorded> {
+        self.record_attempts(std::slice::from_ref(outcome)).await
     }
 }

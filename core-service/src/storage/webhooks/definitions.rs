@@ -226,7 +226,12 @@ impl WebhooksStore {
             // Deliveries before the webhook: the dispatcher's report locks a delivery and then its
             // webhook (`webhook_dispatch.rs`), so taking them in the other order deadlocked on
             // PostgreSQL when a webhook was deleted while its delivery was being reported (a 409).
-            sqlx::query("DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'")
+            sqlx::query("DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND state IN ('pending', 'held')")
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            sqlx::query("DELETE FROM webhook_recoveries WHERE webhook_id = $1")
                 .bind(id)
                 .execute(&mut *tx)
                 .await
