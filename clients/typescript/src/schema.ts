@@ -864,6 +864,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}/webhooks/{webhookId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every failed delivery of a time window, once, in order (beyond the spec)
+         * @description Every delivery of the webhook made in `[since, until)` that failed (given up after its attempts, or failing and waiting for its next retry, which the recovery takes over) has its event sent again under a new delivery id: once per event, in the order the events happened, one call at a time, at the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not sent again. The answer is the job; follow it at its `Location`.
+         */
+        post: operations["recoverDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/webhooks/{webhookId}/recoveries/{recoveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recovery and where its deliveries are (beyond the spec) */
+        get: operations["getRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook event catalog: each kind with the JSON Schema of its call body (no token needed) */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/webhooks/keys": {
         parameters: {
             query?: never;
@@ -967,7 +1021,148 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "item.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `item.created`: the call a receiver gets
+         * @description An item was created (by any route: one create, a bulk create, a diagram, an archive import). `new` holds every stored property; `parent` is where it was put.
+         */
+        post: operations["onItemCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "item.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `item.deleted`: the call a receiver gets
+         * @description An item was deleted; `old` holds its properties. Deleting a container sends one per item it held, deepest first.
+         */
+        post: operations["onItemDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "item.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `item.updated`: the call a receiver gets
+         * @description An item changed. `new` holds only the changed properties (null: removed, back to its default), `old` their previous values; `parent` is the item's parent after the change (a move changes only it).
+         */
+        post: operations["onItemUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `ping`: the call a receiver gets
+         * @description A test call (`POST .../webhooks/test`): `webhookId` is null, as the definition tested is not saved, and the one change holds only `kind` and `occurredAt`. Never selected in `events`; always sent.
+         */
+        post: operations["onPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `user.added`: the call a receiver gets
+         * @description A person became a member of the project; `new.role` is their role.
+         */
+        post: operations["onUserAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `user.removed`: the call a receiver gets
+         * @description A member left the project or was removed.
+         */
+        post: operations["onUserRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.roleChanged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `user.roleChanged`: the call a receiver gets
+         * @description A member's role changed; `new.role` and `old.role`.
+         */
+        post: operations["onUserRoleChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The answer and what it cites. */
@@ -1116,6 +1311,50 @@ export interface components {
         /** @description `GET .../webhooks/{webhookId}/deliveries`: recent attempts, newest first. */
         DeliveryList: {
             Elements: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** @description A recovery: the job `POST .../recover` starts, and where its deliveries are. */
+        DeliveryRecovery: {
+            /** Format: date-time */
+            CreatedAt: string;
+            /** Format: int32 */
+            Delivered: number;
+            /**
+             * Format: int32
+             * @description Given up after every attempt (they can be recovered again).
+             */
+            Failed: number;
+            /**
+             * Format: date-time
+             * @description When the last of its deliveries was delivered or given up; null while it runs.
+             */
+            FinishedAt?: string | null;
+            /** Format: uuid */
+            ProjectId: string;
+            /**
+             * Format: int32
+             * @description Waiting for the ones before them.
+             */
+            Queued: number;
+            /** Format: uuid */
+            RecoveryId: string;
+            /**
+             * Format: int32
+             * @description Being sent, or waiting for a retry after a failed attempt.
+             */
+            Sending: number;
+            /** Format: date-time */
+            Since: string;
+            /** @enum {string} */
+            State: "running" | "finished";
+            /**
+             * Format: int32
+             * @description Events it sends again, one delivery each, in the order they happened.
+             */
+            Total: number;
+            /** Format: date-time */
+            Until: string;
+            /** Format: uuid */
+            WebhookId: string;
         };
         /** @description Which item draws which part of a Mermaid element. */
         DiagramElement: {
@@ -1289,6 +1528,22 @@ export interface components {
         };
         /** @enum {string} */
         EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed";
+        /** @description One kind of webhook call. */
+        EventType: {
+            /** @description When it is sent. */
+            description: string;
+            /** @enum {string} */
+            name: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "ping";
+            /** @description A JSON Schema (draft 2020-12) document. */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description `GET /api/v2/webhooks/event-types`: the event catalog (names fixed, never re-cased). */
+        EventTypeList: {
+            /** @description The spec's six kinds in its order, then the test call's `ping`. */
+            elements: components["schemas"]["EventType"][];
+        };
         /** @description Part of the map written as text. */
         ExportedText: {
             /** @description `mermaid`. */
@@ -1613,6 +1868,8 @@ export interface components {
             /** @description Always `about:blank`. */
             Type: string;
         };
+        /** @enum {string} */
+        ProjectRole: "Viewer" | "Editor" | "Manager" | "Admin";
         /** @description `GET /api/v2/projects/{projectId}`: the project and the caller's role in it. */
         ProjectView: {
             /**
@@ -1623,11 +1880,24 @@ export interface components {
             Name: string;
             /** Format: uuid */
             ProjectId: string;
-            /** @enum {string} */
-            Role: "Viewer" | "Editor" | "Manager" | "Admin";
+            Role: components["schemas"]["ProjectRole"];
         };
         /** @description A single property's bare value: any JSON (string, number, boolean, array, object or null; object member names follow `jsonCasing`). */
         PropertyValue: unknown;
+        /** @description `POST .../webhooks/{webhookId}/recover`: the window of deliveries to recover. */
+        RecoverRequest: {
+            /**
+             * Format: date-time
+             * @description Start of the window (inclusive), RFC 3339 with an offset, not in the future: deliveries made
+             *     (their events recorded) from then on.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description End of the window (exclusive), after `since`; absent: now.
+             */
+            until?: string | null;
+        };
         /** @description `POST .../redeliver`: the new delivery. */
         Redelivery: {
             /** Format: uuid */
@@ -1861,6 +2131,1376 @@ export interface components {
         /** @description `GET .../webhooks` */
         WebhookList: {
             Elements: components["schemas"]["WebhookRecord"][];
+        };
+        /**
+         * WebhookPayloadItemCreated
+         * @description `item.created`: An item was created (by any route: one create, a bulk create, a diagram, an archive import). `new` holds every stored property; `parent` is where it was put.
+         */
+        WebhookPayloadItemCreated: {
+            changes: ({
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    backgroundColor?: string;
+                    fontFamily?: string;
+                    fontSize?: number;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"];
+                    isAutoSizeHeight?: boolean;
+                    isAutoSizeWidth?: boolean;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    text?: string;
+                    textColor?: string;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "label";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    backgroundColor?: string;
+                    fontFamily?: string;
+                    fontSize?: number;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"];
+                    isAutoSizeHeight?: boolean;
+                    isAutoSizeWidth?: boolean;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    text?: string;
+                    textColor?: string;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "sticky-note";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    adjustmentValues?: number[];
+                    angle?: number;
+                    cornerRadius?: number;
+                    fillColor?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    strokeColor?: string;
+                    strokeThickness?: number;
+                    type?: components["schemas"]["ShapeType"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "shape";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    cornerPoints?: {
+                        x: number;
+                        y: number;
+                    }[];
+                    endPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    };
+                    radius?: number;
+                    startPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    };
+                    strokeColor?: string;
+                    strokeThickness?: number;
+                    type?: components["schemas"]["LineType"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "connector";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    url?: string;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "web";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: components["schemas"]["ImageMimeType"];
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "image";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "document";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "svg";
+                };
+            })[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadItemDeleted
+         * @description `item.deleted`: An item was deleted; `old` holds its properties. Deleting a container sends one per item it held, deepest first.
+         */
+        WebhookPayloadItemDeleted: {
+            changes: ({
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    backgroundColor?: string;
+                    fontFamily?: string;
+                    fontSize?: number;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"];
+                    isAutoSizeHeight?: boolean;
+                    isAutoSizeWidth?: boolean;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    text?: string;
+                    textColor?: string;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "label";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    backgroundColor?: string;
+                    fontFamily?: string;
+                    fontSize?: number;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"];
+                    isAutoSizeHeight?: boolean;
+                    isAutoSizeWidth?: boolean;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    text?: string;
+                    textColor?: string;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "sticky-note";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    adjustmentValues?: number[];
+                    angle?: number;
+                    cornerRadius?: number;
+                    fillColor?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    strokeColor?: string;
+                    strokeThickness?: number;
+                    type?: components["schemas"]["ShapeType"];
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "shape";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    cornerPoints?: {
+                        x: number;
+                        y: number;
+                    }[];
+                    endPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    };
+                    radius?: number;
+                    startPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    };
+                    strokeColor?: string;
+                    strokeThickness?: number;
+                    type?: components["schemas"]["LineType"];
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "connector";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    url?: string;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "web";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: components["schemas"]["ImageMimeType"];
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "image";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "document";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number;
+                    fileName?: string;
+                    fileSize?: number;
+                    mimeType?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    scale?: number;
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "svg";
+                };
+            })[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadItemUpdated
+         * @description `item.updated`: An item changed. `new` holds only the changed properties (null: removed, back to its default), `old` their previous values; `parent` is the item's parent after the change (a move changes only it).
+         */
+        WebhookPayloadItemUpdated: {
+            changes: ({
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    backgroundColor?: string | null;
+                    fontFamily?: string | null;
+                    fontSize?: number | null;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
+                    isAutoSizeHeight?: boolean | null;
+                    isAutoSizeWidth?: boolean | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    text?: string | null;
+                    textColor?: string | null;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    backgroundColor?: string | null;
+                    fontFamily?: string | null;
+                    fontSize?: number | null;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
+                    isAutoSizeHeight?: boolean | null;
+                    isAutoSizeWidth?: boolean | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    text?: string | null;
+                    textColor?: string | null;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "label";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    backgroundColor?: string | null;
+                    fontFamily?: string | null;
+                    fontSize?: number | null;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
+                    isAutoSizeHeight?: boolean | null;
+                    isAutoSizeWidth?: boolean | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    text?: string | null;
+                    textColor?: string | null;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    backgroundColor?: string | null;
+                    fontFamily?: string | null;
+                    fontSize?: number | null;
+                    horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
+                    isAutoSizeHeight?: boolean | null;
+                    isAutoSizeWidth?: boolean | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    text?: string | null;
+                    textColor?: string | null;
+                    verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "sticky-note";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    adjustmentValues?: number[] | null;
+                    angle?: number | null;
+                    cornerRadius?: number | null;
+                    fillColor?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    strokeColor?: string | null;
+                    strokeThickness?: number | null;
+                    type?: components["schemas"]["ShapeType"] | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    adjustmentValues?: number[] | null;
+                    angle?: number | null;
+                    cornerRadius?: number | null;
+                    fillColor?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    strokeColor?: string | null;
+                    strokeThickness?: number | null;
+                    type?: components["schemas"]["ShapeType"] | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "shape";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    cornerPoints?: {
+                        x: number;
+                        y: number;
+                    }[] | null;
+                    endPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    } | null;
+                    radius?: number | null;
+                    startPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    } | null;
+                    strokeColor?: string | null;
+                    strokeThickness?: number | null;
+                    type?: components["schemas"]["LineType"] | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    cornerPoints?: {
+                        x: number;
+                        y: number;
+                    }[] | null;
+                    endPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    } | null;
+                    radius?: number | null;
+                    startPoint?: {
+                        absolutePosition?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                        decorator: components["schemas"]["Decorator"];
+                        edge: boolean;
+                        /** Format: uuid */
+                        itemId?: string | null;
+                        position?: {
+                            x: number;
+                            y: number;
+                        } | null;
+                    } | null;
+                    strokeColor?: string | null;
+                    strokeThickness?: number | null;
+                    type?: components["schemas"]["LineType"] | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "connector";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    url?: string | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    url?: string | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "web";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: components["schemas"]["ImageMimeType"] | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: components["schemas"]["ImageMimeType"] | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "image";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "document";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    angle?: number | null;
+                    fileName?: string | null;
+                    fileSize?: number | null;
+                    mimeType?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    scale?: number | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "svg";
+                };
+            })[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadPing
+         * @description `ping`: A test call (`POST .../webhooks/test`): `webhookId` is null, as the definition tested is not saved, and the one change holds only `kind` and `occurredAt`. Never selected in `events`; always sent.
+         */
+        WebhookPayloadPing: {
+            changes: {
+                /** @constant */
+                kind: "ping";
+                /** Format: date-time */
+                occurredAt: string;
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /** @description A test call's definition is not saved: it has no id. */
+            webhookId: null;
+        };
+        /**
+         * WebhookPayloadUserAdded
+         * @description `user.added`: A person became a member of the project; `new.role` is their role.
+         */
+        WebhookPayloadUserAdded: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "user.added";
+                new: {
+                    role: components["schemas"]["ProjectRole"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "user";
+                };
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadUserRemoved
+         * @description `user.removed`: A member left the project or was removed.
+         */
+        WebhookPayloadUserRemoved: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "user.removed";
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "user";
+                };
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadUserRoleChanged
+         * @description `user.roleChanged`: A member's role changed; `new.role` and `old.role`.
+         */
+        WebhookPayloadUserRoleChanged: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "user.roleChanged";
+                new: {
+                    role: components["schemas"]["ProjectRole"];
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    role: components["schemas"]["ProjectRole"];
+                };
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "user";
+                };
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
         };
         /** @description A webhook record. */
         WebhookRecord: {
@@ -4781,6 +6421,113 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    recoverDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description The recovery, started. */
+            202: {
+                headers: {
+                    /** @description The recovery's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getRecovery: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                webhookId: string;
+                recoveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recovery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog; cacheable for an hour. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSigningKeys: {
         parameters: {
             query?: {
@@ -4951,6 +6698,356 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    onItemCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadItemCreated"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onItemDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadItemDeleted"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onItemUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadItemUpdated"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadPing"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadUserAdded"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadUserRemoved"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onUserRoleChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadUserRoleChanged"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -49,6 +49,8 @@ from .create_web_body_size import CreateWebBodySize
 from .decorator import Decorator
 from .delivery_attempt import DeliveryAttempt
 from .delivery_list import DeliveryList
+from .delivery_recovery import DeliveryRecovery
+from .delivery_recovery_state import DeliveryRecoveryState
 from .diagram_element import DiagramElement
 from .diagram_listed import DiagramListed
 from .diagram_page import DiagramPage
@@ -67,6 +69,10 @@ from .document_patch import DocumentPatch
 from .document_patch_position_type_0 import DocumentPatchPositionType0
 from .document_patch_size_type_0 import DocumentPatchSizeType0
 from .event_kind import EventKind
+from .event_type import EventType
+from .event_type_list import EventTypeList
+from .event_type_name import EventTypeName
+from .event_type_schema import EventTypeSchema
 from .exported_text import ExportedText
 from .field_error import FieldError
 from .field_error_reason import FieldErrorReason
@@ -110,8 +116,9 @@ from .presence_announcement import PresenceAnnouncement
 from .presence_cursor import PresenceCursor
 from .problem import Problem
 from .problem_reason import ProblemReason
+from .project_role import ProjectRole
 from .project_view import ProjectView
-from .project_view_role import ProjectViewRole
+from .recover_request import RecoverRequest
 from .redelivery import Redelivery
 from .retrieve_knowledge_body import RetrieveKnowledgeBody
 from .search_mode import SearchMode
@@ -162,6 +169,287 @@ from .web_patch_position_type_0 import WebPatchPositionType0
 from .web_patch_size_type_0 import WebPatchSizeType0
 from .webhook_definition import WebhookDefinition
 from .webhook_list import WebhookList
+from .webhook_payload_item_created import WebhookPayloadItemCreated
+from .webhook_payload_item_created_connector_change import WebhookPayloadItemCreatedConnectorChange
+from .webhook_payload_item_created_connector_change_new import WebhookPayloadItemCreatedConnectorChangeNew
+from .webhook_payload_item_created_connector_change_new_corner_points_item import (
+    WebhookPayloadItemCreatedConnectorChangeNewCornerPointsItem,
+)
+from .webhook_payload_item_created_connector_change_new_end_point import (
+    WebhookPayloadItemCreatedConnectorChangeNewEndPoint,
+)
+from .webhook_payload_item_created_connector_change_new_end_point_absolute_position_type_0 import (
+    WebhookPayloadItemCreatedConnectorChangeNewEndPointAbsolutePositionType0,
+)
+from .webhook_payload_item_created_connector_change_new_end_point_position_type_0 import (
+    WebhookPayloadItemCreatedConnectorChangeNewEndPointPositionType0,
+)
+from .webhook_payload_item_created_connector_change_new_start_point import (
+    WebhookPayloadItemCreatedConnectorChangeNewStartPoint,
+)
+from .webhook_payload_item_created_connector_change_new_start_point_absolute_position_type_0 import (
+    WebhookPayloadItemCreatedConnectorChangeNewStartPointAbsolutePositionType0,
+)
+from .webhook_payload_item_created_connector_change_new_start_point_position_type_0 import (
+    WebhookPayloadItemCreatedConnectorChangeNewStartPointPositionType0,
+)
+from .webhook_payload_item_created_connector_change_subject import WebhookPayloadItemCreatedConnectorChangeSubject
+from .webhook_payload_item_created_document_change import WebhookPayloadItemCreatedDocumentChange
+from .webhook_payload_item_created_document_change_new import WebhookPayloadItemCreatedDocumentChangeNew
+from .webhook_payload_item_created_document_change_new_position import (
+    WebhookPayloadItemCreatedDocumentChangeNewPosition,
+)
+from .webhook_payload_item_created_document_change_new_size import WebhookPayloadItemCreatedDocumentChangeNewSize
+from .webhook_payload_item_created_document_change_subject import WebhookPayloadItemCreatedDocumentChangeSubject
+from .webhook_payload_item_created_image_change import WebhookPayloadItemCreatedImageChange
+from .webhook_payload_item_created_image_change_new import WebhookPayloadItemCreatedImageChangeNew
+from .webhook_payload_item_created_image_change_new_position import WebhookPayloadItemCreatedImageChangeNewPosition
+from .webhook_payload_item_created_image_change_new_size import WebhookPayloadItemCreatedImageChangeNewSize
+from .webhook_payload_item_created_image_change_subject import WebhookPayloadItemCreatedImageChangeSubject
+from .webhook_payload_item_created_label_change import WebhookPayloadItemCreatedLabelChange
+from .webhook_payload_item_created_label_change_new import WebhookPayloadItemCreatedLabelChangeNew
+from .webhook_payload_item_created_label_change_new_position import WebhookPayloadItemCreatedLabelChangeNewPosition
+from .webhook_payload_item_created_label_change_new_size import WebhookPayloadItemCreatedLabelChangeNewSize
+from .webhook_payload_item_created_label_change_subject import WebhookPayloadItemCreatedLabelChangeSubject
+from .webhook_payload_item_created_shape_change import WebhookPayloadItemCreatedShapeChange
+from .webhook_payload_item_created_shape_change_new import WebhookPayloadItemCreatedShapeChangeNew
+from .webhook_payload_item_created_shape_change_new_position import WebhookPayloadItemCreatedShapeChangeNewPosition
+from .webhook_payload_item_created_shape_change_new_size import WebhookPayloadItemCreatedShapeChangeNewSize
+from .webhook_payload_item_created_shape_change_subject import WebhookPayloadItemCreatedShapeChangeSubject
+from .webhook_payload_item_created_sticky_note_change import WebhookPayloadItemCreatedStickyNoteChange
+from .webhook_payload_item_created_sticky_note_change_new import WebhookPayloadItemCreatedStickyNoteChangeNew
+from .webhook_payload_item_created_sticky_note_change_new_position import (
+    WebhookPayloadItemCreatedStickyNoteChangeNewPosition,
+)
+from .webhook_payload_item_created_sticky_note_change_new_size import WebhookPayloadItemCreatedStickyNoteChangeNewSize
+from .webhook_payload_item_created_sticky_note_change_subject import WebhookPayloadItemCreatedStickyNoteChangeSubject
+from .webhook_payload_item_created_svg_change import WebhookPayloadItemCreatedSvgChange
+from .webhook_payload_item_created_svg_change_new import WebhookPayloadItemCreatedSvgChangeNew
+from .webhook_payload_item_created_svg_change_new_position import WebhookPayloadItemCreatedSvgChangeNewPosition
+from .webhook_payload_item_created_svg_change_new_size import WebhookPayloadItemCreatedSvgChangeNewSize
+from .webhook_payload_item_created_svg_change_subject import WebhookPayloadItemCreatedSvgChangeSubject
+from .webhook_payload_item_created_web_change import WebhookPayloadItemCreatedWebChange
+from .webhook_payload_item_created_web_change_new import WebhookPayloadItemCreatedWebChangeNew
+from .webhook_payload_item_created_web_change_new_position import WebhookPayloadItemCreatedWebChangeNewPosition
+from .webhook_payload_item_created_web_change_new_size import WebhookPayloadItemCreatedWebChangeNewSize
+from .webhook_payload_item_created_web_change_subject import WebhookPayloadItemCreatedWebChangeSubject
+from .webhook_payload_item_deleted import WebhookPayloadItemDeleted
+from .webhook_payload_item_deleted_connector_change import WebhookPayloadItemDeletedConnectorChange
+from .webhook_payload_item_deleted_connector_change_old import WebhookPayloadItemDeletedConnectorChangeOld
+from .webhook_payload_item_deleted_connector_change_old_corner_points_item import (
+    WebhookPayloadItemDeletedConnectorChangeOldCornerPointsItem,
+)
+from .webhook_payload_item_deleted_connector_change_old_end_point import (
+    WebhookPayloadItemDeletedConnectorChangeOldEndPoint,
+)
+from .webhook_payload_item_deleted_connector_change_old_end_point_absolute_position_type_0 import (
+    WebhookPayloadItemDeletedConnectorChangeOldEndPointAbsolutePositionType0,
+)
+from .webhook_payload_item_deleted_connector_change_old_end_point_position_type_0 import (
+    WebhookPayloadItemDeletedConnectorChangeOldEndPointPositionType0,
+)
+from .webhook_payload_item_deleted_connector_change_old_start_point import (
+    WebhookPayloadItemDeletedConnectorChangeOldStartPoint,
+)
+from .webhook_payload_item_deleted_connector_change_old_start_point_absolute_position_type_0 import (
+    WebhookPayloadItemDeletedConnectorChangeOldStartPointAbsolutePositionType0,
+)
+from .webhook_payload_item_deleted_connector_change_old_start_point_position_type_0 import (
+    WebhookPayloadItemDeletedConnectorChangeOldStartPointPositionType0,
+)
+from .webhook_payload_item_deleted_connector_change_subject import WebhookPayloadItemDeletedConnectorChangeSubject
+from .webhook_payload_item_deleted_document_change import WebhookPayloadItemDeletedDocumentChange
+from .webhook_payload_item_deleted_document_change_old import WebhookPayloadItemDeletedDocumentChangeOld
+from .webhook_payload_item_deleted_document_change_old_position import (
+    WebhookPayloadItemDeletedDocumentChangeOldPosition,
+)
+from .webhook_payload_item_deleted_document_change_old_size import WebhookPayloadItemDeletedDocumentChangeOldSize
+from .webhook_payload_item_deleted_document_change_subject import WebhookPayloadItemDeletedDocumentChangeSubject
+from .webhook_payload_item_deleted_image_change import WebhookPayloadItemDeletedImageChange
+from .webhook_payload_item_deleted_image_change_old import WebhookPayloadItemDeletedImageChangeOld
+from .webhook_payload_item_deleted_image_change_old_position import WebhookPayloadItemDeletedImageChangeOldPosition
+from .webhook_payload_item_deleted_image_change_old_size import WebhookPayloadItemDeletedImageChangeOldSize
+from .webhook_payload_item_deleted_image_change_subject import WebhookPayloadItemDeletedImageChangeSubject
+from .webhook_payload_item_deleted_label_change import WebhookPayloadItemDeletedLabelChange
+from .webhook_payload_item_deleted_label_change_old import WebhookPayloadItemDeletedLabelChangeOld
+from .webhook_payload_item_deleted_label_change_old_position import WebhookPayloadItemDeletedLabelChangeOldPosition
+from .webhook_payload_item_deleted_label_change_old_size import WebhookPayloadItemDeletedLabelChangeOldSize
+from .webhook_payload_item_deleted_label_change_subject import WebhookPayloadItemDeletedLabelChangeSubject
+from .webhook_payload_item_deleted_shape_change import WebhookPayloadItemDeletedShapeChange
+from .webhook_payload_item_deleted_shape_change_old import WebhookPayloadItemDeletedShapeChangeOld
+from .webhook_payload_item_deleted_shape_change_old_position import WebhookPayloadItemDeletedShapeChangeOldPosition
+from .webhook_payload_item_deleted_shape_change_old_size import WebhookPayloadItemDeletedShapeChangeOldSize
+from .webhook_payload_item_deleted_shape_change_subject import WebhookPayloadItemDeletedShapeChangeSubject
+from .webhook_payload_item_deleted_sticky_note_change import WebhookPayloadItemDeletedStickyNoteChange
+from .webhook_payload_item_deleted_sticky_note_change_old import WebhookPayloadItemDeletedStickyNoteChangeOld
+from .webhook_payload_item_deleted_sticky_note_change_old_position import (
+    WebhookPayloadItemDeletedStickyNoteChangeOldPosition,
+)
+from .webhook_payload_item_deleted_sticky_note_change_old_size import WebhookPayloadItemDeletedStickyNoteChangeOldSize
+from .webhook_payload_item_deleted_sticky_note_change_subject import WebhookPayloadItemDeletedStickyNoteChangeSubject
+from .webhook_payload_item_deleted_svg_change import WebhookPayloadItemDeletedSvgChange
+from .webhook_payload_item_deleted_svg_change_old import WebhookPayloadItemDeletedSvgChangeOld
+from .webhook_payload_item_deleted_svg_change_old_position import WebhookPayloadItemDeletedSvgChangeOldPosition
+from .webhook_payload_item_deleted_svg_change_old_size import WebhookPayloadItemDeletedSvgChangeOldSize
+from .webhook_payload_item_deleted_svg_change_subject import WebhookPayloadItemDeletedSvgChangeSubject
+from .webhook_payload_item_deleted_web_change import WebhookPayloadItemDeletedWebChange
+from .webhook_payload_item_deleted_web_change_old import WebhookPayloadItemDeletedWebChangeOld
+from .webhook_payload_item_deleted_web_change_old_position import WebhookPayloadItemDeletedWebChangeOldPosition
+from .webhook_payload_item_deleted_web_change_old_size import WebhookPayloadItemDeletedWebChangeOldSize
+from .webhook_payload_item_deleted_web_change_subject import WebhookPayloadItemDeletedWebChangeSubject
+from .webhook_payload_item_updated import WebhookPayloadItemUpdated
+from .webhook_payload_item_updated_connector_change import WebhookPayloadItemUpdatedConnectorChange
+from .webhook_payload_item_updated_connector_change_new import WebhookPayloadItemUpdatedConnectorChangeNew
+from .webhook_payload_item_updated_connector_change_new_corner_points_type_0_item import (
+    WebhookPayloadItemUpdatedConnectorChangeNewCornerPointsType0Item,
+)
+from .webhook_payload_item_updated_connector_change_new_end_point_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0,
+)
+from .webhook_payload_item_updated_connector_change_new_end_point_type_0_absolute_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0AbsolutePositionType0,
+)
+from .webhook_payload_item_updated_connector_change_new_end_point_type_0_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0PositionType0,
+)
+from .webhook_payload_item_updated_connector_change_new_start_point_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0,
+)
+from .webhook_payload_item_updated_connector_change_new_start_point_type_0_absolute_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0AbsolutePositionType0,
+)
+from .webhook_payload_item_updated_connector_change_new_start_point_type_0_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0PositionType0,
+)
+from .webhook_payload_item_updated_connector_change_old import WebhookPayloadItemUpdatedConnectorChangeOld
+from .webhook_payload_item_updated_connector_change_old_corner_points_type_0_item import (
+    WebhookPayloadItemUpdatedConnectorChangeOldCornerPointsType0Item,
+)
+from .webhook_payload_item_updated_connector_change_old_end_point_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0,
+)
+from .webhook_payload_item_updated_connector_change_old_end_point_type_0_absolute_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0AbsolutePositionType0,
+)
+from .webhook_payload_item_updated_connector_change_old_end_point_type_0_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0PositionType0,
+)
+from .webhook_payload_item_updated_connector_change_old_start_point_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0,
+)
+from .webhook_payload_item_updated_connector_change_old_start_point_type_0_absolute_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0AbsolutePositionType0,
+)
+from .webhook_payload_item_updated_connector_change_old_start_point_type_0_position_type_0 import (
+    WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0PositionType0,
+)
+from .webhook_payload_item_updated_connector_change_subject import WebhookPayloadItemUpdatedConnectorChangeSubject
+from .webhook_payload_item_updated_document_change import WebhookPayloadItemUpdatedDocumentChange
+from .webhook_payload_item_updated_document_change_new import WebhookPayloadItemUpdatedDocumentChangeNew
+from .webhook_payload_item_updated_document_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedDocumentChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_document_change_new_size_type_0 import (
+    WebhookPayloadItemUpdatedDocumentChangeNewSizeType0,
+)
+from .webhook_payload_item_updated_document_change_old import WebhookPayloadItemUpdatedDocumentChangeOld
+from .webhook_payload_item_updated_document_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedDocumentChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_document_change_old_size_type_0 import (
+    WebhookPayloadItemUpdatedDocumentChangeOldSizeType0,
+)
+from .webhook_payload_item_updated_document_change_subject import WebhookPayloadItemUpdatedDocumentChangeSubject
+from .webhook_payload_item_updated_image_change import WebhookPayloadItemUpdatedImageChange
+from .webhook_payload_item_updated_image_change_new import WebhookPayloadItemUpdatedImageChangeNew
+from .webhook_payload_item_updated_image_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedImageChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_image_change_new_size_type_0 import WebhookPayloadItemUpdatedImageChangeNewSizeType0
+from .webhook_payload_item_updated_image_change_old import WebhookPayloadItemUpdatedImageChangeOld
+from .webhook_payload_item_updated_image_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedImageChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_image_change_old_size_type_0 import WebhookPayloadItemUpdatedImageChangeOldSizeType0
+from .webhook_payload_item_updated_image_change_subject import WebhookPayloadItemUpdatedImageChangeSubject
+from .webhook_payload_item_updated_label_change import WebhookPayloadItemUpdatedLabelChange
+from .webhook_payload_item_updated_label_change_new import WebhookPayloadItemUpdatedLabelChangeNew
+from .webhook_payload_item_updated_label_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedLabelChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_label_change_new_size_type_0 import WebhookPayloadItemUpdatedLabelChangeNewSizeType0
+from .webhook_payload_item_updated_label_change_old import WebhookPayloadItemUpdatedLabelChangeOld
+from .webhook_payload_item_updated_label_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedLabelChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_label_change_old_size_type_0 import WebhookPayloadItemUpdatedLabelChangeOldSizeType0
+from .webhook_payload_item_updated_label_change_subject import WebhookPayloadItemUpdatedLabelChangeSubject
+from .webhook_payload_item_updated_shape_change import WebhookPayloadItemUpdatedShapeChange
+from .webhook_payload_item_updated_shape_change_new import WebhookPayloadItemUpdatedShapeChangeNew
+from .webhook_payload_item_updated_shape_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedShapeChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_shape_change_new_size_type_0 import WebhookPayloadItemUpdatedShapeChangeNewSizeType0
+from .webhook_payload_item_updated_shape_change_old import WebhookPayloadItemUpdatedShapeChangeOld
+from .webhook_payload_item_updated_shape_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedShapeChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_shape_change_old_size_type_0 import WebhookPayloadItemUpdatedShapeChangeOldSizeType0
+from .webhook_payload_item_updated_shape_change_subject import WebhookPayloadItemUpdatedShapeChangeSubject
+from .webhook_payload_item_updated_sticky_note_change import WebhookPayloadItemUpdatedStickyNoteChange
+from .webhook_payload_item_updated_sticky_note_change_new import WebhookPayloadItemUpdatedStickyNoteChangeNew
+from .webhook_payload_item_updated_sticky_note_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedStickyNoteChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_sticky_note_change_new_size_type_0 import (
+    WebhookPayloadItemUpdatedStickyNoteChangeNewSizeType0,
+)
+from .webhook_payload_item_updated_sticky_note_change_old import WebhookPayloadItemUpdatedStickyNoteChangeOld
+from .webhook_payload_item_updated_sticky_note_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedStickyNoteChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_sticky_note_change_old_size_type_0 import (
+    WebhookPayloadItemUpdatedStickyNoteChangeOldSizeType0,
+)
+from .webhook_payload_item_updated_sticky_note_change_subject import WebhookPayloadItemUpdatedStickyNoteChangeSubject
+from .webhook_payload_item_updated_svg_change import WebhookPayloadItemUpdatedSvgChange
+from .webhook_payload_item_updated_svg_change_new import WebhookPayloadItemUpdatedSvgChangeNew
+from .webhook_payload_item_updated_svg_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedSvgChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_svg_change_new_size_type_0 import WebhookPayloadItemUpdatedSvgChangeNewSizeType0
+from .webhook_payload_item_updated_svg_change_old import WebhookPayloadItemUpdatedSvgChangeOld
+from .webhook_payload_item_updated_svg_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedSvgChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_svg_change_old_size_type_0 import WebhookPayloadItemUpdatedSvgChangeOldSizeType0
+from .webhook_payload_item_updated_svg_change_subject import WebhookPayloadItemUpdatedSvgChangeSubject
+from .webhook_payload_item_updated_web_change import WebhookPayloadItemUpdatedWebChange
+from .webhook_payload_item_updated_web_change_new import WebhookPayloadItemUpdatedWebChangeNew
+from .webhook_payload_item_updated_web_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedWebChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_web_change_new_size_type_0 import WebhookPayloadItemUpdatedWebChangeNewSizeType0
+from .webhook_payload_item_updated_web_change_old import WebhookPayloadItemUpdatedWebChangeOld
+from .webhook_payload_item_updated_web_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedWebChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_web_change_old_size_type_0 import WebhookPayloadItemUpdatedWebChangeOldSizeType0
+from .webhook_payload_item_updated_web_change_subject import WebhookPayloadItemUpdatedWebChangeSubject
+from .webhook_payload_ping import WebhookPayloadPing
+from .webhook_payload_ping_change import WebhookPayloadPingChange
+from .webhook_payload_user_added import WebhookPayloadUserAdded
+from .webhook_payload_user_added_change import WebhookPayloadUserAddedChange
+from .webhook_payload_user_added_change_new import WebhookPayloadUserAddedChangeNew
+from .webhook_payload_user_added_change_subject import WebhookPayloadUserAddedChangeSubject
+from .webhook_payload_user_removed import WebhookPayloadUserRemoved
+from .webhook_payload_user_removed_change import WebhookPayloadUserRemovedChange
+from .webhook_payload_user_removed_change_subject import WebhookPayloadUserRemovedChangeSubject
+from .webhook_payload_user_role_changed import WebhookPayloadUserRoleChanged
+from .webhook_payload_user_role_changed_change import WebhookPayloadUserRoleChangedChange
+from .webhook_payload_user_role_changed_change_new import WebhookPayloadUserRoleChangedChangeNew
+from .webhook_payload_user_role_changed_change_old import WebhookPayloadUserRoleChangedChangeOld
+from .webhook_payload_user_role_changed_change_subject import WebhookPayloadUserRoleChangedChangeSubject
 from .webhook_record import WebhookRecord
 from .webhook_record_inactive import WebhookRecordInactive
 from .webhook_status import WebhookStatus
@@ -217,6 +505,8 @@ __all__ = (
     "Decorator",
     "DeliveryAttempt",
     "DeliveryList",
+    "DeliveryRecovery",
+    "DeliveryRecoveryState",
     "DiagramElement",
     "DiagramListed",
     "DiagramPage",
@@ -235,6 +525,10 @@ __all__ = (
     "DocumentPatchPositionType0",
     "DocumentPatchSizeType0",
     "EventKind",
+    "EventType",
+    "EventTypeList",
+    "EventTypeName",
+    "EventTypeSchema",
     "ExportedText",
     "FieldError",
     "FieldErrorReason",
@@ -278,8 +572,9 @@ __all__ = (
     "PresenceCursor",
     "Problem",
     "ProblemReason",
+    "ProjectRole",
     "ProjectView",
-    "ProjectViewRole",
+    "RecoverRequest",
     "Redelivery",
     "RetrieveKnowledgeBody",
     "SearchMode",
@@ -317,6 +612,187 @@ __all__ = (
     "VerticalTextAlignment",
     "WebhookDefinition",
     "WebhookList",
+    "WebhookPayloadItemCreated",
+    "WebhookPayloadItemCreatedConnectorChange",
+    "WebhookPayloadItemCreatedConnectorChangeNew",
+    "WebhookPayloadItemCreatedConnectorChangeNewCornerPointsItem",
+    "WebhookPayloadItemCreatedConnectorChangeNewEndPoint",
+    "WebhookPayloadItemCreatedConnectorChangeNewEndPointAbsolutePositionType0",
+    "WebhookPayloadItemCreatedConnectorChangeNewEndPointPositionType0",
+    "WebhookPayloadItemCreatedConnectorChangeNewStartPoint",
+    "WebhookPayloadItemCreatedConnectorChangeNewStartPointAbsolutePositionType0",
+    "WebhookPayloadItemCreatedConnectorChangeNewStartPointPositionType0",
+    "WebhookPayloadItemCreatedConnectorChangeSubject",
+    "WebhookPayloadItemCreatedDocumentChange",
+    "WebhookPayloadItemCreatedDocumentChangeNew",
+    "WebhookPayloadItemCreatedDocumentChangeNewPosition",
+    "WebhookPayloadItemCreatedDocumentChangeNewSize",
+    "WebhookPayloadItemCreatedDocumentChangeSubject",
+    "WebhookPayloadItemCreatedImageChange",
+    "WebhookPayloadItemCreatedImageChangeNew",
+    "WebhookPayloadItemCreatedImageChangeNewPosition",
+    "WebhookPayloadItemCreatedImageChangeNewSize",
+    "WebhookPayloadItemCreatedImageChangeSubject",
+    "WebhookPayloadItemCreatedLabelChange",
+    "WebhookPayloadItemCreatedLabelChangeNew",
+    "WebhookPayloadItemCreatedLabelChangeNewPosition",
+    "WebhookPayloadItemCreatedLabelChangeNewSize",
+    "WebhookPayloadItemCreatedLabelChangeSubject",
+    "WebhookPayloadItemCreatedShapeChange",
+    "WebhookPayloadItemCreatedShapeChangeNew",
+    "WebhookPayloadItemCreatedShapeChangeNewPosition",
+    "WebhookPayloadItemCreatedShapeChangeNewSize",
+    "WebhookPayloadItemCreatedShapeChangeSubject",
+    "WebhookPayloadItemCreatedStickyNoteChange",
+    "WebhookPayloadItemCreatedStickyNoteChangeNew",
+    "WebhookPayloadItemCreatedStickyNoteChangeNewPosition",
+    "WebhookPayloadItemCreatedStickyNoteChangeNewSize",
+    "WebhookPayloadItemCreatedStickyNoteChangeSubject",
+    "WebhookPayloadItemCreatedSvgChange",
+    "WebhookPayloadItemCreatedSvgChangeNew",
+    "WebhookPayloadItemCreatedSvgChangeNewPosition",
+    "WebhookPayloadItemCreatedSvgChangeNewSize",
+    "WebhookPayloadItemCreatedSvgChangeSubject",
+    "WebhookPayloadItemCreatedWebChange",
+    "WebhookPayloadItemCreatedWebChangeNew",
+    "WebhookPayloadItemCreatedWebChangeNewPosition",
+    "WebhookPayloadItemCreatedWebChangeNewSize",
+    "WebhookPayloadItemCreatedWebChangeSubject",
+    "WebhookPayloadItemDeleted",
+    "WebhookPayloadItemDeletedConnectorChange",
+    "WebhookPayloadItemDeletedConnectorChangeOld",
+    "WebhookPayloadItemDeletedConnectorChangeOldCornerPointsItem",
+    "WebhookPayloadItemDeletedConnectorChangeOldEndPoint",
+    "WebhookPayloadItemDeletedConnectorChangeOldEndPointAbsolutePositionType0",
+    "WebhookPayloadItemDeletedConnectorChangeOldEndPointPositionType0",
+    "WebhookPayloadItemDeletedConnectorChangeOldStartPoint",
+    "WebhookPayloadItemDeletedConnectorChangeOldStartPointAbsolutePositionType0",
+    "WebhookPayloadItemDeletedConnectorChangeOldStartPointPositionType0",
+    "WebhookPayloadItemDeletedConnectorChangeSubject",
+    "WebhookPayloadItemDeletedDocumentChange",
+    "WebhookPayloadItemDeletedDocumentChangeOld",
+    "WebhookPayloadItemDeletedDocumentChangeOldPosition",
+    "WebhookPayloadItemDeletedDocumentChangeOldSize",
+    "WebhookPayloadItemDeletedDocumentChangeSubject",
+    "WebhookPayloadItemDeletedImageChange",
+    "WebhookPayloadItemDeletedImageChangeOld",
+    "WebhookPayloadItemDeletedImageChangeOldPosition",
+    "WebhookPayloadItemDeletedImageChangeOldSize",
+    "WebhookPayloadItemDeletedImageChangeSubject",
+    "WebhookPayloadItemDeletedLabelChange",
+    "WebhookPayloadItemDeletedLabelChangeOld",
+    "WebhookPayloadItemDeletedLabelChangeOldPosition",
+    "WebhookPayloadItemDeletedLabelChangeOldSize",
+    "WebhookPayloadItemDeletedLabelChangeSubject",
+    "WebhookPayloadItemDeletedShapeChange",
+    "WebhookPayloadItemDeletedShapeChangeOld",
+    "WebhookPayloadItemDeletedShapeChangeOldPosition",
+    "WebhookPayloadItemDeletedShapeChangeOldSize",
+    "WebhookPayloadItemDeletedShapeChangeSubject",
+    "WebhookPayloadItemDeletedStickyNoteChange",
+    "WebhookPayloadItemDeletedStickyNoteChangeOld",
+    "WebhookPayloadItemDeletedStickyNoteChangeOldPosition",
+    "WebhookPayloadItemDeletedStickyNoteChangeOldSize",
+    "WebhookPayloadItemDeletedStickyNoteChangeSubject",
+    "WebhookPayloadItemDeletedSvgChange",
+    "WebhookPayloadItemDeletedSvgChangeOld",
+    "WebhookPayloadItemDeletedSvgChangeOldPosition",
+    "WebhookPayloadItemDeletedSvgChangeOldSize",
+    "WebhookPayloadItemDeletedSvgChangeSubject",
+    "WebhookPayloadItemDeletedWebChange",
+    "WebhookPayloadItemDeletedWebChangeOld",
+    "WebhookPayloadItemDeletedWebChangeOldPosition",
+    "WebhookPayloadItemDeletedWebChangeOldSize",
+    "WebhookPayloadItemDeletedWebChangeSubject",
+    "WebhookPayloadItemUpdated",
+    "WebhookPayloadItemUpdatedConnectorChange",
+    "WebhookPayloadItemUpdatedConnectorChangeNew",
+    "WebhookPayloadItemUpdatedConnectorChangeNewCornerPointsType0Item",
+    "WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0",
+    "WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0AbsolutePositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeNewEndPointType0PositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0",
+    "WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0AbsolutePositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0PositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOld",
+    "WebhookPayloadItemUpdatedConnectorChangeOldCornerPointsType0Item",
+    "WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0AbsolutePositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOldEndPointType0PositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0AbsolutePositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeOldStartPointType0PositionType0",
+    "WebhookPayloadItemUpdatedConnectorChangeSubject",
+    "WebhookPayloadItemUpdatedDocumentChange",
+    "WebhookPayloadItemUpdatedDocumentChangeNew",
+    "WebhookPayloadItemUpdatedDocumentChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedDocumentChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedDocumentChangeOld",
+    "WebhookPayloadItemUpdatedDocumentChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedDocumentChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedDocumentChangeSubject",
+    "WebhookPayloadItemUpdatedImageChange",
+    "WebhookPayloadItemUpdatedImageChangeNew",
+    "WebhookPayloadItemUpdatedImageChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedImageChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedImageChangeOld",
+    "WebhookPayloadItemUpdatedImageChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedImageChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedImageChangeSubject",
+    "WebhookPayloadItemUpdatedLabelChange",
+    "WebhookPayloadItemUpdatedLabelChangeNew",
+    "WebhookPayloadItemUpdatedLabelChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedLabelChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedLabelChangeOld",
+    "WebhookPayloadItemUpdatedLabelChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedLabelChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedLabelChangeSubject",
+    "WebhookPayloadItemUpdatedShapeChange",
+    "WebhookPayloadItemUpdatedShapeChangeNew",
+    "WebhookPayloadItemUpdatedShapeChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedShapeChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedShapeChangeOld",
+    "WebhookPayloadItemUpdatedShapeChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedShapeChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedShapeChangeSubject",
+    "WebhookPayloadItemUpdatedStickyNoteChange",
+    "WebhookPayloadItemUpdatedStickyNoteChangeNew",
+    "WebhookPayloadItemUpdatedStickyNoteChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedStickyNoteChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedStickyNoteChangeOld",
+    "WebhookPayloadItemUpdatedStickyNoteChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedStickyNoteChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedStickyNoteChangeSubject",
+    "WebhookPayloadItemUpdatedSvgChange",
+    "WebhookPayloadItemUpdatedSvgChangeNew",
+    "WebhookPayloadItemUpdatedSvgChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedSvgChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedSvgChangeOld",
+    "WebhookPayloadItemUpdatedSvgChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedSvgChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedSvgChangeSubject",
+    "WebhookPayloadItemUpdatedWebChange",
+    "WebhookPayloadItemUpdatedWebChangeNew",
+    "WebhookPayloadItemUpdatedWebChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedWebChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedWebChangeOld",
+    "WebhookPayloadItemUpdatedWebChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedWebChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedWebChangeSubject",
+    "WebhookPayloadPing",
+    "WebhookPayloadPingChange",
+    "WebhookPayloadUserAdded",
+    "WebhookPayloadUserAddedChange",
+    "WebhookPayloadUserAddedChangeNew",
+    "WebhookPayloadUserAddedChangeSubject",
+    "WebhookPayloadUserRemoved",
+    "WebhookPayloadUserRemovedChange",
+    "WebhookPayloadUserRemovedChangeSubject",
+    "WebhookPayloadUserRoleChanged",
+    "WebhookPayloadUserRoleChangedChange",
+    "WebhookPayloadUserRoleChangedChangeNew",
+    "WebhookPayloadUserRoleChangedChangeOld",
+    "WebhookPayloadUserRoleChangedChangeSubject",
     "WebhookRecord",
     "WebhookRecordInactive",
     "WebhookStatus",

@@ -8,7 +8,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.project_view_role import ProjectViewRole
+from ..models.project_role import ProjectRole
 
 T = TypeVar("T", bound="ProjectView")
 
@@ -21,13 +21,13 @@ class ProjectView:
         created_at (datetime.datetime): RFC 3339, UTC.
         name (str):
         project_id (UUID):
-        role (ProjectViewRole):
+        role (ProjectRole):
     """
 
     created_at: datetime.datetime
     name: str
     project_id: UUID
-    role: ProjectViewRole
+    role: ProjectRole
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,7 +61,7 @@ class ProjectView:
 
         project_id = UUID(d.pop("ProjectId"))
 
-        role = ProjectViewRole(d.pop("Role"))
+        role = ProjectRole(d.pop("Role"))
 
         project_view = cls(
             created_at=created_at,

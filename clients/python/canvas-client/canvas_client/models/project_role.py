@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class ProjectViewRole(StrEnum):
+class ProjectRole(StrEnum):
     ADMIN = "Admin"
     EDITOR = "Editor"
     MANAGER = "Manager"

@@ -1,0 +1,14 @@
+from enum import StrEnum
+
+
+class EventTypeName(StrEnum):
+    ITEM_CREATED = "item.created"
+    ITEM_DELETED = "item.deleted"
+    ITEM_UPDATED = "item.updated"
+    PING = "ping"
+    USER_ADDED = "user.added"
+    USER_REMOVED = "user.removed"
+    USER_ROLECHANGED = "user.roleChanged"
+
+    def __str__(self) -> str:
+        return str(self.value)

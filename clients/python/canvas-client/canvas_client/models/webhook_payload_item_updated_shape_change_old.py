@@ -1,0 +1,299 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.shape_type import ShapeType
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.webhook_payload_item_updated_shape_change_old_position_type_0 import (
+        WebhookPayloadItemUpdatedShapeChangeOldPositionType0,
+    )
+    from ..models.webhook_payload_item_updated_shape_change_old_size_type_0 import (
+        WebhookPayloadItemUpdatedShapeChangeOldSizeType0,
+    )
+
+
+T = TypeVar("T", bound="WebhookPayloadItemUpdatedShapeChangeOld")
+
+
+@_attrs_define
+class WebhookPayloadItemUpdatedShapeChangeOld:
+    """
+    Attributes:
+        adjustment_values (list[float] | None | Unset):
+        angle (float | None | Unset):
+        corner_radius (float | None | Unset):
+        fill_color (None | str | Unset):
+        position (None | Unset | WebhookPayloadItemUpdatedShapeChangeOldPositionType0):
+        scale (float | None | Unset):
+        size (None | Unset | WebhookPayloadItemUpdatedShapeChangeOldSizeType0):
+        stroke_color (None | str | Unset):
+        stroke_thickness (float | None | Unset):
+        type_ (None | ShapeType | Unset):
+    """
+
+    adjustment_values: list[float] | None | Unset = UNSET
+    angle: float | None | Unset = UNSET
+    corner_radius: float | None | Unset = UNSET
+    fill_color: None | str | Unset = UNSET
+    position: None | Unset | WebhookPayloadItemUpdatedShapeChangeOldPositionType0 = UNSET
+    scale: float | None | Unset = UNSET
+    size: None | Unset | WebhookPayloadItemUpdatedShapeChangeOldSizeType0 = UNSET
+    stroke_color: None | str | Unset = UNSET
+    stroke_thickness: float | None | Unset = UNSET
+    type_: None | ShapeType | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.webhook_payload_item_updated_shape_change_old_position_type_0 import (
+            WebhookPayloadItemUpdatedShapeChangeOldPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_shape_change_old_size_type_0 import (
+            WebhookPayloadItemUpdatedShapeChangeOldSizeType0,  # noqa: PLC0415
+        )
+
+        adjustment_values: list[float] | None | Unset
+        if isinstance(self.adjustment_values, Unset):
+            adjustment_values = UNSET
+        elif isinstance(self.adjustment_values, list):
+            adjustment_values = self.adjustment_values
+
+        else:
+            adjustment_values = self.adjustment_values
+
+        angle: float | None | Unset
+        if isinstance(self.angle, Unset):
+            angle = UNSET
+        else:
+            angle = self.angle
+
+        corner_radius: float | None | Unset
+        if isinstance(self.corner_radius, Unset):
+            corner_radius = UNSET
+        else:
+            corner_radius = self.corner_radius
+
+        fill_color: None | str | Unset
+        if isinstance(self.fill_color, Unset):
+            fill_color = UNSET
+        else:
+            fill_color = self.fill_color
+
+        position: dict[str, Any] | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, WebhookPayloadItemUpdatedShapeChangeOldPositionType0):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        scale: float | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        else:
+            scale = self.scale
+
+        size: dict[str, Any] | None | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        elif isinstance(self.size, WebhookPayloadItemUpdatedShapeChangeOldSizeType0):
+            size = self.size.to_dict()
+        else:
+            size = self.size
+
+        stroke_color: None | str | Unset
+        if isinstance(self.stroke_color, Unset):
+            stroke_color = UNSET
+        else:
+            stroke_color = self.stroke_color
+
+        stroke_thickness: float | None | Unset
+        if isinstance(self.stroke_thickness, Unset):
+            stroke_thickness = UNSET
+        else:
+            stroke_thickness = self.stroke_thickness
+
+        type_: None | str | Unset
+        if isinstance(self.type_, Unset):
+            type_ = UNSET
+        elif isinstance(self.type_, ShapeType):
+            type_ = self.type_.value
+        else:
+            type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if adjustment_values is not UNSET:
+            field_dict["adjustmentValues"] = adjustment_values
+        if angle is not UNSET:
+            field_dict["angle"] = angle
+        if corner_radius is not UNSET:
+            field_dict["cornerRadius"] = corner_radius
+        if fill_color is not UNSET:
+            field_dict["fillColor"] = fill_color
+        if position is not UNSET:
+            field_dict["position"] = position
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if size is not UNSET:
+            field_dict["size"] = size
+        if stroke_color is not UNSET:
+            field_dict["strokeColor"] = stroke_color
+        if stroke_thickness is not UNSET:
+            field_dict["strokeThickness"] = stroke_thickness
+        if type_ is not UNSET:
+            field_dict["type"] = type_
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.webhook_payload_item_updated_shape_change_old_position_type_0 import (
+            WebhookPayloadItemUpdatedShapeChangeOldPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_shape_change_old_size_type_0 import (
+            WebhookPayloadItemUpdatedShapeChangeOldSizeType0,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+
+        def _parse_adjustment_values(data: object) -> list[float] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                adjustment_values_type_0 = cast(list[float], data)
+
+                return adjustment_values_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None | Unset, data)
+
+        adjustment_values = _parse_adjustment_values(d.pop("adjustmentValues", UNSET))
+
+        def _parse_angle(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        angle = _parse_angle(d.pop("angle", UNSET))
+
+        def _parse_corner_radius(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        corner_radius = _parse_corner_radius(d.pop("cornerRadius", UNSET))
+
+        def _parse_fill_color(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        fill_color = _parse_fill_color(d.pop("fillColor", UNSET))
+
+        def _parse_position(data: object) -> None | Unset | WebhookPayloadItemUpdatedShapeChangeOldPositionType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_type_0 = WebhookPayloadItemUpdatedShapeChangeOldPositionType0.from_dict(data)
+
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedShapeChangeOldPositionType0, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_scale(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_size(data: object) -> None | Unset | WebhookPayloadItemUpdatedShapeChangeOldSizeType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                size_type_0 = WebhookPayloadItemUpdatedShapeChangeOldSizeType0.from_dict(data)
+
+                return size_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedShapeChangeOldSizeType0, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+        def _parse_stroke_color(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        stroke_color = _parse_stroke_color(d.pop("strokeColor", UNSET))
+
+        def _parse_stroke_thickness(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        stroke_thickness = _parse_stroke_thickness(d.pop("strokeThickness", UNSET))
+
+        def _parse_type_(data: object) -> None | ShapeType | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                type_type_0 = ShapeType(data)
+
+                return type_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ShapeType | Unset, data)
+
+        type_ = _parse_type_(d.pop("type", UNSET))
+
+        webhook_payload_item_updated_shape_change_old = cls(
+            adjustment_values=adjustment_values,
+            angle=angle,
+            corner_radius=corner_radius,
+            fill_color=fill_color,
+            position=position,
+            scale=scale,
+            size=size,
+            stroke_color=stroke_color,
+            stroke_thickness=stroke_thickness,
+            type_=type_,
+        )
+
+        return webhook_payload_item_updated_shape_change_old

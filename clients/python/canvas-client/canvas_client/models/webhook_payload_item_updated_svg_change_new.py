@@ -1,0 +1,217 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.webhook_payload_item_updated_svg_change_new_position_type_0 import (
+        WebhookPayloadItemUpdatedSvgChangeNewPositionType0,
+    )
+    from ..models.webhook_payload_item_updated_svg_change_new_size_type_0 import (
+        WebhookPayloadItemUpdatedSvgChangeNewSizeType0,
+    )
+
+
+T = TypeVar("T", bound="WebhookPayloadItemUpdatedSvgChangeNew")
+
+
+@_attrs_define
+class WebhookPayloadItemUpdatedSvgChangeNew:
+    """
+    Attributes:
+        angle (float | None | Unset):
+        file_name (None | str | Unset):
+        file_size (int | None | Unset):
+        mime_type (None | str | Unset):
+        position (None | Unset | WebhookPayloadItemUpdatedSvgChangeNewPositionType0):
+        scale (float | None | Unset):
+        size (None | Unset | WebhookPayloadItemUpdatedSvgChangeNewSizeType0):
+    """
+
+    angle: float | None | Unset = UNSET
+    file_name: None | str | Unset = UNSET
+    file_size: int | None | Unset = UNSET
+    mime_type: None | str | Unset = UNSET
+    position: None | Unset | WebhookPayloadItemUpdatedSvgChangeNewPositionType0 = UNSET
+    scale: float | None | Unset = UNSET
+    size: None | Unset | WebhookPayloadItemUpdatedSvgChangeNewSizeType0 = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.webhook_payload_item_updated_svg_change_new_position_type_0 import (
+            WebhookPayloadItemUpdatedSvgChangeNewPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_svg_change_new_size_type_0 import (
+            WebhookPayloadItemUpdatedSvgChangeNewSizeType0,  # noqa: PLC0415
+        )
+
+        angle: float | None | Unset
+        if isinstance(self.angle, Unset):
+            angle = UNSET
+        else:
+            angle = self.angle
+
+        file_name: None | str | Unset
+        if isinstance(self.file_name, Unset):
+            file_name = UNSET
+        else:
+            file_name = self.file_name
+
+        file_size: int | None | Unset
+        if isinstance(self.file_size, Unset):
+            file_size = UNSET
+        else:
+            file_size = self.file_size
+
+        mime_type: None | str | Unset
+        if isinstance(self.mime_type, Unset):
+            mime_type = UNSET
+        else:
+            mime_type = self.mime_type
+
+        position: dict[str, Any] | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, WebhookPayloadItemUpdatedSvgChangeNewPositionType0):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        scale: float | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        else:
+            scale = self.scale
+
+        size: dict[str, Any] | None | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        elif isinstance(self.size, WebhookPayloadItemUpdatedSvgChangeNewSizeType0):
+            size = self.size.to_dict()
+        else:
+            size = self.size
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if angle is not UNSET:
+            field_dict["angle"] = angle
+        if file_name is not UNSET:
+            field_dict["fileName"] = file_name
+        if file_size is not UNSET:
+            field_dict["fileSize"] = file_size
+        if mime_type is not UNSET:
+            field_dict["mimeType"] = mime_type
+        if position is not UNSET:
+            field_dict["position"] = position
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if size is not UNSET:
+            field_dict["size"] = size
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.webhook_payload_item_updated_svg_change_new_position_type_0 import (
+            WebhookPayloadItemUpdatedSvgChangeNewPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_svg_change_new_size_type_0 import (
+            WebhookPayloadItemUpdatedSvgChangeNewSizeType0,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+
+        def _parse_angle(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        angle = _parse_angle(d.pop("angle", UNSET))
+
+        def _parse_file_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        file_name = _parse_file_name(d.pop("fileName", UNSET))
+
+        def _parse_file_size(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        file_size = _parse_file_size(d.pop("fileSize", UNSET))
+
+        def _parse_mime_type(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        mime_type = _parse_mime_type(d.pop("mimeType", UNSET))
+
+        def _parse_position(data: object) -> None | Unset | WebhookPayloadItemUpdatedSvgChangeNewPositionType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_type_0 = WebhookPayloadItemUpdatedSvgChangeNewPositionType0.from_dict(data)
+
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedSvgChangeNewPositionType0, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_scale(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_size(data: object) -> None | Unset | WebhookPayloadItemUpdatedSvgChangeNewSizeType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                size_type_0 = WebhookPayloadItemUpdatedSvgChangeNewSizeType0.from_dict(data)
+
+                return size_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedSvgChangeNewSizeType0, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+        webhook_payload_item_updated_svg_change_new = cls(
+            angle=angle,
+            file_name=file_name,
+            file_size=file_size,
+            mime_type=mime_type,
+            position=position,
+            scale=scale,
+            size=size,
+        )
+
+        return webhook_payload_item_updated_svg_change_new

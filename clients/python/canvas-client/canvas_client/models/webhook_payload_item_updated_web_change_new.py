@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.webhook_payload_item_updated_web_change_new_position_type_0 import (
+        WebhookPayloadItemUpdatedWebChangeNewPositionType0,
+    )
+    from ..models.webhook_payload_item_updated_web_change_new_size_type_0 import (
+        WebhookPayloadItemUpdatedWebChangeNewSizeType0,
+    )
+
+
+T = TypeVar("T", bound="WebhookPayloadItemUpdatedWebChangeNew")
+
+
+@_attrs_define
+class WebhookPayloadItemUpdatedWebChangeNew:
+    """
+    Attributes:
+        angle (float | None | Unset):
+        position (None | Unset | WebhookPayloadItemUpdatedWebChangeNewPositionType0):
+        scale (float | None | Unset):
+        size (None | Unset | WebhookPayloadItemUpdatedWebChangeNewSizeType0):
+        url (None | str | Unset):
+    """
+
+    angle: float | None | Unset = UNSET
+    position: None | Unset | WebhookPayloadItemUpdatedWebChangeNewPositionType0 = UNSET
+    scale: float | None | Unset = UNSET
+    size: None | Unset | WebhookPayloadItemUpdatedWebChangeNewSizeType0 = UNSET
+    url: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.webhook_payload_item_updated_web_change_new_position_type_0 import (
+            WebhookPayloadItemUpdatedWebChangeNewPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_web_change_new_size_type_0 import (
+            WebhookPayloadItemUpdatedWebChangeNewSizeType0,  # noqa: PLC0415
+        )
+
+        angle: float | None | Unset
+        if isinstance(self.angle, Unset):
+            angle = UNSET
+        else:
+            angle = self.angle
+
+        position: dict[str, Any] | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, WebhookPayloadItemUpdatedWebChangeNewPositionType0):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        scale: float | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        else:
+            scale = self.scale
+
+        size: dict[str, Any] | None | Unset
+        if isinstance(self.size, Unset):
+            size = UNSET
+        elif isinstance(self.size, WebhookPayloadItemUpdatedWebChangeNewSizeType0):
+            size = self.size.to_dict()
+        else:
+            size = self.size
+
+        url: None | str | Unset
+        if isinstance(self.url, Unset):
+            url = UNSET
+        else:
+            url = self.url
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if angle is not UNSET:
+            field_dict["angle"] = angle
+        if position is not UNSET:
+            field_dict["position"] = position
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if size is not UNSET:
+            field_dict["size"] = size
+        if url is not UNSET:
+            field_dict["url"] = url
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.webhook_payload_item_updated_web_change_new_position_type_0 import (
+            WebhookPayloadItemUpdatedWebChangeNewPositionType0,  # noqa: PLC0415
+        )
+        from ..models.webhook_payload_item_updated_web_change_new_size_type_0 import (
+            WebhookPayloadItemUpdatedWebChangeNewSizeType0,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+
+        def _parse_angle(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        angle = _parse_angle(d.pop("angle", UNSET))
+
+        def _parse_position(data: object) -> None | Unset | WebhookPayloadItemUpdatedWebChangeNewPositionType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                position_type_0 = WebhookPayloadItemUpdatedWebChangeNewPositionType0.from_dict(data)
+
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedWebChangeNewPositionType0, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_scale(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_size(data: object) -> None | Unset | WebhookPayloadItemUpdatedWebChangeNewSizeType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                size_type_0 = WebhookPayloadItemUpdatedWebChangeNewSizeType0.from_dict(data)
+
+                return size_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WebhookPayloadItemUpdatedWebChangeNewSizeType0, data)
+
+        size = _parse_size(d.pop("size", UNSET))
+
+        def _parse_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        url = _parse_url(d.pop("url", UNSET))
+
+        webhook_payload_item_updated_web_change_new = cls(
+            angle=angle,
+            position=position,
+            scale=scale,
+            size=size,
+            url=url,
+        )
+
+        return webhook_payload_item_updated_web_change_new

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.webhook_payload_user_added_change_new import WebhookPayloadUserAddedChangeNew
+    from ..models.webhook_payload_user_added_change_subject import WebhookPayloadUserAddedChangeSubject
+
+
+T = TypeVar("T", bound="WebhookPayloadUserAddedChange")
+
+
+@_attrs_define
+class WebhookPayloadUserAddedChange:
+    """
+    Attributes:
+        actor_user_id (UUID):
+        event_id (UUID): The same on every delivery of the event: drop repeats by it.
+        kind (Literal['user.added']):
+        new (WebhookPayloadUserAddedChangeNew):
+        occurred_at (datetime.datetime):
+        seq (int): The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have
+            rising seqs.
+        subject (WebhookPayloadUserAddedChangeSubject):
+    """
+
+    actor_user_id: UUID
+    event_id: UUID
+    kind: Literal["user.added"]
+    new: WebhookPayloadUserAddedChangeNew
+    occurred_at: datetime.datetime
+    seq: int
+    subject: WebhookPayloadUserAddedChangeSubject
+
+    def to_dict(self) -> dict[str, Any]:
+        actor_user_id = str(self.actor_user_id)
+
+        event_id = str(self.event_id)
+
+        kind = self.kind
+
+        new = self.new.to_dict()
+
+        occurred_at = self.occurred_at.isoformat()
+
+        seq = self.seq
+
+        subject = self.subject.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "actorUserId": actor_user_id,
+                "eventId": event_id,
+                "kind": kind,
+                "new": new,
+                "occurredAt": occurred_at,
+                "seq": seq,
+                "subject": subject,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.webhook_payload_user_added_change_new import WebhookPayloadUserAddedChangeNew  # noqa: PLC0415
+        from ..models.webhook_payload_user_added_change_subject import WebhookPayloadUserAddedChangeSubject  # noqa: PLC0415
+
+        d = dict(src_dict)
+        actor_user_id = UUID(d.pop("actorUserId"))
+
+        event_id = UUID(d.pop("eventId"))
+
+        kind = cast(Literal["user.added"], d.pop("kind"))
+        if kind != "user.added":
+            raise ValueError(f"kind must match const 'user.added', got '{kind}'")
+
+        new = WebhookPayloadUserAddedChangeNew.from_dict(d.pop("new"))
+
+        occurred_at = datetime.datetime.fromisoformat(d.pop("occurredAt"))
+
+        seq = d.pop("seq")
+
+        subject = WebhookPayloadUserAddedChangeSubject.from_dict(d.pop("subject"))
+
+        webhook_payload_user_added_change = cls(
+            actor_user_id=actor_user_id,
+            event_id=event_id,
+            kind=kind,
+            new=new,
+            occurred_at=occurred_at,
+            seq=seq,
+            subject=subject,
+        )
+
+        return webhook_payload_user_added_change
