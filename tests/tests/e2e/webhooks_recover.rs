@@ -19,7 +19,8 @@ use crate::webhooks_delivery::{create_hook, record};
 
 backend_tests!(
     a_receiver_down_during_two_thousand_events_gets_the_window_once_in_order,
-    given_up_deliveries_are_recovered_and_the_window_and_roles_are_checked
+    given_up_deliveries_are_recovered_and_the_window_and_roles_are_checked,
+    two_recoveries_of_one_window_at_once_send_each_event_once
 );
 
 const WAIT: Duration = Duration::from_secs(120);
@@ -220,4 +221,35 @@ async fn given_up_deliveries_are_recovered_and_the_window_and_roles_are_checked(
     assert_eq!(send(&env.app, Method::GET, &url, Some(&owner.bearer()), None).await.status, StatusCode::NOT_FOUND);
     let url = env.url(&project, &format!("/{hook}/recoveries/not-an-id"));
     assert_eq!(send(&env.app, Method::GET, &url, Some(&owner.bearer()), None).await.status, StatusCode::NOT_FOUND);
+}
+
+async fn two_recoveries_of_one_window_at_once_send_each_event_once(backend: Backend) {
+    let env = WebhookEnv::spawn_with(backend, |c| {
+        c.retry_schedule = "1h".into();
+        c.disable_failures = 1_000_000;
+    })
+    .await;
+    let (owner, project) = owner_with_project(&env.app).await;
+    let hook = create_hook(&env, &owner, &project, json!({"url": env.receiver.url, "events": ["item.created"]})).await;
+    env.receiver.set_down(true);
+    let since = chrono::Utc::now();
+    labels(&env, &owner, &project, 200, "twice").await;
+    wait_for_failures(&env, &owner, &project, &hook, 200).await;
+    env.receiver.set_down(false);
+    let up = Instant::now();
+    let window = json!({"since": since.to_rfc3339()});
+    let (first, second) = tokio::join!(
+        recover(&env, &owner, &project, &hook, window.clone()),
+        recover(&env, &owner, &project, &hook, window.clone())
+    );
+    assert_eq!((first.0, second.0), (StatusCode::ACCEPTED, StatusCode::ACCEPTED), "{} {}", first.1, second.1);
+    let totals = first.1["total"].as_u64().unwrap() + second.1["total"].as_u64().unwrap();
+    assert_eq!(totals, 200, "the two recoveries share the events: {} and {}", first.1, second.1);
+    for (_, _, location) in [&first, &second] {
+        let done = finished(&env, &owner, location).await;
+        assert_eq!(done["delivered"], done["total"], "{done}");
+    }
+    let calls: Vec<Received> = env.receiver.calls().into_iter().filter(|c| c.at >= up).collect();
+    let events: HashSet<String> = calls.iter().map(|c| change(c)["eventId"].as_str().unwrap().to_owned()).collect();
+    assert_eq!((calls.len(), events.len()), (200, 200), "each event once");
 }
