@@ -222,6 +222,17 @@ impl WebhookEnv {
         format!("{}/api/v2/projects/{project}/webhooks{rest}", self.app.base_url)
     }
 
+    /// Starts another dispatcher replica in this process (the environment's settings, 50 ms
+    /// polls); it runs until the token is cancelled.
+    pub fn another_dispatcher(&self) -> CancellationToken {
+        let mut settings =
+            webhook_dispatcher::DispatcherConfig::new(self.app.grpc_url.clone(), client_settings(&self.ca_file()));
+        settings.poll_interval_ms = 50;
+        let stop = CancellationToken::new();
+        tokio::spawn(webhook_dispatcher::run(settings, stop.clone()));
+        stop
+    }
+
     /// The CA file the senders trust.
     pub fn ca_file(&self) -> std::path::PathBuf {
         self.dir.path().join("ca.pem")

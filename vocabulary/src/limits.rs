@@ -174,6 +174,9 @@ pub mod webhooks {
     /// Most events one recovery (`POST .../recover`) sends again: its deliveries are written in
     /// one transaction, and a larger window is recovered in parts.
     pub const MAX_RECOVERY_EVENTS: usize = 100_000;
+    /// The account site shows a managed webhook's deliveries given up of events of this many days
+    /// (a week: older ones are still recoverable, by a window the person names).
+    pub const ALERT_DAYS: i64 = 7;
 }
 
 #[cfg(test)]

@@ -22,7 +22,8 @@ CREATE INDEX webhook_recoveries_running ON webhook_recoveries (id) WHERE done_at
 -- A recovery's deliveries wait as 'held' and are made 'pending' one at a time, in
 -- `recovery_position` order, when the one before is delivered or given up. A pending delivery
 -- that a recovery takes over (it was failing and waiting for its next retry) becomes
--- 'recovered': finished, its event sent by the recovery instead.
+-- 'recovered': finished, its event sent by the recovery instead; so does a given-up ('failed')
+-- delivery whose event a recovery or a redelivery sends again.
 ALTER TABLE webhook_deliveries ADD COLUMN recovery_id UUID;
 ALTER TABLE webhook_deliveries ADD COLUMN recovery_position INTEGER;
 CREATE INDEX webhook_deliveries_recovery ON webhook_deliveries (recovery_id, state, recovery_position)
@@ -30,3 +31,6 @@ CREATE INDEX webhook_deliveries_recovery ON webhook_deliveries (recovery_id, sta
 -- What a recovery reads: a webhook's deliveries from the start of its window on (those of the
 -- window, and later ones of the same events that may have delivered them since).
 CREATE INDEX webhook_deliveries_made ON webhook_deliveries (webhook_id, created_at);
+-- The account site's alerts (storage/webhooks/alerts.rs): a webhook's given-up deliveries of the
+-- last days, without reading the ones that were delivered (almost all of them).
+CREATE INDEX webhook_deliveries_given_up ON webhook_deliveries (webhook_id, created_at) WHERE state = 'failed';

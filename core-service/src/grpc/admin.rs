@@ -10,7 +10,7 @@ use canvas_proto::v1::project_service_server::ProjectService;
 use tonic::{Request, Response, Status};
 
 use super::{authenticate, authenticate_reader, convert};
-use crate::domain::{ProjectId, TokenId, UserId};
+use crate::domain::{ProjectId, ProjectRole, TokenId, UserId};
 use crate::service::Core;
 
 /// gRPC face of account administration.
@@ -62,7 +62,7 @@ impl AdminService for AdminGrpc {
         let req = request.into_inner();
         let owner = UserId::parse(&req.owner_user_id).map_err(invalid)?;
         let row = self.core.accounts().create_project(&who, &req.name, owner).await?;
-        Ok(Response::new(convert::project(row, Some(crate::domain::ProjectRole::Admin))))
+        Ok(Response::new(convert::project(row, Some(ProjectRole::Admin))))
     }
 
     async fn list_user_projects(
@@ -125,7 +125,17 @@ impl ProjectService for ProjectGrpc {
     async fn list_my_projects(&self, request: Request<pb::ListMyProjectsRequest>) -> Reply<pb::ListProjectsResponse> {
         let who = authenticate_reader(&self.core, &request).await?;
         let rows = self.core.accounts().list_user_projects(&who, who.user_id, request.get_ref().page_size).await?;
-        Ok(Response::new(pb::ListProjectsResponse { projects: rows.into_iter().map(convert::user_project).collect() }))
+        let mut projects = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (id, managed) = (row.id, ProjectRole::from_code(row.role) >= Some(ProjectRole::Manager));
+            let mut project = convert::user_project(row);
+            if request.get_ref().with_webhook_alerts && managed {
+                let alerts = self.core.webhooks().webhook_alerts(&who, id).await?;
+                project.webhook_alerts = alerts.into_iter().map(convert::webhook_alert).collect();
+            }
+            projects.push(project);
+        }
+        Ok(Response::new(pb::ListProjectsResponse { projects }))
     }
 
     async fn get_project(&self, request: Request<pb::GetProjectRequest>) -> Reply<pb::Project> {

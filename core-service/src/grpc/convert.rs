@@ -75,6 +75,7 @@ pub fn project(row: ProjectRow, role_in_project: Option<ProjectRole>) -> pb::Pro
         name: row.name,
         created_at: Some(timestamp(row.created_at)),
         role: role(role_in_project) as i32,
+        webhook_alerts: Vec::new(),
     }
 }
 
@@ -84,6 +85,19 @@ pub fn user_project(row: UserProjectRow) -> pb::Project {
         name: row.name,
         created_at: Some(timestamp(row.created_at)),
         role: role(ProjectRole::from_code(row.role)) as i32,
+        webhook_alerts: Vec::new(),
+    }
+}
+
+pub fn webhook_alert(row: crate::storage::WebhookAlertRow) -> pb::WebhookAlert {
+    pb::WebhookAlert {
+        webhook_id: row.id.to_string(),
+        name: row.name,
+        url: row.url,
+        disabled_at: row.disabled_at.map(timestamp),
+        disabled_reason: row.disabled_reason,
+        given_up: row.given_up.clamp(0, i64::from(u32::MAX)) as u32,
+        first_given_up_at: row.first_given_up_at.map(timestamp),
     }
 }
 

@@ -152,7 +152,7 @@ pub use rows::*;
 pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS, MAX_STANDBY_MAX_WAIT_MS};
 pub use webhooks::{
     AttemptOutcome, AttemptRow, DueListener, LeasedRow, NewRecovery, RecoveryProgress, RecoveryRow, SigningKeyRow,
-    SlowDown, Started, WebhookRow, WebhooksStore, DUE_CHANNEL,
+    SlowDown, Started, WebhookAlertRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
 };
 
 use crate::error::{CoreError, Dependency};

@@ -64,7 +64,7 @@ impl CanvasTool for ListProjects {
     }
 
     async fn run(ctx: &ToolContext, args: ListProjectsArgs) -> Result<ListProjectsOut, ToolFailure> {
-        let request = ctx.request(pb::ListMyProjectsRequest { page_size: args.amount });
+        let request = ctx.request(pb::ListMyProjectsRequest { page_size: args.amount, with_webhook_alerts: false });
         let reply = ctx.state.projects.clone().list_my_projects(request).await?.into_inner();
         let projects: Vec<ProjectOut> = reply
             .projects

@@ -54,7 +54,8 @@ fn role(role: i32) -> &'static str {
 /// `GET /account/projects`: the person's projects (`ListMyProjects`), each linking to its map.
 pub(crate) async fn projects(State(state): State<AppState>, visitor: Visitor) -> Response {
     let info = signed_in!(state, visitor);
-    let reply = calls::read(pb::ListMyProjectsRequest { page_size: None }, visitor.session.as_deref(), |r| {
+    let request = pb::ListMyProjectsRequest { page_size: None, with_webhook_alerts: true };
+    let reply = calls::read(request, visitor.session.as_deref(), |r| {
         let mut client = ProjectServiceClient::new(state.channel.clone());
         async move { client.list_my_projects(r).await }
     })
@@ -72,16 +73,63 @@ pub(crate) async fn projects(State(state): State<AppState>, visitor: Visitor) ->
                 let href = format!("/map/{}", path_segment(&p.project_id));
                 let name = if p.name.is_empty() { &p.project_id } else { &p.name };
                 format!(
-                    "<li><a class=\"map-link\" href=\"{href}\">{name}</a> <span class=\"role\">{role}</span></li>",
+                    "<li><a class=\"map-link\" href=\"{href}\">{name}</a> <span class=\"role\">{role}</span>{alerts}</li>",
                     href = escape(&href),
                     name = escape(name),
                     role = role(p.role),
+                    alerts = webhook_alerts(p, name),
                 )
             })
             .collect();
         format!("<p>Open a project's map:</p><ul class=\"projects\">{items}</ul>")
     };
     Page::new("Your projects", body).nav(site::nav(&info, "/account/projects")).into_response()
+}
+
+/// A time of an alert as RFC 3339 text (UTC, seconds), as the API writes times.
+fn alert_time(at: Option<&prost_types::Timestamp>) -> String {
+    at.and_then(|t| chrono::DateTime::from_timestamp(t.seconds, 0))
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+/// A managed project's webhooks that need attention (operational events: disabled by failures,
+/// deliveries given up), each with what brings it back; empty when none.
+fn webhook_alerts(project: &pb::Project, project_name: &str) -> String {
+    if project.webhook_alerts.is_empty() {
+        return String::new();
+    }
+    let hooks = format!("/api/v2/projects/{}/webhooks", path_segment(&project.project_id));
+    let items: String = project
+        .webhook_alerts
+        .iter()
+        .map(|alert| {
+            let called = alert.name.as_deref().filter(|n| !n.trim().is_empty()).unwrap_or(&alert.url);
+            let at = format!("{hooks}/{}", path_segment(&alert.webhook_id));
+            let mut told = Vec::new();
+            if alert.disabled_at.is_some() {
+                told.push(format!(
+                    "was disabled at {when}: {why}. Once its receiver answers again, enable it with <code>POST {at}/enable</code>.",
+                    when = alert_time(alert.disabled_at.as_ref()),
+                    why = escape(alert.disabled_reason.as_deref().unwrap_or("no reason recorded")),
+                    at = escape(&at),
+                ));
+            }
+            if alert.given_up > 0 {
+                let since = alert_time(alert.first_given_up_at.as_ref());
+                told.push(format!(
+                    "gave up {n} deliver{ies} since {since}. Send {them} again, once and in order, with \
+                     <code>POST {at}/recover</code> and <code>{{\"since\": \"{since}\"}}</code>.",
+                    n = alert.given_up,
+                    ies = if alert.given_up == 1 { "y" } else { "ies" },
+                    them = if alert.given_up == 1 { "it" } else { "them" },
+                    at = escape(&at),
+                ));
+            }
+            format!("<li>Webhook <strong>{}</strong> {}</li>", escape(called), told.join(" It "))
+        })
+        .collect();
+    format!("<ul class=\"alerts\" aria-label=\"Webhooks of {} that need attention\">{items}</ul>", escape(project_name))
 }
 
 /// `text` as one percent-encoded path segment.

@@ -6,6 +6,7 @@ mod account_browser;
 mod account_hostile;
 mod account_https;
 mod account_site;
+mod account_webhook_alerts;
 mod arrange;
 mod auth;
 mod backend_parity;

@@ -159,13 +159,7 @@ async fn cut_off_delivery_is_handed_back_to_another_dispatcher(backend: Backend)
     assert!(log.contains("released cut-off deliveries"), "{log}");
 
     // Another dispatcher sends the same delivery at once, as attempt 1 again.
-    let mut settings = webhook_dispatcher::DispatcherConfig::new(
-        env.app.grpc_url.clone(),
-        canvas_tests::webhooks::client_settings(&env.ca_file()),
-    );
-    settings.poll_interval_ms = 50;
-    let second = tokio_util::sync::CancellationToken::new();
-    tokio::spawn(webhook_dispatcher::run(settings, second.clone()));
+    let second = env.another_dispatcher();
     let calls = env.receiver.wait_for(2, Duration::from_secs(15)).await;
     second.cancel();
     assert_eq!(calls[1].header("webhook-id"), delivery_id);

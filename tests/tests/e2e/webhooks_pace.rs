@@ -14,12 +14,28 @@ use serde_json::{json, Value};
 use crate::support::{create_label, owner_with_project, send};
 use crate::webhooks_delivery::{create_hook, record};
 
-backend_tests!(a_paced_webhook_is_called_at_its_pace, the_pace_is_a_property_with_its_rule);
+backend_tests!(
+    a_paced_webhook_is_called_at_its_pace,
+    two_dispatchers_draw_from_one_pace,
+    the_pace_is_a_property_with_its_rule
+);
 
 const WAIT: Duration = Duration::from_secs(30);
 
 async fn a_paced_webhook_is_called_at_its_pace(backend: Backend) {
+    paced(WebhookEnv::spawn(backend).await).await;
+}
+
+/// A second dispatcher replica beside the environment's: both lease from the one webhook row, so
+/// they share its bucket (the pace is per webhook, not per dispatcher).
+async fn two_dispatchers_draw_from_one_pace(backend: Backend) {
     let env = WebhookEnv::spawn(backend).await;
+    let second = env.another_dispatcher();
+    paced(env).await;
+    second.cancel();
+}
+
+async fn paced(env: WebhookEnv) {
     let (owner, project) = owner_with_project(&env.app).await;
     let paced = json!({"url": env.receiver.url, "events": ["item.created"], "maxDeliveriesPerSecond": 4});
     let hook = create_hook(&env, &owner, &project, paced).await;

@@ -1,15 +1,16 @@
 //! Recovering a webhook's failed deliveries by time range (`POST .../webhooks/{webhookId}/recover`):
-//! the window's rules here, the once-and-in-order mechanics in `storage/webhooks/recoveries.rs`.
+//! the window's rules here, the once-and-in-order mechanics in `storage/webhooks/recoveries.rs`;
+//! and the alerts that tell a project's managers when a recovery is needed.
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::WebhooksService;
-use crate::domain::ProjectId;
+use crate::domain::{ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
-use crate::storage::{NewRecovery, RecoveryProgress, Started};
-use canvas_vocabulary::limits::webhooks::MAX_RECOVERY_EVENTS;
+use crate::storage::{NewRecovery, RecoveryProgress, Started, WebhookAlertRow};
+use canvas_vocabulary::limits::webhooks::{ALERT_DAYS, MAX_RECOVERY_EVENTS};
 
 /// A time of the window: RFC 3339 with an offset, as every time the API answers.
 fn instant(field: &str, raw: &str) -> CoreResult<DateTime<Utc>> {
@@ -81,6 +82,14 @@ impl WebhooksService {
                     .ok_or_else(|| CoreError::not_found("recovery", new.id))
             }
         }
+    }
+
+    /// The project's webhooks that need its managers' attention (the account site's operational
+    /// events): disabled ones, and those with deliveries given up of events of the last
+    /// [`ALERT_DAYS`] days, which a recovery from the oldest of them sends again.
+    pub async fn webhook_alerts(&self, who: &Principal, project: ProjectId) -> CoreResult<Vec<WebhookAlertRow>> {
+        self.access.require_role(who, project, ProjectRole::Manager).await?;
+        self.store.webhook_alerts(project, Utc::now() - chrono::Duration::days(ALERT_DAYS)).await
     }
 
     /// A recovery of the webhook with its progress.

@@ -295,6 +295,7 @@ impl WebhooksStore {
         at: DateTime<Utc>,
     ) -> Result<bool> {
         with_write_pool!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_error)?;
             let inserted = sqlx::query(
                 "INSERT INTO webhook_deliveries \
                  (id, webhook_id, project_id, event_id, state, attempts, next_attempt_at, created_at) \
@@ -305,9 +306,19 @@ impl WebhooksStore {
             .bind(at)
             .bind(delivery_id)
             .bind(webhook_id)
-            .execute(pool)
+            .execute(&mut *tx)
             .await
             .map_err(db_error)?;
+            // A given-up delivery sent again is given up no more (the account site's alerts).
+            sqlx::query(
+                "UPDATE webhook_deliveries SET state = 'recovered' WHERE id = $1 AND webhook_id = $2 AND state = 'failed'",
+            )
+            .bind(delivery_id)
+            .bind(webhook_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
             Ok(inserted.rows_affected() == 1)
         })
     }

@@ -134,12 +134,14 @@ impl Made {
     }
 }
 
-/// What a recovery of `[since, until)` does: the events to send, in order, and the retrying
-/// deliveries it takes over.
+/// What a recovery of `[since, until)` does: the events to send, in order, the retrying
+/// deliveries it takes over, and the given-up deliveries of those events, which are given up no
+/// more once their event is sent again (the account site stops counting them).
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Plan {
     pub events: Vec<Uuid>,
     pub taken_over: Vec<Uuid>,
+    pub given_up: Vec<Uuid>,
 }
 
 pub(super) fn plan(made: &[Made], since: DateTime<Utc>, until: DateTime<Utc>, now: DateTime<Utc>) -> Plan {
@@ -148,7 +150,7 @@ pub(super) fn plan(made: &[Made], since: DateTime<Utc>, until: DateTime<Utc>, no
         by_event.entry(delivery.event_id).or_default().push(delivery);
     }
     let mut chosen: Vec<(i64, Uuid)> = Vec::new();
-    let mut taken_over = Vec::new();
+    let (mut taken_over, mut given_up) = (Vec::new(), Vec::new());
     for (event, deliveries) in &by_event {
         let in_window = |d: &&&Made| d.created_at >= since && d.created_at < until;
         let failed = deliveries.iter().filter(in_window).any(|d| d.state == "failed" || d.retrying(now));
@@ -157,9 +159,10 @@ pub(super) fn plan(made: &[Made], since: DateTime<Utc>, until: DateTime<Utc>, no
         }
         chosen.push((deliveries[0].seq, *event));
         taken_over.extend(deliveries.iter().filter(|d| d.retrying(now)).map(|d| d.id));
+        given_up.extend(deliveries.iter().filter(|d| d.state == "failed").map(|d| d.id));
     }
     chosen.sort();
-    Plan { events: chosen.into_iter().map(|(_, event)| event).collect(), taken_over }
+    Plan { events: chosen.into_iter().map(|(_, event)| event).collect(), taken_over, given_up }
 }
 
 /// A recovery to start.
@@ -205,6 +208,17 @@ macro_rules! write_recovery {
             }
         }
         let events: Vec<Uuid> = plan.events.into_iter().filter(|e| !left_to_lease.contains(e)).collect();
+        for chunk in plan.given_up.chunks(INSERT_CHUNK) {
+            let mut recovered = sqlx::QueryBuilder::<$db>::new(
+                "UPDATE webhook_deliveries SET state = 'recovered' WHERE state = 'failed' AND id IN (",
+            );
+            let mut ids = recovered.separated(", ");
+            for id in chunk {
+                ids.push_bind(*id);
+            }
+            recovered.push(")");
+            recovered.build().execute(&mut *$tx).await.map_err(db_error)?;
+        }
         for (chunk_number, chunk) in events.chunks(INSERT_CHUNK).enumerate() {
             let mut insert = sqlx::QueryBuilder::<$db>::new(
                 "INSERT INTO webhook_deliveries (id, webhook_id, project_id, event_id, state, attempts, \
@@ -365,6 +379,11 @@ mod tests {
         let planned = plan(&rows, since, until, now);
         assert_eq!(planned.events, vec![b, f, a]);
         assert_eq!(planned.taken_over, vec![retrying.id]);
+        let mut given_up = planned.given_up.clone();
+        given_up.sort();
+        let mut expected = vec![rows[0].id, rows[6].id, rows[7].id];
+        expected.sort();
+        assert_eq!(given_up, expected, "the chosen events' given-up deliveries, and only theirs");
     }
 
     #[test]
