@@ -9,11 +9,6 @@
 use canvas_vocabulary::webhook_payloads::{payload_schema, payload_title, EVENT_TYPES};
 use serde_json::{json, Value};
 
-/// The component name of a kind's body: its schema's title (`WebhookPayloadUserRoleChanged`).
-pub fn component_name(kind: &str) -> String {
-    payload_title(kind)
-}
-
 /// The headers of every call (docs/WEBHOOKS.md, "The call").
 fn headers() -> Value {
     json!([
@@ -49,7 +44,8 @@ pub fn add(document: &mut Value) {
         let Some(mut schema) = payload_schema(event.name) else { continue };
         // An OpenAPI 3.1 document's schemas are draft 2020-12 already; generators need not see it said.
         schema.as_object_mut().map(|members| members.remove("$schema"));
-        let name = component_name(event.name);
+        // The schema's title is its name among the components (`WebhookPayloadUserRoleChanged`).
+        let name = payload_title(event.name);
         document["components"]["schemas"][&name] = schema;
         let operation = json!({
             "tags": ["webhooks"],
@@ -70,14 +66,6 @@ pub fn add(document: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn component_names_are_pascal_case() {
-        use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
-        assert_eq!(component_name(EVENT_KINDS[4]), "WebhookPayloadUserRoleChanged");
-        assert_eq!(component_name(EVENT_KINDS[0]), "WebhookPayloadItemCreated");
-        assert_eq!(component_name("ping"), "WebhookPayloadPing");
-    }
 
     #[test]
     fn every_kind_is_a_webhook_whose_body_is_the_catalogs_schema() {

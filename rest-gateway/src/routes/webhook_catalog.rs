@@ -4,6 +4,9 @@
 //! document's `webhooks` section (`openapi/webhook_payloads.rs`). Nothing here is a rule: no call to
 //! core-service is needed to read a static table, as none is to serve the OpenAPI document.
 
+use std::sync::LazyLock;
+
+use axum::body::Bytes;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -11,7 +14,13 @@ use axum::response::{IntoResponse, Response};
 use crate::respond::Format;
 
 /// The catalog changes only with a new release: receivers and tools may keep it an hour.
-const CATALOG_MAX_AGE_SECS: u32 = 3600;
+const CACHE: &str = "public, max-age=3600";
+
+/// The answer's bytes, made once: the catalog is a constant of the build, and this route needs no
+/// token, so building it again on every call would let anyone spend the gateway's CPU on it.
+static CATALOG: LazyLock<Bytes> = LazyLock::new(|| {
+    Bytes::from(serde_json::to_vec(&canvas_vocabulary::webhook_payloads::catalog()).unwrap_or_default())
+});
 
 /// `GET /api/v2/webhooks/event-types`: no token needed (it describes the service, not a project).
 /// Its names are fixed: a JSON Schema's keywords and the call bodies' camelCase names are what
@@ -26,8 +35,9 @@ const CATALOG_MAX_AGE_SECS: u32 = 3600;
     responses((status = 200, description = "The catalog; cacheable for an hour.", body = crate::bodies::webhooks::EventTypeList))
 )]
 pub async fn event_types(_format: Format) -> Response {
-    let bytes = serde_json::to_vec(&canvas_vocabulary::webhook_payloads::catalog()).unwrap_or_default();
-    let cache = HeaderValue::from_str(&format!("public, max-age={CATALOG_MAX_AGE_SECS}")).expect("static header");
-    (StatusCode::OK, [(CONTENT_TYPE, HeaderValue::from_static("application/json")), (CACHE_CONTROL, cache)], bytes)
-        .into_response()
+    let headers = [
+        (CONTENT_TYPE, HeaderValue::from_static("application/json")),
+        (CACHE_CONTROL, HeaderValue::from_static(CACHE)),
+    ];
+    (StatusCode::OK, headers, CATALOG.clone()).into_response()
 }

@@ -181,6 +181,12 @@ async fn the_catalog_is_public_cacheable_not_re_cased_and_the_openapi_webhooks_s
     assert_eq!(snake, catalog, "the catalog's names are fixed");
     let bogus = app.http.get(format!("{url}?jsonCasing=shouting")).send().await.unwrap();
     assert_eq!(bogus.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(bogus.headers()["content-type"], "application/problem+json");
+    let problem: Value = bogus.json().await.unwrap();
+    assert_eq!(problem["Errors"][0]["Field"], "jsonCasing", "{problem}");
+    // Served from one copy: a second answer is the same bytes.
+    let again = app.http.get(&url).send().await.unwrap().bytes().await.unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&again).unwrap(), catalog);
 
     // The OpenAPI document's `webhooks`: one POST per kind whose body is the catalog's schema.
     let doc: Value =
