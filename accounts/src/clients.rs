@@ -12,7 +12,7 @@
 
 use serde_json::{json, Map, Value};
 
-use canvas_vocabulary::limits::oauth::{CLIENT_AUTH_METHODS, GRANT_TYPES, RESPONSE_TYPES};
+use canvas_vocabulary::limits::oauth::{APPLICATION_TYPES, CLIENT_AUTH_METHODS, GRANT_TYPES, RESPONSE_TYPES};
 
 /// Largest registration document accepted.
 pub const MAX_METADATA_BYTES: usize = 16 * 1024;
@@ -36,7 +36,7 @@ impl OAuthRefusal {
     }
 }
 
-fn is_loopback(host: Option<url::Host<&str>>) -> bool {
+pub(crate) fn is_loopback(host: Option<url::Host<&str>>) -> bool {
     match host {
         Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -64,6 +64,29 @@ pub fn redirect_uri_problem(uri: &str) -> Option<String> {
         scheme if FORBIDDEN_SCHEMES.contains(&scheme) => Some(format!("the scheme '{scheme}' is not allowed")),
         _ => None,
     }
+}
+
+/// Why `uri` does not suit a client of `application_type` (OpenID Connect Registration 1.0 §2, as
+/// MCP 2026-07-28 asks clients to declare it); None when it does, or when no type was declared.
+///
+/// - `web`: an app served from a real host answers at `https://` on a host that is not loopback.
+/// - `native`: an app on the person's device answers on a loopback address, at its own private-use
+///   scheme, or at a claimed `https://` URI (RFC 8252 §7.1–7.3); the rules every redirect URI
+///   meets already say that, so `native` narrows nothing more.
+pub fn application_type_problem(application_type: Option<&str>, uri: &str) -> Option<String> {
+    let Some("web") = application_type else { return None };
+    let parsed = url::Url::parse(uri).ok()?;
+    if parsed.scheme() != "https" {
+        return Some("must be https, as every redirect URI of a web app (application_type 'web')".into());
+    }
+    if is_loopback(parsed.host()) {
+        return Some(
+            "is on a loopback host, which a web app cannot answer on: an app running on the person's \
+             machine declares application_type 'native'"
+                .into(),
+        );
+    }
+    None
 }
 
 /// True when `presented` is the registered redirect URI `registered`.
@@ -120,6 +143,18 @@ pub fn checked_registration(metadata_json: &str) -> Result<Registration, OAuthRe
     }
     for uri in &uris {
         if let Some(problem) = redirect_uri_problem(uri) {
+            return Err(OAuthRefusal::new("invalid_redirect_uri", format!("redirect URI '{uri}' {problem}")));
+        }
+    }
+    let application_type = match metadata.get("application_type") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(kind)) if APPLICATION_TYPES.contains(&kind.as_str()) => Some(kind.clone()),
+        Some(_) => {
+            return Err(bad(format!("application_type must be one of: {}", APPLICATION_TYPES.join(", "))));
+        }
+    };
+    for uri in &uris {
+        if let Some(problem) = application_type_problem(application_type.as_deref(), uri) {
             return Err(OAuthRefusal::new("invalid_redirect_uri", format!("redirect URI '{uri}' {problem}")));
         }
     }
@@ -237,6 +272,32 @@ mod tests {
         assert_eq!(
             refused(r#"{"redirect_uris":["https://a.example/cb"],"grant_types":["password"]}"#),
             "invalid_client_metadata"
+        );
+        assert_eq!(
+            refused(r#"{"redirect_uris":["https://a.example/cb"],"application_type":"desktop"}"#),
+            "invalid_client_metadata"
+        );
+        assert_eq!(
+            refused(r#"{"redirect_uris":["https://a.example/cb"],"application_type":7}"#),
+            "invalid_client_metadata"
+        );
+        assert_eq!(
+            refused(r#"{"redirect_uris":["http://127.0.0.1:5/cb"],"application_type":"web"}"#),
+            "invalid_redirect_uri"
+        );
+        assert_eq!(refused(r#"{"redirect_uris":["cursor://x/cb"],"application_type":"web"}"#), "invalid_redirect_uri");
+        for accepted in [
+            r#"{"redirect_uris":["https://a.example/cb"],"application_type":"web"}"#,
+            r#"{"redirect_uris":["http://127.0.0.1:5/cb","cursor://x/cb","https://a.example/cb"],"application_type":"native"}"#,
+        ] {
+            assert_eq!(refused(accepted), "accepted", "{accepted}");
+        }
+        assert_eq!(
+            checked_registration(r#"{"redirect_uris":["https://a.example/cb"],"application_type":"web"}"#)
+                .unwrap()
+                .info["application_type"],
+            "web",
+            "the declared type is kept in the client information"
         );
         assert_eq!(
             refused(&format!(

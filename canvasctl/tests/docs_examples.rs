@@ -101,6 +101,7 @@ const FATES: &[(&str, &str, Fate)] = &[
     ("README.md", "/api/v1/memory/retrieve", Fate::RunBy("canvasctl/tests/readme_tour.rs::the_first_session_of_the_readme_works_as_written")),
     ("README.md", "@modelcontextprotocol/inspector", Fate::RunBy("canvasctl/tests/readme_tour.rs::the_first_session_of_the_readme_works_as_written")),
     ("README.md", "echo http://127.0.0.1:8080/map/", Fate::RunBy("canvasctl/tests/readme_tour.rs::the_first_session_of_the_readme_works_as_written")),
+    ("docs/ACCOUNTS.md", "https://agent.example/oauth/client.json", Fate::RunBy("tests/tests/e2e/oauth_documents.rs::a_client_named_by_its_metadata_document_connects_without_registering")),
     ("docs/CANVASCTL.md", "canvasctl user create", Fate::RunHere("the_canvasctl_synopsis_is_what_the_commands_accept")),
     ("docs/CLIENTS.md", "bash clients/generate.sh", Fate::RunBy("tests/tests/e2e/generated_clients.rs::committed_clients_match_the_served_document")),
     ("docs/CLIENTS.md", "clients/python/scenario.py", Fate::RunBy("tests/tests/e2e/generated_clients.rs::python_scenario")),

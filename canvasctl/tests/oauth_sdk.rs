@@ -2,8 +2,9 @@
 //! binary on an empty data directory, its `dev-credentials.json` read for the base URL, the demo
 //! project and the one-time sign-in link, then `tests/mcp/oauth_e2e.py`, where the official MCP
 //! Python SDK's OAuth client discovers the server, registers, and sends the demo person through
-//! sign-in and consent in headless Chromium (`tests/browser/oauth_consent.mjs`), and the RFC
-//! answers of the authorization server are checked with plain HTTP.
+//! sign-in and consent in headless Chromium (`tests/browser/oauth_consent.mjs`); then it connects
+//! again named by a Client ID Metadata Document served over HTTPS (MCP 2026-07-28) and checks the
+//! answer's `iss`; and the RFC answers of the authorization server are checked with plain HTTP.
 //!
 //! Needs what `tests/run.sh` installs: the pinned MCP SDK in `~/.cache/canvas-venv`
 //! (`CANVAS_MCP_VENV`), `playwright-core` in `~/.cache/canvas-browser` (`CANVAS_BROWSER_DIR`) and
@@ -19,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{start, wait_ready};
+use common::{start_with_env, wait_ready};
 
 fn home() -> PathBuf {
     std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"))
@@ -95,7 +96,21 @@ fn the_mcp_sdk_connects_with_oauth_after_consent_in_the_browser() {
 
     let dir = tempfile::tempdir().unwrap();
     let data_dir = dir.path().join("canvas-data");
-    let _running = start(&data_dir);
+    // The client's metadata document is served over HTTPS by the script, with a certificate from
+    // a local CA that the service trusts and on 127.0.0.1, which it is allowed to fetch from (the
+    // webhook destination rules and settings, as a developer's local setup would have them).
+    let ca = webhook_client::receiver::LocalCa::generate().unwrap();
+    let (cert, key) = ca.server_pem(&["127.0.0.1"]).unwrap();
+    let (ca_file, cert_file, key_file) =
+        (dir.path().join("ca.pem"), dir.path().join("document-cert.pem"), dir.path().join("document-key.pem"));
+    for (path, pem) in [(&ca_file, ca.ca_pem()), (&cert_file, cert.as_str()), (&key_file, key.as_str())] {
+        std::fs::write(path, pem).unwrap();
+    }
+    let ca_path = ca_file.to_str().unwrap();
+    let _running = start_with_env(
+        &data_dir,
+        &[("CANVAS_WEBHOOK_CA_CERTS", ca_path), ("CANVAS_WEBHOOK_ALLOW_DESTINATIONS", "127.0.0.1/32")],
+    );
     let creds = wait_ready(&data_dir, None);
     let field = |key: &str| {
         creds[key]
@@ -115,6 +130,7 @@ fn the_mcp_sdk_connects_with_oauth_after_consent_in_the_browser() {
     command.arg(&script).env("CANVAS_BROWSER_DIR", &browser);
     command.args(["--url", &format!("{base}/mcp"), "--project", project, "--sign-in-url", link, "--login", login]);
     command.arg("--screenshot").arg(&screenshot);
+    command.arg("--document-cert").arg(&cert_file).arg("--document-key").arg(&key_file);
     let (status, stdout, stderr) = run_bounded(&mut command, Duration::from_secs(300));
     println!("--- oauth_e2e.py stdout\n{stdout}\n--- stderr\n{stderr}");
     assert!(status.success(), "oauth_e2e.py failed with {status}; its output is above");

@@ -128,6 +128,19 @@ impl CoreError {
         Self::Validation(vec![FieldViolation::new(field, description)])
     }
 
+    /// Refuses a change of `count` items when the caller asked to be told first above `ask_above`
+    /// (`ask_above` of the arrange and diagram calls; MCP asks the person, docs/MCP.md).
+    pub fn ask_first(ask_above: Option<u32>, count: usize, doing: &str) -> CoreResult<()> {
+        match ask_above {
+            Some(most) if count > most as usize => Err(Self::Validation(vec![FieldViolation::with_reason(
+                ViolationReason::ConfirmationRequired,
+                "askAbove",
+                format!("this would {doing} {count} items, more than the {most} to be confirmed first"),
+            )])),
+            _ => Ok(()),
+        }
+    }
+
     pub fn not_found(kind: &'static str, id: impl fmt::Display) -> Self {
         Self::NotFound { kind, id: id.to_string() }
     }

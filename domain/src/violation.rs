@@ -19,16 +19,20 @@ pub enum ViolationReason {
     DuplicateProperty,
     /// Text, HTML or SVG carries active content (scripts, event handlers, `javascript:` URLs).
     ActiveContent,
+    /// The call would change more items than the caller asked to be warned about (`ask_above`):
+    /// nothing was done, and the same call without the bound goes ahead.
+    ConfirmationRequired,
 }
 
 impl ViolationReason {
-    pub const ALL: [ViolationReason; 6] = [
+    pub const ALL: [ViolationReason; 7] = [
         Self::InvalidValue,
         Self::Required,
         Self::UnknownProperty,
         Self::ReadOnlyProperty,
         Self::DuplicateProperty,
         Self::ActiveContent,
+        Self::ConfirmationRequired,
     ];
 
     /// The wire name (`canvas.v1.ViolationReason`'s value name).
@@ -40,6 +44,7 @@ impl ViolationReason {
             Self::ReadOnlyProperty => "READ_ONLY_PROPERTY",
             Self::DuplicateProperty => "DUPLICATE_PROPERTY",
             Self::ActiveContent => "ACTIVE_CONTENT",
+            Self::ConfirmationRequired => "CONFIRMATION_REQUIRED",
         }
     }
 }

@@ -424,7 +424,17 @@ fn refusal_text(
     arguments: &Map<String, Value>,
 ) -> String {
     let retry = refusal.retry_after.map(|d| format!("; try again in {} s", d.as_secs().max(1))).unwrap_or_default();
+    let asks = |v: &Violation| v.reason == ViolationReason::ConfirmationRequired;
     match refusal.reason {
+        ErrorReason::ValidationFailed if refusal.violations.iter().any(asks) => {
+            let asked = refusal.violations.iter().find(|v| asks(v)).map(|v| v.description.as_str()).unwrap_or("");
+            format!(
+                "needs the person's agreement (argument '{}'): {asked}. Nothing was changed. Ask the person; if they \
+                 agree, call the tool again with {}: true.",
+                canvas_vocabulary::limits::confirm::ARGUMENT,
+                canvas_vocabulary::limits::confirm::ARGUMENT
+            )
+        }
         ErrorReason::ValidationFailed | ErrorReason::MalformedRequest if !refusal.violations.is_empty() => {
             let lines: Vec<String> = refusal
                 .violations

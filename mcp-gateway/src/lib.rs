@@ -16,6 +16,8 @@
 //! - [`token_check`]: what a tool call's own core-service calls said of the token.
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
 //!   `tools/call`.
+//! - [`confirm`]: asking the person before a large destructive change (2026-07-28
+//!   `input_required`), or the tool error naming `confirm` for a client that cannot ask.
 //! - [`tools`]: one type per tool, their schemas and outputs.
 //! - [`app`]: the map as an MCP App view (`ui://canvas/map.html`), named by the tools whose
 //!   results are places on the map.
@@ -27,6 +29,7 @@
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod confirm;
 pub mod error;
 pub mod request;
 pub mod server;

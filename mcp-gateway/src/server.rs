@@ -13,8 +13,9 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use crate::confirm::{self, Answer};
 use crate::state::{Caller, McpState};
-use crate::tools::{self, ToolContext};
+use crate::tools::{self, Called, ToolContext};
 
 /// What `initialize` tells the agent about using this server.
 const INSTRUCTIONS: &str = "Tools for the project maps (canvases) of the canvas service. Every call acts as the \
@@ -78,7 +79,26 @@ impl ServerHandler for CanvasMcp {
             .cloned()
             .unwrap_or_else(|| self.state.caller(None));
         let ctx = ToolContext { state: self.state.clone(), caller };
-        tools::call(&request.name, &ctx, request.arguments.unwrap_or_default()).await.map(CallToolResponse::from)
+        let mut arguments = request.arguments.unwrap_or_default();
+        // A retry after `input_required` carries the person's answer (`crate::confirm`).
+        match confirm::answer(request.input_responses.as_ref()) {
+            Answer::NotAsked => {}
+            Answer::Agreed if tools::takes_confirm(&request.name) => {
+                arguments.insert(canvas_vocabulary::limits::confirm::ARGUMENT.to_owned(), true.into());
+            }
+            Answer::Agreed => {}
+            Answer::Declined(action) => return Ok(confirm::declined(&action).into()),
+        }
+        Ok(match tools::call(&request.name, &ctx, arguments).await? {
+            Called::Done(result) => result.into(),
+            Called::AskFirst { question, cannot_ask } => {
+                if confirm::can_ask(context.protocol_version().as_ref(), context.client_capabilities().as_ref()) {
+                    CallToolResponse::InputRequired(confirm::ask(&question))
+                } else {
+                    cannot_ask.into()
+                }
+            }
+        })
     }
 
     async fn list_resources(

@@ -99,6 +99,12 @@ export async function inBrowsers(body) {
   process.exit(failed === 0 ? 0 : 1);
 }
 
+/** Prints the summary and exits (1 on a failure), for a run without a browser of its own. */
+export function finish() {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
 /** A check that cannot run here: printed, counted neither as passed nor failed. */
 export function skip(name, why) {
   console.log(`skip ${name}: ${why}`);

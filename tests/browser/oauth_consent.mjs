@@ -5,13 +5,13 @@
 //
 //   node oauth_consent.mjs --authorize-url URL [--authorize-url URL ...]
 //        (--sign-in-url LINK [--new-password PW] | --login LOGIN --password PW)
-//        [--deny] [--client-name NAME] [--screenshot FILE]
+//        [--deny] [--client-name NAME] [--client-host HOST] [--screenshot FILE]
 //
 // With --sign-in-url it first opens the one-time sign-in link and presses #continue (setting
 // --new-password when given). Then, for each authorization URL in turn: when the account site
 // asks to sign in first, it signs in with --login/--password and checks it is sent back to the
-// authorization request; on the consent page it checks the page names the client and where the
-// answer goes, presses #approve (or #deny with --deny), and waits until the browser arrives at
+// authorization request; on the consent page it checks the page names the client (and, with
+// --client-host, the host that publishes its metadata document) and where the answer goes, presses #approve (or #deny with --deny), and waits until the browser arrives at
 // the request's loopback redirect_uri (the caller's callback server answers it) with a `code`
 // (or `error=access_denied`) and the request's `state`. The code itself is left to the caller.
 // Several URLs share one browser, so one sign-in serves them all. Prints one line per check
@@ -89,6 +89,10 @@ await inBrowser(async (context) => {
       assert(text.includes(answerGoesTo), `the consent page does not say the answer goes to ${answerGoesTo}: ${text}`);
       if (args["client-name"]) {
         assert(text.includes(args["client-name"]), `the consent page does not name the client ${args["client-name"]}: ${text}`);
+      }
+      if (args["client-host"]) {
+        const host = await page.locator("#client-host").innerText().catch(() => "(none)");
+        assert(host === args["client-host"], `the consent page names ${host} as publishing the client, not ${args["client-host"]}`);
       }
       if (args.screenshot && index === 0) {
         await page.screenshot({ path: args.screenshot, fullPage: true });

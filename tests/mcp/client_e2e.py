@@ -13,6 +13,13 @@ every tool successfully, calls every tool once with a bad argument and checks
 the error result (isError with a message naming the argument), and checks
 that an unknown tool and malformed arguments are JSON-RPC errors.
 
+Then the confirmation of a large destructive change (`delete_diagram` of a
+diagram of more than 50 items): on 2026-07-28 the server answers
+`input_required` and the SDK asks the person through its elicitation callback
+(declined: nothing changes; accepted: the diagram is gone); on the legacy
+revision, which cannot carry that, the call fails naming `confirm`, and
+`confirm: true` goes ahead.
+
 Exit status 0 when every check passed; the output lists each check.
 """
 
@@ -27,6 +34,7 @@ from typing import Any
 
 import httpx2
 import mcp.client.session as mcp_session
+import mcp_types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -35,11 +43,12 @@ TOOLS = {
     "list_projects", "find_item", "create_item", "get_item", "list_items", "update_item_property",
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
     "create_items", "create_diagram", "read_map", "render_map", "arrange_items", "read_diagram", "update_diagram",
-    "export_mermaid",
+    "delete_diagram", "export_mermaid",
 }
 READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map",
              "read_diagram", "export_mermaid"}
-DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items", "update_diagram"}
+DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items", "update_diagram",
+               "delete_diagram"}
 REQUIRED = {
     "list_projects": set(),
     "find_item": {"itemId"},
@@ -60,6 +69,7 @@ REQUIRED = {
     "arrange_items": {"projectId", "itemIds", "style"},
     "read_diagram": {"projectId", "diagramId"},
     "update_diagram": {"projectId", "diagramId", "source"},
+    "delete_diagram": {"projectId", "diagramId"},
     "export_mermaid": {"projectId"},
 }
 # A 1x1 PNG.
@@ -365,19 +375,69 @@ class Run:
         print("  ok   diagram records")
 
 
+class Person:
+    """The SDK's elicitation callback: records each question and gives the set answer."""
+
+    def __init__(self) -> None:
+        self.questions: list[str] = []
+        self.agrees = False
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        self.questions.append(getattr(params, "message", ""))
+        if self.agrees:
+            return types.ElicitResult(action="accept", content={"confirm": True})
+        return types.ElicitResult(action="decline")
+
+
+async def confirmation(run: Run, person: Person) -> None:
+    """A diagram of 30 nodes (30 shapes, their 30 labels and 29 connectors: more than 50 items)
+    deleted through delete_diagram: asked first, declined, then agreed (2026-07-28), or refused
+    naming confirm and then confirmed by argument (legacy)."""
+    project = run.args.project
+    y = 60000 if run.era == "legacy" else 70000
+    source = "flowchart LR\n" + "".join(f"  n{i}[Step {i}] --> n{i + 1}[Step {i + 1}]\n" for i in range(29))
+    made = await run.ok("create_diagram", {"projectId": project, "source": source, "x": 0, "y": y})
+    diagram, items = made.get("diagramId", ""), made.get("itemIds", [])
+    run.check(len(items) > 50, f"the diagram has more than 50 items: {len(items)}")
+    delete = {"projectId": project, "diagramId": diagram}
+    if run.era == "legacy":
+        text = await run.rejected("delete_diagram", delete, "'confirm'", "would delete")
+        run.check(not person.questions, f"a legacy client is never asked: {person.questions}")
+        still = await run.ok("read_diagram", {"projectId": project, "diagramId": diagram})
+        run.check(still.get("diagramId") == diagram, f"nothing was deleted after: {text}")
+        done = await run.ok("delete_diagram", {**delete, "confirm": True})
+        run.check(len(done.get("deleted", [])) == len(items), f"confirm: true deletes every item: {done}")
+        return
+    person.agrees = False
+    result = await run.client.call_tool("delete_diagram", delete)
+    run.check(result.is_error and "did not agree" in text_of(result), f"declined: an error result: {text_of(result)}")
+    run.check(len(person.questions) == 1 and "would delete" in person.questions[0]
+              and str(len(items)) in person.questions[0], f"the person was asked once, with the count: {person.questions}")
+    still = await run.ok("read_diagram", {"projectId": project, "diagramId": diagram})
+    run.check(still.get("diagramId") == diagram, "declined: the diagram is still there")
+    person.agrees = True
+    done = await run.ok("delete_diagram", delete)
+    run.check(len(person.questions) == 2, f"asked again: {person.questions}")
+    run.check(len(done.get("deleted", [])) == len(items), f"agreed: every item deleted: {done}")
+    await run.rejected("read_diagram", {"projectId": project, "diagramId": diagram}, "'diagramId'")
+    print("  ok   confirmation of a large delete")
+
+
 async def connect_and_run(args: argparse.Namespace, checks: Checks, era: str) -> None:
     print(f"== {era}")
     headers = {"Authorization": f"Bearer {args.token}"}
     async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(60.0)) as http:
         transport = streamable_http_client(args.url, http_client=http)
         mode = "legacy" if era == "legacy" else "auto"
-        async with Client(transport, mode=mode) as client:
+        person = Person()
+        async with Client(transport, mode=mode, elicitation_callback=person) as client:
             expected = "2025-03-26" if era == "legacy" else "2026-07-28"
             checks.check(client.protocol_version == expected, f"[{era}] negotiated {client.protocol_version}")
             print(f"  ok   connected, protocol {client.protocol_version}")
             run = Run(client, checks, args, era)
             await run.tools()
             await run.calls()
+            await confirmation(run, person)
 
 
 async def main() -> int:

@@ -6,6 +6,7 @@ tests/run.sh for the pinned SDK and the browser):
 
     python oauth_e2e.py --url BASE/mcp --project ID (--sign-in-url LINK --login LOGIN
                         | --login LOGIN --password PW) [--screenshot FILE]
+                        [--document-cert PEM --document-key PEM]
 
 1. Discovery as a client meets it: `/mcp` answers 401 with `resource_metadata`, the RFC 9728
    document names the MCP URL and the account site, RFC 8414 metadata lists the endpoints.
@@ -16,6 +17,10 @@ tests/run.sh for the pinned SDK and the browser):
    waits on this script's loopback server for the code. Then it lists the tools, calls read tools
    as the person, is made to refresh (its token's expiry moved into the past) and calls again
    without the person being asked.
+2b. With --document-cert/--document-key (MCP 2026-07-28): the SDK names itself by the URL of its
+   Client ID Metadata Document, served here over HTTPS with a certificate from a CA the service
+   trusts; it connects without registering, the consent page names the host that publishes the
+   document, and the SDK refuses an answer whose `iss` (RFC 9207) is not the issuer it discovered.
 3. RFC answers with plain httpx2 against the endpoints from the metadata: registration refusals;
    authorization requests that must show a page (unregistered redirect URI, unknown client) or
    redirect an error (`plain` PKCE, no challenge); a denial; token requests with a wrong or missing
@@ -37,6 +42,7 @@ import json
 import os
 import queue
 import secrets
+import ssl
 import sys
 import threading
 import time
@@ -56,6 +62,7 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 CONSENT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "browser", "oauth_consent.mjs")
 SDK_CLIENT = "Canvas OAuth e2e (MCP SDK)"
 MANUAL_CLIENT = "Canvas OAuth e2e (raw HTTP)"
+CIMD_CLIENT = "Canvas OAuth e2e (metadata document)"
 ACCEPT_MCP = "application/json, text/event-stream"
 
 
@@ -144,6 +151,50 @@ class Callbacks:
         self.server.shutdown()
 
 
+# ---- the client's metadata document --------------------------------------------------------
+
+
+class MetadataDocument:
+    """A Client ID Metadata Document served over HTTPS on 127.0.0.1 with a certificate from the CA
+    the service trusts (the Rust test makes both and starts `canvasctl up` trusting the CA, with
+    127.0.0.1 allowed as the webhook tests allow it). Counts the fetches."""
+
+    def __init__(self, cert: str, key: str, client_name: str, redirect_uri: str) -> None:
+        self.fetches = 0
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - the http.server interface
+                if self.path != "/oauth/client.json":
+                    self.send_error(404)
+                    return
+                owner.fetches += 1
+                body = json.dumps(owner.document).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Cache-Control", "public, max-age=600")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.host = f"127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"https://{self.host}/oauth/client.json"
+        self.document = {"client_id": self.url, "client_name": client_name, "redirect_uris": [redirect_uri],
+                         "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                         "token_endpoint_auth_method": "none", "application_type": "native"}
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
 # ---- the person in the browser -------------------------------------------------------------
 
 
@@ -160,7 +211,7 @@ class Person:
         self.runs = 0
 
     async def answer(self, urls: list[str], *, deny: bool = False, client_name: str | None = None,
-                     screenshot: str | None = None) -> None:
+                     client_host: str | None = None, screenshot: str | None = None) -> None:
         command = ["node", CONSENT_SCRIPT]
         for url in urls:
             command += ["--authorize-url", url]
@@ -173,6 +224,8 @@ class Person:
             command.append("--deny")
         if client_name:
             command += ["--client-name", client_name]
+        if client_host:
+            command += ["--client-host", client_host]
         if screenshot:
             command += ["--screenshot", screenshot]
         self.runs += 1
@@ -493,6 +546,65 @@ class Run:
                 await self.checks.run("the SDK refreshes an expired token (rotated) and calls again without the person",
                                       refreshed)
 
+    # -- 2b. the SDK with a Client ID Metadata Document (MCP 2026-07-28) -------------------
+
+    async def sdk_with_metadata_document(self, document: MetadataDocument) -> None:
+        """The SDK names itself by its document's URL (no registration), the person sees the host
+        that publishes it, and the SDK checks the `iss` of the answer (RFC 9207)."""
+
+        async def connect(tamper_iss: bool) -> tuple[MemoryStorage, list[str]]:
+            storage = MemoryStorage()
+            redirects: list[str] = []
+
+            async def redirect_handler(url: str) -> None:
+                redirects.append(url)
+                await self.person.answer([url], client_name=CIMD_CLIENT, client_host=document.host)
+
+            async def callback_handler() -> AuthorizationCodeResult:
+                answer = await asyncio.to_thread(self.callbacks.take, 30.0)
+                iss = "https://evil.example" if tamper_iss else answer.get("iss")
+                return AuthorizationCodeResult(code=answer.get("code", ""), state=answer.get("state"), iss=iss)
+
+            metadata = OAuthClientMetadata(
+                client_name=CIMD_CLIENT, redirect_uris=[self.callbacks.redirect_uri],
+                grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+                token_endpoint_auth_method="none")
+            provider = OAuthClientProvider(server_url=self.server.mcp, client_metadata=metadata, storage=storage,
+                                           redirect_handler=redirect_handler, callback_handler=callback_handler,
+                                           client_metadata_url=document.url)
+            async with httpx2.AsyncClient(auth=provider, timeout=httpx2.Timeout(60.0)) as http:
+                async with Client(streamable_http_client(self.server.mcp, http_client=http), cache=None) as client:
+                    names = {tool.name for tool in (await client.list_tools()).tools}
+                    expect("list_projects" in names, f"tools: {sorted(names)}")
+                    listed = await client.call_tool("list_projects", {})
+                    projects = (listed.structured_content or {}).get("projects", [])
+                    expect(self.args.project in [p.get("projectId") for p in projects], f"list_projects: {projects}")
+            return storage, redirects
+
+        async def connected() -> None:
+            storage, redirects = await connect(tamper_iss=False)
+            info = storage.client_info
+            expect(info is not None and info.client_id == document.url,
+                   f"the SDK's client_id is {info.client_id if info else None}, not its document's URL")
+            request = query_of(redirects[0]) if redirects else {}
+            expect(request.get("client_id") == document.url, f"the authorization request: {request}")
+            expect(document.fetches == 1, f"the document was fetched {document.fetches} times, once expected")
+            tokens = storage.tokens
+            expect(tokens is not None and tokens.access_token.startswith("svc_at_"), f"tokens: {tokens}")
+        await self.checks.run("the SDK connects by its Client ID Metadata Document's URL, without registering",
+                              connected)
+
+        async def iss_checked() -> None:
+            try:
+                await connect(tamper_iss=True)
+            except Exception as error:  # noqa: BLE001 - the SDK's own error type varies by version
+                text = "; ".join(leaves(error))
+                expect("iss" in text, f"the SDK failed, but not on iss: {text}")
+                return
+            raise AssertionError("the SDK accepted an answer whose iss is another server's")
+        await self.checks.run("the SDK refuses an answer whose iss is not the issuer it discovered (RFC 9207)",
+                              iss_checked)
+
     # -- 3. RFC answers -------------------------------------------------------------------
 
     async def registration(self) -> None:
@@ -731,6 +843,9 @@ async def main() -> int:
     parser.add_argument("--password", help="the person's password; with --sign-in-url a new one is set instead")
     parser.add_argument("--account-url", help="the account site, when not the MCP URL's origin")
     parser.add_argument("--screenshot", help="where to save a screenshot of the consent page")
+    parser.add_argument("--document-cert", help="PEM certificate for the HTTPS server of the client's metadata "
+                        "document (from a CA the service trusts); with --document-key, the CIMD checks run")
+    parser.add_argument("--document-key", help="its PEM private key")
     args = parser.parse_args()
     if not args.sign_in_url and not args.password:
         parser.error("give --sign-in-url, or --password")
@@ -746,6 +861,13 @@ async def main() -> int:
                 print("the authorization server's endpoints are unknown; the rest cannot run")
             else:
                 await checks.run("the official MCP SDK connects with OAuth", run.sdk)
+                if args.document_cert and args.document_key:
+                    document = MetadataDocument(args.document_cert, args.document_key, CIMD_CLIENT,
+                                                run.callbacks.redirect_uri)
+                    try:
+                        await run.sdk_with_metadata_document(document)
+                    finally:
+                        document.close()
                 await run.registration()
                 if run.manual_client_id:
                     await run.authorization_refusals()

@@ -360,6 +360,8 @@ pub fn test_accounts(base_url: &str) -> core_service::service::account_config::A
         oauth_resources: vec![format!("{base_url}/mcp")],
         oauth_code_secs: TEST_OAUTH_CODE_SECS,
         sign_in_max_delay_secs: TEST_SIGN_IN_MAX_DELAY_SECS,
+        // A document sent with `no-store` is fetched again a second later: caching is testable.
+        oauth_document_fresh_min_secs: 1,
         ..Default::default()
     }
 }

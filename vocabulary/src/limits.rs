@@ -58,6 +58,22 @@ pub mod oauth {
     pub const CODE_CHALLENGE_METHODS: &[&str] = &["S256"];
     /// Client authentication at the token and revocation endpoints: public clients only.
     pub const CLIENT_AUTH_METHODS: &[&str] = &["none"];
+    /// `application_type` values (OpenID Connect Registration 1.0 §2), as MCP 2026-07-28 asks
+    /// clients to declare them: each narrows the redirect URIs the client may use.
+    pub const APPLICATION_TYPES: &[&str] = &["native", "web"];
+    /// Client ID Metadata Documents: seconds one fetch may take, connection included. A person
+    /// waits on it before the consent page appears.
+    pub const DOCUMENT_FETCH_SECS: u64 = 5;
+    /// A fetched document is used again without a fetch for as long as its `Cache-Control:
+    /// max-age` (or `Expires`) says, kept within these bounds (seconds); `no-store` and `no-cache`
+    /// count as the least.
+    pub const DOCUMENT_FRESH_MIN_SECS: u64 = 30;
+    pub const DOCUMENT_FRESH_MAX_SECS: u64 = 86_400;
+    /// How long a document that says nothing about caching is used again.
+    pub const DOCUMENT_FRESH_DEFAULT_SECS: u64 = 3_600;
+    /// Documents remembered at once by one core-service process; past it the stalest are
+    /// forgotten (and fetched again when next used).
+    pub const DOCUMENTS_REMEMBERED: usize = 10_000;
 }
 
 /// Bulk create (`POST .../items/bulk`, gRPC `CreateItems`, MCP `create_items`): beyond the spec.
@@ -120,6 +136,17 @@ pub mod arrange {
     pub const STYLES: &[&str] = &["grid", "layered", "tree"];
     /// Most items in one arrangement.
     pub const MAX_ITEMS: usize = 1000;
+}
+
+/// Large destructive changes made by agents (docs/MCP.md, "Confirmation"): an MCP tool that would
+/// delete or move more items than this asks the person first (MCP 2026-07-28 `input_required`),
+/// or, for a client that cannot ask, fails naming the argument that confirms. REST and gRPC
+/// callers ask for the same bound by sending `ask_above`; unset, nothing is asked.
+pub mod confirm {
+    /// Most items one tool call deletes or moves without asking.
+    pub const ASK_ABOVE: u32 = 50;
+    /// The tools' argument that says the person agreed.
+    pub const ARGUMENT: &str = "confirm";
 }
 
 /// Knowledge retrieval (`POST /api/v1/memory/retrieve`, MCP `retrieve_knowledge`). Unlike page

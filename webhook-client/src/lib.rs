@@ -10,6 +10,8 @@
 //! - [`policy`]: which destination addresses may be called.
 //! - [`resolver`]: the DNS resolver that applies the policy to every address
 //!   a name resolves to, i.e. to the address actually connected to.
+//! - [`documents`]: fetching a small JSON document from a user-chosen URL under the same rules
+//!   (OAuth Client ID Metadata Documents).
 //! - [`verify`]: the receiver's six verification rules (for `canvasctl
 //!   webhooks listen`, tests and anyone writing a receiver in Rust).
 //! - `receiver` (feature `receiver`): a local HTTPS server with a generated
@@ -18,6 +20,7 @@
 //!   `canvasctl webhooks listen`.
 //! - this file: settings, the client and one call.
 
+pub mod documents;
 #[cfg(feature = "receiver")]
 pub mod listen;
 pub mod policy;

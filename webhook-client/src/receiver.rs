@@ -40,6 +40,15 @@ impl LocalCa {
         &self.pem
     }
 
+    /// A fresh server certificate for `names` and its private key, both PEM, for a server that is
+    /// not this crate's (a test's Python HTTPS server).
+    pub fn server_pem(&self, names: &[&str]) -> anyhow::Result<(String, String)> {
+        let params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())?;
+        let key = KeyPair::generate()?;
+        let cert = params.signed_by(&key, &self.issuer)?;
+        Ok((cert.pem(), key.serialize_pem()))
+    }
+
     /// A TLS server configuration with a fresh certificate for `names`
     /// (host names or IP addresses, e.g. `127.0.0.1` and `localhost`).
     pub fn server_config(&self, names: &[&str]) -> anyhow::Result<Arc<rustls::ServerConfig>> {

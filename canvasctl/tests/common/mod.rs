@@ -32,9 +32,15 @@ impl Drop for Running {
 }
 
 pub fn start(data_dir: &Path) -> Running {
+    start_with_env(data_dir, &[])
+}
+
+/// [`start`] with extra environment variables (`CANVAS_*` settings).
+pub fn start_with_env(data_dir: &Path, env: &[(&str, &str)]) -> Running {
     let child = Command::new(BIN)
         .args(["up", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
+        .envs(env.iter().copied())
         .env_remove("CANVAS_DATABASE_URL")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

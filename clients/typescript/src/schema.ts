@@ -1561,7 +1561,7 @@ export interface components {
             /** @description The rule it breaks. */
             Message: string;
             /** @enum {string} */
-            Reason: "INVALID_VALUE" | "REQUIRED" | "UNKNOWN_PROPERTY" | "READ_ONLY_PROPERTY" | "DUPLICATE_PROPERTY" | "ACTIVE_CONTENT";
+            Reason: "INVALID_VALUE" | "REQUIRED" | "UNKNOWN_PROPERTY" | "READ_ONLY_PROPERTY" | "DUPLICATE_PROPERTY" | "ACTIVE_CONTENT" | "CONFIRMATION_REQUIRED";
         };
         /** @description `multipart/form-data` of an upload. The file name comes from the `binary` part, the MIME type is sniffed from the bytes, `fileSize` is the byte count (over 25 MiB: 413). */
         FileUpload: {

@@ -7,6 +7,7 @@
 use crate::grpc::status::invalid;
 use std::sync::Arc;
 
+use canvas_accounts::client_documents::document_host;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::account_admin_service_server::AccountAdminService;
 use canvas_proto::v1::o_auth_service_server::OAuthService;
@@ -179,6 +180,7 @@ fn connected_app(grant: OAuthGrantRow, client: OAuthClientRow) -> pb::ConnectedA
         .unwrap_or_default();
     pb::ConnectedApp {
         grant_id: grant.id.to_string(),
+        client_host: document_host(&client.id).unwrap_or_default(),
         client_name: client.name,
         redirect_host,
         scope: grant.scope,
@@ -190,7 +192,7 @@ fn oauth_error(refusal: OAuthRefusal) -> Option<pb::OAuthError> {
     Some(pb::OAuthError { error: refusal.error.to_owned(), description: refusal.description })
 }
 
-fn parameters(params: Option<pb::AuthorizationParameters>) -> AuthorizationRequest {
+fn parameters(params: Option<pb::AuthorizationParameters>, issuer: String) -> AuthorizationRequest {
     let p = params.unwrap_or_default();
     AuthorizationRequest {
         response_type: p.response_type,
@@ -201,6 +203,7 @@ fn parameters(params: Option<pb::AuthorizationParameters>) -> AuthorizationReque
         code_challenge: p.code_challenge,
         code_challenge_method: p.code_challenge_method,
         resource: p.resource,
+        issuer,
     }
 }
 
@@ -236,12 +239,15 @@ impl OAuthService for OAuthGrpc {
         &self,
         request: Request<pb::CheckAuthorizationRequest>,
     ) -> Reply<pb::CheckAuthorizationResponse> {
-        let params = parameters(request.into_inner().parameters);
-        Ok(Response::new(match self.core.accounts().check_authorization(&params).await? {
+        let person = signed_in(&self.core, &request).await.is_ok();
+        let request = request.into_inner();
+        let params = parameters(request.parameters, request.issuer);
+        Ok(Response::new(match self.core.accounts().check_authorization(&params, person).await? {
             Ok(checked) => pb::CheckAuthorizationResponse {
                 error: None,
                 redirect_error: false,
                 redirect_uri: checked.redirect_uri,
+                client_host: document_host(&checked.client.id).unwrap_or_default(),
                 client_name: checked.client.name,
                 grants: checked.grants,
                 resource: checked.resource,
@@ -257,7 +263,7 @@ impl OAuthService for OAuthGrpc {
     async fn authorize(&self, request: Request<pb::AuthorizeRequest>) -> Reply<pb::AuthorizeResponse> {
         let who = signed_in(&self.core, &request).await?;
         let req = request.into_inner();
-        let params = parameters(req.parameters);
+        let params = parameters(req.parameters, req.issuer);
         let answer =
             self.core.accounts().authorize(&who, &req.csrf_token, &params, req.approve, &req.client_address).await?;
         Ok(Response::new(match answer {

@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use super::status::invalid;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{DiagramId, ItemId, ProjectId};
-use crate::service::items::diagram_records::{DiagramRecord, DiagramWritten};
+use crate::service::items::diagram_records::{DiagramRecord, DiagramWritten, WriteGuards};
 use crate::service::items::item_filters::Region;
 use crate::service::Core;
 use crate::storage::DiagramRow;
@@ -94,7 +94,8 @@ pub(super) async fn update(core: &Core, request: Request<pb::UpdateDiagramReques
     let (project, diagram) = ids(&req.project_id, &req.diagram_id)?;
     let expected =
         super::convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
-    let done = core.items().update_diagram(&who, project, diagram, &req.source, req.kind.as_deref(), expected).await?;
+    let guards = WriteGuards { conditions: expected, ask_above: req.ask_above };
+    let done = core.items().update_diagram(&who, project, diagram, &req.source, req.kind.as_deref(), guards).await?;
     Ok(Response::new(written(done)))
 }
 
@@ -104,7 +105,8 @@ pub(super) async fn delete(core: &Core, request: Request<pb::DeleteDiagramReques
     let (project, diagram) = ids(&req.project_id, &req.diagram_id)?;
     let expected =
         super::convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
-    let done = core.items().delete_diagram(&who, project, diagram, req.keep_items, expected).await?;
+    let guards = WriteGuards { conditions: expected, ask_above: req.ask_above };
+    let done = core.items().delete_diagram(&who, project, diagram, req.keep_items, guards).await?;
     Ok(Response::new(written(done)))
 }
 

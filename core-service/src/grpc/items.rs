@@ -216,7 +216,8 @@ impl ItemService for ItemGrpc {
                 (None, None) => None,
                 _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
             };
-            let moved = core.items().arrange_items(&who, project, &req.item_ids, &req.style, origin).await?;
+            let moved =
+                core.items().arrange_items(&who, project, &req.item_ids, &req.style, origin, req.ask_above).await?;
             Ok(pb::ArrangeItemsResponse { items: moved.into_iter().map(written_ref).collect() })
         })
         .await

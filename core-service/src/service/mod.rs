@@ -123,7 +123,7 @@ impl Core {
         let Stores { items, accounts, retrieval, webhooks: webhook_store } = stores;
         let access = Access::new(accounts.clone(), settings.clone());
         let items = ItemsService::new(access.clone(), items, blobs.clone(), knowledge.clone(), webhooks.due.clone());
-        let accounts = AccountsService::new(access.clone(), accounts, settings);
+        let accounts = AccountsService::new(access.clone(), accounts, settings, webhooks.client.clone());
         let retrieval = RetrievalService::new(access.clone(), retrieval, blobs, knowledge);
         let webhooks = WebhooksService::new(access.clone(), webhook_store, webhooks, accounts.clone(), items.clone());
         let projects = ProjectsService::new(access.clone(), accounts.clone(), items.clone(), webhooks.clone());

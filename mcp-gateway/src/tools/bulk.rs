@@ -201,6 +201,11 @@ pub struct ArrangeItemsArgs {
     /// See x.
     #[serde(default)]
     pub y: Option<f64>,
+    /// true once the person agreed to this change: a call that would delete or move more items
+    /// than the description's bound asks the person first (or, when the client cannot ask, fails
+    /// naming this argument). Omit it otherwise.
+    #[serde(default)]
+    pub confirm: bool,
     /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
     /// say). Calling again with the same key and the same arguments within 24 hours returns the first
     /// call's result and creates nothing more; the same key with other arguments is an error.
@@ -240,9 +245,11 @@ impl CanvasTool for ArrangeItems {
 
     fn details() -> String {
         format!(
-            "style: one of {}; at most {} items.",
+            "style: one of {}; at most {} items; more than {} asks the person first ({}: true once they agreed).",
             canvas_vocabulary::limits::arrange::STYLES.join(", "),
-            canvas_vocabulary::limits::arrange::MAX_ITEMS
+            canvas_vocabulary::limits::arrange::MAX_ITEMS,
+            canvas_vocabulary::limits::confirm::ASK_ABOVE,
+            canvas_vocabulary::limits::confirm::ARGUMENT,
         )
     }
 
@@ -253,6 +260,7 @@ impl CanvasTool for ArrangeItems {
             style: args.style,
             x: args.x,
             y: args.y,
+            ask_above: super::ask_above(args.confirm),
         };
         let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
         let moved = ctx.state.items.clone().arrange_items(request).await?.into_inner();

@@ -1,5 +1,5 @@
 //! Diagrams edited in place and the map read back as Mermaid (beyond the spec): `read_diagram`,
-//! `update_diagram` and `export_mermaid`, each one ItemService call (the REST
+//! `update_diagram`, `delete_diagram` and `export_mermaid`, each one ItemService call (the REST
 //! faces are `rest-gateway/src/routes/diagrams.rs`).
 
 use canvas_proto::v1 as pb;
@@ -101,6 +101,11 @@ pub struct UpdateDiagramArgs {
     /// class, er, state). A source of another kind than the diagram's is refused without it.
     #[serde(default)]
     pub kind: Option<String>,
+    /// true once the person agreed to this change: a call that would delete or move more items
+    /// than the description's bound asks the person first (or, when the client cannot ask, fails
+    /// naming this argument). Omit it otherwise.
+    #[serde(default)]
+    pub confirm: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -133,6 +138,10 @@ impl CanvasTool for UpdateDiagram {
     type Output = UpdateDiagramOut;
     const SHOWN_ON_THE_MAP: bool = true;
 
+    fn details() -> String {
+        super::confirm_details("delete")
+    }
+
     async fn run(ctx: &ToolContext, args: UpdateDiagramArgs) -> Result<UpdateDiagramOut, ToolFailure> {
         let request = pb::UpdateDiagramRequest {
             project_id: args.project_id.clone(),
@@ -142,6 +151,7 @@ impl CanvasTool for UpdateDiagram {
             expected_versions: None,
             preconditions: None,
             kind: args.kind,
+            ask_above: super::ask_above(args.confirm),
         };
         let done = ctx.state.items.clone().update_diagram(ctx.request(request)).await?.into_inner();
         Ok(UpdateDiagramOut {
@@ -152,6 +162,65 @@ impl CanvasTool for UpdateDiagram {
             deleted: done.deleted,
             link: ctx.state.project_link(&args.project_id),
         })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteDiagramArgs {
+    /// The project (GUID) from list_projects.
+    pub project_id: String,
+    /// The diagramId create_diagram returned.
+    pub diagram_id: String,
+    /// true: keep the items on the map as ordinary items and forget only the diagram; omit to
+    /// delete them with it.
+    #[serde(default)]
+    pub keep_items: bool,
+    /// Delete only if the diagram is still at this version (read_diagram's).
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+    /// true once the person agreed to this change: a call that would delete more items than the
+    /// description's bound asks the person first (or, when the client cannot ask, fails naming
+    /// this argument). Omit it otherwise.
+    #[serde(default)]
+    pub confirm: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteDiagramOut {
+    /// The items deleted with it (none with keepItems).
+    pub deleted: Vec<String>,
+    /// Where a user sees the map: {web_url}/map/{projectId}.
+    pub link: String,
+}
+
+pub struct DeleteDiagram;
+
+impl CanvasTool for DeleteDiagram {
+    const NAME: &'static str = "delete_diagram";
+    const TITLE: &'static str = "Delete a diagram with its items";
+    const DESCRIPTION: &'static str = "Deletes a diagram made by create_diagram and, unless keepItems, every item         it still has (people's connectors attached to them stay, detached), in one all-or-nothing step.";
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = DeleteDiagramArgs;
+    type Output = DeleteDiagramOut;
+
+    fn details() -> String {
+        super::confirm_details("delete")
+    }
+
+    async fn run(ctx: &ToolContext, args: DeleteDiagramArgs) -> Result<DeleteDiagramOut, ToolFailure> {
+        let request = pb::DeleteDiagramRequest {
+            project_id: args.project_id.clone(),
+            diagram_id: args.diagram_id,
+            keep_items: args.keep_items,
+            expected_version: args.expected_version,
+            expected_versions: None,
+            preconditions: None,
+            ask_above: super::ask_above(args.confirm),
+        };
+        let done = ctx.state.items.clone().delete_diagram(ctx.request(request)).await?.into_inner();
+        Ok(DeleteDiagramOut { deleted: done.deleted, link: ctx.state.project_link(&args.project_id) })
     }
 }
 

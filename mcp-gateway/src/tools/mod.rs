@@ -29,7 +29,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use canvas_proto::failure::Violation;
-use canvas_proto::v1::ErrorReason;
+use canvas_proto::v1::{ErrorReason, ViolationReason};
 
 use crate::error::{invalid_arguments, unknown_tool, ToolFailure};
 use crate::state::{Caller, McpState};
@@ -63,6 +63,21 @@ impl ToolContext {
     }
 }
 
+/// The `ask_above` of a destructive tool's request: the bound of `canvas_vocabulary::limits::confirm`
+/// until the person agreed (`confirm: true`), then none.
+pub fn ask_above(confirmed: bool) -> Option<u32> {
+    (!confirmed).then_some(canvas_vocabulary::limits::confirm::ASK_ABOVE)
+}
+
+/// What a destructive tool's description says about asking first.
+pub fn confirm_details(doing: &str) -> String {
+    format!(
+        "A call that would {doing} more than {} items asks the person first ({}: true once they agreed).",
+        canvas_vocabulary::limits::confirm::ASK_ABOVE,
+        canvas_vocabulary::limits::confirm::ARGUMENT
+    )
+}
+
 /// The argument of the creating tools that carries an `Idempotency-Key`.
 pub const IDEMPOTENCY_ARGUMENT: &str = "idempotencyKey";
 
@@ -71,6 +86,8 @@ pub const IDEMPOTENCY_ARGUMENT: &str = "idempotencyKey";
 fn argument_of<T: CanvasTool>(violation: &Violation) -> String {
     if violation.field == "Idempotency-Key" {
         IDEMPOTENCY_ARGUMENT.to_owned()
+    } else if violation.reason == ViolationReason::ConfirmationRequired {
+        canvas_vocabulary::limits::confirm::ARGUMENT.to_owned()
     } else {
         T::argument_for(violation)
     }
@@ -161,10 +178,27 @@ fn definition<T: CanvasTool>() -> Tool {
     }
 }
 
+/// What a tool call came to.
+pub enum Called {
+    /// Its result, a tool error included.
+    Done(CallToolResult),
+    /// It would change more items than may be changed unasked (core-service's
+    /// `CONFIRMATION_REQUIRED`): the question to put to the person, and the tool error for a
+    /// client that cannot ask, which names the `confirm` argument.
+    AskFirst { question: String, cannot_ask: CallToolResult },
+}
+
+/// The question of a refusal that asks for a confirmation, if it is one.
+fn confirmation_question<T: CanvasTool>(failure: &ToolFailure) -> Option<String> {
+    let ToolFailure::Refused(refusal) = failure else { return None };
+    let asked = refusal.violations.iter().find(|v| v.reason == ViolationReason::ConfirmationRequired)?;
+    Some(format!("{}: {}. Go ahead?", T::TITLE, asked.description))
+}
+
 /// Parses the arguments, runs the tool and renders its outcome: the output
 /// as structured content and as the same JSON in a text block (for clients
 /// older than structured content), or the failure as an `isError` result.
-async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<Called, ErrorData> {
     let parse = || {
         serde_path_to_error::deserialize::<_, T::Args>(Value::Object(arguments.clone()))
             .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))
@@ -202,7 +236,7 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
             tracing::info!(tool = T::NAME, "tool call succeeded");
             let mut result = CallToolResult::structured(value);
             result.content.extend(T::attachments(&output));
-            Ok(result)
+            Ok(Called::Done(result))
         }
         Err(ToolFailure::Refused(refusal)) if refusal.reason == ErrorReason::TooManyRequests => {
             tracing::info!(tool = T::NAME, "tool call refused by the caller's rate limit");
@@ -212,7 +246,12 @@ async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) ->
         }
         Err(failure) => {
             tracing::info!(tool = T::NAME, failure = ?failure, "tool call failed");
-            Ok(failure.into_result(&argument_of::<T>, &arguments))
+            let question = confirmation_question::<T>(&failure);
+            let result = failure.into_result(&argument_of::<T>, &arguments);
+            Ok(match question {
+                Some(question) => Called::AskFirst { question, cannot_ask: result },
+                None => Called::Done(result),
+            })
         }
     }
 }
@@ -225,7 +264,7 @@ macro_rules! registry {
         static DEFINITIONS: LazyLock<Vec<Tool>> = LazyLock::new(|| vec![$(definition::<$tool>()),+]);
 
         /// Calls the tool `name`; an unknown name is a JSON-RPC error.
-        pub async fn call(name: &str, ctx: &ToolContext, arguments: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+        pub async fn call(name: &str, ctx: &ToolContext, arguments: Map<String, Value>) -> Result<Called, ErrorData> {
             $(
                 if name == <$tool as CanvasTool>::NAME {
                     return run::<$tool>(ctx, arguments).await;
@@ -244,6 +283,7 @@ registry!(
     bulk::CreateDiagram,
     diagrams::ReadDiagram,
     diagrams::UpdateDiagram,
+    diagrams::DeleteDiagram,
     diagrams::ExportMermaid,
     bulk::ArrangeItems,
     items::GetItem,
@@ -262,6 +302,18 @@ registry!(
 /// The `tools/list` answer.
 pub fn definitions() -> Vec<Tool> {
     DEFINITIONS.clone()
+}
+
+/// Whether the tool `name` has the `confirm` argument (`canvas_vocabulary::limits::confirm`).
+pub fn takes_confirm(name: &str) -> bool {
+    DEFINITIONS.iter().any(|tool| {
+        tool.name == name
+            && tool
+                .input_schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|properties| properties.contains_key(canvas_vocabulary::limits::confirm::ARGUMENT))
+    })
 }
 
 /// One tool's definition, for the transport's header checks.

@@ -21,11 +21,16 @@ const HERE: &str = "/account/apps";
 fn row(app: &pb::ConnectedApp, csrf: &str) -> String {
     let name = if app.client_name.is_empty() { "An unnamed client" } else { app.client_name.as_str() };
     format!(
-        "<tr data-grant-id=\"{id}\"><td>{name}</td><td><code>{host}</code></td><td>{created}</td><td>\
+        "<tr data-grant-id=\"{id}\"><td>{name}{vouched}</td><td><code>{host}</code></td><td>{created}</td><td>\
          <form method=\"post\" action=\"{action}\">{csrf}\
          <button type=\"submit\" class=\"revoke\" aria-label=\"Disconnect {name}\">Disconnect</button></form></td></tr>",
         id = escape(&app.grant_id),
         name = escape(name),
+        vouched = if app.client_host.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"hint\">published by {}</span>", escape(&app.client_host))
+        },
         host = escape(&app.redirect_host),
         created = html::time(app.created_at.as_ref(), ""),
         action = escape(&format!("{HERE}/{}/revoke", path_segment(&app.grant_id))),

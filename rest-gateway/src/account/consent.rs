@@ -132,8 +132,15 @@ fn consent_body(check: &pb::CheckAuthorizationResponse, parameters: &Parameters,
     } else {
         format!("<p>For: <code id=\"resource\">{}</code></p>", escape(&check.resource))
     };
+    // A name in a metadata document is vouched for by the host that publishes it; a registered
+    // client's name by nobody, so the person is told which.
+    let vouched = if check.client_host.is_empty() {
+        " (a name the app gave itself)".to_owned()
+    } else {
+        format!(", as published by <strong id=\"client-host\">{}</strong>,", escape(&check.client_host))
+    };
     format!(
-        "<p><strong id=\"client-name\">{client}</strong> asks to use your Canvas account. \
+        "<p><strong id=\"client-name\">{client}</strong>{vouched} asks to use your Canvas account. \
          Its answer goes to <strong id=\"redirect-host\">{host}</strong>.</p>\
          <h2>If you allow it, it can</h2><ul class=\"grants\" id=\"grants\">{grants}</ul>{resource}\
          <form method=\"post\" action=\"/oauth/authorize\">{hidden}{csrf}<div class=\"actions\">\
@@ -150,7 +157,8 @@ fn consent_body(check: &pb::CheckAuthorizationResponse, parameters: &Parameters,
 /// page (with `GetSession` for the form's CSRF value).
 pub(crate) async fn page(State(state): State<AppState>, visitor: Visitor, RawQuery(query): RawQuery) -> Response {
     let parameters = Parameters::from_query(query.as_deref().unwrap_or(""));
-    let request = pb::CheckAuthorizationRequest { parameters: Some(parameters.proto()) };
+    let request =
+        pb::CheckAuthorizationRequest { parameters: Some(parameters.proto()), issuer: visitor.base_url.clone() };
     let check = calls::read(request, visitor.session.as_deref(), |r| {
         let mut client = state.oauth.clone();
         async move { client.check_authorization(r).await }
@@ -206,6 +214,7 @@ pub(crate) async fn decide(
         csrf_token: form.csrf,
         approve: form.decision == "approve",
         client_address: visitor.client_address.clone(),
+        issuer: visitor.base_url.clone(),
     };
     let reply = match state.oauth.clone().authorize(with_session(request, visitor.session.as_deref())).await {
         Ok(reply) => reply.into_inner(),

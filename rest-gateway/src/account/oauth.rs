@@ -110,6 +110,10 @@ pub(crate) async fn metadata(State(state): State<AppState>, visitor: Visitor) ->
         "token_endpoint_auth_methods_supported": oauth::CLIENT_AUTH_METHODS,
         "revocation_endpoint_auth_methods_supported": oauth::CLIENT_AUTH_METHODS,
         "scopes_supported": info.scopes,
+        // MCP 2026-07-28: a client may name itself by its metadata document's URL, and every
+        // answer at the redirect URI carries `iss` (RFC 9207). Dynamic registration stays, deprecated.
+        "client_id_metadata_document_supported": true,
+        "authorization_response_iss_parameter_supported": true,
     });
     json_answer(StatusCode::OK, &body)
 }

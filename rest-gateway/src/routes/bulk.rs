@@ -104,6 +104,7 @@ pub async fn arrange_items(
             style: body.style,
             x: body.position.as_ref().map(|p| p.x),
             y: body.position.as_ref().map(|p| p.y),
+            ask_above: None,
         };
         let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().arrange_items(request).await?;

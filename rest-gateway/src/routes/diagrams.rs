@@ -216,6 +216,7 @@ pub async fn update(
             expected_versions: expected_versions(&headers)?,
             preconditions: write_conditions(&headers)?,
             kind: body.kind,
+            ask_above: None,
         };
         let reply = state.items.clone().update_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()))
@@ -270,6 +271,7 @@ pub async fn delete(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
             preconditions: write_conditions(&headers)?,
+            ask_above: None,
         };
         let reply = state.items.clone().delete_diagram(caller.request(request)?).await?;
         Ok(written_json(reply.into_inner()).0)

@@ -83,7 +83,7 @@ async fn inspector_cli_lists_tools() {
         .as_array()
         .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(names.len(), 20, "{listing}");
+    assert_eq!(names.len(), 21, "{listing}");
     for name in [
         "list_projects",
         "find_item",
@@ -98,6 +98,7 @@ async fn inspector_cli_lists_tools() {
         "render_map",
         "read_diagram",
         "update_diagram",
+        "delete_diagram",
         "export_mermaid",
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");

@@ -24,15 +24,15 @@ backend_tests!(
     authorizing_past_the_bound_revokes_the_persons_oldest_grant,
 );
 
-const PASSWORD: &str = "correct horse battery";
-const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-const REDIRECT: &str = "http://127.0.0.1/callback";
+pub(crate) const PASSWORD: &str = "correct horse battery";
+pub(crate) const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+pub(crate) const REDIRECT: &str = "http://127.0.0.1/callback";
 
-fn challenge(verifier: &str) -> String {
+pub(crate) fn challenge(verifier: &str) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
-async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
+pub(crate) async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
     let status = response.status();
     (status, response.json().await.unwrap_or(Value::Null))
 }
@@ -46,7 +46,7 @@ async fn register(app: &TestApp) -> String {
     client["client_id"].as_str().unwrap().to_owned()
 }
 
-fn authorize_query(client_id: &str, redirect: &str, method: &str, resource: &str) -> String {
+pub(crate) fn authorize_query(client_id: &str, redirect: &str, method: &str, resource: &str) -> String {
     let pairs = [
         ("response_type", "code"),
         ("client_id", client_id),
@@ -61,7 +61,7 @@ fn authorize_query(client_id: &str, redirect: &str, method: &str, resource: &str
 }
 
 /// The consent page's form fields with the person's `decision` (`approve` or `deny`).
-fn consent_form(page: &crate::site_client::Page, decision: &str) -> Vec<(String, String)> {
+pub(crate) fn consent_form(page: &crate::site_client::Page, decision: &str) -> Vec<(String, String)> {
     let mut form: Vec<(String, String)> = [
         "response_type",
         "client_id",
@@ -94,16 +94,24 @@ async fn consent(app: &TestApp, site: &mut SiteClient, client_id: &str, redirect
     assert_eq!(format!("{}://{}{}", to.scheme(), to.host_str().unwrap(), to.path()), "http://127.0.0.1/callback");
     let pairs: std::collections::HashMap<_, _> = to.query_pairs().into_owned().collect();
     assert_eq!(pairs.get("state").map(String::as_str), Some("s-1"));
+    // RFC 9207: the answer names its issuer, exactly as the RFC 8414 metadata does.
+    assert_eq!(pairs.get("iss"), Some(&app.base_url), "{to}");
     pairs.get("code").cloned().unwrap_or_else(|| panic!("no code in {to}"))
 }
 
-async fn token(app: &TestApp, form: &[(&str, &str)]) -> (StatusCode, Value) {
+pub(crate) async fn token(app: &TestApp, form: &[(&str, &str)]) -> (StatusCode, Value) {
     let response = app.http.post(format!("{}/oauth/token", app.base_url)).form(form).send().await.unwrap();
     assert_eq!(response.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("no-store"));
     json_of(response).await
 }
 
-async fn exchange(app: &TestApp, client_id: &str, code: &str, redirect: &str, verifier: &str) -> (StatusCode, Value) {
+pub(crate) async fn exchange(
+    app: &TestApp,
+    client_id: &str,
+    code: &str,
+    redirect: &str,
+    verifier: &str,
+) -> (StatusCode, Value) {
     let form = [
         ("grant_type", "authorization_code"),
         ("client_id", client_id),
@@ -115,7 +123,7 @@ async fn exchange(app: &TestApp, client_id: &str, code: &str, redirect: &str, ve
 }
 
 /// Status of an MCP `initialize` with this bearer token.
-async fn mcp_status(app: &TestApp, access: &str) -> (StatusCode, String) {
+pub(crate) async fn mcp_status(app: &TestApp, access: &str) -> (StatusCode, String) {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "oauth-test", "version": "1"}}});
     let response = app
@@ -132,7 +140,7 @@ async fn mcp_status(app: &TestApp, access: &str) -> (StatusCode, String) {
     (response.status(), challenge)
 }
 
-async fn signed_in_site(app: &TestApp) -> (SiteClient, canvas_tests::TestUser) {
+pub(crate) async fn signed_in_site(app: &TestApp) -> (SiteClient, canvas_tests::TestUser) {
     let user = app.account_user("Ada", "ada", PASSWORD).await;
     let mut site = SiteClient::new(app);
     assert_eq!(site.sign_in("ada", PASSWORD).await.status, StatusCode::SEE_OTHER);
@@ -159,6 +167,9 @@ async fn discovery_leads_from_the_mcp_401_to_the_authorization_server(backend: B
     assert_eq!(server["token_endpoint"], format!("{issuer}/oauth/token"));
     assert_eq!(server["registration_endpoint"], format!("{issuer}/oauth/register"));
     assert!(server["grant_types_supported"].as_array().unwrap().contains(&json!("refresh_token")));
+    // MCP 2026-07-28: metadata documents as client ids, and `iss` in every authorization answer.
+    assert_eq!(server["client_id_metadata_document_supported"], true, "{server}");
+    assert_eq!(server["authorization_response_iss_parameter_supported"], true, "{server}");
 }
 
 async fn a_consented_client_gets_tokens_that_work_at_mcp_only(backend: Backend) {
@@ -352,6 +363,7 @@ async fn authorization_requests_the_server_cannot_trust_are_shown_not_redirected
         let pairs: std::collections::HashMap<_, _> = to.query_pairs().into_owned().collect();
         assert_eq!(pairs.get("error").map(String::as_str), Some(error), "{to}");
         assert_eq!(pairs.get("state").map(String::as_str), Some("s-1"));
+        assert_eq!(pairs.get("iss"), Some(&app.base_url), "an error names its issuer too: {to}");
     }
     // Registration refuses what it must.
     for body in [
@@ -375,11 +387,11 @@ async fn authorization_requests_the_server_cannot_trust_are_shown_not_redirected
     let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let denied = site.post("/oauth/authorize", &fields).await;
     assert_eq!(denied.status, StatusCode::SEE_OTHER);
-    assert!(
-        denied.location().contains("error=access_denied") && denied.location().contains("state=s-1"),
-        "{}",
-        denied.location()
-    );
+    let to = url::Url::parse(denied.location()).unwrap();
+    let pairs: std::collections::HashMap<_, _> = to.query_pairs().into_owned().collect();
+    assert_eq!(pairs.get("error").map(String::as_str), Some("access_denied"), "{to}");
+    assert_eq!(pairs.get("state").map(String::as_str), Some("s-1"), "{to}");
+    assert_eq!(pairs.get("iss"), Some(&app.base_url), "{to}");
 }
 
 async fn racing_uses_of_one_code_or_one_refresh_token_let_exactly_one_through(backend: Backend) {

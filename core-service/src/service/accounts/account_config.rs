@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use canvas_vocabulary::limits::oauth::DOCUMENT_FRESH_MIN_SECS;
+
 /// Sessions, sign-in throttling and OAuth lifetimes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AccountConfig {
@@ -36,6 +38,13 @@ pub struct AccountConfig {
     /// How long an unused OAuth refresh token can be exchanged, in seconds.
     #[arg(long = "oauth-refresh-secs", env = "CANVAS_OAUTH_REFRESH_SECS", default_value_t = AccountConfig::OAUTH_REFRESH_SECS)]
     pub oauth_refresh_secs: u64,
+
+    /// Least time, in seconds, a fetched Client ID Metadata Document is used again without a
+    /// fetch, whatever its caching headers say (`no-store` included): the consent page and the
+    /// person's answer then read the same document, and one client cannot make every request a
+    /// fetch.
+    #[arg(long = "oauth-document-fresh-min-secs", env = "CANVAS_OAUTH_DOCUMENT_FRESH_MIN_SECS", default_value_t = DOCUMENT_FRESH_MIN_SECS)]
+    pub oauth_document_fresh_min_secs: u64,
 
     /// Request rate limits per credential and per client address.
     #[command(flatten)]
@@ -76,6 +85,7 @@ impl Default for AccountConfig {
             oauth_code_secs: Self::OAUTH_CODE_SECS,
             oauth_access_secs: Self::OAUTH_ACCESS_SECS,
             oauth_refresh_secs: Self::OAUTH_REFRESH_SECS,
+            oauth_document_fresh_min_secs: DOCUMENT_FRESH_MIN_SECS,
             rate_limits: Default::default(),
             fair_share: Default::default(),
         }

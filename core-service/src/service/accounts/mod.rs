@@ -9,10 +9,11 @@
 //! - [`users_projects`]: users, tokens, projects, memberships, the first administrator.
 //! - [`sessions`], [`sign_in_throttle`], [`my_tokens`]: the account site; [`account_config`]: its
 //!   settings with their defaults.
-//! - [`oauth`], [`oauth_clients`]: the OAuth 2.1 authorization server.
+//! - [`oauth`], [`oauth_clients`], [`client_documents`]: the OAuth 2.1 authorization server.
 
 pub mod account_config;
 pub mod archive_members;
+pub mod client_documents;
 pub mod my_tokens;
 pub mod oauth;
 pub mod oauth_clients;
@@ -33,11 +34,21 @@ pub struct AccountsService {
     store: AccountsStore,
     /// The environment tokens are minted for; session, throttle and OAuth lifetimes.
     settings: ServiceSettings,
+    /// The client of calls to URLs strangers choose (the webhooks'): fetches Client ID Metadata
+    /// Documents under the webhook destination rules.
+    outbound: webhook_client::WebhookClient,
+    /// Until when each fetched metadata document may be used again without a fetch.
+    documents: Arc<client_documents::DocumentMemory>,
 }
 
 impl AccountsService {
-    pub(crate) fn new(access: Arc<Access>, store: AccountsStore, settings: ServiceSettings) -> Self {
-        Self { access, store, settings }
+    pub(crate) fn new(
+        access: Arc<Access>,
+        store: AccountsStore,
+        settings: ServiceSettings,
+        outbound: webhook_client::WebhookClient,
+    ) -> Self {
+        Self { access, store, settings, outbound, documents: Arc::default() }
     }
 
     /// The account site's settings (session lifetimes for the cookie, the OAuth resources).

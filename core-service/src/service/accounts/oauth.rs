@@ -16,6 +16,7 @@ use crate::error::{CoreError, CoreResult};
 use crate::service::access::credentials::secs;
 use crate::service::access::SignedIn;
 use crate::storage::{CodeUse, OAuthClientRow, OAuthCodeRow, OAuthGrantRow, OAuthTokenRow, RefreshUse};
+use canvas_accounts::client_documents::is_document_client_id;
 use canvas_accounts::clients::{redirect_matches, OAuthRefusal};
 use canvas_accounts::pkce::{is_pkce_text, pkce_matches};
 
@@ -34,6 +35,10 @@ pub struct AuthorizationRequest {
     pub code_challenge: String,
     pub code_challenge_method: String,
     pub resource: String,
+    /// Not a parameter: the issuer identifier of this authorization server as the client
+    /// discovered it (RFC 8414), sent back as `iss` in every answer at the redirect URI
+    /// (RFC 9207), so a client talking to several servers can tell whose answer it got.
+    pub issuer: String,
 }
 
 /// A request that may proceed to consent.
@@ -100,15 +105,23 @@ impl AccountsService {
     }
 
     /// Checks an authorization request before the consent page is shown (and again when the
-    /// person answers).
+    /// person answers). `signed_in` says whether a person's session came with it: a client's
+    /// metadata document is fetched only for a signed-in person, so that strangers cannot use the
+    /// unauthenticated page to make this server fetch URLs of their choosing.
     pub async fn check_authorization(
         &self,
         request: &AuthorizationRequest,
+        signed_in: bool,
     ) -> CoreResult<Result<CheckedAuthorization, AuthorizationProblem>> {
+        if !signed_in && is_document_client_id(request.client_id.trim()) {
+            return Err(CoreError::Unauthenticated(
+                "sign in first: an app's metadata document is fetched for a signed-in person only".into(),
+            ));
+        }
         let show = |error, text: &str| Ok(Err(AuthorizationProblem::Show(OAuthRefusal::new(error, text))));
-        let client = match self.store.get_oauth_client(request.client_id.trim()).await? {
-            Some(client) if !request.client_id.trim().is_empty() => client,
-            _ => return show("invalid_client", "the client_id is unknown: the client must register first"),
+        let client = match self.authorizing_client(request.client_id.trim()).await? {
+            Ok(client) => client,
+            Err(refusal) => return Ok(Err(AuthorizationProblem::Show(refusal))),
         };
         let registered = redirect_uris(&client);
         let redirect_uri = if request.redirect_uri.is_empty() && registered.len() == 1 {
@@ -120,7 +133,10 @@ impl AccountsService {
         };
         let state = request.state.as_str();
         let redirect = |error: &'static str, text: &str| {
-            let to = with_query(&redirect_uri, &[("error", error), ("error_description", text), ("state", state)]);
+            let to = with_query(
+                &redirect_uri,
+                &[("error", error), ("error_description", text), ("state", state), ("iss", &request.issuer)],
+            );
             Ok(Err(AuthorizationProblem::Redirect { to, refusal: OAuthRefusal::new(error, text) }))
         };
         if request.state.chars().count() > MAX_STATE_CHARS {
@@ -169,7 +185,7 @@ impl AccountsService {
         address: &str,
     ) -> CoreResult<Result<String, AuthorizationProblem>> {
         self.check_csrf(who, csrf)?;
-        let checked = match self.check_authorization(request).await? {
+        let checked = match self.check_authorization(request, true).await? {
             Ok(checked) => checked,
             Err(problem) => return Ok(Err(problem)),
         };
@@ -178,7 +194,12 @@ impl AccountsService {
             self.audit(who.principal.user_id, "oauth_denied", address, client_name).await;
             let to = with_query(
                 &checked.redirect_uri,
-                &[("error", "access_denied"), ("error_description", "the person declined"), ("state", &request.state)],
+                &[
+                    ("error", "access_denied"),
+                    ("error_description", "the person declined"),
+                    ("state", &request.state),
+                    ("iss", &request.issuer),
+                ],
             );
             return Ok(Ok(to));
         }
@@ -199,7 +220,8 @@ impl AccountsService {
         };
         self.store.insert_oauth_code(&code).await?;
         self.audit(who.principal.user_id, "oauth_authorized", address, client_name).await;
-        Ok(Ok(with_query(&checked.redirect_uri, &[("code", &fresh.secret), ("state", &request.state)])))
+        let answer = [("code", fresh.secret.as_str()), ("state", &request.state), ("iss", &request.issuer)];
+        Ok(Ok(with_query(&checked.redirect_uri, &answer)))
     }
 
     /// The token endpoint (RFC 6749 §3.2) for the authorization-code and refresh-token grants.

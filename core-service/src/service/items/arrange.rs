@@ -36,6 +36,7 @@ impl ItemsService {
         items: &[String],
         style: &str,
         origin: Option<(f64, f64)>,
+        ask_above: Option<u32>,
     ) -> CoreResult<Vec<Written>> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let style = match style.trim().to_ascii_lowercase().as_str() {
@@ -61,6 +62,7 @@ impl ItemsService {
         if !malformed.is_empty() {
             return Err(CoreError::Validation(malformed));
         }
+        CoreError::ask_first(ask_above, ids.len(), "move")?;
         let _turns = self.item_locks.lock_many(&ids).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {

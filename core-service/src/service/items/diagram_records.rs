@@ -32,6 +32,16 @@ pub struct DiagramRecord {
     pub elements: Vec<ElementRow>,
 }
 
+/// What a diagram update or delete must hold to besides its content.
+#[derive(Debug, Clone, Default)]
+pub struct WriteGuards {
+    /// HTTP `If-Match`, `If-None-Match`, `If-Unmodified-Since` (`preconditions.rs`).
+    pub conditions: Preconditions,
+    /// Refuse with `CONFIRMATION_REQUIRED` when more items than this would be deleted (MCP asks
+    /// the person first, docs/MCP.md); None: never.
+    pub ask_above: Option<u32>,
+}
+
 /// What a diagram write answers.
 #[derive(Debug, Clone, Default)]
 pub struct DiagramWritten {
@@ -150,8 +160,9 @@ impl ItemsService {
         id: DiagramId,
         source: &str,
         kind: Option<&str>,
-        conditions: Preconditions,
+        guards: WriteGuards,
     ) -> CoreResult<DiagramWritten> {
+        let WriteGuards { conditions, ask_above } = guards;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let diagram = parse_source(source)?;
         let written_kind = kind_of(&diagram);
@@ -188,6 +199,7 @@ impl ItemsService {
                 canvas_diagram::to_items(&canvas_diagram::layout(&diagram), (current.origin_x, current.origin_y));
             let change = diagram_plan::plan(who, project, id, planned, &prior)?;
             let (change, dependents) = self.with_removal(who, project, change).await?;
+            CoreError::ask_first(ask_above, change.deletes.len(), "delete")?;
             let record = DiagramRow {
                 kind: written_kind.clone(),
                 source: source.to_owned(),
@@ -212,8 +224,9 @@ impl ItemsService {
         project: ProjectId,
         id: DiagramId,
         keep_items: bool,
-        conditions: Preconditions,
+        guards: WriteGuards,
     ) -> CoreResult<DiagramWritten> {
+        let WriteGuards { conditions, ask_above } = guards;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         // A record's writes take turns under its id, in the item turns' key space (ids never collide).
         let _turn = self.item_locks.lock(ItemId::from_uuid(id.uuid())).await;
@@ -229,6 +242,7 @@ impl ItemsService {
                 false => diagram_plan::plan(who, project, id, Vec::new(), &prior)?,
             };
             let (change, dependents) = self.with_removal(who, project, change).await?;
+            CoreError::ask_first(ask_above, change.deletes.len(), "delete")?;
             let change_kind = RecordChange::Delete(current.version);
             if written(self.commit_diagram(&current, change_kind, &change, dependents).await)? {
                 return Ok(answer(id, current.version, change));

@@ -109,8 +109,23 @@ const TOKEN_COLUMNS: &str = "token_hash, grant_id, kind, created_at, expires_at,
 
 impl AccountsStore {
     pub async fn insert_oauth_client(&self, client: &OAuthClientRow) -> Result<()> {
+        self.write_oauth_client(client, "").await
+    }
+
+    /// Stores a client named by its metadata document's URL, or replaces what a fetch of that
+    /// document said before (its name, redirect URIs and metadata; `created_at` stays the first).
+    pub async fn upsert_oauth_client(&self, client: &OAuthClientRow) -> Result<()> {
+        let replace = " ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
+                       redirect_uris = excluded.redirect_uris, metadata = excluded.metadata";
+        self.write_oauth_client(client, replace).await
+    }
+
+    async fn write_oauth_client(&self, client: &OAuthClientRow, on_conflict: &str) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at) VALUES ($1, $2, $3, $4, $5){on_conflict}"
+        );
         with_write_pool!(self, pool => {
-            sqlx::query("INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at) VALUES ($1, $2, $3, $4, $5)")
+            sqlx::query(&sql)
                 .bind(&client.id)
                 .bind(&client.name)
                 .bind(&client.redirect_uris)
