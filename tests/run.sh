@@ -91,6 +91,17 @@ if ! cmp -s tests/mcp/package.json "$mcp_sdk_dir/package.json" || [ ! -d "$mcp_s
     npm install --prefix "$mcp_sdk_dir" --no-audit --no-fund --silent
 fi
 
+# The official MCP conformance suite (pinned in tests/mcp/conformance/package.json) with the Node.js
+# it needs (22 or newer; the machine has 20), both from the npm registry, in their own prefix,
+# reinstalled whenever that package.json changes (canvasctl/tests/mcp_conformance.rs runs it).
+conformance_dir="${CANVAS_CONFORMANCE_DIR:-$HOME/.cache/canvas-conformance}"
+if ! cmp -s tests/mcp/conformance/package.json "$conformance_dir/package.json" || [ ! -x "$conformance_dir/node_modules/.bin/node" ]; then
+    echo "installing the MCP conformance suite and Node.js 22 (tests/mcp/conformance) into $conformance_dir"
+    mkdir -p "$conformance_dir"
+    cp tests/mcp/conformance/package.json "$conformance_dir/package.json"
+    npm install --prefix "$conformance_dir" --no-audit --no-fund --silent
+fi
+
 # Mermaid itself says which diagrams of the real-world corpus are valid
 # (tests/mermaid-corpus/validate.mjs, run by diagram/tests/corpus.rs): mermaid and jsdom as locked in
 # tests/mermaid-corpus/package-lock.json, in their own npm prefix, reinstalled when the lock changes.
