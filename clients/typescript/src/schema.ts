@@ -875,7 +875,7 @@ export interface paths {
         put?: never;
         /**
          * Send again every failed delivery of a time window, once, in order (beyond the spec)
-         * @description Every delivery of the webhook made in `[since, until)` that failed (given up after its attempts, or failing and waiting for its next retry, which the recovery takes over) has its event sent again under a new delivery id: once per event, in the order the events happened, one call at a time, at the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not sent again. The answer is the job; follow it at its `Location`.
+         * @description Every delivery of the webhook made in `[since, until)` that failed (given up after its attempts, or failing and waiting for its next retry, which the recovery takes over) has its event sent again under a new delivery id: once per event, in the order the events happened, one call at a time, at the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not sent again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry answers the first request's recovery.
          */
         post: operations["recoverDeliveries"];
         delete?: never;
@@ -6427,7 +6427,10 @@ export interface operations {
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters (a UUID, say), bare or as a quoted string. The same key with the same request within 24 hours answers the first request's answer again (`Idempotent-Replayed: true`) without creating anything; with another body, endpoint or project it is a 422. A retry while the first request still runs waits for it, then replays its answer, or is a 409 if it has not finished by the deadline. Keys are per user; only successful answers are kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 projectId: string;
                 webhookId: string;
@@ -6456,9 +6459,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -93,6 +93,17 @@ impl Meaning for pb::CreateWebhookRequest {
     }
 }
 
+impl Meaning for pb::RecoverDeliveriesRequest {
+    fn meaning(&self) -> Vec<u8> {
+        let mut request = self.clone();
+        request.project_id = id(&request.project_id);
+        request.webhook_id = id(&request.webhook_id);
+        // The window is kept as sent: `since` and `until` are compared as the instants they name
+        // only after parsing, and a retry sends the same text.
+        request.encode_to_vec()
+    }
+}
+
 /// An id as it parses: trimmed, in lower case (a GUID's hex digits are either case).
 fn id(raw: &str) -> String {
     raw.trim().to_ascii_lowercase()

@@ -174,10 +174,18 @@ impl WebhookService for WebhookGrpc {
 
     async fn recover_deliveries(&self, request: Request<pb::RecoverDeliveriesRequest>) -> Reply<pb::DeliveryRecovery> {
         let who = authenticate(&self.core, &request).await?;
-        let req = request.get_ref();
-        let (project, id) = (ProjectId::parse(&req.project_id).map_err(invalid)?, webhook_id(&req.webhook_id)?);
-        let recovery = self.core.webhooks().recover(&who, project, id, &req.since, req.until.as_deref()).await?;
-        Ok(Response::new(delivery_recovery(recovery)))
+        let method = "/canvas.v1.WebhookService/RecoverDeliveries";
+        // A retried request with its `Idempotency-Key` answers the first run's recovery.
+        let once = Once::of(&request, &who, method, &request.get_ref().project_id)?;
+        let (core, req) = (self.core.clone(), request.into_inner());
+        once.run(&self.core, async move {
+            let (project, id) = (ProjectId::parse(&req.project_id)?, webhook_id(&req.webhook_id)?);
+            // Boxed: the recovery's future is large, and `Once` holds it across its own awaits.
+            let recovery =
+                Box::pin(core.webhooks().recover(&who, project, id, &req.since, req.until.as_deref())).await?;
+            Ok(delivery_recovery(recovery))
+        })
+        .await
     }
 
     async fn get_recovery(&self, request: Request<pb::GetRecoveryRequest>) -> Reply<pb::DeliveryRecovery> {

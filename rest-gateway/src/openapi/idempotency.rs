@@ -11,11 +11,12 @@ use crate::state::{IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED};
 
 /// The POST paths that create, besides the per-type item creates and uploads under
 /// `.../item/{parent}/`.
-const CREATING: [&str; 4] = [
+const CREATING: [&str; 5] = [
     "/api/v2/projects/{projectId}/items/bulk",
     "/api/v2/projects/{projectId}/items/arrange",
     "/api/v2/projects/{projectId}/diagrams",
     "/api/v2/projects/{projectId}/webhooks",
+    "/api/v2/projects/{projectId}/webhooks/{webhookId}/recover",
 ];
 
 const ITEM_CREATE_PREFIX: &str = "/api/v2/projects/{projectId}/item/{parent}/";

@@ -4,7 +4,7 @@
 
 use axum::extract::{Path, State};
 use axum::http::header::LOCATION;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use canvas_proto::v1 as pb;
 use canvas_proto::v1::webhook_service_client::WebhookServiceClient;
@@ -17,7 +17,7 @@ use crate::caller::Caller;
 use crate::content_type::{JsonBody, Rejected};
 use crate::error::ApiError;
 use crate::respond::Format;
-use crate::state::AppState;
+use crate::state::{mark_replayed, with_idempotency_key, AppState};
 
 /// The REST shape of a recovery (camelCase here, re-cased by `jsonCasing`).
 fn recovery_json(r: pb::DeliveryRecovery) -> Value {
@@ -50,7 +50,8 @@ fn recovery_json(r: pb::DeliveryRecovery) -> Value {
         attempts, or failing and waiting for its next retry, which the recovery takes over) has its event sent \
         again under a new delivery id: once per event, in the order the events happened, one call at a time, at \
         the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not sent \
-        again. The answer is the job; follow it at its `Location`.",
+        again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry answers \
+        the first request's recovery.",
     params(("projectId" = String, Path, format = "uuid"), ("webhookId" = String, Path, format = "uuid")),
     request_body = RecoverRequest,
     responses((status = 202, description = "The recovery, started.", body = crate::bodies::webhooks::DeliveryRecovery,
@@ -61,8 +62,10 @@ pub async fn recover(
     format: Format,
     Path((project_id, webhook_id)): Path<(String, String)>,
     caller: Caller,
+    headers: HeaderMap,
     body: Result<JsonBody, Rejected>,
 ) -> Response {
+    let mut replayed = false;
     let result: Result<pb::DeliveryRecovery, ApiError> = async {
         let window: RecoverRequest = parse(body, "a recovery window ({since, until})")?;
         let message = pb::RecoverDeliveriesRequest {
@@ -71,8 +74,9 @@ pub async fn recover(
             since: window.since,
             until: window.until,
         };
-        let reply =
-            WebhookServiceClient::new(state.channel.clone()).recover_deliveries(caller.request(message)?).await?;
+        let request = with_idempotency_key(caller.request(message)?, &headers)?;
+        let reply = WebhookServiceClient::new(state.channel.clone()).recover_deliveries(request).await?;
+        replayed = crate::state::replayed(&reply);
         Ok(reply.into_inner())
     }
     .await;
@@ -85,7 +89,7 @@ pub async fn recover(
         *response.status_mut() = StatusCode::ACCEPTED;
         response.headers_mut().insert(LOCATION, location);
     }
-    response
+    mark_replayed(response, replayed)
 }
 
 /// `GET .../webhooks/{webhookId}/recoveries/{recoveryId}`

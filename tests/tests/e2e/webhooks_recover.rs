@@ -221,6 +221,30 @@ async fn given_up_deliveries_are_recovered_and_the_window_and_roles_are_checked(
     assert_eq!(send(&env.app, Method::GET, &url, Some(&owner.bearer()), None).await.status, StatusCode::NOT_FOUND);
     let url = env.url(&project, &format!("/{hook}/recoveries/not-an-id"));
     assert_eq!(send(&env.app, Method::GET, &url, Some(&owner.bearer()), None).await.status, StatusCode::NOT_FOUND);
+
+    // With an `Idempotency-Key`, a retry answers the first request's recovery, marked as replayed;
+    // the same key with another window is refused.
+    let keyed = |window: Value| {
+        env.app
+            .http
+            .post(env.url(&project, &format!("/{hook}/recover?jsonCasing=camel")))
+            .header("Authorization", owner.bearer())
+            .header("Idempotency-Key", "recover-once-1")
+            .json(&window)
+            .send()
+    };
+    let window = json!({"since": since.to_rfc3339()});
+    let first = keyed(window.clone()).await.unwrap();
+    assert_eq!(first.status(), StatusCode::ACCEPTED);
+    assert!(first.headers().get("idempotent-replayed").is_none());
+    let first: Value = first.json().await.unwrap();
+    let again = keyed(window).await.unwrap();
+    assert_eq!(again.status(), StatusCode::ACCEPTED);
+    assert_eq!(again.headers().get("idempotent-replayed").map(|v| v.to_str().unwrap()), Some("true"));
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["recoveryId"], first["recoveryId"], "one recovery for both: {first} {again}");
+    let other = keyed(json!({"since": (since - chrono::Duration::minutes(1)).to_rfc3339()})).await.unwrap();
+    assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY, "{}", other.text().await.unwrap());
 }
 
 async fn two_recoveries_of_one_window_at_once_send_each_event_once(backend: Backend) {

@@ -20,8 +20,11 @@ def _get_kwargs(
     *,
     body: RecoverRequest,
     json_casing: JsonCasing | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     params: dict[str, Any] = {}
 
@@ -83,6 +86,11 @@ def _parse_response(
 
         return response_408
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Problem.from_dict(response.json())
 
@@ -97,6 +105,11 @@ def _parse_response(
         response_415 = Problem.from_dict(response.json())
 
         return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
@@ -142,6 +155,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RecoverRequest,
     json_casing: JsonCasing | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[DeliveryRecovery | Problem]:
     """Send again every failed delivery of a time window, once, in order (beyond the spec)
 
@@ -149,12 +163,14 @@ def sync_detailed(
     failing and waiting for its next retry, which the recovery takes over) has its event sent again
     under a new delivery id: once per event, in the order the events happened, one call at a time, at
     the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not
-    sent again. The answer is the job; follow it at its `Location`.
+    sent again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry
+    answers the first request's recovery.
 
     Args:
         project_id (UUID):
         webhook_id (UUID):
         json_casing (JsonCasing | Unset):
+        idempotency_key (str | Unset):
         body (RecoverRequest): `POST .../webhooks/{webhookId}/recover`: the window of deliveries
             to recover.
 
@@ -171,6 +187,7 @@ def sync_detailed(
         webhook_id=webhook_id,
         body=body,
         json_casing=json_casing,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -187,6 +204,7 @@ def sync(
     client: AuthenticatedClient,
     body: RecoverRequest,
     json_casing: JsonCasing | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> DeliveryRecovery | Problem | None:
     """Send again every failed delivery of a time window, once, in order (beyond the spec)
 
@@ -194,12 +212,14 @@ def sync(
     failing and waiting for its next retry, which the recovery takes over) has its event sent again
     under a new delivery id: once per event, in the order the events happened, one call at a time, at
     the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not
-    sent again. The answer is the job; follow it at its `Location`.
+    sent again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry
+    answers the first request's recovery.
 
     Args:
         project_id (UUID):
         webhook_id (UUID):
         json_casing (JsonCasing | Unset):
+        idempotency_key (str | Unset):
         body (RecoverRequest): `POST .../webhooks/{webhookId}/recover`: the window of deliveries
             to recover.
 
@@ -217,6 +237,7 @@ def sync(
         client=client,
         body=body,
         json_casing=json_casing,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -227,6 +248,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RecoverRequest,
     json_casing: JsonCasing | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[DeliveryRecovery | Problem]:
     """Send again every failed delivery of a time window, once, in order (beyond the spec)
 
@@ -234,12 +256,14 @@ async def asyncio_detailed(
     failing and waiting for its next retry, which the recovery takes over) has its event sent again
     under a new delivery id: once per event, in the order the events happened, one call at a time, at
     the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not
-    sent again. The answer is the job; follow it at its `Location`.
+    sent again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry
+    answers the first request's recovery.
 
     Args:
         project_id (UUID):
         webhook_id (UUID):
         json_casing (JsonCasing | Unset):
+        idempotency_key (str | Unset):
         body (RecoverRequest): `POST .../webhooks/{webhookId}/recover`: the window of deliveries
             to recover.
 
@@ -256,6 +280,7 @@ async def asyncio_detailed(
         webhook_id=webhook_id,
         body=body,
         json_casing=json_casing,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -270,6 +295,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RecoverRequest,
     json_casing: JsonCasing | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> DeliveryRecovery | Problem | None:
     """Send again every failed delivery of a time window, once, in order (beyond the spec)
 
@@ -277,12 +303,14 @@ async def asyncio(
     failing and waiting for its next retry, which the recovery takes over) has its event sent again
     under a new delivery id: once per event, in the order the events happened, one call at a time, at
     the webhook's `maxDeliveriesPerSecond`. An event already delivered since, or about to be, is not
-    sent again. The answer is the job; follow it at its `Location`.
+    sent again. The answer is the job; follow it at its `Location`. With an `Idempotency-Key`, a retry
+    answers the first request's recovery.
 
     Args:
         project_id (UUID):
         webhook_id (UUID):
         json_casing (JsonCasing | Unset):
+        idempotency_key (str | Unset):
         body (RecoverRequest): `POST .../webhooks/{webhookId}/recover`: the window of deliveries
             to recover.
 
@@ -301,5 +329,6 @@ async def asyncio(
             client=client,
             body=body,
             json_casing=json_casing,
+            idempotency_key=idempotency_key,
         )
     ).parsed
