@@ -109,7 +109,7 @@ impl ItemService for ItemGrpc {
             (ProjectId::parse(&req.project_id).map_err(invalid)?, ItemId::parse(&req.item_id).map_err(invalid)?);
         let expected =
             convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
-        let written = self.core.items().delete_item(&who, project, item, expected).await?;
+        let written = self.core.items().delete_item(&who, project, item, expected, req.ask_above).await?;
         Ok(item_ref(written))
     }
 

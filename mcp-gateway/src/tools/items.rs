@@ -144,6 +144,11 @@ pub struct DeleteItemArgs {
     /// whatever the current version is.
     #[serde(default, deserialize_with = "super::schema::whole_opt")]
     pub expected_version: Option<i64>,
+    /// true once the person agreed to this change: deleting a container with more items in it
+    /// than the description's bound asks the person first (or, when the client cannot ask, fails
+    /// naming this argument). Omit it otherwise.
+    #[serde(default)]
+    pub confirm: bool,
 }
 
 pub struct GetItem;
@@ -383,6 +388,10 @@ impl CanvasTool for DeleteItem {
     type Args = DeleteItemArgs;
     type Output = DeletedOut;
 
+    fn details() -> String {
+        super::confirm_details("delete (the item with what it holds)")
+    }
+
     async fn run(ctx: &ToolContext, args: DeleteItemArgs) -> Result<DeletedOut, ToolFailure> {
         let request = pb::DeleteItemRequest {
             project_id: args.project_id.clone(),
@@ -390,6 +399,7 @@ impl CanvasTool for DeleteItem {
             expected_version: args.expected_version,
             expected_versions: None,
             preconditions: None,
+            ask_above: super::ask_above(args.confirm),
         };
         let deleted = ctx.state.items.clone().delete_item(ctx.request(request)).await?.into_inner();
         Ok(DeletedOut { item_id: deleted.item_id, project_id: args.project_id, deleted: true })

@@ -281,6 +281,7 @@ pub async fn delete(
             expected_version: None,
             expected_versions: expected_versions(&headers)?,
             preconditions: write_conditions(&headers)?,
+            ask_above: None,
         };
         let reply = state.items.clone().delete_item(caller.request(request)?).await?;
         Ok(item_ref(reply).0)

@@ -187,6 +187,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 expected_version: Some(99),
                 expected_versions: None,
                 preconditions: None,
+                ask_above: None,
             },
             &owner.token,
         ))
@@ -205,6 +206,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 expected_version: Some(current.parse().unwrap()),
                 expected_versions: None,
                 preconditions: None,
+                ask_above: None,
             },
             &owner.token,
         ))

@@ -186,6 +186,33 @@ async fn large_deletes_and_moves_ask_first_and_small_ones_do_not(backend: Backen
     let left = done["result"]["structuredContent"]["nodes"].as_object().map_or(0, |n| n.len());
     assert_eq!(left, 2, "{done}");
 
+    // A container goes with what it holds: deleting one with 51 notes in it asks first.
+    let mut held = vec![json!({"ref": "box", "type": "shape",
+        "properties": {"size": {"width": 4000, "height": 4000}, "type": "Rectangle", "position": {"x": 0, "y": 120000}}})];
+    for i in 0..=ASK_ABOVE {
+        held.push(json!({"type": "sticky-note", "parent": "ref:box", "properties": {"text": format!("n{i}"), "position": {"x": i * 10, "y": 0}}}));
+    }
+    let made = call_tool(&app, &owner, "create_items", json!({"projectId": project, "items": held})).await;
+    let container = made["result"]["structuredContent"]["items"][0]["itemId"].as_str().unwrap().to_owned();
+    let before = item_count(&app, &owner, &project).await;
+    let delete = json!({"projectId": project, "itemId": container});
+    let asked = call_newest(&app, &owner, "delete_item", delete.clone(), asking.clone(), None).await;
+    let message =
+        asked["result"]["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains(&format!("would delete {} items", ASK_ABOVE + 2)), "{asked}");
+    assert_eq!(item_count(&app, &owner, &project).await, before, "nothing deleted while asking");
+    let done =
+        call_tool(&app, &owner, "delete_item", json!({"projectId": project, "itemId": container, "confirm": true}))
+            .await;
+    assert_eq!(done["result"]["structuredContent"]["deleted"], true, "{done}");
+    assert_eq!(item_count(&app, &owner, &project).await, before - (ASK_ABOVE as usize + 2));
+    // One item, or a container of a few, is never asked about.
+    let single = &ids[0];
+    let gone =
+        call_newest(&app, &owner, "delete_item", json!({"projectId": project, "itemId": single}), asking.clone(), None)
+            .await;
+    assert_eq!(gone["result"]["structuredContent"]["deleted"], true, "{gone}");
+
     // REST is never asked: a person's delete of a large diagram just runs.
     let made = call_tool(
         &app,

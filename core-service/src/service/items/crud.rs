@@ -190,6 +190,7 @@ impl ItemsService {
         project: ProjectId,
         item: ItemId,
         conditions: Preconditions,
+        ask_above: Option<u32>,
     ) -> CoreResult<Written> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
@@ -205,6 +206,8 @@ impl ItemsService {
             conditions.check("item", current.version, current.updated_at)?;
             let (item_type, version) = (current.item_type, current.version);
             let removal = self.removal(who, project, vec![current], &HashSet::new()).await?;
+            // A container goes with everything it holds: that count is what may need asking first.
+            CoreError::ask_first(ask_above, removal.deletes.len(), "delete")?;
             let done = self.store.delete_items(project, &removal.deletes, &removal.events, &removal.dependents).await;
             if written(done)? {
                 self.outbox_written();
