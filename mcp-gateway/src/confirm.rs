@@ -56,8 +56,9 @@ pub fn can_ask(version: Option<&ProtocolVersion>, capabilities: Option<&ClientCa
     recent && form
 }
 
-/// The `input_required` result that asks `question`.
-pub fn ask(question: &str) -> InputRequiredResult {
+/// The `input_required` result that asks `question`; None only if rmcp could not read the form
+/// (then the caller answers with the tool error naming `confirm`, as for a client that cannot ask).
+pub fn ask(question: &str) -> Option<InputRequiredResult> {
     let request = json!({
         "method": "elicitation/create",
         "params": {
@@ -72,8 +73,8 @@ pub fn ask(question: &str) -> InputRequiredResult {
             }
         }
     });
-    let request: InputRequest = serde_json::from_value(request).expect("a form elicitation is an input request");
-    InputRequiredResult::from_input_requests(BTreeMap::from([(ARGUMENT.to_owned(), request)]))
+    let request: InputRequest = serde_json::from_value(request).ok()?;
+    Some(InputRequiredResult::from_input_requests(BTreeMap::from([(ARGUMENT.to_owned(), request)])))
 }
 
 /// The tool error of a call the person declined: nothing was changed.
@@ -123,7 +124,7 @@ mod tests {
 
     #[test]
     fn the_question_is_one_form_elicitation_of_a_boolean() {
-        let asked = serde_json::to_value(ask("Delete 60 items?")).unwrap();
+        let asked = serde_json::to_value(ask("Delete 60 items?").expect("the form reads as an input request")).unwrap();
         assert_eq!(asked["resultType"], "input_required");
         let request = &asked["inputRequests"]["confirm"];
         assert_eq!(request["method"], "elicitation/create");

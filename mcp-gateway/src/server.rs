@@ -92,10 +92,11 @@ impl ServerHandler for CanvasMcp {
         Ok(match tools::call(&request.name, &ctx, arguments).await? {
             Called::Done(result) => result.into(),
             Called::AskFirst { question, cannot_ask } => {
-                if confirm::can_ask(context.protocol_version().as_ref(), context.client_capabilities().as_ref()) {
-                    CallToolResponse::InputRequired(confirm::ask(&question))
-                } else {
-                    cannot_ask.into()
+                let asking =
+                    confirm::can_ask(context.protocol_version().as_ref(), context.client_capabilities().as_ref());
+                match asking.then(|| confirm::ask(&question)).flatten() {
+                    Some(asked) => CallToolResponse::InputRequired(asked),
+                    None => cannot_ask.into(),
                 }
             }
         })
