@@ -82,10 +82,11 @@ fi
 # its own validator, strict (tests/tests/e2e/mcp_schemas.rs); in its own npm prefix, installed only
 # when missing.
 mcp_sdk_dir="${CANVAS_MCP_SDK_DIR:-$HOME/.cache/canvas-mcp-sdk}"
-# The same prefix holds the MCP Apps extension's official host bridge (tests/tests/e2e/mcp_app.rs);
-# reinstalled whenever tests/mcp/package.json changes.
-if ! cmp -s tests/mcp/package.json "$mcp_sdk_dir/package.json" || [ ! -d "$mcp_sdk_dir/node_modules/@modelcontextprotocol/ext-apps" ]; then
-    echo "installing tests/mcp/package.json (the MCP SDK, the MCP Apps host bridge) into $mcp_sdk_dir"
+# The same prefix holds the MCP Apps extension's official host bridge (tests/tests/e2e/mcp_app.rs)
+# and the Tasks extension's official package (tests/tests/e2e/mcp_tasks.rs); reinstalled whenever
+# tests/mcp/package.json changes.
+if ! cmp -s tests/mcp/package.json "$mcp_sdk_dir/package.json" || [ ! -d "$mcp_sdk_dir/node_modules/@modelcontextprotocol/ext-tasks" ]; then
+    echo "installing tests/mcp/package.json (the MCP SDK, the MCP Apps host bridge, the Tasks package) into $mcp_sdk_dir"
     mkdir -p "$mcp_sdk_dir"
     cp tests/mcp/package.json "$mcp_sdk_dir/package.json"
     npm install --prefix "$mcp_sdk_dir" --no-audit --no-fund --silent

@@ -83,6 +83,19 @@ id_type!(
     /// A diagram record (a diagram created from text, edited in place).
     DiagramId, "diagramId"
 );
+id_type!(
+    /// An MCP task (long agent work followed by polling). Made with [`AgentTaskId::random`]:
+    /// its id is all the client names it by, so it must not be guessable.
+    AgentTaskId, "taskId"
+);
+
+impl AgentTaskId {
+    /// A new id of 122 random bits (UUIDv4), which nobody can enumerate (the tasks extension's
+    /// rule); [`Self::new`]'s time-ordered ids carry fewer.
+    pub fn random() -> Self {
+        Self(Uuid::new_v4())
+    }
+}
 
 /// Shortens untrusted input before echoing it in an error message.
 pub fn truncate(raw: &str) -> String {

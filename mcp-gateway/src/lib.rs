@@ -15,9 +15,11 @@
 //!   `WhoAmI`), the 401 and its challenge, and the protected-resource metadata (RFC 9728).
 //! - [`token_check`]: what a tool call's own core-service calls said of the token.
 //! - [`server`]: the rmcp `ServerHandler`: server info, `tools/list`,
-//!   `tools/call`.
+//!   `tools/call`, `tasks/get`, `tasks/update`, `tasks/cancel`.
 //! - [`confirm`]: asking the person before a large destructive change (2026-07-28
 //!   `input_required`), or the tool error naming `confirm` for a client that cannot ask.
+//! - [`tasks`]: long tool calls as MCP tasks (the `io.modelcontextprotocol/tasks` extension): the
+//!   handle at once, the work in a worker renewing its lease, the state in core-service.
 //! - [`tools`]: one type per tool, their schemas and outputs.
 //! - [`app`]: the map as an MCP App view (`ui://canvas/map.html`), named by the tools whose
 //!   results are places on the map.
@@ -34,6 +36,7 @@ pub mod error;
 pub mod request;
 pub mod server;
 pub mod state;
+pub mod tasks;
 pub mod token_check;
 pub mod tools;
 pub mod transport;

@@ -1,20 +1,23 @@
 //! The MCP server proper: what `initialize`/`server/discover` announce,
 //! `tools/list` and `tools/call` handed to the [`tools`](crate::tools)
-//! registry, and the map view's `resources/list` and `resources/read` ([`app`](crate::app)). rmcp does the protocol (version negotiation, JSON-RPC framing,
+//! registry (a long call as a task: [`tasks`](crate::tasks), with `tasks/get|update|cancel`), and the map view's `resources/list` and `resources/read` ([`app`](crate::app)). rmcp does the protocol (version negotiation, JSON-RPC framing,
 //! per-request metadata of the newest revision); this type only answers.
 
 use std::borrow::Cow;
 
+use canvas_proto::v1 as pb;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult, Implementation,
+    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::confirm::{self, Answer};
 use crate::state::{Caller, McpState};
+use crate::tasks;
+use crate::token_check::Verdict;
 use crate::tools::{self, Called, ToolContext};
 
 /// What `initialize` tells the agent about using this server.
@@ -44,7 +47,7 @@ impl ServerHandler for CanvasMcp {
         info.title = Some("Canvas project service".to_owned());
         // Tools, and the map view of the MCP Apps extension (`crate::app`) as the one resource.
         let capabilities = ServerCapabilities::builder()
-            .enable_extensions_with(crate::app::capability())
+            .enable_extensions_with(extensions())
             .enable_resources()
             .enable_tools()
             .build();
@@ -70,15 +73,8 @@ impl ServerHandler for CanvasMcp {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // The HTTP layer left the caller (credentials, and the token check its core-service calls
-        // fill in) in the request's extensions; rmcp hands those over as `http::request::Parts`.
-        let caller = context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<Caller>())
-            .cloned()
-            .unwrap_or_else(|| self.state.caller(None));
-        let ctx = ToolContext { state: self.state.clone(), caller };
+        let caller = self.caller_of(&context);
+        let ctx = ToolContext::new(self.state.clone(), caller);
         let mut arguments = request.arguments.unwrap_or_default();
         // A retry after `input_required` carries the person's answer (`crate::confirm`).
         match confirm::answer(request.input_responses.as_ref()) {
@@ -88,6 +84,22 @@ impl ServerHandler for CanvasMcp {
             }
             Answer::Agreed => {}
             Answer::Declined(action) => return Ok(confirm::declined(&action).into()),
+        }
+        // Long work for a client that declared the tasks extension on this request: the handle
+        // now, the work in the background (`crate::tasks`). Bad arguments still answer at once.
+        let declared_tasks = context.client_capabilities().is_some_and(|caps| caps.supports_tasks());
+        if declared_tasks && tasks::runs_as_task(&request.name, &arguments) {
+            tools::check_arguments(&request.name, &arguments)?;
+            // The work outlives this request: its calls fill in a token check of their own.
+            let worker = Caller { check: Default::default(), ..ctx.caller.clone() };
+            if let Some(handle) =
+                tasks::start(ToolContext::new(self.state.clone(), worker), &request.name, arguments.clone()).await
+            {
+                // core-service recorded the task as this caller: the token was accepted.
+                ctx.caller.check.sent();
+                ctx.caller.check.settle(Verdict::Accepted);
+                return Ok(CallToolResponse::Task(handle));
+            }
         }
         Ok(match tools::call(&request.name, &ctx, arguments).await? {
             Called::Done(result) => result.into(),
@@ -121,4 +133,67 @@ impl ServerHandler for CanvasMcp {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         tools::find(name)
     }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let caller = self.caller_of(&context);
+        let task = pb::TaskRef { task_id: request.task_id };
+        match self.state.tasks.clone().get_task(caller.request(task)).await {
+            Ok(task) => Ok(tasks::detailed(task.get_ref())),
+            Err(status) => Err(tasks::task_error(&status)),
+        }
+    }
+
+    /// No task of ours asks for input (a confirmation is asked before a task starts), so every
+    /// response is for a key that is not outstanding, which the extension says to ignore; an
+    /// unknown task is still an error.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = self.caller_of(&context);
+        let task = pb::TaskRef { task_id: request.task_id };
+        self.state.tasks.clone().get_task(caller.request(task)).await.map_err(|status| tasks::task_error(&status))?;
+        Ok(())
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = self.caller_of(&context);
+        let task = pb::TaskRef { task_id: request.task_id };
+        self.state
+            .tasks
+            .clone()
+            .cancel_task(caller.request(task))
+            .await
+            .map_err(|status| tasks::task_error(&status))?;
+        Ok(())
+    }
+}
+
+impl CanvasMcp {
+    /// The caller the HTTP layer left in the request's extensions (credentials, and the token
+    /// check its core-service calls fill in); rmcp hands those over as `http::request::Parts`.
+    fn caller_of(&self, context: &RequestContext<RoleServer>) -> Caller {
+        context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>())
+            .cloned()
+            .unwrap_or_else(|| self.state.caller(None))
+    }
+}
+
+/// The extensions this server speaks: the map view (MCP Apps) and tasks.
+fn extensions() -> rmcp::model::ExtensionCapabilities {
+    let mut extensions = crate::app::capability();
+    extensions.insert(rmcp::model::TASKS_EXTENSION_ID.to_owned(), rmcp::model::JsonObject::new());
+    extensions
 }

@@ -1,11 +1,13 @@
 //! What every request shares: the gRPC clients of core-service and the
 //! settings. The gateway keeps no other state: MCP is served statelessly, so
-//! any replica can answer any request.
+//! any replica can answer any request (a task's work runs where it was started,
+//! but its state is core-service's: `crate::tasks`).
 
 use std::sync::Arc;
 
 use canvas_proto::channel::CoreChannel;
 use canvas_proto::client::{self, Credentials};
+use canvas_proto::v1::agent_task_service_client::AgentTaskServiceClient;
 use canvas_proto::v1::item_service_client::ItemServiceClient;
 use canvas_proto::v1::knowledge_service_client::KnowledgeServiceClient;
 use canvas_proto::v1::project_service_client::ProjectServiceClient;
@@ -43,6 +45,8 @@ pub struct McpShared {
     pub items: ItemServiceClient<CoreChannel>,
     /// `retrieve_knowledge`.
     pub knowledge: KnowledgeServiceClient<CoreChannel>,
+    /// The state of MCP tasks (`crate::tasks`), kept by core-service so any replica answers.
+    pub tasks: AgentTaskServiceClient<CoreChannel>,
     /// Links, host allow-list, realm and body limit.
     pub settings: Arc<McpSettings>,
 }
@@ -65,6 +69,7 @@ impl McpState {
                 .max_decoding_message_size(MAX_MESSAGE_BYTES)
                 .max_encoding_message_size(MAX_MESSAGE_BYTES),
             knowledge: KnowledgeServiceClient::new(channel.clone()),
+            tasks: AgentTaskServiceClient::new(channel.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES),
             channel,
             settings: Arc::new(settings),
         }))

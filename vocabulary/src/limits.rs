@@ -149,6 +149,31 @@ pub mod confirm {
     pub const ARGUMENT: &str = "confirm";
 }
 
+/// Long agent work as MCP tasks (the `io.modelcontextprotocol/tasks` extension, docs/MCP.md
+/// "Tasks"): a client that declares the extension gets a task handle at once for the tool calls
+/// below, and polls `tasks/get` for progress and the result. The task's state is core-service's
+/// (both backends); the work runs in the mcp-gateway replica that took the call.
+pub mod tasks {
+    /// `create_items` with more items than this, and `create_diagram` of a source with more lines
+    /// than this, run as tasks; smaller ones answer at once, as for a client without the extension.
+    pub const ITEMS_ABOVE: usize = 100;
+    /// How long a task and its result are kept after it started (`ttlMs`); a `tasks/get` after
+    /// it answers that the task has expired.
+    pub const KEEP_SECS: u64 = 3_600;
+    /// The polling interval suggested to clients (`pollIntervalMs`).
+    pub const POLL_INTERVAL_MS: u64 = 500;
+    /// The gateway running a task says it is alive this often ...
+    pub const HEARTBEAT_SECS: u64 = 1;
+    /// ... and a working task not heard of for this long is failed: its gateway stopped. Its write
+    /// is one transaction, so the failure says whether the change was made.
+    pub const LEASE_SECS: u64 = 10;
+    /// Most tasks one person has working at once; a further call answers when done, as without
+    /// the extension (served, not refused).
+    pub const MAX_WORKING_PER_PERSON: u32 = 8;
+    /// Largest result kept (a `render_map` image is the largest); a larger one fails the task.
+    pub const MAX_RESULT_BYTES: usize = 8 * 1024 * 1024;
+}
+
 /// Knowledge retrieval (`POST /api/v1/memory/retrieve`, MCP `retrieve_knowledge`). Unlike page
 /// sizes, `maxResults` above its ceiling is a 400: the spec makes more than 50 with `postProcess`
 /// an error, and one rule for both ceilings is easier to reason about.

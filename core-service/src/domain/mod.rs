@@ -7,6 +7,6 @@ pub mod roles;
 
 pub use canvas_accounts::{passwords, tokens};
 pub use canvas_domain::{ids, text};
-pub use canvas_domain::{DiagramId, EventId, ItemId, ProjectId, TokenId, UserId};
+pub use canvas_domain::{AgentTaskId, DiagramId, EventId, ItemId, ProjectId, TokenId, UserId};
 pub use events::EventKind;
 pub use roles::{Environment, ProjectRole};

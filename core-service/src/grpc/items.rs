@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status};
 
 use super::idempotency::Once;
 use super::{authenticate, authenticate_reader, convert};
-use crate::domain::{ItemId, ProjectId};
+use crate::domain::{AgentTaskId, ItemId, ProjectId};
 use crate::error::CoreError;
 use crate::service::items::bulk::BulkItem;
 use crate::service::items::crud::{ListQuery, Upload, Written};
@@ -192,7 +192,15 @@ impl ItemService for ItemGrpc {
                         properties: item.properties.map(from_proto_struct).unwrap_or_default(),
                     })
                     .collect();
-                let created = core.items().create_items(&who, project, batch).await?;
+                // Boxed: the write is a large future, and scoped to a task it would be two.
+                let create = Box::pin(core.items().create_items(&who, project, batch));
+                let created = match req.task_id.as_deref() {
+                    Some(task) => {
+                        let claim = core.items().task_claim(&who, AgentTaskId::parse(task)?).await?;
+                        claim.scope(create).await?
+                    }
+                    None => create.await?,
+                };
                 Ok(pb::CreateItemsResponse {
                     items: created
                         .into_iter()
@@ -246,7 +254,14 @@ impl ItemService for ItemGrpc {
                     (None, None) => None,
                     _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
                 };
-                let created = core.items().create_diagram(&who, project, &req.format, &req.source, position).await?;
+                let create = core.items().create_diagram(&who, project, &req.format, &req.source, position);
+                let created = match req.task_id.as_deref() {
+                    Some(task) => {
+                        let claim = core.items().task_claim(&who, AgentTaskId::parse(task)?).await?;
+                        claim.scope(create).await?
+                    }
+                    None => create.await?,
+                };
                 Ok(pb::CreateDiagramResponse {
                     item_ids: created.item_ids.iter().map(ToString::to_string).collect(),
                     nodes: created.nodes.into_iter().map(|(node, id)| (node, id.to_string())).collect(),

@@ -6,6 +6,7 @@
 
 mod account_site;
 mod admin;
+mod agent_tasks;
 mod archive;
 pub mod convert;
 mod diagrams;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 
 use canvas_proto::v1::account_admin_service_server::AccountAdminServiceServer;
 use canvas_proto::v1::admin_service_server::AdminServiceServer;
+use canvas_proto::v1::agent_task_service_server::AgentTaskServiceServer;
 use canvas_proto::v1::item_service_server::ItemServiceServer;
 use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
 use canvas_proto::v1::o_auth_service_server::OAuthServiceServer;
@@ -168,6 +170,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
+    let agent_tasks = AgentTaskServiceServer::new(agent_tasks::AgentTaskGrpc { core: core.clone() });
 
     tracing::info!(backend = core.storage().backend_name(), "core-service gRPC services ready");
     let routes = tonic::service::Routes::new(health_service)
@@ -185,7 +188,8 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
         .add_service(presence)
         .add_service(sessions)
         .add_service(oauth)
-        .add_service(account_admin);
+        .add_service(account_admin)
+        .add_service(agent_tasks);
     Ok(routes.prepare())
 }
 

@@ -54,6 +54,8 @@ impl Meaning for pb::CreateItemRequest {
 impl Meaning for pb::CreateItemsRequest {
     fn meaning(&self) -> Vec<u8> {
         let mut request = self.clone();
+        // The task a call works for is how it is followed, not what it asks.
+        request.task_id = None;
         request.project_id = id(&request.project_id);
         for item in &mut request.items {
             item.parent = parent(&item.parent);
@@ -77,7 +79,12 @@ impl Meaning for pb::ArrangeItemsRequest {
     }
 }
 
-impl Meaning for pb::CreateDiagramRequest {}
+impl Meaning for pb::CreateDiagramRequest {
+    fn meaning(&self) -> Vec<u8> {
+        // The task a call works for is how it is followed, not what it asks.
+        pb::CreateDiagramRequest { task_id: None, ..self.clone() }.encode_to_vec()
+    }
+}
 
 impl Meaning for pb::CreateWebhookRequest {
     fn meaning(&self) -> Vec<u8> {

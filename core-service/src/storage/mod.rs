@@ -140,8 +140,8 @@ pub use accounts::{
     SessionRow, SignInLinkRow, ThrottleRow,
 };
 pub use items::{
-    DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter, ItemsStore,
-    Landed, LandedDiagram, LandedItem, Landing, RecordChange, MAX_PRESENCE_PAYLOAD,
+    AgentTaskRow, DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter,
+    ItemsStore, Landed, LandedDiagram, LandedItem, Landing, RecordChange, TaskClaim, TaskEnd, MAX_PRESENCE_PAYLOAD,
 };
 pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{

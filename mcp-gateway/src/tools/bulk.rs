@@ -84,6 +84,7 @@ impl CanvasTool for CreateItems {
     }
 
     async fn run(ctx: &ToolContext, args: CreateItemsArgs) -> Result<CreateItemsOut, ToolFailure> {
+        let args_len = args.items.len();
         let items = args
             .items
             .into_iter()
@@ -94,7 +95,8 @@ impl CanvasTool for CreateItems {
                 properties: Some(to_proto_struct(item.properties)),
             })
             .collect();
-        let request = pb::CreateItemsRequest { project_id: args.project_id.clone(), items };
+        ctx.say(format!("Checking and writing {} items in one transaction.", args_len));
+        let request = pb::CreateItemsRequest { project_id: args.project_id.clone(), items, task_id: ctx.task.clone() };
         let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
         let created = ctx.state.items.clone().create_items(request).await?.into_inner();
         Ok(CreateItemsOut {
@@ -173,7 +175,9 @@ impl CanvasTool for CreateDiagram {
             source: args.source,
             x: args.x,
             y: args.y,
+            task_id: ctx.task.clone(),
         };
+        ctx.say("Laying out the diagram and writing its items in one transaction.");
         let request = ctx.request_once(request, args.idempotency_key.as_deref())?;
         let created = ctx.state.items.clone().create_diagram(request).await?.into_inner();
         Ok(CreateDiagramOut {

@@ -285,7 +285,9 @@ impl CanvasTool for RenderMap {
             let page = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
             Ok::<_, ToolFailure>((page.items.into_iter().map(view).collect(), page.next_page_token))
         };
+        ctx.say("Reading the items to draw.");
         let items: Vec<Value> = canvas_proto::client::all_pages(page, Some(RENDER_MAX_ITEMS)).await?;
+        ctx.say(format!("Drawing {} items.", items.len()));
         let drawn_region = region.map(|r| canvas_render::Rect { x: r.x, y: r.y, width: r.width, height: r.height });
         tokio::task::spawn_blocking(move || draw(&items, drawn_region))
             .await

@@ -15,6 +15,7 @@ pub mod layout;
 pub mod map;
 pub mod media;
 pub mod output;
+pub mod progress;
 pub mod projects;
 pub mod schema;
 
@@ -41,9 +42,25 @@ pub struct ToolContext {
     pub state: McpState,
     /// Whose token the core-service calls carry.
     pub caller: Caller,
+    /// The MCP task the call runs as (`crate::tasks`): its writes claim it in their transaction.
+    pub task: Option<String>,
+    /// Where a task's work says how far it got; unread outside a task.
+    pub progress: progress::Progress,
 }
 
 impl ToolContext {
+    /// The context of a call made by `caller`, not (yet) a task.
+    pub fn new(state: McpState, caller: Caller) -> Self {
+        Self { state, caller, task: None, progress: progress::Progress::default() }
+    }
+
+    /// Tells a task's client how far the work got (`statusMessage` of `tasks/get`).
+    pub fn say(&self, message: impl Into<String>) {
+        if self.task.is_some() {
+            self.progress.say(message.into());
+        }
+    }
+
     /// A gRPC request carrying the caller's credentials.
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         self.caller.request(message)
@@ -195,14 +212,17 @@ fn confirmation_question<T: CanvasTool>(failure: &ToolFailure) -> Option<String>
     Some(format!("{}: {}. Go ahead?", T::TITLE, asked.description))
 }
 
+/// The tool's arguments, or the JSON-RPC error naming what is wrong with them.
+fn parse<T: CanvasTool>(arguments: &Map<String, Value>) -> Result<T::Args, ErrorData> {
+    serde_path_to_error::deserialize::<_, T::Args>(Value::Object(arguments.clone()))
+        .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), arguments, error))
+}
+
 /// Parses the arguments, runs the tool and renders its outcome: the output
 /// as structured content and as the same JSON in a text block (for clients
 /// older than structured content), or the failure as an `isError` result.
 async fn run<T: CanvasTool>(ctx: &ToolContext, arguments: Map<String, Value>) -> Result<Called, ErrorData> {
-    let parse = || {
-        serde_path_to_error::deserialize::<_, T::Args>(Value::Object(arguments.clone()))
-            .map_err(|error| invalid_arguments(T::NAME, &schema::input::<T::Args>(), &arguments, error))
-    };
+    let parse = || parse::<T>(&arguments);
     let args = parse()?;
     let outcome = if T::HINTS.read_only {
         // The shared retry rule: a read whose core-service replica went away runs once more, on
@@ -262,6 +282,17 @@ macro_rules! registry {
         pub const NAMES: &[&str] = &[$(<$tool as CanvasTool>::NAME),+];
 
         static DEFINITIONS: LazyLock<Vec<Tool>> = LazyLock::new(|| vec![$(definition::<$tool>()),+]);
+
+        /// Whether `arguments` are the tool `name`'s (the JSON-RPC error a call would answer, if not),
+        /// checked before a call is made a task so that bad arguments answer at once.
+        pub fn check_arguments(name: &str, arguments: &Map<String, Value>) -> Result<(), ErrorData> {
+            $(
+                if name == <$tool as CanvasTool>::NAME {
+                    return parse::<$tool>(arguments).map(drop);
+                }
+            )+
+            Err(unknown_tool(name, NAMES))
+        }
 
         /// Calls the tool `name`; an unknown name is a JSON-RPC error.
         pub async fn call(name: &str, ctx: &ToolContext, arguments: Map<String, Value>) -> Result<Called, ErrorData> {

@@ -59,7 +59,7 @@ pub async fn create_items(
     let result = async {
         let body: BulkRequest = parse(body, "a bulk create ({\"items\": [...]})")?;
         let items = body.items.into_iter().map(bulk_item).collect();
-        let request = pb::CreateItemsRequest { project_id, items };
+        let request = pb::CreateItemsRequest { project_id, items, task_id: None };
         let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_items(request).await?;
         replayed = crate::state::replayed(&reply);
@@ -151,6 +151,7 @@ pub async fn create_diagram(
             source: body.source,
             x: body.position.as_ref().map(|p| p.x),
             y: body.position.as_ref().map(|p| p.y),
+            task_id: None,
         };
         let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_diagram(request).await?;

@@ -55,6 +55,7 @@ mod mcp_calls;
 mod mcp_clients;
 mod mcp_confirm;
 mod mcp_schemas;
+mod mcp_tasks;
 mod metrics;
 mod model_sequences;
 mod oauth;

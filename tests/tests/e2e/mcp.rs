@@ -74,6 +74,39 @@ pub async fn rpc(app: &TestApp, user: &TestUser, method: &str, params: Value) ->
     raw.json()
 }
 
+/// A JSON-RPC request of the 2026-07-28 revision: per-request metadata (`_meta` with the protocol
+/// version, client info and the client's declared `capabilities`) and the routing headers
+/// (`Mcp-Method`, `Mcp-Name`). Answers the HTTP answer as it came.
+pub(crate) async fn post_newest(
+    app: &TestApp,
+    user: &TestUser,
+    method: &str,
+    name: &str,
+    mut params: Value,
+    capabilities: Value,
+) -> Raw {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw-test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let message = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let response = app
+        .http
+        .post(app.mcp_url())
+        .header("authorization", user.bearer())
+        .header("content-type", "application/json")
+        .header("accept", BOTH)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method)
+        .header("mcp-name", name)
+        .body(message.to_string())
+        .send()
+        .await
+        .unwrap();
+    Raw { status: response.status(), headers: response.headers().clone(), text: response.text().await.unwrap() }
+}
+
 pub(crate) async fn call_tool(app: &TestApp, user: &TestUser, name: &str, arguments: Value) -> Value {
     rpc(app, user, "tools/call", json!({"name": name, "arguments": arguments})).await
 }

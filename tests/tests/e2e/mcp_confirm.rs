@@ -9,13 +9,13 @@ use canvas_vocabulary::limits::confirm::ASK_ABOVE;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::mcp::{call_tool, BOTH};
+use crate::mcp::call_tool;
 use crate::support::owner_with_project;
 
 backend_tests!(large_deletes_and_moves_ask_first_and_small_ones_do_not);
 
-/// A `tools/call` of the 2026-07-28 revision (per-request metadata and headers), with the client's
-/// declared `capabilities` and, on a retry, its `inputResponses`.
+/// A `tools/call` of the 2026-07-28 revision with the client's declared `capabilities` and, on a
+/// retry, its `inputResponses`.
 async fn call_newest(
     app: &TestApp,
     user: &TestUser,
@@ -24,35 +24,12 @@ async fn call_newest(
     capabilities: Value,
     responses: Option<Value>,
 ) -> Value {
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "confirm-test", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": capabilities,
-    });
-    let mut params = json!({"_meta": meta, "name": name, "arguments": arguments});
+    let mut params = json!({"name": name, "arguments": arguments});
     if let Some(responses) = responses {
         params["inputResponses"] = responses;
     }
-    let message = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
-    let response = app
-        .http
-        .post(app.mcp_url())
-        .header("authorization", user.bearer())
-        .header("content-type", "application/json")
-        .header("accept", BOTH)
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", name)
-        .body(message.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let raw = crate::mcp::Raw {
-        status: StatusCode::OK,
-        headers: response.headers().clone(),
-        text: response.text().await.unwrap(),
-    };
+    let raw = crate::mcp::post_newest(app, user, "tools/call", name, params, capabilities).await;
+    assert_eq!(raw.status, StatusCode::OK, "{}", raw.text);
     raw.json()
 }
 

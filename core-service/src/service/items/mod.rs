@@ -19,7 +19,9 @@
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`preconditions`]: RFC 9110's conditional writes, in its order.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
+//! - [`agent_tasks`]: MCP tasks, long agent work followed by polling, whose write claims its task.
 
+pub mod agent_tasks;
 pub mod archive_items;
 pub mod arrange;
 pub mod bulk;

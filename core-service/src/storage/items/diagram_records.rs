@@ -7,6 +7,7 @@ use serde_json::Value;
 use sqlx::types::Json;
 use uuid::Uuid;
 
+use super::agent_tasks::claim_task;
 use super::containment::left_behind;
 use super::idempotency::{mark_landed_as, Landed, LandedDiagram};
 use super::item_rows::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
@@ -219,6 +220,7 @@ impl ItemsStore {
             if let Some(landed) = write.landed {
                 mark_landed_as!(tx, || Landed::Diagram(landed.clone()));
             }
+            claim_task!(tx);
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })

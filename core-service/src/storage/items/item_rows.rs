@@ -3,6 +3,7 @@
 use crate::domain::{ItemId, ProjectId, UserId};
 use sqlx::types::Json;
 
+use super::agent_tasks::claim_task;
 use super::idempotency::mark_landed;
 use super::sqlite_reads::Inline;
 use super::ItemsStore;
@@ -154,6 +155,7 @@ impl ItemsStore {
                 .map_err(db_error)?;
             insert_event!(&mut *tx, event)?;
             mark_landed!(tx, [item]);
+            claim_task!(tx);
             tx.commit().await.map_err(db_error)?;
         });
         Ok(())
@@ -188,6 +190,7 @@ impl ItemsStore {
                 insert_event!(&mut *tx, event)?;
             }
             mark_landed!(tx, items.iter());
+            claim_task!(tx);
             tx.commit().await.map_err(db_error)?;
         });
         Ok(())

@@ -1,8 +1,9 @@
 //! The items context's store: items and their change events (`item_rows.rs`), diagram records
-//! (`diagram_records.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`) and presence between replicas
+//! (`diagram_records.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`), MCP tasks (`agent_tasks.rs`) and presence between replicas
 //! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
 //! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
 
+mod agent_tasks;
 mod archive;
 mod containment;
 mod diagram_records;
@@ -16,6 +17,7 @@ mod sqlite_reads;
 #[cfg(test)]
 mod inline_reads_tests;
 
+pub use agent_tasks::{AgentTaskRow, TaskClaim, TaskEnd};
 pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
 pub use idempotency::{IdempotencyClaim, IdempotencyRow, Landed, LandedDiagram, LandedItem, Landing};
 pub(in crate::storage) use item_rows::ITEM_COLUMNS;
