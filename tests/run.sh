@@ -198,11 +198,11 @@ cargo build --workspace --bins
 cargo nextest run --workspace --profile "$profile" "$@"
 # The same end-to-end checks of the API's rules again with the gateways calling core-service in
 # process, as `canvasctl up` does (CANVAS_TEST_CORE_LINK, tests/src/app.rs): answers, errors,
-# conditional writes, change streams, presence and MCP must not depend on the link. Skipped when
+# conditional writes, change streams, presence and MCP (its tasks too) must not depend on the link. Skipped when
 # the run was given its own filter.
 if [ $# -eq 0 ]; then
     CANVAS_TEST_CORE_LINK=in-process cargo nextest run -p canvas-tests --test e2e --profile "$profile" -E \
-        'test(/^(labels|conditional|error_table|events|edges|casing|idempotency|mcp_calls|account_site|csrf_writes|auth|limits|concurrency|presence|diagram_records|access_changes)::/)'
+        'test(/^(labels|conditional|error_table|events|edges|casing|idempotency|mcp_calls|account_site|csrf_writes|auth|limits|concurrency|presence|diagram_records|access_changes|mcp_tasks)::/)'
 fi
 
 # ---- OpenAPI conformance ---------------------------------------------------------------------

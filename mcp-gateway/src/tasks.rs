@@ -26,7 +26,9 @@ use rmcp::model::{
 };
 use rmcp::ErrorData;
 use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
 
+use crate::state::{Caller, McpState};
 use crate::tools::progress::Progress;
 use crate::tools::{self, Called, CanvasTool, ToolContext};
 
@@ -67,32 +69,29 @@ pub async fn start(mut ctx: ToolContext, name: &str, arguments: Map<String, Valu
     Some(handle)
 }
 
-/// Runs the work, renewing the lease, and keeps its outcome (see the module documentation).
+/// Runs the work while [`renew`] keeps its lease, and keeps its outcome (see the module
+/// documentation). The work is polled without pause: under `canvasctl up` its core-service call
+/// runs inside this future (the in-process channel), holding SQLite's one writer while it writes,
+/// so a renewal awaited in between would wait for a connection the paused work holds.
 async fn work(ctx: ToolContext, name: String, arguments: Map<String, Value>, task_id: String) {
-    let call = tools::call(&name, &ctx, arguments);
-    tokio::pin!(call);
-    let mut beat = tokio::time::interval(Duration::from_secs(HEARTBEAT_SECS));
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    beat.tick().await;
-    let outcome = loop {
-        tokio::select! {
-            outcome = &mut call => break outcome,
-            _ = beat.tick() => {}
-            () = ctx.progress.said() => {}
-        }
-        // A heartbeat, or progress to show: renew the lease, with the latest message.
-        let report = pb::ReportTaskRequest { task_id: task_id.clone(), status_message: ctx.progress.take() };
-        match ctx.state.tasks.clone().report_task(ctx.request(report)).await {
-            Ok(task) if task.get_ref().status() != pb::AgentTaskStatus::Working => {
-                // Cancelled, or failed by a lapsed lease: dropping the call stops the work and
-                // rolls its transaction back.
-                tracing::info!(task = %task_id, tool = %name, "task stopped before its work finished");
-                return;
-            }
-            Ok(_) => {}
-            Err(status) => tracing::warn!(task = %task_id, code = ?status.code(), "task heartbeat failed"),
+    let stopped = CancellationToken::new();
+    let renewing = tokio::spawn(renew(
+        ctx.state.clone(),
+        ctx.caller.clone(),
+        ctx.progress.clone(),
+        task_id.clone(),
+        stopped.clone(),
+    ));
+    let outcome = tokio::select! {
+        outcome = tools::call(&name, &ctx, arguments) => outcome,
+        () = stopped.cancelled() => {
+            // Cancelled, or failed by a lapsed lease: dropping the call stops the work and rolls
+            // its transaction back.
+            tracing::info!(task = %task_id, tool = %name, "task stopped before its work finished");
+            return;
         }
     };
+    renewing.abort();
     let (outcome, message) = match outcome {
         Ok(Called::Done(result)) => outcome_of(&result),
         // The task tools never ask first; a question is the tool error for a client that cannot answer.
@@ -107,6 +106,30 @@ async fn work(ctx: ToolContext, name: String, arguments: Map<String, Value>, tas
     // whether the change was made (core-service knows from the write's own mark).
     if let Err(status) = ctx.state.tasks.clone().finish_task(ctx.request(finish)).await {
         tracing::warn!(task = %task_id, code = ?status.code(), "the task's outcome could not be kept");
+    }
+}
+
+/// Renews the task's lease every heartbeat, and at once when the work says how far it got, until
+/// the task is no longer working (then `stopped` is cancelled) or the work ends (then this is
+/// aborted).
+async fn renew(state: McpState, caller: Caller, progress: Progress, task_id: String, stopped: CancellationToken) {
+    let mut beat = tokio::time::interval(Duration::from_secs(HEARTBEAT_SECS));
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    beat.tick().await;
+    loop {
+        tokio::select! {
+            _ = beat.tick() => {}
+            () = progress.said() => {}
+        }
+        let report = pb::ReportTaskRequest { task_id: task_id.clone(), status_message: progress.take() };
+        match state.tasks.clone().report_task(caller.request(report)).await {
+            Ok(task) if task.get_ref().status() != pb::AgentTaskStatus::Working => {
+                stopped.cancel();
+                return;
+            }
+            Ok(_) => {}
+            Err(status) => tracing::warn!(task = %task_id, code = ?status.code(), "task heartbeat failed"),
+        }
     }
 }
 
