@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What an MCP task costs a client (docs/MCP.md "Tasks"): `create_items` of 101 and 1,000 sticky
 # notes called directly (the baseline: the result in the answer) against the same call as a task
-# (the handle at once, then `tasks/get` at the suggested 500 ms until it completes), and the time
+# (the handle at once, then `tasks/get` at the suggested `pollIntervalMs` until it completes), and the time
 # to the handle alone, over stateless JSON-RPC to `canvasctl up` (release build), on SQLite and on
 # PostgreSQL, timed by hyperfine in one run so the ratios compare:
 #

@@ -161,7 +161,7 @@ pub mod tasks {
     /// it answers that the task has expired.
     pub const KEEP_SECS: u64 = 3_600;
     /// The polling interval suggested to clients (`pollIntervalMs`).
-    pub const POLL_INTERVAL_MS: u64 = 500;
+    pub const POLL_INTERVAL_MS: u64 = 250;
     /// The gateway running a task says it is alive this often ...
     pub const HEARTBEAT_SECS: u64 = 1;
     /// ... and a working task not heard of for this long is failed: its gateway stopped. Its write

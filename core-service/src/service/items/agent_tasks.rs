@@ -151,7 +151,7 @@ impl ItemsService {
     async fn own_task(&self, owner: UserId, task: AgentTaskId) -> CoreResult<AgentTaskRow> {
         match self.store.agent_task(task, owner).await? {
             Some(row) if row.expires_at > Utc::now() => Ok(row),
-            Some(_) => Err(CoreError::NotFound { kind: "task (it has expired)", id: task.to_string() }),
+            Some(_) => Err(CoreError::NotFound { kind: "expired task", id: task.to_string() }),
             None => Err(CoreError::NotFound { kind: "task", id: task.to_string() }),
         }
     }
