@@ -69,7 +69,11 @@ impl McpState {
                 .max_decoding_message_size(MAX_MESSAGE_BYTES)
                 .max_encoding_message_size(MAX_MESSAGE_BYTES),
             knowledge: KnowledgeServiceClient::new(channel.clone()),
-            tasks: AgentTaskServiceClient::new(channel.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES),
+            // A task's kept result (up to `limits::tasks::MAX_RESULT_BYTES`, a `render_map` image) goes
+            // both ways.
+            tasks: AgentTaskServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES)
+                .max_encoding_message_size(MAX_MESSAGE_BYTES),
             channel,
             settings: Arc::new(settings),
         }))

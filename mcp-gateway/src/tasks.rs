@@ -102,10 +102,19 @@ async fn work(ctx: ToolContext, name: String, arguments: Map<String, Value>, tas
         }
     };
     let finish = pb::FinishTaskRequest { task_id: task_id.clone(), outcome: Some(outcome), status_message: message };
-    // Kept once: a finish that fails leaves the lease to lapse, and the task's reader is then told
-    // whether the change was made (core-service knows from the write's own mark).
+    let Err(status) = ctx.state.tasks.clone().finish_task(ctx.request(finish)).await else { return };
+    tracing::warn!(task = %task_id, code = ?status.code(), "the task's outcome could not be kept");
+    // Once more with an error that says so (a result too large to send, say). Should that fail too,
+    // the lease lapses and the task's reader is told whether the change was made (core-service
+    // knows from the write's own mark).
+    let error = ErrorData::internal_error(format!("the task's result could not be kept: {}", status.message()), None);
+    let finish = pb::FinishTaskRequest {
+        task_id: task_id.clone(),
+        status_message: error.message.to_string(),
+        outcome: Some(pb::finish_task_request::Outcome::ErrorJson(to_json(&error))),
+    };
     if let Err(status) = ctx.state.tasks.clone().finish_task(ctx.request(finish)).await {
-        tracing::warn!(task = %task_id, code = ?status.code(), "the task's outcome could not be kept");
+        tracing::warn!(task = %task_id, code = ?status.code(), "the task's failure could not be kept either");
     }
 }
 

@@ -170,7 +170,10 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
-    let agent_tasks = AgentTaskServiceServer::new(agent_tasks::AgentTaskGrpc { core: core.clone() });
+    // A task's result (up to `limits::tasks::MAX_RESULT_BYTES`) is larger than tonic's 4 MiB default.
+    let agent_tasks = AgentTaskServiceServer::new(agent_tasks::AgentTaskGrpc { core: core.clone() })
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES);
 
     tracing::info!(backend = core.storage().backend_name(), "core-service gRPC services ready");
     let routes = tonic::service::Routes::new(health_service)

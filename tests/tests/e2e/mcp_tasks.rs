@@ -27,6 +27,7 @@ backend_tests!(
     task_protocol_errors_are_the_extensions,
     a_cancelled_task_writes_nothing_and_a_committed_one_completes,
     a_task_whose_gateway_stopped_says_whether_its_change_was_made,
+    a_large_result_is_kept_and_a_too_large_one_fails_its_task,
     the_official_tasks_package_follows_our_tasks,
 );
 
@@ -223,7 +224,10 @@ async fn task_protocol_errors_are_the_extensions(backend: Backend) {
 
 async fn grpc(app: &TestApp) -> (AgentTaskServiceClient<Channel>, ItemServiceClient<Channel>) {
     let channel = Channel::from_shared(app.grpc_url.clone()).unwrap().connect().await.expect("core-service reachable");
-    (AgentTaskServiceClient::new(channel.clone()), ItemServiceClient::new(channel))
+    let limit = canvas_proto::limits::MAX_MESSAGE_BYTES;
+    let tasks =
+        AgentTaskServiceClient::new(channel.clone()).max_decoding_message_size(limit).max_encoding_message_size(limit);
+    (tasks, ItemServiceClient::new(channel))
 }
 
 fn authed<T>(message: T, user: &TestUser) -> Request<T> {
@@ -400,6 +404,41 @@ async fn a_task_whose_gateway_stopped_says_whether_its_change_was_made(backend: 
     };
     let after = tasks.finish_task(authed(finish, &owner)).await.unwrap().into_inner();
     assert_eq!(after.status(), pb::AgentTaskStatus::Failed);
+}
+
+/// A result over tonic's 4 MiB default (a large `render_map` image) is kept whole; one over
+/// `MAX_RESULT_BYTES` fails its task, saying why.
+async fn a_large_result_is_kept_and_a_too_large_one_fails_its_task(backend: Backend) {
+    use canvas_vocabulary::limits::tasks::MAX_RESULT_BYTES;
+    let app = TestApp::spawn(backend).await;
+    let (owner, _) = owner_with_project(&app).await;
+    let (mut tasks, _) = grpc(&app).await;
+    let result = |bytes: usize| {
+        let text = "x".repeat(bytes - 60);
+        let json = json!({"content": [{"type": "text", "text": text}], "isError": false}).to_string();
+        Some(pb::finish_task_request::Outcome::ResultJson(json))
+    };
+    let task = start(&mut tasks, &owner).await;
+    let finish =
+        pb::FinishTaskRequest { task_id: task.clone(), outcome: result(6 << 20), status_message: "Done.".into() };
+    assert_eq!(
+        tasks.finish_task(authed(finish, &owner)).await.unwrap().into_inner().status(),
+        pb::AgentTaskStatus::Completed
+    );
+    let kept = tasks.get_task(authed(task_ref(&task), &owner)).await.unwrap().into_inner();
+    let kept: Value = serde_json::from_str(kept.result_json.as_deref().unwrap()).unwrap();
+    assert_eq!(kept["content"][0]["text"].as_str().map(str::len), Some((6 << 20) - 60));
+
+    let task = start(&mut tasks, &owner).await;
+    let finish = pb::FinishTaskRequest {
+        task_id: task.clone(),
+        outcome: result(MAX_RESULT_BYTES + 100),
+        status_message: "Done.".into(),
+    };
+    let failed = tasks.finish_task(authed(finish, &owner)).await.unwrap().into_inner();
+    assert_eq!(failed.status(), pb::AgentTaskStatus::Failed);
+    let error: Value = serde_json::from_str(failed.error_json.as_deref().unwrap()).unwrap();
+    assert!(error["message"].as_str().unwrap().contains(&format!("more than the {MAX_RESULT_BYTES}")), "{error}");
 }
 
 /// The official Tasks extension package, over the official TypeScript client

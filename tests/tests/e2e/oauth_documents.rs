@@ -29,6 +29,7 @@ backend_tests!(
     the_typescript_sdk_connects_by_its_metadata_document,
     documents_and_urls_that_cannot_be_trusted_are_shown_not_redirected,
     a_document_is_fetched_again_only_when_its_caching_headers_say,
+    many_authorizations_of_a_client_nobody_fetched_yet_are_all_served,
 );
 
 /// What the document server answers at one path.
@@ -356,6 +357,32 @@ async fn a_document_is_fetched_again_only_when_its_caching_headers_say(backend: 
     let page = authorize(&app, &mut site, &stored, second).await;
     let (code, body) = shown_refusal(&page, "a stale document that cannot be fetched");
     assert!(code == "invalid_client" && body.contains("HTTP 503"), "{body}");
+}
+
+/// Twelve sessions ask at once to authorize a client whose document nobody fetched yet: each is
+/// shown the consent page, the client's host is asked once (the others wait for that fetch), and
+/// once the document is remembered a further request fetches nothing.
+async fn many_authorizations_of_a_client_nobody_fetched_yet_are_all_served(backend: Backend) {
+    const SESSIONS: usize = 12;
+    let (app, documents, _dir) = stack(backend).await;
+    let _ = signed_in_site(&app).await; // "ada", who signs in again below
+    let mut sites = Vec::new();
+    for _ in 0..SESSIONS {
+        let mut site = SiteClient::new(&app);
+        assert_eq!(site.sign_in("ada", crate::oauth::PASSWORD).await.status, StatusCode::SEE_OTHER);
+        sites.push(site);
+    }
+    let client_id = documents.url("crowd.json");
+    documents.serve("crowd.json", Served::json(&document(&client_id, "Crowd agent", &[REDIRECT]), "max-age=3600"));
+    let pages =
+        futures::future::join_all(sites.iter_mut().map(|site| authorize(&app, site, &client_id, REDIRECT))).await;
+    for page in &pages {
+        assert!(page.status == StatusCode::OK && page.body.contains(">Crowd agent</strong>"), "{}", page.body);
+    }
+    assert_eq!(documents.fetches("crowd.json"), 1, "one fetch for the crowd: the others waited for it");
+    let page = authorize(&app, &mut sites[0], &client_id, REDIRECT).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_eq!(documents.fetches("crowd.json"), 1, "fresh for an hour: not fetched again");
 }
 
 /// The official TypeScript MCP SDK's OAuth client, named by a metadata document, through a person's

@@ -9,11 +9,11 @@
 //! no redirects, at most [`MAX_METADATA_BYTES`] in [`DOCUMENT_FETCH_SECS`].
 //!
 //! Freshness is kept in this process only: a replica that has not seen a document fetches it once
-//! itself. A stale document that cannot be fetched again is refused, not used as it was: the
+//! itself, one fetch at a time (requests arriving meanwhile wait for it and use its outcome). A stale document that cannot be fetched again is refused, not used as it was: the
 //! client may have withdrawn a redirect URI on purpose.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -30,13 +30,45 @@ use canvas_vocabulary::limits::oauth::{
     DOCUMENTS_REMEMBERED, DOCUMENT_FETCH_SECS, DOCUMENT_FRESH_DEFAULT_SECS, DOCUMENT_FRESH_MAX_SECS,
 };
 
-/// Until when each fetched document may be used without a fetch, by URL.
+/// Until when each fetched document may be used without a fetch, by URL; and the fetches under way.
 #[derive(Debug, Default)]
 pub struct DocumentMemory {
     fresh_until: Mutex<HashMap<String, Instant>>,
+    /// One fetch of a URL at a time: requests that arrive while its document is being fetched wait
+    /// for that fetch and use what it stored, so a crowd of authorizations costs the client's host
+    /// one request. Holds only the URLs being fetched.
+    fetching: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// The turn to fetch one URL; its entry goes when nobody else waits for it.
+struct FetchTurn<'a> {
+    memory: &'a DocumentMemory,
+    url: String,
+    lock: Arc<tokio::sync::Mutex<()>>,
+    _held: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl Drop for FetchTurn<'_> {
+    fn drop(&mut self) {
+        let mut fetching = self.memory.fetching.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // This turn's references: the map's, `lock` and the guard's. Any more is someone waiting.
+        if Arc::strong_count(&self.lock) <= 3 {
+            fetching.remove(&self.url);
+        }
+    }
 }
 
 impl DocumentMemory {
+    /// Waits for the turn to fetch `url`.
+    async fn turn(&self, url: &str) -> FetchTurn<'_> {
+        let lock = {
+            let mut fetching = self.fetching.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            fetching.entry(url.to_owned()).or_default().clone()
+        };
+        let held = lock.clone().lock_owned().await;
+        FetchTurn { memory: self, url: url.to_owned(), lock, _held: held }
+    }
+
     fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, Instant>> {
         // Each write is one insert or removal: a poisoned map is still whole.
         self.fresh_until.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -84,6 +116,13 @@ impl AccountsService {
         if let Some(problem) = document_url_problem(client_id) {
             return Ok(Err(OAuthRefusal::new("invalid_client", format!("the client_id URL {problem}"))));
         }
+        if self.documents.is_fresh(client_id, Instant::now()) {
+            if let Some(client) = self.store.get_oauth_client(client_id).await? {
+                return Ok(Ok(client));
+            }
+        }
+        // One fetch at a time per URL; a request that waited finds what the fetch before it stored.
+        let _turn = self.documents.turn(client_id).await;
         let now = Instant::now();
         if self.documents.is_fresh(client_id, now) {
             if let Some(client) = self.store.get_oauth_client(client_id).await? {
