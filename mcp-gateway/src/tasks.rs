@@ -107,7 +107,11 @@ async fn work(ctx: ToolContext, name: String, arguments: Map<String, Value>, tas
     // Once more with an error that says so (a result too large to send, say). Should that fail too,
     // the lease lapses and the task's reader is told whether the change was made (core-service
     // knows from the write's own mark).
-    let error = ErrorData::internal_error(format!("the task's result could not be kept: {}", status.message()), None);
+    let why = match classify(&status) {
+        CallFailure::Refused(refusal) => refusal.message,
+        _ => "core-service did not answer".to_owned(),
+    };
+    let error = ErrorData::internal_error(format!("the task's result could not be kept: {why}"), None);
     let finish = pb::FinishTaskRequest {
         task_id: task_id.clone(),
         status_message: error.message.to_string(),
