@@ -360,13 +360,14 @@ async fn presence_announcements_write_nothing_to_the_database() {
     }
     while follower.next(Duration::from_secs(1)).await.is_some() {}
     // Whatever the set-up wrote settles first (the indexer, the token's use). The start-up's own
-    // writes (the migrations, the first signing key) are counted only when their connection
+    // writes (the migrations, the first signing key, the once-per-database repair's record) are
+    // counted only when their connection
     // reports them, which PostgreSQL 15 does for an idle connection after up to 10 s
     // (PGSTAT_IDLE_INTERVAL): seen late, they looked like writes of the announcements on a loaded
     // machine. So they are waited for (at most 30 s) before the steady readings.
     for _ in 0..20 {
         let seen = rows_written(&pool).await;
-        if ["_sqlx_migrations", "signing_keys"].iter().all(|t| seen.get(*t).is_some_and(|n| *n > 0)) {
+        if ["_sqlx_migrations", "signing_keys", "data_repairs"].iter().all(|t| seen.get(*t).is_some_and(|n| *n > 0)) {
             break;
         }
     }
