@@ -40,6 +40,10 @@ function describe(payload: WebhookPayload): string {
       return `${change.kind} ${change.new.role}`;
     case "user.removed":
       return "user.removed";
+    case "webhook.disabled":
+      return `webhook.disabled ${change.subject.id} ${change.new.reason ?? "without a reason"}`;
+    case "webhook.deliveryExhausted":
+      return `webhook.deliveryExhausted ${change.new.eventKind} after ${change.new.attempts}`;
     case "ping":
       return `ping ${change.occurredAt.length > 0}`;
     default:

@@ -300,7 +300,9 @@ fn the_module_scan_reads_every_form_of_crate_path() {
 /// site. Unit-test files (`*_tests.rs`) may spell them as the JSON a client sends.
 #[test]
 fn event_kinds_are_spelt_only_by_their_list() {
-    const KINDS: [&str; 6] = [
+    const KINDS: [&str; 8] = [
+        "\"webhook.disabled\"",
+        "\"webhook.deliveryExhausted\"",
         "\"item.created\"",
         "\"item.updated\"",
         "\"item.deleted\"",

@@ -211,9 +211,23 @@ pub mod archive;
 
 /// Webhook definitions.
 pub mod webhooks {
-    /// Every event kind a webhook can select (core-service stores them as bits in this order).
-    pub const EVENT_KINDS: [&str; 6] =
-        ["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed"];
+    /// Every event kind a webhook can select (core-service stores them as bits in this order): the
+    /// spec's six, then the operational kinds (docs/WEBHOOKS.md "Operational events"), which the
+    /// service raises about the project's own webhooks and which only a definition that lists them
+    /// receives.
+    pub const EVENT_KINDS: [&str; 8] = [
+        "item.created",
+        "item.updated",
+        "item.deleted",
+        "user.added",
+        "user.roleChanged",
+        "user.removed",
+        "webhook.disabled",
+        "webhook.deliveryExhausted",
+    ];
+    /// The operational kinds' common prefix: the change stream leaves them out (they are about
+    /// webhooks, which only Managers and Admins see, not about the map).
+    pub const OPERATIONAL_PREFIX: &str = "webhook.";
     /// Longest `name`, in characters.
     pub const MAX_NAME_CHARS: usize = 128;
     /// Largest `customData`, in bytes of its JSON text.

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use crate::items::{ItemTypeDef, PropertyDef, ITEM_TYPES};
 use crate::json_schema::read_kind;
-use crate::limits::webhooks::EVENT_KINDS;
+use crate::limits::webhooks::{EVENT_KINDS, OPERATIONAL_PREFIX};
 
 /// A project member's role, as `user.*` events carry it (`{"role": …}`).
 pub const PROJECT_ROLES: [&str; 4] = ["Viewer", "Editor", "Manager", "Admin"];
@@ -31,8 +31,9 @@ pub struct EventType {
     pub description: &'static str,
 }
 
-/// The catalog: the spec's six kinds in their order, then the test call's `ping`.
-pub const EVENT_TYPES: [EventType; 7] = [
+/// The catalog: the spec's six kinds in their order, the two operational kinds, then the test
+/// call's `ping`.
+pub const EVENT_TYPES: [EventType; 9] = [
     EventType {
         name: EVENT_KINDS[0],
         description: "An item was created (by any route: one create, a bulk create, a diagram, an archive import). \
@@ -54,6 +55,20 @@ pub const EVENT_TYPES: [EventType; 7] = [
     },
     EventType { name: EVENT_KINDS[4], description: "A member's role changed; `new.role` and `old.role`." },
     EventType { name: EVENT_KINDS[5], description: "A member left the project or was removed." },
+    EventType {
+        name: EVENT_KINDS[6],
+        description: "Operational: a webhook of the project was disabled, by its failures in a row or a `410 Gone`. \
+            `subject.id` is that webhook; `new` says why and its last answer. It is called again by \
+            `POST .../webhooks/{webhookId}/enable`; its deliveries wait until then. Raised by the service: no \
+            `actorUserId`.",
+    },
+    EventType {
+        name: EVENT_KINDS[7],
+        description: "Operational: a delivery was given up after every attempt. `subject.id` is its webhook; `new` \
+            names the delivery, its event and its last answer. `POST .../webhooks/{webhookId}/recover` with \
+            `since` at or before `new.eventOccurredAt` sends it again. A delivery of an operational event that is \
+            given up raises none. Raised by the service: no `actorUserId`.",
+    },
     EventType {
         name: PING,
         description: "A test call (`POST .../webhooks/test`): `webhookId` is null, as the definition tested is not \
@@ -173,6 +188,59 @@ fn member_change(kind: &str) -> Value {
     change
 }
 
+fn nullable(schema: Value) -> Value {
+    json!({"anyOf": [schema, {"type": "null"}]})
+}
+
+/// The change of an operational event: about a webhook, raised by the service (no actor).
+fn operational_change(kind: &str) -> Value {
+    let mut properties = change_head(kind, json!({"const": "webhook"}));
+    properties.remove("actorUserId");
+    let name = ("name", nullable(json!({"type": "string", "description": "The webhook's `name`, if it has one."})));
+    let last_status = ("lastStatusCode", nullable(json!({"type": "integer"})));
+    let last_error = ("lastError", nullable(json!({"type": "string"})));
+    let new = if kind == EVENT_KINDS[6] {
+        closed(
+            members([
+                name,
+                ("reason", nullable(json!({"type": "string"}))),
+                ("disabledAt", date_time()),
+                ("consecutiveFailures", json!({"type": "integer", "minimum": 0})),
+                last_status,
+                last_error,
+            ]),
+            &["name", "reason", "disabledAt", "consecutiveFailures", "lastStatusCode", "lastError"],
+        )
+    } else {
+        closed(
+            members([
+                name,
+                ("deliveryId", uuid()),
+                ("eventId", uuid()),
+                ("eventKind", json!({"type": "string", "enum": &EVENT_KINDS[..6]})),
+                ("eventOccurredAt", date_time()),
+                ("attempts", json!({"type": "integer", "minimum": 1})),
+                last_status,
+                last_error,
+            ]),
+            &[
+                "name",
+                "deliveryId",
+                "eventId",
+                "eventKind",
+                "eventOccurredAt",
+                "attempts",
+                "lastStatusCode",
+                "lastError",
+            ],
+        )
+    };
+    properties.insert("new".into(), new);
+    let mut change = closed(properties, &["kind", "eventId", "seq", "occurredAt", "subject", "new"]);
+    change["title"] = json!("Change");
+    change
+}
+
 /// The change of `kind`, or None for a kind not in the catalog.
 fn change(kind: &str) -> Option<Value> {
     if kind == PING {
@@ -187,6 +255,9 @@ fn change(kind: &str) -> Option<Value> {
         // of OpenAPI documents cannot see in a nested member (Redocly asks for a discriminator,
         // which must be a top-level property); validation is the same either way.
         return Some(json!({"anyOf": variants}));
+    }
+    if kind.starts_with(OPERATIONAL_PREFIX) && EVENT_KINDS.contains(&kind) {
+        return Some(operational_change(kind));
     }
     EVENT_KINDS.contains(&kind).then(|| member_change(kind))
 }
@@ -253,6 +324,18 @@ mod tests {
         let schema = payload_schema(EVENT_KINDS[0]).unwrap();
         let variants = schema["properties"]["changes"]["items"]["anyOf"].as_array().unwrap();
         assert!(variants.iter().any(|v| v["title"] == "StickyNoteChange"));
+    }
+
+    #[test]
+    fn operational_kinds_name_a_webhook_and_no_actor() {
+        for kind in &EVENT_KINDS[6..] {
+            let schema = payload_schema(kind).unwrap();
+            let change = &schema["properties"]["changes"]["items"];
+            assert_eq!(change["properties"]["subject"]["properties"]["type"]["const"], "webhook", "{kind}");
+            assert!(change["properties"].get("actorUserId").is_none(), "{kind}");
+            assert!(change["required"].as_array().unwrap().contains(&json!("new")), "{kind}");
+        }
+        assert_eq!(payload_title(EVENT_KINDS[7]), "WebhookPayloadWebhookDeliveryExhausted");
     }
 
     #[test]

@@ -1162,6 +1162,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.deliveryExhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `webhook.deliveryExhausted`: the call a receiver gets
+         * @description Operational: a delivery was given up after every attempt. `subject.id` is its webhook; `new` names the delivery, its event and its last answer. `POST .../webhooks/{webhookId}/recover` with `since` at or before `new.eventOccurredAt` sends it again. A delivery of an operational event that is given up raises none. Raised by the service: no `actorUserId`.
+         */
+        post: operations["onWebhookDeliveryExhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `webhook.disabled`: the call a receiver gets
+         * @description Operational: a webhook of the project was disabled, by its failures in a row or a `410 Gone`. `subject.id` is that webhook; `new` says why and its last answer. It is called again by `POST .../webhooks/{webhookId}/enable`; its deliveries wait until then. Raised by the service: no `actorUserId`.
+         */
+        post: operations["onWebhookDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1527,13 +1567,13 @@ export interface components {
             } | null;
         };
         /** @enum {string} */
-        EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed";
+        EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted";
         /** @description One kind of webhook call. */
         EventType: {
             /** @description When it is sent. */
             description: string;
             /** @enum {string} */
-            name: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "ping";
+            name: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted" | "ping";
             /** @description A JSON Schema (draft 2020-12) document. */
             schema: {
                 [key: string]: unknown;
@@ -3485,6 +3525,107 @@ export interface components {
                     id: string;
                     /** @constant */
                     type: "user";
+                };
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadWebhookDeliveryExhausted
+         * @description `webhook.deliveryExhausted`: Operational: a delivery was given up after every attempt. `subject.id` is its webhook; `new` names the delivery, its event and its last answer. `POST .../webhooks/{webhookId}/recover` with `since` at or before `new.eventOccurredAt` sends it again. A delivery of an operational event that is given up raises none. Raised by the service: no `actorUserId`.
+         */
+        WebhookPayloadWebhookDeliveryExhausted: {
+            changes: {
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "webhook.deliveryExhausted";
+                new: {
+                    attempts: number;
+                    /** Format: uuid */
+                    deliveryId: string;
+                    /** Format: uuid */
+                    eventId: string;
+                    /** @enum {string} */
+                    eventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed";
+                    /** Format: date-time */
+                    eventOccurredAt: string;
+                    lastError: string | null;
+                    lastStatusCode: number | null;
+                    name: string | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "webhook";
+                };
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadWebhookDisabled
+         * @description `webhook.disabled`: Operational: a webhook of the project was disabled, by its failures in a row or a `410 Gone`. `subject.id` is that webhook; `new` says why and its last answer. It is called again by `POST .../webhooks/{webhookId}/enable`; its deliveries wait until then. Raised by the service: no `actorUserId`.
+         */
+        WebhookPayloadWebhookDisabled: {
+            changes: {
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "webhook.disabled";
+                new: {
+                    consecutiveFailures: number;
+                    /** Format: date-time */
+                    disabledAt: string;
+                    lastError: string | null;
+                    lastStatusCode: number | null;
+                    name: string | null;
+                    reason: string | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "webhook";
                 };
             }[];
             /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
@@ -7023,6 +7164,106 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookPayloadUserRoleChanged"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookDeliveryExhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadWebhookDeliveryExhausted"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadWebhookDisabled"];
             };
         };
         responses: {

@@ -17,6 +17,8 @@ export type WebhookPayload =
   | Schemas["WebhookPayloadUserAdded"]
   | Schemas["WebhookPayloadUserRoleChanged"]
   | Schemas["WebhookPayloadUserRemoved"]
+  | Schemas["WebhookPayloadWebhookDisabled"]
+  | Schemas["WebhookPayloadWebhookDeliveryExhausted"]
   | Schemas["WebhookPayloadPing"];
 
 /** Why a call was refused; answer it with a 4xx and do not act on it. */

@@ -8,7 +8,12 @@
 
 use std::fmt;
 
-use canvas_vocabulary::limits::webhooks::EVENT_KINDS;
+use canvas_domain::UserId;
+use canvas_vocabulary::limits::webhooks::{EVENT_KINDS, OPERATIONAL_PREFIX};
+
+/// The actor of an operational event: nobody, the service itself (the `events` column holds an
+/// actor for every event, and no account has the nil id). Its body carries no `actorUserId`.
+pub const SERVICE_ACTOR: UserId = UserId::from_uuid(uuid::Uuid::nil());
 
 /// What a change event records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,17 +24,23 @@ pub enum EventKind {
     UserAdded,
     UserRoleChanged,
     UserRemoved,
+    /// Operational: a webhook of the project was disabled by its failures or a `410 Gone`.
+    WebhookDisabled,
+    /// Operational: a delivery was given up after every attempt.
+    WebhookDeliveryExhausted,
 }
 
 impl EventKind {
     /// Every kind, in the bit order of [`EVENT_KINDS`].
-    pub const ALL: [EventKind; 6] = [
+    pub const ALL: [EventKind; 8] = [
         Self::ItemCreated,
         Self::ItemUpdated,
         Self::ItemDeleted,
         Self::UserAdded,
         Self::UserRoleChanged,
         Self::UserRemoved,
+        Self::WebhookDisabled,
+        Self::WebhookDeliveryExhausted,
     ];
 
     /// The name stored, sent to webhooks and streamed (`item.created`, `user.roleChanged`, …).
@@ -40,6 +51,12 @@ impl EventKind {
     /// The kind of a name; `None` for anything else.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// Whether the service raised it about the project's webhooks (not a change of the map or its
+    /// members): never on the change stream, and a delivery of one given up raises nothing more.
+    pub fn is_operational(self) -> bool {
+        self.as_str().starts_with(OPERATIONAL_PREFIX)
     }
 
     /// The kind's bit in a webhook's `event_mask`: the fan-out inside the event's transaction
@@ -80,6 +97,8 @@ mod tests {
             assert_eq!(kind.bit(), 1 << i);
         }
         assert_eq!(EventKind::parse("ping"), None);
+        let operational: Vec<EventKind> = EventKind::ALL.into_iter().filter(|k| k.is_operational()).collect();
+        assert_eq!(operational, [EventKind::WebhookDisabled, EventKind::WebhookDeliveryExhausted]);
         assert!(EventKind::try_from("item.moved".to_owned()).is_err());
     }
 }

@@ -8,7 +8,7 @@ use canvas_proto::v1::agent_task_service_server::AgentTaskService;
 use tonic::{Request, Response, Status};
 
 use super::authenticate;
-use crate::domain::AgentTaskId;
+use crate::domain::{AgentTaskId, TaskStatus};
 use crate::error::CoreError;
 use crate::grpc::status::invalid;
 use crate::service::items::agent_tasks::TaskOutcome;
@@ -25,12 +25,11 @@ type Reply<T> = Result<Response<T>, Status>;
 
 /// A task in its gRPC form.
 fn task(row: AgentTaskRow) -> pb::AgentTask {
-    let status = match row.status.as_str() {
-        "working" => pb::AgentTaskStatus::Working,
-        "completed" => pb::AgentTaskStatus::Completed,
-        "failed" => pb::AgentTaskStatus::Failed,
-        "cancelled" => pb::AgentTaskStatus::Cancelled,
-        _ => pb::AgentTaskStatus::Unspecified,
+    let status = match row.status {
+        TaskStatus::Working => pb::AgentTaskStatus::Working,
+        TaskStatus::Completed => pb::AgentTaskStatus::Completed,
+        TaskStatus::Failed => pb::AgentTaskStatus::Failed,
+        TaskStatus::Cancelled => pb::AgentTaskStatus::Cancelled,
     };
     pb::AgentTask {
         task_id: row.id.to_string(),

@@ -151,8 +151,8 @@ pub use retrieval::{
 pub use rows::*;
 pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS, MAX_STANDBY_MAX_WAIT_MS};
 pub use webhooks::{
-    AttemptOutcome, AttemptRow, DueListener, LeasedRow, NewRecovery, RecoveryProgress, RecoveryRow, SigningKeyRow,
-    SlowDown, Started, WebhookAlertRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
+    AttemptOutcome, AttemptRow, DueListener, LeasedRow, NewRecovery, Recorded, RecoveryProgress, RecoveryRow,
+    SigningKeyRow, SlowDown, Started, WebhookAlertRow, WebhookRow, WebhooksStore, DUE_CHANNEL,
 };
 
 use crate::error::{CoreError, Dependency};

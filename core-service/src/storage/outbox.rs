@@ -20,7 +20,7 @@ const INSERT_EVENT: &str = "INSERT INTO events \
 /// statement on PostgreSQL).
 macro_rules! insert_event {
     ($executor:expr, $event:expr) => {{
-        let event: &NewEvent = $event;
+        let event: &crate::storage::NewEvent = $event;
         crate::storage::outbox::Outbox::insert_event($executor, event).await
     }};
 }

@@ -11,7 +11,9 @@
 //! the properties after the change (all of them for a create, only the
 //! changed ones for an update), `old` their values before (update, delete).
 //! A test call carries one change `{"kind": "ping", "occurredAt": "…"}` and
-//! `webhookId: null` (the definition is not saved).
+//! `webhookId: null` (the definition is not saved). An operational event
+//! (`webhook.disabled`, `webhook.deliveryExhausted`) has no `actorUserId`: the
+//! service raised it.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
@@ -19,6 +21,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
+use crate::domain::SERVICE_ACTOR;
 use crate::error::CoreError;
 use crate::storage::EventRow;
 
@@ -49,7 +52,10 @@ pub fn change(event: &EventRow) -> Value {
     // receiver keeps the highest seq applied per item and drops anything at or below it.
     change.insert("seq".into(), json!(event.seq));
     change.insert("occurredAt".into(), Value::String(timestamp(event.occurred_at)));
-    change.insert("actorUserId".into(), Value::String(event.actor_user_id.to_string()));
+    // An operational event's actor is the service: it names no person.
+    if event.actor_user_id != SERVICE_ACTOR {
+        change.insert("actorUserId".into(), Value::String(event.actor_user_id.to_string()));
+    }
     change.insert("subject".into(), json!({"type": event.subject_type, "id": event.subject_id.to_string()}));
     if let Value::Object(payload) = &event.payload {
         for key in ["parent", "new", "old"] {

@@ -297,19 +297,7 @@ async fn write_old_row(app: &TestApp, project: &str, owner: &TestUser, item_type
 
 /// Forgets that the repair ran, as a database migrated from before the rule has never run it.
 async fn forget_the_repair(app: &TestApp) {
-    use sqlx::Connection;
-    let sql = "DELETE FROM data_repairs";
-    match &app.db.database_url {
-        Some(url) => {
-            let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
-            sqlx::query(sql).execute(&mut conn).await.unwrap();
-        }
-        None => {
-            let url = format!("sqlite://{}", app.db.data_dir().join("canvas.db").display());
-            let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
-            sqlx::query(sql).execute(&mut conn).await.unwrap();
-        }
-    }
+    app.db.execute("DELETE FROM data_repairs").await;
 }
 
 async fn a_database_written_before_the_rule_is_repaired_once_at_start(backend: Backend) {

@@ -82,6 +82,7 @@ mod webhooks_copy;
 mod webhooks_delivery;
 mod webhooks_fault;
 mod webhooks_listen;
+mod webhooks_operational;
 mod webhooks_pace;
 mod webhooks_recover;
 mod webhooks_safety;

@@ -59,6 +59,11 @@ pub async fn post(app: &TestApp, auth: Option<&str>, accept: &str, body: impl In
     if let Some(auth) = auth {
         request = request.header("authorization", auth);
     }
+    answer(request).await
+}
+
+/// Sends a request to the MCP endpoint and keeps its answer as it came.
+async fn answer(request: reqwest::RequestBuilder) -> Raw {
     let response = request.send().await.expect("the MCP endpoint answers");
     Raw {
         status: response.status(),
@@ -91,7 +96,7 @@ pub(crate) async fn post_newest(
         "io.modelcontextprotocol/clientCapabilities": capabilities,
     });
     let message = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
-    let response = app
+    let request = app
         .http
         .post(app.mcp_url())
         .header("authorization", user.bearer())
@@ -100,11 +105,8 @@ pub(crate) async fn post_newest(
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", method)
         .header("mcp-name", name)
-        .body(message.to_string())
-        .send()
-        .await
-        .unwrap();
-    Raw { status: response.status(), headers: response.headers().clone(), text: response.text().await.unwrap() }
+        .body(message.to_string());
+    answer(request).await
 }
 
 pub(crate) async fn call_tool(app: &TestApp, user: &TestUser, name: &str, arguments: Value) -> Value {

@@ -29,6 +29,7 @@ backend_tests!(
     a_task_whose_gateway_stopped_says_whether_its_change_was_made,
     a_large_result_is_kept_and_a_too_large_one_fails_its_task,
     the_official_tasks_package_follows_our_tasks,
+    a_task_past_its_keeping_time_is_forgotten,
 );
 
 const TASKS: &str = "io.modelcontextprotocol/tasks";
@@ -462,4 +463,32 @@ async fn the_official_tasks_package_follows_our_tasks(backend: Backend) {
         output.status.success() && stdout.contains("5 passed, 0 failed"),
         "the tasks package's checks failed; see above"
     );
+}
+
+/// A task is kept `KEEP_SECS` (1 h, the `ttlMs` every task states): past it, `tasks/get` answers as
+/// for a task that never was, and the next task started deletes its row.
+async fn a_task_past_its_keeping_time_is_forgotten(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, _project) = owner_with_project(&app).await;
+    let (mut tasks, _) = grpc(&app).await;
+    let old = start(&mut tasks, &owner).await;
+    let kept = get(&app, &owner, &old).await;
+    assert_eq!(kept["result"]["status"], "working", "{kept}");
+    assert_eq!(kept["result"]["ttlMs"], json!(KEEP_SECS * 1000), "{kept}");
+
+    // An hour later, as the database sees it: the task's keeping time ends at its start.
+    assert_eq!(app.db.execute("UPDATE agent_tasks SET expires_at = created_at").await, 1);
+    let forgotten = get(&app, &owner, &old).await;
+    let never = get(&app, &owner, &uuid::Uuid::new_v4().to_string()).await;
+    assert_eq!(forgotten["error"]["code"], json!(-32602), "{forgotten}");
+    assert_eq!(forgotten["error"]["code"], never["error"]["code"], "as a task that never was");
+    assert!(forgotten["error"]["message"].as_str().unwrap_or_default().starts_with("Failed to retrieve task"));
+    let cancel = rpc(&app, &owner, "tasks/cancel", &old, json!({"taskId": old}), true).await;
+    assert_eq!(cancel["error"]["code"], json!(-32602), "nor can it be cancelled: {cancel}");
+
+    // The next start prunes it; the new task is kept.
+    let new = start(&mut tasks, &owner).await;
+    assert_eq!(app.db.execute("UPDATE agent_tasks SET tool = tool WHERE expires_at = created_at").await, 0);
+    assert_eq!(app.db.execute("UPDATE agent_tasks SET tool = tool").await, 1, "only the new task is left");
+    assert_eq!(get(&app, &owner, &new).await["result"]["status"], "working");
 }

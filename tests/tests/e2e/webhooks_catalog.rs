@@ -174,7 +174,17 @@ async fn the_catalog_is_public_cacheable_not_re_cased_and_the_openapi_webhooks_s
         catalog["elements"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["item.created", "item.updated", "item.deleted", "user.added", "user.roleChanged", "user.removed", "ping"]
+        [
+            "item.created",
+            "item.updated",
+            "item.deleted",
+            "user.added",
+            "user.roleChanged",
+            "user.removed",
+            "webhook.disabled",
+            "webhook.deliveryExhausted",
+            "ping"
+        ]
     );
     // jsonCasing cannot re-case a schema; an unknown casing is still refused as everywhere.
     let snake: Value = app.http.get(format!("{url}?jsonCasing=snake")).send().await.unwrap().json().await.unwrap();

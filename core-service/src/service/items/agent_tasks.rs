@@ -15,7 +15,7 @@ use chrono::{Duration, Utc};
 use serde_json::json;
 
 use super::ItemsService;
-use crate::domain::{AgentTaskId, UserId};
+use crate::domain::{AgentTaskId, TaskStatus, UserId};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::{AgentTaskRow, TaskClaim, TaskEnd};
@@ -63,7 +63,7 @@ impl ItemsService {
             id: AgentTaskId::random(),
             owner_id: who.user_id,
             tool: tool.chars().take(64).collect(),
-            status: "working".to_owned(),
+            status: TaskStatus::Working,
             status_message: message.chars().take(500).collect(),
             result: None,
             error: None,
@@ -81,7 +81,7 @@ impl ItemsService {
     pub async fn get_task(&self, who: &Principal, task: AgentTaskId) -> CoreResult<AgentTaskRow> {
         let row = self.own_task(who.user_id, task).await?;
         let now = Utc::now();
-        if row.status != "working" || row.lease_until > now {
+        if row.status != TaskStatus::Working || row.lease_until > now {
             return Ok(row);
         }
         let end = TaskEnd::Failed { error: lost_gateway_error(row.committed_at.is_some()) };
@@ -131,7 +131,7 @@ impl ItemsService {
     /// as completed). Answers the task as it is after.
     pub async fn cancel_task(&self, who: &Principal, task: AgentTaskId) -> CoreResult<AgentTaskRow> {
         let row = self.own_task(who.user_id, task).await?;
-        if row.status == "working" {
+        if row.status == TaskStatus::Working {
             let message = "Cancelled at the client's request; nothing was written.";
             self.store.end_agent_task(task, who.user_id, &TaskEnd::Cancelled, message, true, Utc::now()).await?;
         }
@@ -141,7 +141,7 @@ impl ItemsService {
     /// The claim a write working for `task` runs under: the caller's task, still working.
     pub async fn task_claim(&self, who: &Principal, task: AgentTaskId) -> CoreResult<TaskClaim> {
         let row = self.own_task(who.user_id, task).await?;
-        if row.status != "working" {
+        if row.status != TaskStatus::Working {
             return Err(CoreError::Conflict(format!("task '{task}' is {}; nothing was written", row.status)));
         }
         Ok(TaskClaim { task, owner: who.user_id })

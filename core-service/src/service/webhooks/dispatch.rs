@@ -16,7 +16,7 @@ use webhook_client::{Call, Outcome};
 
 use super::WebhooksService;
 use crate::error::{CoreError, CoreResult, Dependency};
-use crate::storage::{AttemptOutcome, EventRow, SigningKeyRow, SlowDown};
+use crate::storage::{AttemptOutcome, EventRow, Recorded, SigningKeyRow, SlowDown};
 use crate::webhooks::keys::{self, NewKey};
 use crate::webhooks::runtime::{
     DeliveryReport, LeasedCall, DEFAULT_LEASE, KEY_RING_FRESH, LEASE_BOUNDS, MAX_LEASE_BATCH, MAX_REPORT_BATCH,
@@ -242,14 +242,15 @@ impl WebhooksService {
     /// `Retry-After` slows the webhook down instead (`webhooks::retry`).
     pub async fn report_delivery(&self, report: DeliveryReport) -> CoreResult<bool> {
         let recorded = self.store.record_attempt(&self.attempt_outcome(&report, Utc::now())).await?;
-        self.wake_for_recoveries(recorded.released);
+        self.wake_if_enqueued(&recorded);
         Ok(recorded.recorded.first().copied().unwrap_or(false))
     }
 
-    /// A recovery's next delivery became due in a report's transaction (`storage/webhooks/recoveries.rs`):
-    /// the dispatchers are told now rather than at their next poll.
-    fn wake_for_recoveries(&self, released: u64) {
-        if released > 0 {
+    /// A recovery's next delivery became due in a report's transaction (`storage/webhooks/recoveries.rs`),
+    /// or an operational event was raised there (`storage/webhooks/operational.rs`): the
+    /// dispatchers are told now rather than at their next poll.
+    fn wake_if_enqueued(&self, recorded: &Recorded) {
+        if recorded.enqueued() {
             self.runtime.due.written();
         }
     }
@@ -263,7 +264,7 @@ impl WebhooksService {
         let now = Utc::now();
         let outcomes: Vec<AttemptOutcome> = reports.iter().map(|r| self.attempt_outcome(r, now)).collect();
         let recorded = self.store.record_attempts(&outcomes).await?;
-        self.wake_for_recoveries(recorded.released);
+        self.wake_if_enqueued(&recorded);
         Ok(recorded.recorded.into_iter().filter(|r| *r).count() as u32)
     }
 

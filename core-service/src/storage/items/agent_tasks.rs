@@ -12,7 +12,7 @@
 use chrono::{DateTime, Utc};
 
 use super::ItemsStore;
-use crate::domain::{AgentTaskId, UserId};
+use crate::domain::{AgentTaskId, TaskStatus, UserId};
 use crate::error::CoreError;
 use crate::storage::db_error;
 
@@ -27,8 +27,8 @@ pub struct AgentTaskRow {
     pub id: AgentTaskId,
     pub owner_id: UserId,
     pub tool: String,
-    /// `working`, `completed`, `failed` or `cancelled`.
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: TaskStatus,
     pub status_message: String,
     /// Completed: the MCP `CallToolResult` (JSON).
     pub result: Option<String>,
@@ -50,11 +50,11 @@ pub enum TaskEnd {
 }
 
 impl TaskEnd {
-    fn parts(&self) -> (&'static str, Option<&str>, Option<&str>) {
+    fn parts(&self) -> (TaskStatus, Option<&str>, Option<&str>) {
         match self {
-            Self::Completed { result } => ("completed", Some(result), None),
-            Self::Failed { error } => ("failed", None, Some(error)),
-            Self::Cancelled => ("cancelled", None, None),
+            Self::Completed { result } => (TaskStatus::Completed, Some(result), None),
+            Self::Failed { error } => (TaskStatus::Failed, None, Some(error)),
+            Self::Cancelled => (TaskStatus::Cancelled, None, None),
         }
     }
 }
@@ -119,7 +119,7 @@ impl ItemsStore {
             .bind(task.id)
             .bind(task.owner_id)
             .bind(&task.tool)
-            .bind(&task.status)
+            .bind(task.status.as_str())
             .bind(&task.status_message)
             .bind(&task.result)
             .bind(&task.error)
@@ -210,7 +210,7 @@ impl ItemsStore {
             ))
             .bind(id)
             .bind(owner)
-            .bind(status)
+            .bind(status.as_str())
             .bind(result)
             .bind(error)
             .bind(message)

@@ -319,6 +319,11 @@ impl ItemsStore {
     }
 }
 
+/// The records a follower of the map reads: not the operational ones (`EventKind::is_operational`,
+/// about the project's webhooks, for Managers' webhooks only), which share the outbox so that
+/// their deliveries are written in the transaction that records the failure.
+const MAP_KINDS: &str = "kind NOT LIKE 'webhook.%'";
+
 impl ItemsStore {
     /// Outbox records of a project after `after_seq`, oldest first: what
     /// consumers (webhooks, the knowledge index) read.
@@ -350,7 +355,7 @@ impl ItemsStore {
         let rows = with_read_pool!(self, pool => {
             sqlx::query_as::<_, PositionedEvent>(&format!(
                 "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload, \
-                 {position} AS position FROM events WHERE project_id = $1 AND {position} >= $2 ORDER BY seq"
+                 {position} AS position FROM events WHERE project_id = $1 AND {position} >= $2 AND {MAP_KINDS} ORDER BY seq"
             ))
             .bind(project_id)
             .bind(floor)
@@ -377,7 +382,7 @@ impl ItemsStore {
         let rows = with_read_pool!(self, pool => {
             sqlx::query_as::<_, PositionedEvent>(&format!(
                 "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload, \
-                 {position} AS position FROM events WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3"
+                 {position} AS position FROM events WHERE project_id = $1 AND seq > $2 AND {MAP_KINDS} ORDER BY seq LIMIT $3"
             ))
             .bind(project_id)
             .bind(after_seq)
@@ -415,10 +420,10 @@ impl ItemsStore {
         limit: u32,
     ) -> Result<Vec<crate::storage::EventRow>> {
         with_read_pool!(self, pool => {
-            sqlx::query_as::<_, crate::storage::EventRow>(
+            sqlx::query_as::<_, crate::storage::EventRow>(&format!(
                 "SELECT seq, id, project_id, kind, subject_id, subject_type, actor_user_id, occurred_at, payload \
-                 FROM events WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            )
+                 FROM events WHERE project_id = $1 AND seq > $2 AND {MAP_KINDS} ORDER BY seq LIMIT $3",
+            ))
             .bind(project_id)
             .bind(after_seq)
             .bind(i64::from(limit))
@@ -444,4 +449,19 @@ pub struct EventChanges {
     pub records: Vec<(crate::storage::EventRow, i64)>,
     /// Where the next read starts.
     pub next_floor: i64,
+}
+
+#[cfg(test)]
+mod map_kinds_tests {
+    use super::MAP_KINDS;
+    use crate::domain::EventKind;
+    use canvas_vocabulary::limits::webhooks::OPERATIONAL_PREFIX;
+
+    #[test]
+    fn the_map_filter_leaves_out_exactly_the_operational_kinds() {
+        assert_eq!(MAP_KINDS, format!("kind NOT LIKE '{OPERATIONAL_PREFIX}%'"));
+        for kind in EventKind::ALL {
+            assert_eq!(kind.as_str().starts_with(OPERATIONAL_PREFIX), kind.is_operational(), "{kind}");
+        }
+    }
 }

@@ -1,12 +1,14 @@
 //! What the dispatchers report: each attempt's outcome, recorded with the delivery's next state
 //! and its webhook's status (the failures in a row, the automatic disable, and the slow-down a
-//! receiver asked for with 429), in one transaction per batch of reports.
+//! receiver asked for with 429), and the operational events of a give-up or a disable
+//! (`operational.rs`), in one transaction per batch of reports.
 
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+use super::operational::{raise_disabled, raise_exhausted, Disabled, DISABLED_RETURNING};
 use super::recoveries::advance_recoveries;
 use super::WebhooksStore;
 use crate::error::CoreError;
@@ -103,7 +105,8 @@ macro_rules! record_delivery {
 }
 
 /// Records one outcome in its webhook's status (last attempt, failures in a row) on the open
-/// transaction `$tx`, with the automatic disable.
+/// transaction `$tx`, with the automatic disable and its `webhook.disabled` event; evaluates to the
+/// operational events raised (0 or 1).
 macro_rules! record_status {
     ($tx:ident, $webhook_id:expr, $outcome:expr, $slowed:expr) => {{
         let (webhook_id, outcome, slowed): (Uuid, &AttemptOutcome, bool) = ($webhook_id, $outcome, $slowed);
@@ -123,6 +126,7 @@ macro_rules! record_status {
             .execute(&mut *$tx)
             .await
             .map_err(db_error)?;
+            0u64
         } else {
             let succeeded = outcome.error.is_none();
             let status_sql = if succeeded {
@@ -138,24 +142,29 @@ macro_rules! record_status {
                 status = status.bind(&outcome.error);
             }
             status.execute(&mut *$tx).await.map_err(db_error)?;
-            if !succeeded {
+            if succeeded {
+                0u64
+            } else {
                 let (failures, first_before) = outcome.disable_rule;
                 let reason = outcome.disable_now.clone().unwrap_or_else(|| {
                     format!("disabled automatically after {failures} or more failed deliveries in a row")
                 });
-                sqlx::query(
+                // Returns the webhook only when this statement disabled it: once per disable.
+                let disabled: Option<Disabled> = sqlx::query_as(&format!(
                     "UPDATE webhooks SET disabled_at = $2, disabled_reason = $3 WHERE id = $1 \
-                 AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6))",
-                )
+                 AND disabled_at IS NULL AND ($4 OR (consecutive_failures >= $5 AND first_failure_at <= $6)) \
+                 {DISABLED_RETURNING}"
+                ))
                 .bind(webhook_id)
                 .bind(outcome.at)
                 .bind(reason)
                 .bind(outcome.disable_now.is_some())
                 .bind(failures)
                 .bind(first_before)
-                .execute(&mut *$tx)
+                .fetch_optional(&mut *$tx)
                 .await
                 .map_err(db_error)?;
+                raise_disabled!($tx, webhook_id, outcome.at, disabled)
             }
         }
     }};
@@ -166,7 +175,8 @@ macro_rules! record_status {
 /// update, its last outcome's: each success sets the same fields, so only the last one shows, and
 /// a busy webhook's row is written once per batch instead of once per delivery (on PostgreSQL
 /// every write of that one row is a new version of it). A webhook with a failure in the batch gets
-/// them all, in order, for the failures in a row and the automatic disable.
+/// them all, in order, for the failures in a row and the automatic disable. Evaluates to the
+/// operational events raised.
 macro_rules! record_statuses {
     ($tx:ident, $by_webhook:expr) => {{
         let mut by_webhook: Vec<(Uuid, &AttemptOutcome, bool)> = $by_webhook;
@@ -181,12 +191,14 @@ macro_rules! record_statuses {
             .filter(|(_, outcome, _)| outcome.error.is_some())
             .map(|(webhook, _, _)| *webhook)
             .collect();
+        let mut raised = 0u64;
         for (n, (webhook, outcome, slowed)) in by_webhook.iter().enumerate() {
             let last_of_webhook = by_webhook.get(n + 1).is_none_or(|(next, _, _)| next != webhook);
             if failing.contains(webhook) || last_of_webhook {
-                record_status!($tx, *webhook, *outcome, *slowed);
+                raised += record_status!($tx, *webhook, *outcome, *slowed);
             }
         }
+        raised
     }};
 }
 
@@ -259,7 +271,11 @@ async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) ->
         .await
         .map_err(db_error)?;
     }
-    record_statuses!(tx, done.iter().map(|(o, webhook, _, slowed)| (*webhook, *o, *slowed)).collect());
+    let mut raised = 0;
+    for (outcome, ..) in done.iter().filter(|(o, _, _, slowed)| gave_up(o, *slowed)) {
+        raised += raise_exhausted!(tx, outcome);
+    }
+    raised += record_statuses!(tx, done.iter().map(|(o, webhook, _, slowed)| (*webhook, *o, *slowed)).collect());
     let released = advance_recoveries!(tx, Utc::now());
     tx.commit().await.map_err(db_error)?;
     // Each outcome recorded, or not (a stale lease, or a repeated report in the batch).
@@ -271,7 +287,7 @@ async fn record_attempts_pg(pool: &sqlx::PgPool, outcomes: &[AttemptOutcome]) ->
             held.contains_key(&key) && counted.insert(key)
         })
         .collect();
-    Ok(Recorded { recorded, released })
+    Ok(Recorded { recorded, released, raised })
 }
 
 /// What a batch of reports wrote.
@@ -282,6 +298,21 @@ pub struct Recorded {
     /// Deliveries of recoveries made pending because the one before them finished
     /// (`recoveries.rs`): the dispatchers are to be woken for them.
     pub released: u64,
+    /// Operational events raised (`operational.rs`): their deliveries are new, and the dispatchers
+    /// are to be woken for them too.
+    pub raised: u64,
+}
+
+impl Recorded {
+    /// Whether the batch made deliveries due that no dispatcher was told of.
+    pub fn enqueued(&self) -> bool {
+        self.released + self.raised > 0
+    }
+}
+
+/// Whether the outcome gave its delivery up for good: an error with no retry, and not a slow-down.
+fn gave_up(outcome: &AttemptOutcome, slowed: bool) -> bool {
+    !slowed && delivery_state(outcome) == "failed"
 }
 
 /// A delivery's state after an attempt: delivered, pending a retry, or failed for good.
@@ -307,15 +338,19 @@ impl WebhooksStore {
         let mut tx = pool.begin().await.map_err(db_error)?;
         let mut recorded = Vec::with_capacity(outcomes.len());
         let mut by_webhook: Vec<(Uuid, &AttemptOutcome, bool)> = Vec::with_capacity(outcomes.len());
+        let mut raised = 0;
         for outcome in outcomes {
             let webhook = record_delivery!(tx, outcome);
             recorded.push(webhook.is_some());
+            if webhook.is_some_and(|(_, slowed)| gave_up(outcome, slowed)) {
+                raised += raise_exhausted!(tx, outcome);
+            }
             by_webhook.extend(webhook.map(|(webhook, slowed)| (webhook, outcome, slowed)));
         }
-        record_statuses!(tx, by_webhook);
+        raised += record_statuses!(tx, by_webhook);
         let released = advance_recoveries!(tx, Utc::now());
         tx.commit().await.map_err(db_error)?;
-        Ok(Recorded { recorded, released })
+        Ok(Recorded { recorded, released, raised })
     }
 
     /// Records an attempt: the attempt row, the delivery's next state and the webhook's status

@@ -450,6 +450,19 @@ from .webhook_payload_user_role_changed_change import WebhookPayloadUserRoleChan
 from .webhook_payload_user_role_changed_change_new import WebhookPayloadUserRoleChangedChangeNew
 from .webhook_payload_user_role_changed_change_old import WebhookPayloadUserRoleChangedChangeOld
 from .webhook_payload_user_role_changed_change_subject import WebhookPayloadUserRoleChangedChangeSubject
+from .webhook_payload_webhook_delivery_exhausted import WebhookPayloadWebhookDeliveryExhausted
+from .webhook_payload_webhook_delivery_exhausted_change import WebhookPayloadWebhookDeliveryExhaustedChange
+from .webhook_payload_webhook_delivery_exhausted_change_new import WebhookPayloadWebhookDeliveryExhaustedChangeNew
+from .webhook_payload_webhook_delivery_exhausted_change_new_event_kind import (
+    WebhookPayloadWebhookDeliveryExhaustedChangeNewEventKind,
+)
+from .webhook_payload_webhook_delivery_exhausted_change_subject import (
+    WebhookPayloadWebhookDeliveryExhaustedChangeSubject,
+)
+from .webhook_payload_webhook_disabled import WebhookPayloadWebhookDisabled
+from .webhook_payload_webhook_disabled_change import WebhookPayloadWebhookDisabledChange
+from .webhook_payload_webhook_disabled_change_new import WebhookPayloadWebhookDisabledChangeNew
+from .webhook_payload_webhook_disabled_change_subject import WebhookPayloadWebhookDisabledChangeSubject
 from .webhook_record import WebhookRecord
 from .webhook_record_inactive import WebhookRecordInactive
 from .webhook_status import WebhookStatus
@@ -793,6 +806,15 @@ __all__ = (
     "WebhookPayloadUserRoleChangedChangeNew",
     "WebhookPayloadUserRoleChangedChangeOld",
     "WebhookPayloadUserRoleChangedChangeSubject",
+    "WebhookPayloadWebhookDeliveryExhausted",
+    "WebhookPayloadWebhookDeliveryExhaustedChange",
+    "WebhookPayloadWebhookDeliveryExhaustedChangeNew",
+    "WebhookPayloadWebhookDeliveryExhaustedChangeNewEventKind",
+    "WebhookPayloadWebhookDeliveryExhaustedChangeSubject",
+    "WebhookPayloadWebhookDisabled",
+    "WebhookPayloadWebhookDisabledChange",
+    "WebhookPayloadWebhookDisabledChangeNew",
+    "WebhookPayloadWebhookDisabledChangeSubject",
     "WebhookRecord",
     "WebhookRecordInactive",
     "WebhookStatus",

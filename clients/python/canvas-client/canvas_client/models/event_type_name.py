@@ -9,6 +9,8 @@ class EventTypeName(StrEnum):
     USER_ADDED = "user.added"
     USER_REMOVED = "user.removed"
     USER_ROLECHANGED = "user.roleChanged"
+    WEBHOOK_DELIVERYEXHAUSTED = "webhook.deliveryExhausted"
+    WEBHOOK_DISABLED = "webhook.disabled"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class WebhookPayloadWebhookDeliveryExhaustedChangeNewEventKind(StrEnum):
+    ITEM_CREATED = "item.created"
+    ITEM_DELETED = "item.deleted"
+    ITEM_UPDATED = "item.updated"
+    USER_ADDED = "user.added"
+    USER_REMOVED = "user.removed"
+    USER_ROLECHANGED = "user.roleChanged"
+
+    def __str__(self) -> str:
+        return str(self.value)
