@@ -466,6 +466,62 @@ await inBrowsers(async (newContext) => {
       await a.waitForSelector("#presence li", { timeout: SETTLE });
       await a.waitForSelector("svg.layer .cursor", { timeout: SETTLE });
     });
+
+    // The centre of a page's view, and whether two pages show about the same part of the map
+    // (within a fiftieth of B's view).
+    const centre = (page) => page.evaluate(() => ({ x: window.canvasMap.view.cx, y: window.canvasMap.view.cy }));
+    const close = async () => {
+      const [p, q] = [await centre(a), await centre(b)];
+      const span = await b.evaluate(() => (window.canvasMap.mapEl.clientWidth || 1) / window.canvasMap.view.zoom);
+      return { same: Math.abs(p.x - q.x) <= span / 50 && Math.abs(p.y - q.y) <= span / 50, seen: `A ${JSON.stringify(p)}, B ${JSON.stringify(q)}` };
+    };
+    const sameCentre = async (what) => {
+      const deadline = Date.now() + SETTLE;
+      let last = await close();
+      while (!last.same && Date.now() < deadline) {
+        await a.waitForTimeout(50);
+        last = await close();
+      }
+      assert(last.same, `${what}: ${last.seen}`);
+    };
+    // A wheel turn over a corner of the map zooms about that corner, so the view's centre moves.
+    const wheelAtCorner = async (page, dy) => {
+      const box = await page.locator("#map").boundingBox();
+      await page.mouse.move(box.x + 15, box.y + 15);
+      await page.mouse.wheel(0, dy);
+    };
+    const bId = await b.evaluate(() => window.canvasMap.clientId);
+
+    await check("follow: A follows B's view until A moves the map", async () => {
+      await a.locator(`#presence li[data-client-id="${bId}"] button.follow`).click();
+      const state = await a.evaluate(() => document.body.dataset.following);
+      assert(state === bId, `A's page follows B (${bId}), not ${state}`);
+      await sameCentre("A did not go to B's view");
+      const before = await centre(b);
+      await wheelAtCorner(b, -500);
+      const after = await centre(b);
+      assert(Math.hypot(after.x - before.x, after.y - before.y) > 5, `B's view moved: ${JSON.stringify([before, after])}`);
+      await sameCentre("A's view did not follow B's zoom");
+      const pressed = await a.locator(`#presence li[data-client-id="${bId}"] button.follow`).getAttribute("aria-pressed");
+      assert(pressed === "true", `the Follow button is pressed (${pressed})`);
+      await wheelAtCorner(a, 500);
+      await a.waitForFunction(() => !document.body.dataset.following, null, { timeout: SETTLE });
+      await wheelAtCorner(b, -300);
+      await a.waitForTimeout(500);
+      assert(!(await close()).same, "A, no longer following, stays where A moved");
+    });
+
+    await check("bring everyone here: B's button makes A follow B's view", async () => {
+      assert(!(await close()).same, "A and B start apart");
+      await b.locator("#summon").click();
+      await a.waitForFunction((id) => document.body.dataset.following === id, bId, { timeout: SETTLE });
+      await sameCentre("A was not brought to B's view");
+      await a.keyboard.press("Escape");
+      await a.waitForFunction(() => !document.body.dataset.following, null, { timeout: SETTLE });
+      // Both show the whole map again for the checks after this one.
+      await a.locator("#fit").click();
+      await b.locator("#fit").click();
+    });
   }
 
   // Signed in to the account site, A's browser holds the session cookie: a page of another site

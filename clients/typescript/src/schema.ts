@@ -707,13 +707,13 @@ export interface paths {
         };
         /**
          * Who has the project's map open, as server-sent events
-         * @description Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`, `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+         * @description Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on the announcement that asked everyone to follow), one per client present at the start, then one per announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
          */
         get: operations["streamPresence"];
         put?: never;
         /**
          * Say where this open map's cursor is and what it has selected
-         * @description `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's presence see it at once, on every replica; nothing is written to the database. A client not heard from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A client id is held by the person who first announced it until it leaves (409 for another person).
+         * @description `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, height} | null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is written to the database. A client not heard from for 30 s has left, as has one that sends `leaving: true`. `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every other open map to follow it ("bring everyone here", needs `viewport`). Needs the Viewer role or above. A client id is held by the person who first announced it until it leaves (409 for another person).
          */
         post: operations["announcePresence"];
         delete?: never;
@@ -1858,9 +1858,32 @@ export interface components {
             leaving?: boolean;
             /** @description The selected items (at most 200). */
             selection?: string[];
+            /**
+             * @description "Bring everyone here": every other open map is asked to follow this one's view (needs
+             *     `viewport`). Passed on once; a map opened later is not summoned.
+             */
+            summon?: boolean;
+            viewport?: null | components["schemas"]["PresenceViewport"];
         };
         /** @description A point of the map. */
         PresenceCursor: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /** @description A part of the map: its top-left corner and size, in map units. */
+        PresenceViewport: {
+            /**
+             * Format: double
+             * @description Above 0, at most 10,000,000.
+             */
+            height: number;
+            /**
+             * Format: double
+             * @description Above 0, at most 10,000,000.
+             */
+            width: number;
             /** Format: double */
             x: number;
             /** Format: double */

@@ -21,7 +21,7 @@ use super::watch::RECHECK_INTERVAL;
 use super::{authenticate, authenticate_reader};
 use crate::domain::ProjectId;
 use crate::grpc::status::invalid;
-use crate::service::items::presence::{Announcement, PresenceChange, PresenceFollow, Present};
+use crate::service::items::presence::{Announcement, PresenceChange, PresenceFollow, Present, Viewport};
 use crate::service::{Core, Principal};
 
 /// Messages buffered per stream before forwarding waits for a slow client.
@@ -49,6 +49,8 @@ impl PresenceService for PresenceGrpc {
             cursor: req.cursor.map(|c| (c.x, c.y)),
             selection: req.selection,
             leaving: req.leaving,
+            viewport: req.viewport.map(|v| Viewport { x: v.x, y: v.y, width: v.width, height: v.height }),
+            summon: req.summon,
         };
         self.core.items().announce(&who, project, announcement).await?;
         Ok(Response::new(pb::AnnounceResponse {}))
@@ -107,17 +109,27 @@ async fn forward(core: Arc<Core>, who: Principal, follow: PresenceFollow, tx: Se
 fn event(change: PresenceChange) -> pb::PresenceEvent {
     match change {
         PresenceChange::Left { client_id } => pb::PresenceEvent { client_id, left: true, ..Default::default() },
-        PresenceChange::Present(Present { client_id, user_id, name, colour, cursor, selection, at_unix_ms }) => {
-            pb::PresenceEvent {
-                client_id,
-                left: false,
-                user_id: user_id.to_string(),
-                name,
-                colour: colour.to_owned(),
-                cursor: cursor.map(|(x, y)| pb::PresenceCursor { x, y }),
-                selection: selection.iter().map(ToString::to_string).collect(),
-                at_unix_ms,
-            }
-        }
+        PresenceChange::Present(Present {
+            client_id,
+            user_id,
+            name,
+            colour,
+            cursor,
+            selection,
+            viewport,
+            summons,
+            at_unix_ms,
+        }) => pb::PresenceEvent {
+            client_id,
+            left: false,
+            user_id: user_id.to_string(),
+            name,
+            colour: colour.to_owned(),
+            cursor: cursor.map(|(x, y)| pb::PresenceCursor { x, y }),
+            selection: selection.iter().map(ToString::to_string).collect(),
+            at_unix_ms,
+            viewport: viewport.map(|v| pb::PresenceViewport { x: v.x, y: v.y, width: v.width, height: v.height }),
+            summons,
+        },
     }
 }

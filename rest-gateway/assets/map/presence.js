@@ -7,6 +7,12 @@
 // people in the header (name and colour dot), their cursors (an arrow and a name tag in their
 // colour) and their selections (an outline in their colour) in the overlay. Its own clientId is
 // ignored. A service whose OpenAPI document has no presence path gets no presence calls at all.
+//
+// Following: each announcement also carries the part of the map this page shows (`viewport`).
+// A person's "Follow" button makes this page show what they show, fitted to this window, until
+// this page's own view is moved (a drag or the wheel), Escape is pressed, or they close the
+// map. "Bring everyone here" sends `summon: true` once: every other open map starts following
+// this one (a map opened later is not summoned).
 "use strict";
 
 (() => {
@@ -21,9 +27,20 @@
   let trailing = null;
   let disabled = true; // until the service's document shows presence
   let abort = null;
+  let following = null; // the clientId whose view this page shows, or null
+  let applying = false; // this page is moving its view to a followed one
 
-  function body(leaving) {
-    return { clientId: M.clientId, cursor, selection: [...M.selection], leaving };
+  // The part of the map this page shows, in map units (rounded: followers need no more).
+  function viewport() {
+    if (!M.view) return null;
+    const w = (M.mapEl.clientWidth || 1) / M.view.zoom;
+    const h = (M.mapEl.clientHeight || 1) / M.view.zoom;
+    const r = (n) => Math.round(n * 100) / 100;
+    return { x: r(M.view.cx - w / 2), y: r(M.view.cy - h / 2), width: r(w), height: r(h) };
+  }
+
+  function body(leaving, summon = false) {
+    return { clientId: M.clientId, cursor, selection: [...M.selection], leaving, viewport: viewport(), summon };
   }
 
   async function send() {
@@ -41,6 +58,47 @@
     trailing = setTimeout(send, wait);
   }
 
+  // "Bring everyone here": one announcement that asks every other open map to follow this one.
+  async function summon() {
+    if (disabled || !M.view) return;
+    lastSent = Date.now();
+    const r = await M.request("POST", "/presence", { body: body(false, true) });
+    M.notice(r.ok ? "Everyone on this map now follows your view." : `Could not bring everyone here: ${r.detail}`, {
+      kind: r.ok ? "info" : "error",
+    });
+  }
+
+  // Shows what `who` shows (their viewport fitted to this window).
+  function showView(who) {
+    if (!who || !who.viewport) return;
+    applying = true;
+    try {
+      M.fit(who.viewport, 1);
+    } finally {
+      applying = false;
+    }
+  }
+
+  function followView(clientId) {
+    following = clientId;
+    document.body.dataset.following = clientId || "";
+    const who = clientId && others.get(clientId);
+    if (who) {
+      showView(who);
+      M.notice(`Following ${who.name || "someone"}: move the map or press Escape to stop.`);
+    }
+    list();
+  }
+
+  // This page's own move of its view ends following: a view change while its pointer is down on
+  // the map or just after a wheel turn (a click that selects moves nothing; a followed view
+  // arriving, a resize, a redraw are not the person's moves).
+  let pointerDown = false;
+  let wheelUntil = 0;
+  function viewChanged() {
+    if (following && !applying && (pointerDown || Date.now() < wheelUntil)) followView(null);
+  }
+
   function leave() {
     if (disabled || !M.view) return;
     const headers = { ...M.writeHeaders(), "Content-Type": "application/json" };
@@ -48,21 +106,42 @@
   }
 
   // ---- the people here ---------------------------------------------------------------------
+  // The header's list, updated in place: an entry (and its Follow button) stays the same element
+  // while its person is here, so a click is not lost to a redraw at their next cursor move.
   function list() {
     const ul = M.$("presence");
-    ul.textContent = "";
+    const entries = new Map([...ul.children].map((li) => [li.dataset.clientId, li]));
     for (const [id, who] of others) {
-      const li = document.createElement("li");
-      li.dataset.clientId = id;
-      const dot = document.createElement("span");
-      dot.className = "dot";
-      dot.style.background = who.colour;
-      dot.setAttribute("aria-hidden", "true");
-      const name = document.createElement("span");
-      name.textContent = who.name || "someone";
-      li.append(dot, name);
-      ul.append(li);
+      let li = entries.get(id);
+      entries.delete(id);
+      if (!li) {
+        li = document.createElement("li");
+        li.dataset.clientId = id;
+        const dot = document.createElement("span");
+        dot.className = "dot";
+        dot.setAttribute("aria-hidden", "true");
+        const name = document.createElement("span");
+        name.className = "name";
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "follow";
+        button.addEventListener("click", () => followView(following === id ? null : id));
+        li.append(dot, name, button);
+        ul.append(li);
+      }
+      const name = who.name || "someone";
+      li.querySelector(".dot").style.background = who.colour;
+      li.querySelector(".name").textContent = name;
+      const button = li.querySelector("button.follow");
+      const on = following === id;
+      button.textContent = on ? "Following" : "Follow";
+      button.setAttribute("aria-pressed", String(on));
+      button.setAttribute("aria-label", `${on ? "Stop following" : "Follow"} ${name}`);
+      button.disabled = !who.viewport;
     }
+    for (const li of entries.values()) li.remove();
+    const bring = M.$("summon");
+    if (bring) bring.hidden = disabled || others.size === 0;
   }
 
   const svgEl = (name, attrs, parent) => {
@@ -106,11 +185,16 @@
     if (type === "presence") others.set(data.clientId, { ...data, seen: Date.now() });
     else if (type === "left") others.delete(data.clientId);
     else return;
+    if (type === "left" && following === data.clientId) following = null;
+    if (type === "presence" && data.summons && data.viewport) {
+      followView(data.clientId);
+      M.notice(`${data.name || "Someone"} brought everyone here: you follow their view. Move the map or press Escape to stop.`);
+    } else if (type === "presence" && following === data.clientId) showView(data);
     list();
     draw();
   }
 
-  async function follow() {
+  async function followStream() {
     abort = new AbortController();
     let retry = 2000;
     try {
@@ -131,7 +215,7 @@
     others.clear();
     list();
     draw();
-    setTimeout(follow, retry);
+    setTimeout(followStream, retry);
   }
 
   M.on("ready", async () => {
@@ -155,12 +239,26 @@
       for (const [id, who] of others) if (Date.now() - who.seen > 3 * HEARTBEAT) others.delete(id);
     }, HEARTBEAT);
     send();
-    follow();
+    followStream();
   });
   M.on("selection", update);
   M.on("view", draw);
+  M.on("view", update);
+  M.on("view", viewChanged);
+  M.on("ready", () => {
+    // A drag or the wheel on this page's map ends following; so does Escape.
+    M.mapEl.addEventListener("pointerdown", () => (pointerDown = true), true);
+    window.addEventListener("pointerup", () => (pointerDown = false), true);
+    window.addEventListener("pointercancel", () => (pointerDown = false), true);
+    M.mapEl.addEventListener("wheel", () => (wheelUntil = Date.now() + 300), { capture: true, passive: true });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && following) followView(null);
+    });
+    const bring = M.$("summon");
+    if (bring) bring.addEventListener("click", summon);
+  });
   M.on("redrawn", draw);
   M.on("signed-out", () => abort && abort.abort());
   window.addEventListener("pagehide", leave);
-  M.presence = { others };
+  M.presence = { others, follow: (clientId) => followView(clientId), following: () => following };
 })();

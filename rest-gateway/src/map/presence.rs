@@ -3,11 +3,11 @@
 //! is written to the database).
 //!
 //! - `POST /api/v2/projects/{projectId}/presence` with `{clientId, cursor: {x, y} | null,
-//!   selection: [itemId…], leaving}` answers 204. It is a write: an API token, or the session
+//!   selection: [itemId…], leaving, viewport: {x, y, width, height} | null, summon}` answers 204. It is a write: an API token, or the session
 //!   cookie beside the page's `X-Canvas-CSRF` header.
 //! - `GET /api/v2/projects/{projectId}/presence` is a stream of server-sent events: one
 //!   `presence` per client present at the start (data `{clientId, userId, name, colour, cursor,
-//!   selection, at}`, `at` in Unix milliseconds), then a `presence` per announcement and a `left`
+//!   selection, viewport, summons, at}`, `at` in Unix milliseconds), then a `presence` per announcement and a `left`
 //!   (data `{clientId}`) per client that left. Like the change stream (`changes.rs`) it ends
 //!   after [`super::changes::MAX_STREAM`] (the client reconnects and gets the present clients again).
 
@@ -38,9 +38,11 @@ use crate::state::AppState;
     tag = "map",
     operation_id = "announcePresence",
     summary = "Say where this open map's cursor is and what it has selected",
-    description = "`{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's \
-        presence see it at once, on every replica; nothing is written to the database. A client not heard from \
-        for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A client id is \
+    description = "`{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, \
+        height} | null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is \
+        written to the database. A client not heard from for 30 s has left, as has one that sends `leaving: true`. \
+        `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every other open map \
+        to follow it (\"bring everyone here\", needs `viewport`). Needs the Viewer role or above. A client id is \
         held by the person who first announced it until it leaves (409 for another person).",
     params(("projectId" = String, Path, format = "uuid")),
     request_body(content = PresenceAnnouncement, content_type = "application/json"),
@@ -54,13 +56,16 @@ pub async fn announce(
     body: Result<JsonBody, Rejected>,
 ) -> Response {
     let result = async {
-        let body: PresenceAnnouncement = parse(body, "a presence ({clientId, cursor, selection, leaving})")?;
+        let body: PresenceAnnouncement =
+            parse(body, "a presence ({clientId, cursor, selection, leaving, viewport, summon})")?;
         let message = pb::AnnounceRequest {
             project_id,
             client_id: body.client_id,
             cursor: body.cursor.map(|c| pb::PresenceCursor { x: c.x, y: c.y }),
             selection: body.selection,
             leaving: body.leaving,
+            viewport: body.viewport.map(|v| pb::PresenceViewport { x: v.x, y: v.y, width: v.width, height: v.height }),
+            summon: body.summon,
         };
         PresenceServiceClient::new(state.channel.clone()).announce(caller.request(message)?).await?;
         Ok::<_, ApiError>(())
@@ -80,7 +85,8 @@ pub async fn announce(
     operation_id = "streamPresence",
     summary = "Who has the project's map open, as server-sent events",
     description = "Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, \
-        at}`, `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data \
+        viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on the \
+        announcement that asked everyone to follow), one per client present at the start, then one per announcement; `left` (data \
         `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.",
     params(("projectId" = String, Path, format = "uuid")),
     responses((status = 200, description = "The event stream.", content_type = "text/event-stream", body = String))
@@ -113,6 +119,8 @@ pub async fn stream_presence(
                     "colour": event.colour,
                     "cursor": event.cursor.map(|c| json!({"x": c.x, "y": c.y})),
                     "selection": event.selection,
+                    "viewport": event.viewport.map(|v| json!({"x": v.x, "y": v.y, "width": v.width, "height": v.height})),
+                    "summons": event.summons,
                     "at": event.at_unix_ms,
                 })
                 .to_string(),

@@ -113,7 +113,7 @@ use crate::state::AppState;
         diagrams::DiagramUpdateRequest, diagrams::DiagramRecord, diagrams::DiagramListed, diagrams::DiagramElement,
         diagrams::DiagramPoint, diagrams::DiagramPage, diagrams::DiagramWriteResponse,
         diagrams::ExportedText,
-        presence::PresenceAnnouncement, presence::PresenceCursor,
+        presence::PresenceAnnouncement, presence::PresenceCursor, presence::PresenceViewport,
         archive::ImportedProject,
     )),
     tags(

@@ -63,6 +63,7 @@ mod oauth_documents;
 mod openapi;
 mod preconditions;
 mod presence;
+mod presence_follow;
 mod project_archive;
 mod project_archive_hostile;
 mod project_archive_kit;

@@ -38,6 +38,7 @@ pub mod item_locks;
 pub mod item_views;
 pub mod preconditions;
 pub mod presence;
+mod presence_checks;
 mod presence_resync;
 mod project_copy;
 pub mod repair;

@@ -23,6 +23,8 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use super::presence_checks::check_announcement;
+pub use super::presence_checks::{Announcement, Viewport, MAX_CLIENT_ID, MAX_SELECTION};
 use super::presence_resync::{aged, OwnAnnouncements, RESYNC_GRACE, RESYNC_REQUEST};
 use super::ItemsService;
 use crate::domain::{ItemId, ProjectId, ProjectRole, UserId};
@@ -33,10 +35,6 @@ use crate::service::Principal;
 
 /// A client not heard from for this long has left.
 pub const PRESENCE_EXPIRY: Duration = Duration::from_secs(30);
-/// The most items one announcement may name as selected.
-pub const MAX_SELECTION: usize = 200;
-/// The longest client id.
-pub const MAX_CLIENT_ID: usize = 64;
 /// Changes buffered per project for followers; one that falls further behind is ended (it
 /// follows again and gets a fresh list of the present clients).
 const BUFFER: usize = 256;
@@ -57,16 +55,6 @@ pub fn colour_for(user: UserId) -> &'static str {
     PALETTE[(folded % PALETTE.len() as u64) as usize]
 }
 
-/// What a client says about itself, as the caller sent it (checked by [`ItemsService::announce`]).
-#[derive(Debug, Clone, Default)]
-pub struct Announcement {
-    pub client_id: String,
-    /// The pointer on the map; `None` when it is off the map.
-    pub cursor: Option<(f64, f64)>,
-    pub selection: Vec<String>,
-    pub leaving: bool,
-}
-
 /// One present client, as followers see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Present {
@@ -78,6 +66,11 @@ pub struct Present {
     pub colour: &'static str,
     pub cursor: Option<(f64, f64)>,
     pub selection: Vec<ItemId>,
+    /// The part of the map the client shows, if it said.
+    pub viewport: Option<Viewport>,
+    /// This announcement asks everyone to follow the client's view: passed on once, never kept
+    /// in the state a new follower is sent.
+    pub summons: bool,
     /// When the announcement was received, in Unix milliseconds.
     pub at_unix_ms: i64,
 }
@@ -111,6 +104,12 @@ struct Wire {
     t: i64,
     /// Leaving.
     l: bool,
+    /// Viewport: x, y, width, height.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    v: Option<[f64; 4]>,
+    /// Summons.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    m: bool,
 }
 
 impl Wire {
@@ -129,6 +128,8 @@ impl Wire {
             s: URL_SAFE_NO_PAD.encode(ids),
             t: present.at_unix_ms,
             l: leaving,
+            v: present.viewport.map(|v| [v.x, v.y, v.width, v.height]),
+            m: present.summons,
         }
     }
 
@@ -147,6 +148,8 @@ impl Wire {
             colour: colour_for(user_id),
             cursor: wire.x.zip(wire.y),
             selection,
+            viewport: wire.v.map(|[x, y, width, height]| Viewport { x, y, width, height }),
+            summons: wire.m,
             at_unix_ms: wire.t,
         };
         Some((ProjectId::from_uuid(wire.p), present, wire.l))
@@ -294,7 +297,9 @@ impl PresenceHub {
         if arrives && (present_now >= self.per_person || entry.clients.len() >= self.per_project) {
             return;
         }
-        entry.clients.insert(present.client_id.clone(), (present.clone(), Instant::now()));
+        // A summons is passed on now and forgotten: a follower arriving later is not summoned.
+        let kept = Present { summons: false, ..present.clone() };
+        entry.clients.insert(present.client_id.clone(), (kept, Instant::now()));
         let _ = entry.changes.send(PresenceChange::Present(present));
         if arrives {
             rooms.arrived(person);
@@ -352,47 +357,6 @@ impl PresenceHub {
 }
 
 /// A client id: 1 to [`MAX_CLIENT_ID`] characters of `A-Z a-z 0-9 _ -`.
-fn check_client_id(client_id: &str) -> CoreResult<()> {
-    let fits = (1..=MAX_CLIENT_ID).contains(&client_id.len())
-        && client_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if fits {
-        Ok(())
-    } else {
-        Err(CoreError::invalid(
-            "clientId",
-            format!("must be 1 to {MAX_CLIENT_ID} characters of A-Z, a-z, 0-9, _ and -"),
-        ))
-    }
-}
-
-/// The announcement's checked cursor and selection.
-fn check_announcement(announcement: &Announcement) -> CoreResult<Vec<ItemId>> {
-    check_client_id(&announcement.client_id)?;
-    if let Some((x, y)) = announcement.cursor {
-        for (field, value) in [("cursor.x", x), ("cursor.y", y)] {
-            if !value.is_finite() {
-                return Err(CoreError::invalid(field, "must be a finite number"));
-            }
-        }
-    }
-    if announcement.selection.len() > MAX_SELECTION {
-        return Err(CoreError::invalid(
-            "selection",
-            format!("names {} items; at most {MAX_SELECTION} may be selected", announcement.selection.len()),
-        ));
-    }
-    announcement
-        .selection
-        .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            Uuid::parse_str(id.trim())
-                .map(ItemId::from_uuid)
-                .map_err(|_| CoreError::invalid(format!("selection[{i}]"), "must be an item id (a GUID)"))
-        })
-        .collect()
-}
-
 /// Announcements of other replicas (and this one's, back from the database) feed the hub.
 impl Follower for PresenceHub {
     /// Listening started, or resumed after notifications were missed: age what this hub holds and
@@ -438,12 +402,19 @@ impl ItemsService {
             colour: colour_for(who.user_id),
             cursor: announcement.cursor,
             selection,
+            viewport: announcement.viewport,
+            summons: announcement.summon,
             at_unix_ms: chrono::Utc::now().timestamp_millis(),
         };
         if self.store.shares_presence() {
-            let payload = serde_json::to_string(&Wire::of(project, &present, announcement.leaving))
-                .map_err(CoreError::internal)?;
-            self.presence.own.sent(project, &present.client_id, &payload, announcement.leaving);
+            let wire = |present: &Present| {
+                serde_json::to_string(&Wire::of(project, present, announcement.leaving)).map_err(CoreError::internal)
+            };
+            let payload = wire(&present)?;
+            // What a resync sends again is the state, never the summons.
+            let state =
+                if present.summons { wire(&Present { summons: false, ..present.clone() })? } else { payload.clone() };
+            self.presence.own.sent(project, &present.client_id, &state, announcement.leaving);
             self.store.notify_presence(&payload).await
         } else {
             self.presence.apply(project, present, announcement.leaving);
@@ -527,6 +498,8 @@ mod tests {
             colour: colour_for(user_id),
             cursor: Some((1.5, -2.0)),
             selection: vec![ItemId::from_uuid(Uuid::from_u128(7))],
+            viewport: Some(Viewport { x: -10.5, y: 20.0, width: 1280.0, height: 720.0 }),
+            summons: false,
             at_unix_ms: 1,
         }
     }
@@ -538,25 +511,6 @@ mod tests {
         let used: std::collections::HashSet<_> =
             (0..240u128).map(|n| colour_for(UserId::from_uuid(Uuid::from_u128(n)))).collect();
         assert_eq!(used.len(), PALETTE.len(), "every colour is reached");
-    }
-
-    #[test]
-    fn announcements_are_checked_by_field() {
-        let field = |announcement: Announcement| match check_announcement(&announcement) {
-            Err(CoreError::Validation(v)) => v[0].field.clone(),
-            other => panic!("{other:?}"),
-        };
-        let ok = Announcement { client_id: "tab-1_A".into(), ..Announcement::default() };
-        assert!(check_announcement(&ok).is_ok());
-        for bad in ["", "a b", "é", "x".repeat(65).as_str()] {
-            assert_eq!(field(Announcement { client_id: bad.into(), ..ok.clone() }), "clientId", "{bad:?}");
-        }
-        assert_eq!(field(Announcement { cursor: Some((f64::NAN, 0.0)), ..ok.clone() }), "cursor.x");
-        assert_eq!(field(Announcement { cursor: Some((0.0, f64::INFINITY)), ..ok.clone() }), "cursor.y");
-        let many = vec![Uuid::nil().to_string(); MAX_SELECTION + 1];
-        assert_eq!(field(Announcement { selection: many, ..ok.clone() }), "selection");
-        let odd = vec![Uuid::nil().to_string(), "nope".into()];
-        assert_eq!(field(Announcement { selection: odd, ..ok }), "selection[1]");
     }
 
     #[test]
@@ -592,5 +546,20 @@ mod tests {
         let rooms = hub.rooms();
         assert!(rooms.projects.is_empty(), "an empty project nobody follows is forgotten");
         assert!(rooms.people.is_empty(), "and nobody is counted as present");
+    }
+
+    #[tokio::test]
+    async fn a_summons_reaches_those_following_then_and_nobody_after() {
+        let hub = PresenceHub::default();
+        let project = ProjectId::from_uuid(Uuid::from_u128(1));
+        let mut early = hub.follow(project);
+        let summoning = Present { summons: true, ..present("a", 1) };
+        hub.apply(project, summoning.clone(), false);
+        assert_eq!(early.changes.recv().await.unwrap(), PresenceChange::Present(summoning));
+        let late = hub.follow(project);
+        assert_eq!(late.present, vec![present("a", 1)], "the state, without the summons");
+        let payload = serde_json::to_string(&Wire::of(project, &Present { summons: true, ..present("a", 1) }, false));
+        let (_, read, _) = Wire::read(&payload.unwrap()).unwrap();
+        assert!(read.summons && read.viewport == present("a", 1).viewport, "the wire carries both");
     }
 }

@@ -18,7 +18,6 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::attempts::AttemptOutcome;
 use crate::domain::{EventId, EventKind, ProjectId, SERVICE_ACTOR};
 use crate::storage::NewEvent;
 
@@ -43,6 +42,15 @@ pub(super) const EXHAUSTED: &str = "SELECT d.project_id, d.webhook_id, w.name, d
     e.kind AS event_kind, e.occurred_at AS event_occurred_at FROM webhook_deliveries d \
     JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id \
     WHERE d.id = $1 AND d.state = 'failed'";
+
+/// The attempt that gave a delivery up, as the dispatcher reported it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LastAttempt<'a> {
+    pub delivery_id: Uuid,
+    pub at: DateTime<Utc>,
+    pub status_code: Option<i32>,
+    pub error: Option<&'a str>,
+}
 
 /// A webhook just disabled, as the disabling `UPDATE … RETURNING` gives it ([`DISABLED_RETURNING`]).
 #[derive(Debug, sqlx::FromRow)]
@@ -83,23 +91,23 @@ fn operational_event(
 }
 
 impl Exhausted {
-    /// The `webhook.deliveryExhausted` event of this delivery, given up by `outcome`; None for a
-    /// delivery of an operational event (the loop guard).
-    pub(super) fn raised(&self, outcome: &AttemptOutcome) -> Option<NewEvent> {
+    /// The `webhook.deliveryExhausted` event of this delivery, given up by `last` (its last
+    /// attempt); None for a delivery of an operational event (the loop guard).
+    pub(super) fn raised(&self, last: LastAttempt<'_>) -> Option<NewEvent> {
         if self.event_kind.is_operational() {
             return None;
         }
         let new = json!({
             "name": self.name,
-            "deliveryId": outcome.delivery_id,
+            "deliveryId": last.delivery_id,
             "eventId": self.event_id.uuid(),
             "eventKind": self.event_kind.as_str(),
             "eventOccurredAt": timestamp(self.event_occurred_at),
             "attempts": self.attempts,
-            "lastStatusCode": outcome.status_code,
-            "lastError": outcome.error,
+            "lastStatusCode": last.status_code,
+            "lastError": last.error,
         });
-        Some(operational_event(self.project_id, EventKind::WebhookDeliveryExhausted, self.webhook_id, outcome.at, new))
+        Some(operational_event(self.project_id, EventKind::WebhookDeliveryExhausted, self.webhook_id, last.at, new))
     }
 }
 
@@ -129,7 +137,13 @@ macro_rules! raise_exhausted {
             .fetch_optional(&mut *$tx)
             .await
             .map_err(db_error)?;
-        match found.and_then(|delivery| delivery.raised(outcome)) {
+        let last = super::operational::LastAttempt {
+            delivery_id: outcome.delivery_id,
+            at: outcome.at,
+            status_code: outcome.status_code,
+            error: outcome.error.as_deref(),
+        };
+        match found.and_then(|delivery| delivery.raised(last)) {
             Some(event) => {
                 crate::storage::outbox::insert_event!(&mut *$tx, &event)?;
                 1u64

@@ -114,6 +114,7 @@ from .line_type import LineType
 from .parent_type_0 import ParentType0
 from .presence_announcement import PresenceAnnouncement
 from .presence_cursor import PresenceCursor
+from .presence_viewport import PresenceViewport
 from .problem import Problem
 from .problem_reason import ProblemReason
 from .project_role import ProjectRole
@@ -583,6 +584,7 @@ __all__ = (
     "ParentType0",
     "PresenceAnnouncement",
     "PresenceCursor",
+    "PresenceViewport",
     "Problem",
     "ProblemReason",
     "ProjectRole",

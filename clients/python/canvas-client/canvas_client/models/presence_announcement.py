@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.presence_cursor import PresenceCursor
+    from ..models.presence_viewport import PresenceViewport
 
 
 T = TypeVar("T", bound="PresenceAnnouncement")
@@ -23,15 +24,21 @@ class PresenceAnnouncement:
         cursor (None | PresenceCursor | Unset):
         leaving (bool | Unset): The map is being closed: the client leaves at once.
         selection (list[str] | Unset): The selected items (at most 200).
+        summon (bool | Unset): "Bring everyone here": every other open map is asked to follow this one's view (needs
+            `viewport`). Passed on once; a map opened later is not summoned.
+        viewport (None | PresenceViewport | Unset):
     """
 
     client_id: str
     cursor: None | PresenceCursor | Unset = UNSET
     leaving: bool | Unset = UNSET
     selection: list[str] | Unset = UNSET
+    summon: bool | Unset = UNSET
+    viewport: None | PresenceViewport | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.presence_cursor import PresenceCursor  # noqa: PLC0415
+        from ..models.presence_viewport import PresenceViewport  # noqa: PLC0415
 
         client_id = self.client_id
 
@@ -49,6 +56,16 @@ class PresenceAnnouncement:
         if not isinstance(self.selection, Unset):
             selection = self.selection
 
+        summon = self.summon
+
+        viewport: dict[str, Any] | None | Unset
+        if isinstance(self.viewport, Unset):
+            viewport = UNSET
+        elif isinstance(self.viewport, PresenceViewport):
+            viewport = self.viewport.to_dict()
+        else:
+            viewport = self.viewport
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -62,12 +79,17 @@ class PresenceAnnouncement:
             field_dict["leaving"] = leaving
         if selection is not UNSET:
             field_dict["selection"] = selection
+        if summon is not UNSET:
+            field_dict["summon"] = summon
+        if viewport is not UNSET:
+            field_dict["viewport"] = viewport
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.presence_cursor import PresenceCursor  # noqa: PLC0415
+        from ..models.presence_viewport import PresenceViewport  # noqa: PLC0415
 
         d = dict(src_dict)
         client_id = d.pop("clientId")
@@ -93,11 +115,32 @@ class PresenceAnnouncement:
 
         selection = cast(list[str], d.pop("selection", UNSET))
 
+        summon = d.pop("summon", UNSET)
+
+        def _parse_viewport(data: object) -> None | PresenceViewport | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                viewport_type_1 = PresenceViewport.from_dict(data)
+
+                return viewport_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PresenceViewport | Unset, data)
+
+        viewport = _parse_viewport(d.pop("viewport", UNSET))
+
         presence_announcement = cls(
             client_id=client_id,
             cursor=cursor,
             leaving=leaving,
             selection=selection,
+            summon=summon,
+            viewport=viewport,
         )
 
         return presence_announcement

@@ -136,10 +136,13 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """Say where this open map's cursor is and what it has selected
 
-     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's
-    presence see it at once, on every replica; nothing is written to the database. A client not heard
-    from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A
-    client id is held by the person who first announced it until it leaves (409 for another person).
+     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, height} |
+    null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is
+    written to the database. A client not heard from for 30 s has left, as has one that sends `leaving:
+    true`. `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every
+    other open map to follow it ("bring everyone here", needs `viewport`). Needs the Viewer role or
+    above. A client id is held by the person who first announced it until it leaves (409 for another
+    person).
 
     Args:
         project_id (UUID):
@@ -176,10 +179,13 @@ def sync(
 ) -> Any | Problem | None:
     """Say where this open map's cursor is and what it has selected
 
-     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's
-    presence see it at once, on every replica; nothing is written to the database. A client not heard
-    from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A
-    client id is held by the person who first announced it until it leaves (409 for another person).
+     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, height} |
+    null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is
+    written to the database. A client not heard from for 30 s has left, as has one that sends `leaving:
+    true`. `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every
+    other open map to follow it ("bring everyone here", needs `viewport`). Needs the Viewer role or
+    above. A client id is held by the person who first announced it until it leaves (409 for another
+    person).
 
     Args:
         project_id (UUID):
@@ -211,10 +217,13 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """Say where this open map's cursor is and what it has selected
 
-     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's
-    presence see it at once, on every replica; nothing is written to the database. A client not heard
-    from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A
-    client id is held by the person who first announced it until it leaves (409 for another person).
+     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, height} |
+    null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is
+    written to the database. A client not heard from for 30 s has left, as has one that sends `leaving:
+    true`. `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every
+    other open map to follow it ("bring everyone here", needs `viewport`). Needs the Viewer role or
+    above. A client id is held by the person who first announced it until it leaves (409 for another
+    person).
 
     Args:
         project_id (UUID):
@@ -249,10 +258,13 @@ async def asyncio(
 ) -> Any | Problem | None:
     """Say where this open map's cursor is and what it has selected
 
-     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving}`. Followers of the project's
-    presence see it at once, on every replica; nothing is written to the database. A client not heard
-    from for 30 s has left, as has one that sends `leaving: true`. Needs the Viewer role or above. A
-    client id is held by the person who first announced it until it leaves (409 for another person).
+     `{clientId, cursor: {x, y} | null, selection: [itemId…], leaving, viewport: {x, y, width, height} |
+    null, summon}`. Followers of the project's presence see it at once, on every replica; nothing is
+    written to the database. A client not heard from for 30 s has left, as has one that sends `leaving:
+    true`. `viewport` is the part of the map it shows (others can follow it); `summon: true` asks every
+    other open map to follow it ("bring everyone here", needs `viewport`). Needs the Viewer role or
+    above. A client id is held by the person who first announced it until it leaves (409 for another
+    person).
 
     Args:
         project_id (UUID):

@@ -112,9 +112,11 @@ def sync_detailed(
 ) -> Response[Problem | str]:
     """Who has the project's map open, as server-sent events
 
-     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`,
-    `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data
-    `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection,
+    viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on
+    the announcement that asked everyone to follow), one per client present at the start, then one per
+    announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s.
+    A stream ends after 300 s.
 
     Args:
         project_id (UUID):
@@ -148,9 +150,11 @@ def sync(
 ) -> Problem | str | None:
     """Who has the project's map open, as server-sent events
 
-     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`,
-    `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data
-    `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection,
+    viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on
+    the announcement that asked everyone to follow), one per client present at the start, then one per
+    announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s.
+    A stream ends after 300 s.
 
     Args:
         project_id (UUID):
@@ -179,9 +183,11 @@ async def asyncio_detailed(
 ) -> Response[Problem | str]:
     """Who has the project's map open, as server-sent events
 
-     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`,
-    `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data
-    `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection,
+    viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on
+    the announcement that asked everyone to follow), one per client present at the start, then one per
+    announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s.
+    A stream ends after 300 s.
 
     Args:
         project_id (UUID):
@@ -213,9 +219,11 @@ async def asyncio(
 ) -> Problem | str | None:
     """Who has the project's map open, as server-sent events
 
-     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection, at}`,
-    `at` in Unix ms), one per client present at the start, then one per announcement; `left` (data
-    `{clientId}`) when a client closes the map or is not heard from for 30 s. A stream ends after 300 s.
+     Events: `presence` (data `{clientId, userId, name, colour, cursor: {x, y} | null, selection,
+    viewport: {x, y, width, height} | null, summons, at}`, `at` in Unix ms; `summons` is true only on
+    the announcement that asked everyone to follow), one per client present at the start, then one per
+    announcement; `left` (data `{clientId}`) when a client closes the map or is not heard from for 30 s.
+    A stream ends after 300 s.
 
     Args:
         project_id (UUID):
