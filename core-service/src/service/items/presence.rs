@@ -356,7 +356,6 @@ impl PresenceHub {
     }
 }
 
-/// A client id: 1 to [`MAX_CLIENT_ID`] characters of `A-Z a-z 0-9 _ -`.
 /// Announcements of other replicas (and this one's, back from the database) feed the hub.
 impl Follower for PresenceHub {
     /// Listening started, or resumed after notifications were missed: age what this hub holds and

@@ -38,6 +38,7 @@ pub struct Announcement {
     pub summon: bool,
 }
 
+/// A client id: 1 to [`MAX_CLIENT_ID`] characters of `A-Z a-z 0-9 _ -`.
 fn check_client_id(client_id: &str) -> CoreResult<()> {
     let fits = (1..=MAX_CLIENT_ID).contains(&client_id.len())
         && client_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
@@ -51,6 +52,7 @@ fn check_client_id(client_id: &str) -> CoreResult<()> {
     }
 }
 
+/// A viewport of finite numbers and a size within bounds; a summons needs one.
 fn check_viewport(viewport: Option<Viewport>, summon: bool) -> CoreResult<()> {
     let Some(Viewport { x, y, width, height }) = viewport else {
         if summon {
