@@ -128,6 +128,7 @@ const FATES: &[(&str, &str, Fate)] = &[
     ("docs/SCALING.md", "createdb -h 127.0.0.1 -U postgres scaling_size", Fate::NotRun("a measurement of table sizes at 20,000 items; its figures are the text around it")),
     ("docs/WEBHOOKS.md", "\"customData\": {\"team\": \"blue\"}", Fate::RunHere("receiving_webhooks_locally_as_written")),
     ("docs/WEBHOOKS.md", "canvasctl webhooks listen --port 8443", Fate::RunHere("receiving_webhooks_locally_as_written")),
+    ("docs/WEBHOOKS.md", "\"webhookId\": \"<the operational webhook>\"", Fate::NotRun("the shape of an operational call, ids elided; e2e::webhooks_operational checks each member of real calls and validates them against the catalog")),
     ("docs/WEBHOOKS.md", "CANVAS_WEBHOOK_ALLOW_DESTINATIONS=127.0.0.1/32", Fate::RunHere("receiving_webhooks_locally_as_written")),
     ("docs/WEBHOOKS.md", "\"url\": \"https://127.0.0.1:8443/\"", Fate::RunHere("receiving_webhooks_locally_as_written")),
 ];

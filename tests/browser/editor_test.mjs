@@ -522,6 +522,16 @@ await inBrowsers(async (newContext) => {
       await a.locator("#fit").click();
       await b.locator("#fit").click();
     });
+
+    await check("following ends when the person followed closes the map", async () => {
+      await a.locator(`#presence li[data-client-id="${bId}"] button.follow`).click();
+      await a.waitForFunction((id) => document.body.dataset.following === id, bId, { timeout: SETTLE });
+      await b.goto("about:blank"); // the map is closed: its page hides and says it is leaving
+      await a.waitForFunction((id) => !document.querySelector(`#presence li[data-client-id="${id}"]`), bId, { timeout: SETTLE });
+      const state = await a.evaluate(() => document.body.dataset.following);
+      assert(state === "", `A follows nobody once B has left (${state})`);
+      assert(await a.locator("#summon").isHidden(), "with nobody else here there is nobody to bring");
+    });
   }
 
   // Signed in to the account site, A's browser holds the session cookie: a page of another site

@@ -185,7 +185,7 @@
     if (type === "presence") others.set(data.clientId, { ...data, seen: Date.now() });
     else if (type === "left") others.delete(data.clientId);
     else return;
-    if (type === "left" && following === data.clientId) following = null;
+    if (type === "left" && following === data.clientId) followView(null);
     if (type === "presence" && data.summons && data.viewport) {
       followView(data.clientId);
       M.notice(`${data.name || "Someone"} brought everyone here: you follow their view. Move the map or press Escape to stop.`);
