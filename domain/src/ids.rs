@@ -84,6 +84,10 @@ id_type!(
     DiagramId, "diagramId"
 );
 id_type!(
+    /// A tag of a project (a name and a colour that items carry in their `tags`).
+    TagId, "tagId"
+);
+id_type!(
     /// An MCP task (long agent work followed by polling). Made with [`AgentTaskId::random`]:
     /// its id is all the client names it by, so it must not be guessable.
     AgentTaskId, "taskId"

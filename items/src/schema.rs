@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use canvas_vocabulary::items::CONNECTOR_POINT;
 pub use canvas_vocabulary::items::{Kind, PropertyDef, FILE_NAME_MAX_CHARS};
+use canvas_vocabulary::limits::tags::MAX_PER_ITEM;
 
 use canvas_domain::{FieldViolation, ViolationReason};
 
@@ -72,7 +73,13 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
         None
     };
     match kind {
-        Kind::Point | Kind::Size | Kind::AutoSize | Kind::NonNegativeList | Kind::PointList | Kind::ConnectorPoint => {
+        Kind::Point
+        | Kind::Size
+        | Kind::AutoSize
+        | Kind::NonNegativeList
+        | Kind::PointList
+        | Kind::ConnectorPoint
+        | Kind::TagIds => {
             unreachable!("handled above")
         }
         Kind::HexColor => match value.as_str() {
@@ -170,6 +177,32 @@ pub fn parse_value(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Fiel
     }
 }
 
+/// An item's `tags`: GUIDs, each once, at most [`MAX_PER_ITEM`], written back hyphenated in
+/// lower case. Whether each names a tag of the project is core-service's check, in the write's
+/// transaction (a tag deleted meanwhile must not be left on an item).
+fn parse_tag_ids(field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Value> {
+    let Some(ids) = value.as_array() else {
+        errors.push(FieldViolation::new(field, "must be an array of tag ids (GUIDs)"));
+        return None;
+    };
+    if ids.len() > MAX_PER_ITEM {
+        errors.push(FieldViolation::new(field, format!("must hold at most {MAX_PER_ITEM} tags, got {}", ids.len())));
+        return None;
+    }
+    let before = errors.len();
+    let mut parsed: Vec<uuid::Uuid> = Vec::with_capacity(ids.len());
+    for (i, id) in ids.iter().enumerate() {
+        match id.as_str().map(|raw| uuid::Uuid::parse_str(raw.trim())) {
+            Some(Ok(id)) if parsed.contains(&id) => {
+                errors.push(FieldViolation::new(format!("{field}[{i}]"), format!("repeats the tag '{id}'")));
+            }
+            Some(Ok(id)) => parsed.push(id),
+            _ => errors.push(FieldViolation::new(format!("{field}[{i}]"), "must be the GUID of a tag of the project")),
+        }
+    }
+    (errors.len() == before).then(|| Value::Array(parsed.iter().map(|id| Value::String(id.to_string())).collect()))
+}
+
 /// The kinds made of several values; None for the scalar kinds.
 fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<FieldViolation>) -> Option<Option<Value>> {
     let result = match kind {
@@ -208,6 +241,7 @@ fn parse_compound(kind: Kind, field: &str, value: &Value, errors: &mut Vec<Field
             (errors.len() == before).then_some(Value::Array(points))
         }
         Kind::ConnectorPoint => parse_point(field, value, errors),
+        Kind::TagIds => parse_tag_ids(field, value, errors),
         _ => return None,
     };
     Some(result)

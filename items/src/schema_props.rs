@@ -1,5 +1,6 @@
-//! Property tests of the schema's parsers: colours (hex and CSS) and property-name folding. They read
-//! client input, so no input may panic, and each accepts exactly what its rule says.
+//! Property tests of the schema's parsers: colours (hex and CSS), property-name folding and an
+//! item's tag ids. They read client input, so no input may panic, and each accepts exactly what its
+//! rule says.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -121,4 +122,70 @@ proptest! {
 fn the_documented_spellings_fold_alike() {
     let names = ["fontSize", "FontSize", "font_size", "font-size", "FONT_SIZE"];
     assert!(names.iter().all(|n| fold_name(n) == "fontsize"), "{:?}", names.map(fold_name));
+}
+
+/// An item's `tags` through the engine: the stored list, or the violations' fields.
+fn parse_tags(value: &Value) -> Result<Value, Vec<String>> {
+    let mut errors = Vec::new();
+    match parse_value(Kind::TagIds, "tags", value, &mut errors) {
+        Some(stored) if errors.is_empty() => Ok(stored),
+        _ => Err(errors.into_iter().map(|e| e.field).collect()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Any list of GUIDs is stored hyphenated in lower case, in the order sent, exactly when it
+    /// holds at most `MAX_PER_ITEM` ids and none twice (in any spelling); a repeat is named at
+    /// its place.
+    #[test]
+    fn tag_ids_are_kept_in_one_spelling_when_few_and_distinct(
+        raw in prop::collection::vec(any::<u128>(), 0..24),
+        repeat in any::<bool>(),
+        upper in any::<bool>(),
+        braces in any::<bool>(),
+    ) {
+        let mut ids: Vec<uuid::Uuid> = raw.iter().map(|n| uuid::Uuid::from_u128(*n % 40)).collect();
+        if repeat && !ids.is_empty() {
+            ids.push(ids[0]);
+        }
+        let spell = |id: &uuid::Uuid| {
+            let text = if braces { id.braced().to_string() } else { id.hyphenated().to_string() };
+            if upper { text.to_uppercase() } else { text }
+        };
+        let sent = Value::Array(ids.iter().map(|id| Value::String(spell(id))).collect());
+        let mut distinct = ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let max = canvas_vocabulary::limits::tags::MAX_PER_ITEM;
+        match parse_tags(&sent) {
+            Ok(stored) => {
+                prop_assert!(ids.len() <= max && distinct.len() == ids.len(), "{sent} accepted");
+                let want: Vec<Value> = ids.iter().map(|id| Value::String(id.hyphenated().to_string())).collect();
+                prop_assert_eq!(stored, Value::Array(want));
+            }
+            Err(fields) if ids.len() > max => prop_assert_eq!(fields, vec!["tags".to_owned()]),
+            Err(fields) => {
+                let first_repeat = (0..ids.len()).find(|&i| ids[..i].contains(&ids[i]));
+                prop_assert_eq!(fields.first().cloned(), first_repeat.map(|i| format!("tags[{i}]")), "{}", sent);
+            }
+        }
+    }
+
+    /// Anything that is not a list of GUID strings is refused, naming `tags` or the element, and
+    /// never panics.
+    #[test]
+    fn other_tag_values_are_refused_by_field(text in "\\PC{0,40}", n in any::<i64>(), at in 0usize..3) {
+        for value in [Value::String(text.clone()), serde_json::json!(n), serde_json::json!({"id": text.clone()})] {
+            prop_assert_eq!(parse_tags(&value), Err(vec!["tags".to_owned()]));
+        }
+        if uuid::Uuid::parse_str(text.trim()).is_err() {
+            let mut list: Vec<Value> =
+                (0..at).map(|i| Value::String(uuid::Uuid::from_u128(i as u128 + 1).to_string())).collect();
+            list.push(Value::String(text.clone()));
+            let refused = parse_tags(&Value::Array(list));
+            prop_assert_eq!(refused, Err(vec![format!("tags[{at}]")]));
+        }
+    }
 }

@@ -590,8 +590,19 @@ await inBrowsers(async (newContext) => {
   });
 
   await check("axe-core finds no accessibility violations in the editor", async () => {
+    // The sticky note carries two tags (a dark and a light colour), shown as chips on the drawing
+    // and in the list (docs/ITEMS.md "Tags"): checked too.
+    const tags = [];
+    for (const [name, color] of [["Dark tag", "#1E293B"], ["Light tag", "#FDE68A"]]) {
+      const made = await rest("POST", "/tags", args["token-a"], { name: `${name} ${mode}`, color });
+      assert(made.status === 201, `tag create answered ${made.status}: ${JSON.stringify(made.body)}`);
+      tags.push(made.body.tagId);
+    }
+    const tagged = await rest("PATCH", `/item/sticky-note/${sticky}`, args["token-a"], { tags });
+    assert(tagged.status === 200, `tagging answered ${tagged.status}`);
     // CSP forbids the injected script: this one context bypasses it for the checker.
     const x = await openAs(await newContext({ bypassCSP: true }), people.a);
+    await x.waitForFunction((id) => document.querySelectorAll(`#items li[data-item-id="${id}"] .tag`).length === 2, sticky, { timeout: SETTLE });
     await selectItem(x, sticky);
     const axe = join(process.env.CANVAS_BROWSER_DIR || join(process.env.HOME || "/root", ".cache/canvas-browser"), "node_modules/axe-core/axe.min.js");
     await x.addScriptTag({ path: axe });

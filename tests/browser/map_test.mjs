@@ -1,7 +1,7 @@
 // Drives the web map in headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core; nothing is downloaded). Run by tests/tests/e2e/map_browser.rs:
 //
-//   node map_test.mjs --base URL --project ID --node ITEM --token TOKEN \
+//   node map_test.mjs --base URL --project ID --node ITEM --tag-id TAG --token TOKEN \
 //        --stranger-token TOKEN --screenshot FILE
 //
 // Checks, as a person would see them:
@@ -9,6 +9,9 @@
 //      view, near the centre, and highlighted;
 //   2. an item created through REST appears without a reload;
 //   3. a token without access to the project gets the 403 page;
+//   4. the node item's tag shows as a chip on the drawing and in the list and is in its
+//      accessible name; a tag made and given to an item while the map is open shows too (axe-core
+//      checks tagged items in editor_test.mjs, whose checker context may inject it past the CSP);
 // and saves a screenshot. Prints one line per check and "N passed, N failed".
 import { args, assert, check, inBrowser } from "./harness.mjs";
 
@@ -59,6 +62,36 @@ await inBrowser(async (context) => {
     const text = await page.locator(`#item-${itemId} text`).textContent();
     assert(text.includes("Appeared live"), `the new item shows ${text}`);
     assert(await page.locator(`${node}.highlighted`).count() === 1, "the node item stays highlighted");
+  });
+
+  await check("tags show on the drawing, in the list and in the accessible name", async () => {
+    // The drawing's pills name their tags in hover titles and are filled with the tag's colour.
+    const chip = `${node} .tag-chips title`;
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Ready", chip, { timeout: 15000 });
+    const fill = await page.locator(`${node} .tag-chips rect`).first().getAttribute("fill");
+    assert(fill === "#22C55E", `the pill is filled with ${fill}`);
+    const label = await page.locator(node).getAttribute("aria-label");
+    assert(label.endsWith(", tagged Ready"), `the accessible name is ${label}`);
+    const listed = await page.locator(`#items li[data-item-id="${args.node}"] .tag`).allTextContents();
+    assert(listed.join("|") === "Ready", `the list entry shows ${listed}`);
+    // A tag made after the map opened: the page reads the tags again when an item names it.
+    const headers = { Authorization: `Bearer ${args.token}`, "Content-Type": "application/json" };
+    const api = `${args.base}/api/v2/projects/${args.project}`;
+    const made = await fetch(`${api}/tags?jsonCasing=camel`, { method: "POST", headers, body: JSON.stringify({ name: "Live tag", color: "#1D4ED8" }) });
+    if (made.status !== 201) throw new Error(`tag create failed: ${made.status} ${await made.text()}`);
+    const { tagId } = await made.json();
+    const tagged = await fetch(`${api}/item/shape/${args.node}`, { method: "PATCH", headers, body: JSON.stringify({ tags: [args["tag-id"], tagId] }) });
+    if (!tagged.ok) throw new Error(`tagging failed: ${tagged.status} ${await tagged.text()}`);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].map((t) => t.textContent).join("|") === "Ready|Live tag",
+      chip,
+      { timeout: 15000 },
+    );
+    await page.waitForFunction(
+      (id) => [...document.querySelectorAll(`#items li[data-item-id="${id}"] .tag`)].map((t) => t.textContent).join("|") === "Ready|Live tag",
+      args.node,
+      { timeout: 15000 },
+    );
   });
 
   await check("pan and zoom move the view", async () => {

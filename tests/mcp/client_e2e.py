@@ -43,12 +43,12 @@ TOOLS = {
     "list_projects", "find_item", "create_item", "get_item", "list_items", "update_item_property",
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
     "create_items", "create_diagram", "read_map", "render_map", "arrange_items", "read_diagram", "update_diagram",
-    "delete_diagram", "export_mermaid",
+    "delete_diagram", "export_mermaid", "list_tags", "create_tag", "update_tag", "delete_tag",
 }
 READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map",
-             "read_diagram", "export_mermaid"}
+             "read_diagram", "export_mermaid", "list_tags"}
 DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items", "update_diagram",
-               "delete_diagram"}
+               "delete_diagram", "update_tag", "delete_tag"}
 REQUIRED = {
     "list_projects": set(),
     "find_item": {"itemId"},
@@ -71,6 +71,10 @@ REQUIRED = {
     "update_diagram": {"projectId", "diagramId", "source"},
     "delete_diagram": {"projectId", "diagramId"},
     "export_mermaid": {"projectId"},
+    "list_tags": {"projectId"},
+    "create_tag": {"projectId", "name"},
+    "update_tag": {"projectId", "tagId"},
+    "delete_tag": {"projectId", "tagId"},
 }
 # A 1x1 PNG.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="

@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use crate::items::MIN_SIZE;
 use crate::items::{Kind, PropertyDef, CONNECTOR_POINT, CONNECTOR_POINT_DERIVED, FILE_NAME_MAX_CHARS, ITEM_TYPES};
+use crate::limits::tags;
 
 /// How a schema is written for its reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +78,8 @@ pub fn kind(kind: Kind, dialect: Dialect) -> Value {
             schema
         }
         Kind::ItemId => json!({"type": "string", "format": "uuid"}),
+        Kind::TagIds => json!({"type": "array", "items": {"type": "string", "format": "uuid"},
+            "maxItems": tags::MAX_PER_ITEM, "uniqueItems": true}),
     }
 }
 
@@ -105,6 +108,7 @@ pub fn rule(kind: Kind) -> String {
             format!("{{{}}}", members.join(", "))
         }
         Kind::ItemId => "item id (GUID)".into(),
+        Kind::TagIds => format!("array of tag ids (GUIDs), each once, at most {}", tags::MAX_PER_ITEM),
     }
 }
 
@@ -178,6 +182,7 @@ pub fn read_kind(kind: Kind) -> Value {
         Kind::ByteCount => json!({"type": "integer"}),
         Kind::ConnectorPoint => read_body(&[CONNECTOR_POINT, CONNECTOR_POINT_DERIVED].concat()),
         Kind::ItemId => json!({"type": "string", "format": "uuid"}),
+        Kind::TagIds => json!({"type": "array", "items": {"type": "string", "format": "uuid"}}),
         Kind::RichText | Kind::Name(_) | Kind::CssColor | Kind::HexColor | Kind::WebUrl | Kind::FileName => {
             json!({"type": "string"})
         }

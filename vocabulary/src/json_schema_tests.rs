@@ -63,7 +63,7 @@ fn connector_bodies_leave_out_the_derived_geometry_and_reads_include_it() {
     let create = create_body(CONNECTOR, OPENAPI);
     assert_eq!(
         names(&create, "properties"),
-        ["cornerPoints", "endPoint", "radius", "startPoint", "strokeColor", "strokeThickness", "type"]
+        ["cornerPoints", "endPoint", "radius", "startPoint", "strokeColor", "strokeThickness", "tags", "type"]
     );
     assert_eq!(names(&create, "required"), ["endPoint", "startPoint"]);
     let end = member(&create, "startPoint");

@@ -206,6 +206,42 @@ const _: () = assert!(
         && retrieval::MAX_RESULTS_POST_PROCESS <= retrieval::MAX_RESULTS
 );
 
+/// Presence on the live map (`POST .../presence`, gRPC `Announce`; docs/MAP.md): what one
+/// announcement may say. core-service refuses beyond them naming the field; the OpenAPI
+/// document shows the same numbers.
+pub mod presence {
+    /// The most items one announcement may name as selected.
+    pub const MAX_SELECTION: usize = 200;
+    /// The longest client id.
+    pub const MAX_CLIENT_ID: usize = 64;
+    /// The largest width or height of a viewport, in map units: a view of the whole of any map
+    /// that can be drawn (the map clamps its zoom to at least 0.02 pixels per unit, so a
+    /// 10,000-pixel screen shows at most 500,000 units), with room to spare.
+    pub const MAX_VIEWPORT_EXTENT: f64 = 10_000_000.0;
+}
+
+/// A project's tags (`/api/v2/projects/{projectId}/tags`, MCP `list_tags` and the others; docs/ITEMS.md
+/// "Tags"): beyond the spec. Items carry them by id in their `tags` property.
+pub mod tags {
+    /// Most tags one project has (Miro's boards take 100). A listing answers them all at once.
+    pub const MAX_PER_PROJECT: usize = 500;
+    /// Most tags one item carries (Miro's take 8).
+    pub const MAX_PER_ITEM: usize = 16;
+    /// Longest `name`, in characters (as Miro's). Names are trimmed, and unique per project
+    /// ignoring case ([`name_key`]).
+    pub const MAX_NAME_CHARS: usize = 120;
+    /// The `color` of a tag created without one.
+    pub const DEFAULT_COLOR: &str = "#8A8F98";
+    /// The listing filter (`GET .../items?tag=`, MCP `list_items` `tag`).
+    pub const FILTER: &str = "tag";
+
+    /// The form in which two tag names are the same: trimmed and lower-cased (Unicode), so
+    /// `Urgent` and ` urgent ` are one tag; `to-do` and `todo` are two.
+    pub fn name_key(name: &str) -> String {
+        name.trim().to_lowercase()
+    }
+}
+
 /// Project archives (`GET .../export`, `POST /api/v2/projects/import`; docs/ARCHIVE.md).
 pub mod archive;
 

@@ -756,6 +756,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's tags (beyond the spec)
+         * @description Every tag of the project (at most 500), by name ignoring case. Any member may read them.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag (beyond the spec)
+         * @description `{name, color?}`: Editor or above. A name another tag of the project has (ignoring case) is a 400 naming `name`; a project holds at most 500 tags (a 409 past them). Items carry tags by id in `tags`.
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a tag (beyond the spec) */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag and take it off its items (beyond the spec)
+         * @description Editor or above. In one transaction the tag goes and every item carrying it loses it from `tags`, each with its `item.updated` event (`new` and `old` hold `tags`), as webhooks and the change stream show.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a tag (beyond the spec)
+         * @description `{name?, color?}`: Editor or above; the fields not sent keep their value. The items carrying the tag name it by id, so they do not change and no item event is written.
+         */
+        patch: operations["updateTag"];
+        trace?: never;
+    };
     "/api/v2/projects/{projectId}/webhooks": {
         parameters: {
             query?: never;
@@ -1324,6 +1373,7 @@ export interface components {
             };
             StrokeColor: string;
             StrokeThickness: number;
+            Tags?: string[] | null;
             Type: components["schemas"]["LineType"];
             /** Format: date-time */
             UpdatedAt: string;
@@ -1550,6 +1600,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             /** Format: date-time */
             UpdatedAt: string;
         };
@@ -1565,6 +1616,8 @@ export interface components {
                 height: number;
                 width: number;
             } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
         };
         /** @enum {string} */
         EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted";
@@ -1647,6 +1700,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             /** Format: date-time */
             UpdatedAt: string;
         };
@@ -1666,6 +1720,8 @@ export interface components {
                 height: number;
                 width: number;
             };
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
         };
         /** @description The new project an archive made. */
         ImportedProject: {
@@ -1814,6 +1870,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             Text: string;
             TextColor: string;
             /** Format: date-time */
@@ -1839,6 +1896,8 @@ export interface components {
                 height?: number;
                 width?: number;
             } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
             /** @description plain text or valid HTML without active content (scripts, event handlers) */
             text?: string;
             /** @description any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue */
@@ -1851,7 +1910,7 @@ export interface components {
         Parent: ("panel" | "inbox") | string;
         /** @description `POST .../presence`: what one open map says about itself. */
         PresenceAnnouncement: {
-            /** @description The open map's own id, kept while it is open: 1 to 64 characters of `A-Z a-z 0-9 _ -`. */
+            /** @description The open map's own id, kept while it is open. */
             clientId: string;
             cursor?: null | components["schemas"]["PresenceCursor"];
             /** @description The map is being closed: the client leaves at once. */
@@ -1874,15 +1933,9 @@ export interface components {
         };
         /** @description A part of the map: its top-left corner and size, in map units. */
         PresenceViewport: {
-            /**
-             * Format: double
-             * @description Above 0, at most 10,000,000.
-             */
+            /** @description Above 0, at most 10000000 map units. */
             height: number;
-            /**
-             * Format: double
-             * @description Above 0, at most 10,000,000.
-             */
+            /** @description Above 0, at most 10000000 map units. */
             width: number;
             /** Format: double */
             x: number;
@@ -1998,6 +2051,7 @@ export interface components {
             };
             StrokeColor: string;
             StrokeThickness: number;
+            Tags?: string[] | null;
             Type: components["schemas"]["ShapeType"];
             /** Format: date-time */
             UpdatedAt: string;
@@ -2022,6 +2076,8 @@ export interface components {
             /** @description hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB */
             strokeColor?: string | null;
             strokeThickness?: number | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
         };
         /** @enum {string} */
         ShapeType: "Rectangle" | "Ellipse" | "RoundedRectangle" | "Triangle" | "RightTriangle" | "Diamond" | "Hexagon" | "Heptagon" | "Octagon" | "Decagon" | "Dodecagon" | "Pentagon" | "Parallelogram" | "Trapezoid" | "Plus" | "Donut" | "Heart" | "LightningBolt" | "Star4" | "Star5" | "Star6" | "DirectionArrow" | "DirectionArrowRight" | "DirectionArrowLeft" | "RightArrow" | "LeftArrow" | "UpArrow" | "DownArrow" | "LeftRightArrow" | "UpDownArrow" | "QuadArrow" | "LeftRightUpArrow" | "StripedRightArrow" | "NotchedRightArrow" | "Plaque" | "Frame" | "HalfFrame" | "Corner" | "OneSnipCornerRectangle" | "TwoSameSideSnipCornerRectangle" | "TwoDiagonalSnipCornerRectangle" | "OneSnipOneRoundCornerRectangle" | "OneRoundCornerRectangle" | "TwoSameSideRoundCornerRectangle" | "TwoDiagonalRoundCornerRectangle";
@@ -2053,6 +2109,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             Text: string;
             TextColor: string;
             /** Format: date-time */
@@ -2078,6 +2135,8 @@ export interface components {
                 height?: number;
                 width?: number;
             } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
             /** @description plain text or valid HTML without active content (scripts, event handlers) */
             text?: string;
             /** @description any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue */
@@ -2109,6 +2168,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             /** Format: date-time */
             UpdatedAt: string;
         };
@@ -2124,6 +2184,50 @@ export interface components {
                 height: number;
                 width: number;
             } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
+        };
+        /** @description A tag. */
+        Tag: {
+            Color: string;
+            /** Format: date-time */
+            CreatedAt: string;
+            Name: string;
+            /** Format: uuid */
+            ProjectId: string;
+            /** Format: uuid */
+            TagId: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+            /**
+             * Format: int64
+             * @description Bumped by every change.
+             */
+            Version: number;
+        };
+        /** @description What a tag delete did. */
+        TagDeleted: {
+            /** @description The tag as it was. */
+            Tag: components["schemas"]["Tag"];
+            /** @description The items it was taken off, each with its `item.updated` event. */
+            UntaggedItemIds: string[];
+        };
+        /**
+         * @description Every tag of a project (at most `canvas_vocabulary::limits::tags::MAX_PER_PROJECT`), by name
+         *     ignoring case.
+         */
+        TagList: {
+            Tags: components["schemas"]["Tag"][];
+        };
+        /**
+         * @description `POST .../tags` and `PATCH .../tags/{tagId}`: on a create `name` is required and `color`
+         *     defaults; on an update each field sent is changed and the others kept.
+         */
+        TagRequest: {
+            /** @description hex colour only: #RRGGBB, #AARRGGBB (alpha first) or #RGB; #8A8F98 on a create without one */
+            color?: string;
+            /** @description 1 to 120 characters, trimmed; unique in the project ignoring case (required on a create) */
+            name?: string;
         };
         /** @enum {string} */
         VerticalTextAlignment: "Top" | "Center" | "Bottom";
@@ -2149,6 +2253,7 @@ export interface components {
                 Height: number;
                 Width: number;
             };
+            Tags?: string[] | null;
             /** Format: date-time */
             UpdatedAt: string;
             Url: string;
@@ -2164,6 +2269,8 @@ export interface components {
                 height: number;
                 width: number;
             } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
             /**
              * Format: uri
              * @description absolute http or https URL
@@ -2227,6 +2334,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     text?: string;
                     textColor?: string;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
@@ -2270,6 +2378,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     text?: string;
                     textColor?: string;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
@@ -2312,6 +2421,7 @@ export interface components {
                     };
                     strokeColor?: string;
                     strokeThickness?: number;
+                    tags?: string[];
                     type?: components["schemas"]["ShapeType"];
                 };
                 /** Format: date-time */
@@ -2372,6 +2482,7 @@ export interface components {
                     };
                     strokeColor?: string;
                     strokeThickness?: number;
+                    tags?: string[];
                     type?: components["schemas"]["LineType"];
                 };
                 /** Format: date-time */
@@ -2407,6 +2518,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     url?: string;
                 };
                 /** Format: date-time */
@@ -2445,6 +2557,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -2482,6 +2595,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -2519,6 +2633,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -2582,6 +2697,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     text?: string;
                     textColor?: string;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
@@ -2625,6 +2741,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     text?: string;
                     textColor?: string;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"];
@@ -2667,6 +2784,7 @@ export interface components {
                     };
                     strokeColor?: string;
                     strokeThickness?: number;
+                    tags?: string[];
                     type?: components["schemas"]["ShapeType"];
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -2727,6 +2845,7 @@ export interface components {
                     };
                     strokeColor?: string;
                     strokeThickness?: number;
+                    tags?: string[];
                     type?: components["schemas"]["LineType"];
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -2762,6 +2881,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                     url?: string;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -2800,6 +2920,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -2837,6 +2958,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -2874,6 +2996,7 @@ export interface components {
                         height: number;
                         width: number;
                     };
+                    tags?: string[];
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -2933,6 +3056,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     text?: string | null;
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
@@ -2956,6 +3080,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     text?: string | null;
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
@@ -2997,6 +3122,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     text?: string | null;
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
@@ -3020,6 +3146,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     text?: string | null;
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
@@ -3060,6 +3187,7 @@ export interface components {
                     } | null;
                     strokeColor?: string | null;
                     strokeThickness?: number | null;
+                    tags?: string[] | null;
                     type?: components["schemas"]["ShapeType"] | null;
                 };
                 /** Format: date-time */
@@ -3080,6 +3208,7 @@ export interface components {
                     } | null;
                     strokeColor?: string | null;
                     strokeThickness?: number | null;
+                    tags?: string[] | null;
                     type?: components["schemas"]["ShapeType"] | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -3138,6 +3267,7 @@ export interface components {
                     } | null;
                     strokeColor?: string | null;
                     strokeThickness?: number | null;
+                    tags?: string[] | null;
                     type?: components["schemas"]["LineType"] | null;
                 };
                 /** Format: date-time */
@@ -3178,6 +3308,7 @@ export interface components {
                     } | null;
                     strokeColor?: string | null;
                     strokeThickness?: number | null;
+                    tags?: string[] | null;
                     type?: components["schemas"]["LineType"] | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -3211,6 +3342,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     url?: string | null;
                 };
                 /** Format: date-time */
@@ -3226,6 +3358,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                     url?: string | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
@@ -3262,6 +3395,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -3279,6 +3413,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -3314,6 +3449,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -3331,6 +3467,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -3366,6 +3503,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** Format: date-time */
                 occurredAt: string;
@@ -3383,6 +3521,7 @@ export interface components {
                         height: number;
                         width: number;
                     } | null;
+                    tags?: string[] | null;
                 };
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
@@ -4564,6 +4703,8 @@ export interface operations {
                         /** @description any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue */
                         strokeColor?: string | null;
                         strokeThickness?: number | null;
+                        /** @description ids of the project's tags (GET .../tags); each at most once */
+                        tags?: string[] | null;
                         type?: components["schemas"]["LineType"] | null;
                     };
                 };
@@ -5219,6 +5360,8 @@ export interface operations {
                     strokeColor?: string;
                     /** @default 3 */
                     strokeThickness?: number;
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                     /** @default Straight */
                     type?: components["schemas"]["LineType"];
                 };
@@ -5345,6 +5488,8 @@ export interface operations {
                         height: number;
                         width: number;
                     };
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                 };
             };
         };
@@ -5488,6 +5633,8 @@ export interface operations {
                         height?: number;
                         width?: number;
                     };
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                     /** @description plain text or valid HTML without active content (scripts, event handlers) */
                     text: string;
                     /**
@@ -5586,6 +5733,8 @@ export interface operations {
                     strokeColor?: string;
                     /** @default 2 */
                     strokeThickness?: number;
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                     /**
                      * @description fixed after creation
                      * @default Rectangle
@@ -5683,6 +5832,8 @@ export interface operations {
                         height?: number;
                         width?: number;
                     };
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                     /** @description plain text or valid HTML without active content (scripts, event handlers) */
                     text: string;
                     /**
@@ -5819,6 +5970,8 @@ export interface operations {
                         height: number;
                         width: number;
                     };
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
                     /**
                      * Format: uri
                      * @description absolute http or https URL
@@ -5872,6 +6025,8 @@ export interface operations {
                 text?: string;
                 /** @description Only items created or changed at or after this time (RFC 3339). */
                 changedSince?: string;
+                /** @description Only items carrying this tag: its id, or its name ignoring case (beyond the spec). A tag the project does not have is a 400 naming `tag`. */
+                tag?: string;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
@@ -6236,6 +6391,193 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRequest"];
+            };
+        };
+        responses: {
+            /** @description The new tag. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag as it was, and the items it was taken off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRequest"];
+            };
+        };
+        responses: {
+            /** @description The tag as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6751,7 +7093,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, `gestures.js`, `keys.js`, `map.js` or `map.css` */
+                /** @description `core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, `gestures.js`, `keys.js`, `tags.js`, `map.js` or `map.css` */
                 file: string;
             };
             cookie?: never;

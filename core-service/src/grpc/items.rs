@@ -134,6 +134,7 @@ impl ItemService for ItemGrpc {
             page_size: req.page_size,
             cursor: Some(req.page_token),
             matching: ItemMatch::new(region, Some(&req.text_contains), changed_since),
+            tag: Some(req.tag),
         };
         let page = self.core.items().list_items(&who, project, query).await?;
         Ok(Response::new(pb::ListItemsResponse {

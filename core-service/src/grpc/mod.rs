@@ -18,6 +18,7 @@ pub mod metrics;
 mod presence;
 mod request_meaning;
 pub mod status;
+mod tags;
 mod watch;
 mod webhook_dispatch;
 pub mod webhooks;
@@ -35,6 +36,7 @@ use canvas_proto::v1::project_archive_service_server::ProjectArchiveServiceServe
 use canvas_proto::v1::project_copy_service_server::ProjectCopyServiceServer;
 use canvas_proto::v1::project_service_server::ProjectServiceServer;
 use canvas_proto::v1::session_service_server::SessionServiceServer;
+use canvas_proto::v1::tag_service_server::TagServiceServer;
 use canvas_proto::v1::watch_service_server::WatchServiceServer;
 use canvas_proto::v1::webhook_dispatch_service_server::WebhookDispatchServiceServer;
 use canvas_proto::v1::webhook_service_server::WebhookServiceServer;
@@ -136,6 +138,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     health_reporter.set_serving::<ProjectArchiveServiceServer<archive::ArchiveGrpc>>().await;
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
     health_reporter.set_serving::<PresenceServiceServer<presence::PresenceGrpc>>().await;
+    health_reporter.set_serving::<TagServiceServer<tags::TagGrpc>>().await;
     health_reporter.set_serving::<SessionServiceServer<account_site::SessionGrpc>>().await;
     health_reporter.set_serving::<OAuthServiceServer<account_site::OAuthGrpc>>().await;
     health_reporter.set_serving::<AccountAdminServiceServer<account_site::AccountAdminGrpc>>().await;
@@ -167,6 +170,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     let watches = WatchServiceServer::new(watch::WatchGrpc { core: core.clone(), shutdown: shutdown.clone() });
     let presence =
         PresenceServiceServer::new(presence::PresenceGrpc { core: core.clone(), shutdown: shutdown.clone() });
+    let tags = TagServiceServer::new(tags::TagGrpc { core: core.clone() });
     let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
@@ -189,6 +193,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
         .add_service(archives)
         .add_service(watches)
         .add_service(presence)
+        .add_service(tags)
         .add_service(sessions)
         .add_service(oauth)
         .add_service(account_admin)

@@ -141,7 +141,8 @@ pub use accounts::{
 };
 pub use items::{
     AgentTaskRow, DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter,
-    ItemsStore, Landed, LandedDiagram, LandedItem, Landing, RecordChange, TaskClaim, TaskEnd, MAX_PRESENCE_PAYLOAD,
+    ItemsStore, Landed, LandedDiagram, LandedItem, Landing, RecordChange, TagRefusal, TagRow, TaskClaim, TaskEnd,
+    Untag, MAX_PRESENCE_PAYLOAD,
 };
 pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{

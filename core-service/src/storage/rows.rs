@@ -2,7 +2,7 @@
 //! PostgreSQL alike (UUID as BLOB or UUID, time as TEXT or TIMESTAMPTZ, JSON as
 //! TEXT or JSONB).
 
-use crate::domain::{EventId, ItemId, ProjectId, TokenId, UserId};
+use crate::domain::{EventId, ItemId, ProjectId, TagId, TokenId, UserId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
@@ -82,14 +82,56 @@ pub struct ItemRow {
     pub content_key: Option<String>,
 }
 
-/// An item a connector end is attached to: it must still exist when the connector is written (a
-/// delete of it may have committed since the request was validated).
+/// What an item's write names that must still exist when it is written (a delete of it may have
+/// committed since the request was validated): an item a connector end is attached to or a new
+/// item's container, or a tag the item carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attachment {
-    /// The field that names it: a connector end (`startPoint.itemId`, `endPoint.itemId`) or a
-    /// new item's `parent`.
+    /// The field that names it: a connector end (`startPoint.itemId`, `endPoint.itemId`), a new
+    /// item's `parent`, or `tags`.
     pub field: &'static str,
-    pub item_id: ItemId,
+    pub to: Attached,
+}
+
+/// The row an [`Attachment`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attached {
+    Item(ItemId),
+    Tag(TagId),
+}
+
+impl Attachment {
+    pub fn item(field: &'static str, item_id: ItemId) -> Self {
+        Self { field, to: Attached::Item(item_id) }
+    }
+
+    pub fn tag(tag_id: TagId) -> Self {
+        Self { field: "tags", to: Attached::Tag(tag_id) }
+    }
+
+    /// The item named, if it names one.
+    pub fn item_id(&self) -> Option<ItemId> {
+        match self.to {
+            Attached::Item(id) => Some(id),
+            Attached::Tag(_) => None,
+        }
+    }
+
+    /// The table and id of the row named.
+    pub(in crate::storage) fn row(&self) -> (&'static str, Uuid) {
+        match self.to {
+            Attached::Item(id) => ("items", id.uuid()),
+            Attached::Tag(id) => ("tags", id.uuid()),
+        }
+    }
+
+    /// Why a write naming it was refused once it was gone.
+    pub fn gone(&self) -> String {
+        match self.to {
+            Attached::Item(id) => format!("no item '{id}' in this project (it was deleted)"),
+            Attached::Tag(id) => format!("no tag '{id}' in this project (it was deleted)"),
+        }
+    }
 }
 
 /// A dependent change written in the same transaction as another one (a

@@ -55,6 +55,8 @@ fn check_value(def: &PropertyDef, value: &Value, at: &str, problems: &mut Vec<St
         }
         Kind::PointList => value.as_array().is_some_and(|a| a.iter().all(point)),
         Kind::ItemId => value.as_str().is_some_and(|s| s.starts_with("ref:")),
+        // A diagram tags nothing: a tag is a project's, never named by a source.
+        Kind::TagIds => false,
         Kind::ConnectorPoint => {
             let Some(object) = value.as_object() else {
                 problems.push(format!("{at}: not an object"));

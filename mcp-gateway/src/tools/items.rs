@@ -201,6 +201,9 @@ pub struct ListItemsArgs {
     /// Only items created or changed at or after this time (RFC 3339, e.g. 2026-11-23T10:00:00Z).
     #[serde(default)]
     pub changed_since: String,
+    /// Only items carrying this tag: its tagId or its name (see list_tags).
+    #[serde(default)]
+    pub tag: String,
 }
 
 /// A rectangle of the map.
@@ -258,6 +261,7 @@ impl CanvasTool for ListItems {
                 "" => None,
                 raw => Some(timestamp(raw)?),
             },
+            tag: args.tag,
         };
         let reply = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
         let items: Vec<ItemOut> = reply.items.into_iter().map(|item| ItemOut::from_proto(&ctx.state, item)).collect();

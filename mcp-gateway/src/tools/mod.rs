@@ -18,6 +18,7 @@ pub mod output;
 pub mod progress;
 pub mod projects;
 pub mod schema;
+pub mod tags;
 
 use std::future::Future;
 use std::sync::{Arc, LazyLock};
@@ -328,6 +329,10 @@ registry!(
     layout::ConnectItems,
     media::UploadImage,
     knowledge::RetrieveKnowledge,
+    tags::ListTags,
+    tags::CreateTag,
+    tags::UpdateTag,
+    tags::DeleteTag,
 );
 
 /// The `tools/list` answer.

@@ -91,7 +91,7 @@
     const type = document.createElement("span");
     type.className = "type";
     type.textContent = item.itemType;
-    li.append(name, type, copyButton(item.itemId));
+    li.append(name, type, M.tagChips(item), copyButton(item.itemId));
     return li;
   }
 
@@ -197,7 +197,9 @@
     g.setAttribute("role", "button");
     const what = M.typeWords(g.dataset.itemType);
     const name = item ? M.itemName(item) : drawnName(g);
-    g.setAttribute("aria-label", name ? `${what}: ${name}` : what);
+    const tagged = item ? M.tagWords(item) : "";
+    g.setAttribute("aria-label", (name ? `${what}: ${name}` : what) + (tagged ? `, ${tagged}` : ""));
+    if (item) M.drawTags(g, item);
     if (item && item.itemType === "connector") {
       if (item.startPoint && item.startPoint.itemId) g.dataset.startId = item.startPoint.itemId;
       if (item.endPoint && item.endPoint.itemId) g.dataset.endId = item.endPoint.itemId;
@@ -375,8 +377,10 @@
     for (const g of M.svg.querySelectorAll(":scope > .item")) {
       const item = M.items.get(g.dataset.itemId);
       if (!item) continue;
-      const label = `${M.typeWords(g.dataset.itemType)}: ${M.itemName(item)}`;
+      const tagged = M.tagWords(item);
+      const label = `${M.typeWords(g.dataset.itemType)}: ${M.itemName(item)}` + (tagged ? `, ${tagged}` : "");
       if (g.getAttribute("aria-label") !== label) g.setAttribute("aria-label", label);
+      if (tagged || g.querySelector(":scope > .tag-chips")) M.drawTags(g, item);
     }
   }
 
@@ -617,6 +621,11 @@
   // Whatever changes the map's size (the window, the toolbar wrapping) keeps the view's centre.
   new ResizeObserver(() => M.applyView()).observe(M.mapEl);
   M.on("wrote", (ids) => M.refresh(ids));
+  // Tags read after items were listed (a tag made since the start): list and name them again.
+  M.on("tags-known", () => {
+    renderList();
+    renameAll();
+  });
 
   if (!M.projectId) showProblem(404, "the link names no project");
   else start(); // with the stored token, else with the session cookie; a 401 asks for a token

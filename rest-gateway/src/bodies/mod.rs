@@ -29,6 +29,7 @@ pub mod diagrams;
 pub mod items;
 pub mod knowledge;
 pub mod presence;
+pub mod tags;
 pub mod webhooks;
 
 use std::fmt;

@@ -1,7 +1,9 @@
 //! The body of `POST .../presence`: what one open map says about itself, deserialised by this very
 //! type (`crate::map::presence` relays it to core-service, which checks it).
 
+use canvas_vocabulary::limits::presence::{MAX_CLIENT_ID, MAX_SELECTION, MAX_VIEWPORT_EXTENT};
 use serde::Deserialize;
+use utoipa::openapi::schema::{Array, ArrayBuilder, Object, ObjectBuilder, Type};
 use utoipa::ToSchema;
 
 /// `POST .../presence`: what one open map says about itself.
@@ -12,15 +14,15 @@ use utoipa::ToSchema;
     expecting = "a presence {clientId, cursor, selection, leaving, viewport, summon}"
 )]
 pub struct PresenceAnnouncement {
-    /// The open map's own id, kept while it is open: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
-    #[schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9_-]{1,64}$")]
+    /// The open map's own id, kept while it is open (its length and characters: [`client_id`]).
+    #[schema(schema_with = client_id)]
     pub client_id: String,
     /// Where the pointer is on the map; `null` or absent when it is off the map.
     #[serde(default)]
     pub cursor: Option<PresenceCursor>,
-    /// The selected items (at most 200).
+    /// The selected items.
     #[serde(default)]
-    #[schema(max_items = 200)]
+    #[schema(schema_with = selection)]
     pub selection: Vec<String>,
     /// The map is being closed: the client leaves at once.
     #[serde(default)]
@@ -40,12 +42,40 @@ pub struct PresenceAnnouncement {
 pub struct PresenceViewport {
     pub x: f64,
     pub y: f64,
-    /// Above 0, at most 10,000,000.
-    #[schema(exclusive_minimum = 0, maximum = 10_000_000)]
+    #[schema(schema_with = extent)]
     pub width: f64,
-    /// Above 0, at most 10,000,000.
-    #[schema(exclusive_minimum = 0, maximum = 10_000_000)]
+    #[schema(schema_with = extent)]
     pub height: f64,
+}
+
+/// A client id: 1 to [`MAX_CLIENT_ID`] characters of `A-Z a-z 0-9 _ -`.
+fn client_id() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(MAX_CLIENT_ID))
+        .pattern(Some(format!("^[A-Za-z0-9_-]{{1,{MAX_CLIENT_ID}}}$")))
+        .description(Some("The open map's own id, kept while it is open."))
+        .build()
+}
+
+/// A selection: item ids, at most [`MAX_SELECTION`].
+fn selection() -> Array {
+    ArrayBuilder::new()
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .max_items(Some(MAX_SELECTION))
+        .description(Some(format!("The selected items (at most {MAX_SELECTION}).")))
+        .build()
+}
+
+/// A viewport's width or height: above 0, at most [`MAX_VIEWPORT_EXTENT`].
+fn extent() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::Number)
+        .exclusive_minimum(Some(0.0))
+        .maximum(Some(MAX_VIEWPORT_EXTENT))
+        .description(Some(format!("Above 0, at most {MAX_VIEWPORT_EXTENT} map units.")))
+        .build()
 }
 
 /// A point of the map.

@@ -33,6 +33,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("panel.js", JS, include_str!("../../assets/map/panel.js")),
     ("gestures.js", JS, include_str!("../../assets/map/gestures.js")),
     ("keys.js", JS, include_str!("../../assets/map/keys.js")),
+    ("tags.js", JS, include_str!("../../assets/map/tags.js")),
     ("map.js", JS, include_str!("../../assets/map/map.js")),
     ("map.css", "text/css; charset=utf-8", include_str!("../../assets/map/map.css")),
 ];
@@ -96,7 +97,7 @@ pub async fn index(
     operation_id = "getMapAsset",
     summary = "A script or style of the web map",
     params(("file" = String, Path, description = "`core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, \
-        `gestures.js`, `keys.js`, `map.js` or `map.css`")),
+        `gestures.js`, `keys.js`, `tags.js`, `map.js` or `map.css`")),
     responses(
         (status = 200, description = "The asset.", content((String = "text/javascript"), (String = "text/css"))),
         (status = 404, description = "No such asset.", content_type = "text/plain", body = String),

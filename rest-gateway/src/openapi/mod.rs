@@ -38,7 +38,7 @@ use utoipa::openapi::security::{
 use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, Required, ResponseBuilder};
 use utoipa::OpenApi as _;
 
-use crate::bodies::{archive, bulk, common, diagrams, knowledge, presence, webhooks};
+use crate::bodies::{archive, bulk, common, diagrams, knowledge, presence, tags, webhooks};
 use crate::state::AppState;
 
 #[derive(utoipa::OpenApi)]
@@ -71,6 +71,11 @@ use crate::state::AppState;
         crate::routes::archive::import,
         crate::routes::knowledge::retrieve,
         crate::routes::knowledge::index_status,
+        crate::routes::tags::list,
+        crate::routes::tags::create,
+        crate::routes::tags::get,
+        crate::routes::tags::update,
+        crate::routes::tags::delete,
         crate::routes::webhooks::list,
         crate::routes::webhooks::create,
         crate::routes::webhooks::test,
@@ -115,6 +120,7 @@ use crate::state::AppState;
         diagrams::ExportedText,
         presence::PresenceAnnouncement, presence::PresenceCursor, presence::PresenceViewport,
         archive::ImportedProject,
+        tags::TagRequest, tags::Tag, tags::TagList, tags::TagDeleted,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),

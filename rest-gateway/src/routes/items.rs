@@ -307,7 +307,7 @@ fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
     Ok(prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 })
 }
 
-/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=&region=&text=&changedSince=`
+/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=&region=&text=&changedSince=&tag=`
 #[utoipa::path(
     get,
     path = "/api/v2/projects/{projectId}/items",
@@ -327,6 +327,8 @@ fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
             sticky note's text (HTML reduced to text), a web item's url, a file's name."),
         ("changedSince" = Option<String>, Query, format = DateTime, description = "Only items created or changed at or \
             after this time (RFC 3339)."),
+        ("tag" = Option<String>, Query, description = "Only items carrying this tag: its id, or its name ignoring case \
+            (beyond the spec). A tag the project does not have is a 400 naming `tag`."),
         ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
             a 304 without a body while the page is unchanged."),
     ),
@@ -357,6 +359,7 @@ pub async fn list(
             region: query_value(&query, "region").map(|raw| region(&raw)).transpose()?,
             text_contains: query_value(&query, "text").unwrap_or_default(),
             changed_since: query_value(&query, "changedSince").map(|raw| timestamp(&raw)).transpose()?,
+            tag: query_value(&query, canvas_vocabulary::limits::tags::FILTER).unwrap_or_default(),
         };
         let reply = caller
             .idempotent(request, |r| {

@@ -9,6 +9,7 @@ pub mod files;
 pub mod health;
 pub mod items;
 pub mod knowledge;
+pub mod tags;
 pub mod webhook_catalog;
 pub mod webhook_recoveries;
 pub mod webhooks;
@@ -18,8 +19,8 @@ use axum::Router;
 
 use crate::state::AppState;
 
-/// The API's resources: items, files, bulk writes, diagrams, project archives, retrieval, webhooks
-/// and health.
+/// The API's resources: items, files, bulk writes, diagrams, tags, project archives, retrieval,
+/// webhooks and health.
 /// `crate::app` merges them with the map, the OpenAPI document and the account site.
 pub fn routes() -> Router<AppState> {
     let item = "/api/v2/projects/{project_id}/item";
@@ -36,6 +37,8 @@ pub fn routes() -> Router<AppState> {
             get(diagrams::get).put(diagrams::update).delete(diagrams::delete),
         )
         .route("/api/v2/projects/{project_id}/items/export", get(diagrams::export))
+        .route("/api/v2/projects/{project_id}/tags", get(tags::list).post(tags::create))
+        .route("/api/v2/projects/{project_id}/tags/{tag_id}", get(tags::get).patch(tags::update).delete(tags::delete))
         .route("/api/v2/projects/{project_id}/export", get(archive::export))
         .route(archive::IMPORT_PATH, post(archive::import))
         .route("/api/v1/memory/retrieve", post(knowledge::retrieve))

@@ -76,6 +76,8 @@ mod shutdown;
 mod site_client;
 mod standby_reads;
 mod support;
+mod tags;
+mod tags_across;
 mod uploads;
 mod webhooks;
 mod webhooks_catalog;

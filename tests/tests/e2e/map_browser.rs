@@ -47,6 +47,18 @@ async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
             node = reply.body["itemId"].as_str().unwrap().to_owned();
         }
     }
+    // The node item carries a tag, which the map shows (docs/ITEMS.md "Tags").
+    let tag = crate::tags::create_tag(&app, &owner, &project, json!({"name": "Ready", "color": "#22C55E"})).await;
+    let tag_id = tag["tagId"].as_str().unwrap().to_owned();
+    let tagged = send(
+        &app,
+        Method::PATCH,
+        &app.item_url(&project, &format!("/shape/{node}")),
+        Some(&owner.bearer()),
+        Some(json!({"tags": [tag_id]})),
+    )
+    .await;
+    assert_eq!(tagged.status, reqwest::StatusCode::OK, "{}", tagged.body);
     let label = json!({"text": "<b>Start here</b>", "position": {"x": 0, "y": -150}});
     send(&app, Method::POST, &app.item_url(&project, "/panel/label"), Some(&owner.bearer()), Some(label)).await;
 
@@ -55,10 +67,11 @@ async fn map_link_shows_the_item_and_follows_changes(backend: Backend) {
     let screenshot = artifacts.join(format!("map-{}.png", format!("{backend:?}").to_lowercase()));
     let _ = std::fs::remove_file(&screenshot);
     let shot = screenshot.to_string_lossy();
-    let args = ["--base", &app.base_url, "--project", &project, "--node", &node, "--token", &owner.token];
+    let args =
+        ["--base", &app.base_url, "--project", &project, "--node", &node, "--tag-id", &tag_id, "--token", &owner.token];
     let args = [&args[..], &["--stranger-token", &stranger.token, "--screenshot", &shot]].concat();
     let (success, stdout) = run_script("map_test.mjs", &args, Duration::from_secs(180)).await;
-    assert!(success && stdout.contains("5 passed, 0 failed"), "the browser test failed; see above");
+    assert!(success && stdout.contains("6 passed, 0 failed"), "the browser test failed; see above");
     let size = std::fs::metadata(&screenshot).map(|m| m.len()).unwrap_or(0);
     assert!(size > 10_000, "the screenshot {} is missing or empty", screenshot.display());
     println!("screenshot saved to {}", screenshot.display());

@@ -83,13 +83,17 @@ async fn inspector_cli_lists_tools() {
         .as_array()
         .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(names.len(), 21, "{listing}");
+    assert_eq!(names.len(), 25, "{listing}");
     for name in [
         "list_projects",
         "find_item",
         "connect_items",
         "upload_image",
         "retrieve_knowledge",
+        "list_tags",
+        "create_tag",
+        "update_tag",
+        "delete_tag",
         "create_item",
         "create_items",
         "create_diagram",

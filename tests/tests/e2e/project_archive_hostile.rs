@@ -103,10 +103,15 @@ async fn hostile_containers_are_refused(backend: Backend) {
 
     let mut versioned = good.clone();
     let mut next: Value = serde_json::from_slice(&manifest).unwrap();
-    next["version"] = json!(2);
+    next["version"] = json!(3);
     versioned.insert("manifest.json".into(), next.to_string().into_bytes());
-    refused(&app, archive(&versioned), bad, "manifest.json.version", "reads version 1").await;
+    refused(&app, archive(&versioned), bad, "manifest.json.version", "is 3; this service reads version 1 and 2").await;
+    // Version 1 had no tags: its archive holding `tags.json` is not one version 1 wrote.
     next["version"] = json!(1);
+    versioned.insert("manifest.json".into(), next.to_string().into_bytes());
+    refused(&app, archive(&versioned), bad, "tags.json", "version 1").await;
+    versioned.remove("tags.json");
+    next["counts"].as_object_mut().unwrap().remove("tags");
     next["format"] = json!("something-else");
     versioned.insert("manifest.json".into(), next.to_string().into_bytes());
     refused(&app, archive(&versioned), bad, "manifest.json.format", "canvas-project-archive").await;

@@ -83,6 +83,11 @@ fn kind_errors(kind: Kind, schema: &Value) -> Vec<String> {
             expect("decorators", words(&schema["properties"]["decorator"]) == DECORATORS);
         }
         Kind::RichText | Kind::CssColor => expect("not empty", schema["minLength"] == json!(1)),
+        Kind::TagIds => expect(
+            "at most the per-item tags, each once",
+            schema["maxItems"] == json!(canvas_vocabulary::limits::tags::MAX_PER_ITEM)
+                && schema["uniqueItems"] == json!(true),
+        ),
         Kind::Bool | Kind::PointList | Kind::WebUrl | Kind::ItemId => {}
     }
     let expected_type = match kind {
@@ -90,7 +95,7 @@ fn kind_errors(kind: Kind, schema: &Value) -> Vec<String> {
         Kind::NumberAbove(_) | Kind::NumberAtLeast(_) | Kind::NumberBetween(..) => "number",
         Kind::ByteCount => "integer",
         Kind::Bool => "boolean",
-        Kind::NonNegativeList | Kind::PointList => "array",
+        Kind::NonNegativeList | Kind::PointList | Kind::TagIds => "array",
         _ => "string",
     };
     expect(&format!("type {expected_type}"), type_of(schema) == expected_type);

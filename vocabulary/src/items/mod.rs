@@ -67,6 +67,9 @@ pub enum Kind {
     ConnectorPoint,
     /// The id (GUID) of another item of the project, or `null`.
     ItemId,
+    /// The ids (GUIDs) of tags of the project, each at most once, at most
+    /// [`crate::limits::tags::MAX_PER_ITEM`] of them.
+    TagIds,
 }
 
 /// One property of an item type.

@@ -21,6 +21,9 @@ const SCALE: PropertyDef = PropertyDef::new("scale", Kind::NumberAbove(0.0)).def
 const ANGLE: PropertyDef = PropertyDef::new("angle", Kind::NumberBetween(0.0, 360.0)).default("0");
 const TEXT: PropertyDef = PropertyDef::new("text", Kind::RichText).required();
 const FONT_FAMILY: PropertyDef = PropertyDef::new("fontFamily", Kind::Name(256)).default(theme::FONT_FAMILY);
+/// Every type's tags (beyond the spec; docs/ITEMS.md "Tags"): absent until set.
+const TAGS: PropertyDef =
+    PropertyDef::new("tags", Kind::TagIds).note("ids of the project's tags (GET .../tags); each at most once");
 const AUTO_SIZE_NOTE: &str = "an auto-sized dimension must be 0 or omitted; the others at least 5";
 
 pub const LABEL: &[PropertyDef] = &[
@@ -37,6 +40,7 @@ pub const LABEL: &[PropertyDef] = &[
     PropertyDef::new("isAutoSizeHeight", Kind::Bool).default("true"),
     PropertyDef::new("horizontalTextAlignment", Kind::OneOf(HORIZONTAL_ALIGNMENTS)).default(r#""Left""#),
     PropertyDef::new("verticalTextAlignment", Kind::OneOf(VERTICAL_ALIGNMENTS)).default(r#""Top""#),
+    TAGS,
 ];
 
 pub const STICKY_NOTE: &[PropertyDef] = &[
@@ -53,6 +57,7 @@ pub const STICKY_NOTE: &[PropertyDef] = &[
     PropertyDef::new("isAutoSizeHeight", Kind::Bool).default("false"),
     PropertyDef::new("horizontalTextAlignment", Kind::OneOf(HORIZONTAL_ALIGNMENTS)).default(r#""Center""#),
     PropertyDef::new("verticalTextAlignment", Kind::OneOf(VERTICAL_ALIGNMENTS)).default(r#""Center""#),
+    TAGS,
 ];
 
 pub const SHAPE: &[PropertyDef] = &[
@@ -69,6 +74,7 @@ pub const SHAPE: &[PropertyDef] = &[
     ),
     PropertyDef::new("cornerRadius", Kind::NumberAtLeast(0.0))
         .note("world units, round-corner shape types only; read back as the drawn radius, null for other types"),
+    TAGS,
 ];
 
 /// The members of a connector end (unknown members are refused).
@@ -96,6 +102,7 @@ pub const CONNECTOR: &[PropertyDef] = &[
     PropertyDef::new("radius", Kind::NumberAtLeast(0.0)).default("0.5"),
     PropertyDef::new("startPoint", Kind::ConnectorPoint).required(),
     PropertyDef::new("endPoint", Kind::ConnectorPoint).required(),
+    TAGS,
 ];
 
 pub const WEB: &[PropertyDef] = &[
@@ -104,6 +111,7 @@ pub const WEB: &[PropertyDef] = &[
     SCALE,
     ANGLE,
     PropertyDef::new("url", Kind::WebUrl).required(),
+    TAGS,
 ];
 
 /// Images: a JSON create names the file facts; an upload fills them from the bytes. `mimeType`
@@ -116,6 +124,7 @@ pub const IMAGE: &[PropertyDef] = &[
     PropertyDef::new("fileName", Kind::FileName).required(),
     PropertyDef::new("mimeType", Kind::OneOf(IMAGE_TYPES)).required(),
     PropertyDef::new("fileSize", Kind::ByteCount).required(),
+    TAGS,
 ];
 
 /// The file facts of documents and SVGs come from the upload and cannot be set by a client
@@ -134,6 +143,7 @@ pub const DOCUMENT: &[PropertyDef] = &[
     FILE_FACTS[0],
     FILE_FACTS[1],
     FILE_FACTS[2],
+    TAGS,
 ];
 
 pub const SVG: &[PropertyDef] = &[
@@ -144,4 +154,5 @@ pub const SVG: &[PropertyDef] = &[
     FILE_FACTS[0],
     FILE_FACTS[1],
     FILE_FACTS[2],
+    TAGS,
 ];

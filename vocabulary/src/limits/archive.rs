@@ -5,8 +5,16 @@
 
 /// The `format` of `manifest.json`.
 pub const FORMAT: &str = "canvas-project-archive";
-/// The version this service writes, and the only one it reads.
-pub const VERSION: u64 = 1;
+/// The version this service writes: 2 added `tags.json` (a project's tags, which items name in
+/// their `tags`).
+pub const VERSION: u64 = 2;
+/// The versions this service reads: a version 1 archive is a version 2 one without tags.
+pub const READS: [u64; 2] = [1, 2];
+
+/// [`READS`] in words, for the refusal of another version.
+pub fn reads_in_words() -> String {
+    READS.iter().map(u64::to_string).collect::<Vec<_>>().join(" and ")
+}
 
 /// The archive as sent (its compressed bytes): the import's request body limit.
 pub const MAX_ARCHIVE_BYTES: u64 = 1024 * 1024 * 1024;
@@ -31,8 +39,8 @@ pub const MAX_DIAGRAMS: usize = 10_000;
 pub const MAX_MEMBERS: usize = 10_000;
 /// Webhook definitions in `webhooks.json`.
 pub const MAX_WEBHOOKS: usize = 1_000;
-/// Entries in the archive: the files and the five named entries.
-pub const MAX_ENTRIES: usize = MAX_FILES + 5;
+/// Entries in the archive: the files and the six named entries.
+pub const MAX_ENTRIES: usize = MAX_FILES + 6;
 /// The central directory (the archive's table of entries), in bytes: far more than
 /// [`MAX_ENTRIES`] entries with names of this format need, and read before any entry is.
 pub const MAX_DIRECTORY_BYTES: u64 = 4 * 1024 * 1024;

@@ -16,12 +16,13 @@ use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId};
 use crate::error::{CoreError, CoreResult, FieldViolation};
 use crate::service::Principal;
-use crate::storage::{DiagramRow, ElementRow, ItemRow, NewEvent};
+use crate::storage::{DiagramRow, ElementRow, ItemRow, NewEvent, TagRow};
 use canvas_items::schema::fold_name;
 use canvas_items::{ItemFacts, ItemType, Parent};
 
 mod diagrams;
 mod offences;
+mod tags;
 
 use diagrams::PlannedDiagrams;
 pub use offences::{at, Offences, MAX_LISTED};
@@ -52,6 +53,7 @@ pub struct ArchivePlan {
     events: Vec<NewEvent>,
     diagrams: Vec<DiagramRow>,
     elements: Vec<ElementRow>,
+    tags: Vec<TagRow>,
     /// The files to store before the write: key (SHA-256 of the bytes as stored) → where they are.
     files: HashMap<String, PathBuf>,
 }
@@ -64,17 +66,17 @@ impl ArchivePlan {
 }
 
 /// A project's items (creation order), diagram records and the element rows whose items exist.
-pub type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>);
+pub type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>, Vec<TagRow>);
 
 impl ItemsService {
     /// The project as one moment saw it, for an export.
     pub(crate) async fn archive_snapshot(&self, project: ProjectId) -> CoreResult<Snapshot> {
-        let (items, diagrams, elements) = self.store.project_snapshot(project).await?;
+        let (items, diagrams, elements, tags) = self.store.project_snapshot(project).await?;
         // Element rows of items people deleted stay in the database, and readers skip them
         // (`get_diagram`); an archive names only items it holds.
         let live: std::collections::HashSet<ItemId> = items.iter().map(|row| row.id).collect();
         let elements = elements.into_iter().filter(|row| live.contains(&row.item_id)).collect();
-        Ok((items, diagrams, elements))
+        Ok((items, diagrams, elements, tags))
     }
 
     /// The stored bytes of a file by its key.
@@ -90,11 +92,14 @@ impl ItemsService {
         who: &Principal,
         items: &[Value],
         diagrams: &[Value],
+        tags: &[Value],
         files: &HashMap<String, PathBuf>,
     ) -> CoreResult<ArchivePlan> {
         let mut offences = Offences::default();
         let ids = rename_items(items, &mut offences);
         let mut plan = ArchivePlan::default();
+        let (tag_rows, tag_ids) = tags::plan(who, tags, &mut offences);
+        plan.tags = tag_rows;
         let mut parents: Vec<Option<usize>> = vec![None; items.len()];
         let now = Utc::now();
         // Rows are written with the new project's id once it exists (`commit_archive`).
@@ -123,6 +128,7 @@ impl ItemsService {
             if item_type == ItemType::Connector {
                 remap_ends(&mut properties, i, me.id, &ids, &mut offences);
             }
+            tags::remap(&mut properties, i, &tag_ids, &mut offences);
             let content =
                 match self.archive_content(object, i, item_type, files, &mut properties, &mut offences).await? {
                     Ok(content) => content,
@@ -173,7 +179,8 @@ impl ItemsService {
         plan.rows.iter_mut().for_each(|row| row.project_id = project);
         plan.events.iter_mut().for_each(|event| event.project_id = project);
         plan.diagrams.iter_mut().for_each(|row| row.project_id = project);
-        self.store.insert_archive(&plan.rows, &plan.events, &plan.diagrams, &plan.elements).await?;
+        plan.tags.iter_mut().for_each(|row| row.project_id = project);
+        self.store.insert_archive(&plan.rows, &plan.events, &plan.diagrams, &plan.elements, &plan.tags).await?;
         self.outbox_written();
         Ok(counts)
     }

@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use super::crud::{first_version, item_event, lost_race, written, NewItem};
 use super::item_locks::WRITE_DEADLINE;
 use super::ItemsService;
-use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
+use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole, TagId};
 use crate::error::{CoreError, CoreResult, FieldViolation, Invalid, ViolationReason};
 use crate::service::Principal;
 use crate::storage::{Attachment, ItemRow};
@@ -76,7 +76,11 @@ impl ItemsService {
 
         let mut planned = Vec::with_capacity(batch.len());
         let mut external_parents: Vec<(usize, ItemId, ItemType)> = Vec::new();
+        // Connector ends outside the batch, and the tags the items carry: each must exist when the
+        // batch commits.
         let mut external_ends: Vec<(usize, Attachment)> = Vec::new();
+        // The project's tags, read once if an item carries any.
+        let mut known_tags: Option<Vec<TagId>> = None;
         let mut batch_parents: Vec<Option<usize>> = vec![None; batch.len()];
         let now = Utc::now();
         for (i, item) in batch.into_iter().enumerate() {
@@ -133,7 +137,7 @@ impl ItemsService {
                 for (end, id) in resolve_ends(&mut properties, &refs, &types, i, &at, &mut violations) {
                     match id {
                         EndTarget::External(item_id) => {
-                            external_ends.push((i, Attachment { field: end, item_id: ItemId::from_uuid(item_id) }));
+                            external_ends.push((i, Attachment::item(end, ItemId::from_uuid(item_id))));
                         }
                         EndTarget::Invalid => ends_ok = false,
                         EndTarget::InBatch => {}
@@ -149,6 +153,22 @@ impl ItemsService {
             };
             if !ends_ok {
                 continue;
+            }
+            let added = super::tags::new_tags(&props, None);
+            if !added.is_empty() {
+                if known_tags.is_none() {
+                    known_tags = Some(self.known_tags(project).await?);
+                }
+                let known = known_tags.as_deref().unwrap_or_default();
+                let unknown = added.iter().filter(|(_, tag)| !known.contains(tag));
+                let before = violations.len();
+                violations.extend(unknown.map(|(j, tag)| {
+                    FieldViolation::new(at(&format!("properties.tags[{j}]")), format!("no tag '{tag}' in this project"))
+                }));
+                if violations.len() > before {
+                    continue;
+                }
+                external_ends.extend(added.into_iter().map(|(_, tag)| (i, Attachment::tag(tag))));
             }
             let new = NewItem { id: ids[i], project, item_type, parent, props: &props, content_key: None };
             let row = first_version(new, who, now);
@@ -172,7 +192,7 @@ impl ItemsService {
         let rows: Vec<ItemRow> = planned.into_iter().map(|p| p.row).collect();
         // Containers outside the batch must still be there when it commits, as connector ends must.
         let mut must_exist = external_ends;
-        must_exist.extend(external_parents.iter().map(|&(i, item_id, _)| (i, Attachment { field: "parent", item_id })));
+        must_exist.extend(external_parents.iter().map(|&(i, item_id, _)| (i, Attachment::item("parent", item_id))));
         let _filling = match external_parents.is_empty() {
             false => Some(self.container_turns.fill(project).await),
             true => None,
@@ -200,7 +220,7 @@ impl ItemsService {
         violations: &mut Vec<FieldViolation>,
     ) -> CoreResult<()> {
         let mut wanted: Vec<ItemId> =
-            parents.iter().map(|(_, id, _)| *id).chain(ends.iter().map(|(_, a)| a.item_id)).collect();
+            parents.iter().map(|(_, id, _)| *id).chain(ends.iter().filter_map(|(_, a)| a.item_id())).collect();
         wanted.sort_unstable();
         wanted.dedup();
         let found: HashMap<ItemId, ItemType> =
@@ -219,11 +239,10 @@ impl ItemsService {
             }
         }
         for (i, end) in ends {
+            let Some(end_id) = end.item_id() else { continue };
             let field = format!("items[{i}].properties.{}", end.field);
-            match found.get(&end.item_id) {
-                None => {
-                    violations.push(FieldViolation::new(field, format!("no item '{}' in this project", end.item_id)))
-                }
+            match found.get(&end_id) {
+                None => violations.push(FieldViolation::new(field, format!("no item '{end_id}' in this project"))),
                 Some(ItemType::Connector) => {
                     violations.push(FieldViolation::new(field, "a connector cannot attach to another connector"))
                 }

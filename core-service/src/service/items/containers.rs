@@ -64,7 +64,7 @@ impl ItemsService {
         if !container.item_type.holds(child) {
             return Err(CoreError::invalid("parent", refusal(container.item_type, child)));
         }
-        Ok(Some(Attachment { field: "parent", item_id: parent_id }))
+        Ok(Some(Attachment::item("parent", parent_id)))
     }
 
     /// `roots` and everything they hold at any depth, deepest first and `roots` last; items in

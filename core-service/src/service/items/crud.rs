@@ -49,6 +49,8 @@ pub struct ListQuery {
     pub cursor: Option<String>,
     /// Filters tested on the items as presented (region, text, changed since).
     pub matching: ItemMatch,
+    /// Only items carrying this tag: its id or its name (ignoring case), as the client sent it.
+    pub tag: Option<String>,
 }
 
 /// A file sent with a create (the multipart form, or MCP `upload_image`).
@@ -98,6 +100,7 @@ impl ItemsService {
         let payload = json!({"parent": row.parent.to_string(), "new": props});
         let event = item_event(who, project, id, item_type, EventKind::ItemCreated, payload);
         let mut attached = attachments(item_type, &props);
+        attached.extend(self.tags_added(project, &props, None, "tags").await?);
         attached.extend(container);
         let _filling = match container {
             Some(_) => Some(self.container_turns.fill(project).await),
@@ -172,7 +175,10 @@ impl ItemsService {
             let row = next_version(&current, who, updated);
             let payload = json!({"parent": current.parent.to_string(), "new": new, "old": old});
             let event = item_event(who, project, item, actual_type, EventKind::ItemUpdated, payload);
-            let attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
+            let mut attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
+            if let Some(props) = row.properties.as_object() {
+                attached.extend(self.tags_added(project, props, Some(stored), "tags").await?);
+            }
             if written(self.store.update_item(&row, current.version, &event, &attached).await)? {
                 self.outbox_written();
                 return Ok(Written { item, item_type: actual_type, version: row.version });
@@ -217,8 +223,11 @@ impl ItemsService {
         }
     }
 
-    pub async fn list_items(&self, who: &Principal, project: ProjectId, query: ListQuery) -> CoreResult<ItemPage> {
+    pub async fn list_items(&self, who: &Principal, project: ProjectId, mut query: ListQuery) -> CoreResult<ItemPage> {
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
+        if let Some(raw) = query.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            query.matching.tag = Some(self.tag_filter(project, raw).await?);
+        }
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
                 CoreError::invalid(
@@ -413,7 +422,8 @@ pub(super) async fn lost_race(deadline: Instant) -> CoreResult<()> {
     Ok(())
 }
 
-/// The items a connector's ends are attached to, which must still exist when it is written.
+/// The items a connector's ends are attached to, which must still exist when it is written (the
+/// tags an item carries are `ItemsService::tags_added`'s).
 fn attachments(item_type: ItemType, props: &Map<String, Value>) -> Vec<Attachment> {
     if item_type != ItemType::Connector {
         return Vec::new();
@@ -422,7 +432,7 @@ fn attachments(item_type: ItemType, props: &Map<String, Value>) -> Vec<Attachmen
         .into_iter()
         .filter_map(|(end, field)| {
             let id = props.get(end)?.get("itemId")?.as_str()?;
-            Some(Attachment { field, item_id: ItemId::from_uuid(uuid::Uuid::parse_str(id).ok()?) })
+            Some(Attachment::item(field, ItemId::from_uuid(uuid::Uuid::parse_str(id).ok()?)))
         })
         .collect()
 }

@@ -227,8 +227,10 @@ pub(super) fn plan(
     for r in resolved.iter().filter(|r| written.contains(&r.id)) {
         for (&j, field) in r.ends.iter().zip(["startPoint.itemId", "endPoint.itemId"]) {
             let target = resolved[j].id;
-            if !inserted.contains(&target) && !change.attached.iter().any(|a| a.item_id == ItemId::from_uuid(target)) {
-                change.attached.push(Attachment { field, item_id: ItemId::from_uuid(target) });
+            if !inserted.contains(&target)
+                && !change.attached.iter().any(|a| a.item_id() == Some(ItemId::from_uuid(target)))
+            {
+                change.attached.push(Attachment::item(field, ItemId::from_uuid(target)));
             }
         }
     }

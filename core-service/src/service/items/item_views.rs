@@ -20,9 +20,10 @@ use canvas_items::{shape, ItemType};
 pub use canvas_vocabulary::limits::MAX_UPLOAD_BYTES;
 
 impl ItemsService {
-    /// Fills derived properties: a shape's drawn `cornerRadius`, and a
+    /// Fills derived properties: a shape's drawn `cornerRadius`, a
     /// connector's resolved ends, position and size (following the items its
-    /// ends are attached to).
+    /// ends are attached to), and `tags: []` on an item that carries none
+    /// (reads answer every property; a list reads best as an empty one).
     pub(super) async fn present(&self, project: ProjectId, mut rows: Vec<ItemRow>) -> CoreResult<Vec<ItemRow>> {
         let wanted: Vec<ItemId> = rows
             .iter()
@@ -48,6 +49,9 @@ impl ItemsService {
         }
         for row in &mut rows {
             let Value::Object(props) = &mut row.properties else { continue };
+            if props.get("tags").is_none_or(Value::is_null) {
+                props.insert("tags".into(), Value::Array(Vec::new()));
+            }
             if row.item_type == ItemType::Shape {
                 shape::present(props);
             } else if row.item_type == ItemType::Connector {

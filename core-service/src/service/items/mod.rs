@@ -19,6 +19,7 @@
 //! - [`item_locks`]: writers of one item take turns.
 //! - [`preconditions`]: RFC 9110's conditional writes, in its order.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
+//! - [`tags`]: a project's tags, which items carry by id (beyond the spec).
 //! - [`agent_tasks`]: MCP tasks, long agent work followed by polling, whose write claims its task.
 
 pub mod agent_tasks;
@@ -42,6 +43,7 @@ mod presence_checks;
 mod presence_resync;
 mod project_copy;
 pub mod repair;
+pub mod tags;
 pub mod watch;
 
 use std::sync::Arc;

@@ -6,14 +6,8 @@ use uuid::Uuid;
 use crate::domain::ItemId;
 use crate::error::{CoreError, CoreResult};
 
-/// The most items one announcement may name as selected.
-pub const MAX_SELECTION: usize = 200;
-/// The longest client id.
-pub const MAX_CLIENT_ID: usize = 64;
-/// The largest width or height of a viewport, in map units: a view of the whole of any map that
-/// can be drawn (the map clamps its zoom to at least 0.02 pixels per unit, so a 10,000-pixel
-/// screen shows at most 500,000 units), with room to spare.
-pub const MAX_VIEWPORT_EXTENT: f64 = 10_000_000.0;
+/// The bounds, stated once in the vocabulary (the OpenAPI document shows the same).
+pub use canvas_vocabulary::limits::presence::{MAX_CLIENT_ID, MAX_SELECTION, MAX_VIEWPORT_EXTENT};
 
 /// The part of the map a client shows: its top-left corner and size, in map units.
 #[derive(Debug, Clone, Copy, PartialEq)]

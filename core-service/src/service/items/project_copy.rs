@@ -1,11 +1,14 @@
 //! A project's items read whole and written again as copies into another project (the project copy
 //! of `WebhooksService::copy_project`, which also carries the webhooks over).
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
+use serde_json::Value;
 use uuid::Uuid;
 
 use super::ItemsService;
-use crate::domain::{EventKind, ProjectId};
+use crate::domain::{EventKind, ProjectId, TagId};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::{ItemFilter, ItemRow};
@@ -27,17 +30,40 @@ impl ItemsService {
         Ok(items)
     }
 
+    /// Copies the tags of `from` into `into` with new ids, created by `who` at `now`; answers
+    /// each old id's copy (as text, as items carry them).
+    pub(crate) async fn copy_tags(
+        &self,
+        who: &Principal,
+        from: ProjectId,
+        into: ProjectId,
+        now: DateTime<Utc>,
+    ) -> CoreResult<HashMap<String, String>> {
+        let mut tags = self.store.list_tags(from).await?;
+        let mut copies = HashMap::new();
+        for tag in &mut tags {
+            let copy = TagId::new();
+            copies.insert(tag.id.to_string(), copy.to_string());
+            (tag.id, tag.project_id, tag.version) = (copy, into, 1);
+            (tag.created_by, tag.updated_by, tag.created_at, tag.updated_at) = (who.user_id, who.user_id, now, now);
+        }
+        self.store.insert_tags(&tags).await?;
+        Ok(copies)
+    }
+
     /// Writes `items` into `into` with new ids, created by `who` at `now`; parents and connector
-    /// ends that point at copied items point at their copies. Each copy records `item.created`;
+    /// ends that point at copied items point at their copies, and tags at the copies of `tags`
+    /// (from [`Self::copy_tags`]). Each copy records `item.created`;
     /// all are written in one transaction. Answers how many were written.
     pub(crate) async fn insert_copies(
         &self,
         who: &Principal,
         items: Vec<ItemRow>,
+        tags: &HashMap<String, String>,
         into: ProjectId,
         now: DateTime<Utc>,
     ) -> CoreResult<usize> {
-        let ids: std::collections::HashMap<String, String> =
+        let ids: HashMap<String, String> =
             items.iter().map(|row| (row.id.to_string(), Uuid::now_v7().to_string())).collect();
         let mut rows = Vec::with_capacity(items.len());
         let mut events = Vec::with_capacity(items.len());
@@ -58,6 +84,17 @@ impl ItemsService {
                 if let Some(copy) = target.and_then(|old| ids.get(old)).cloned() {
                     row.properties[end]["itemId"] = serde_json::Value::String(copy);
                 }
+            }
+            if let Some(Value::Array(carried)) = row.properties.get_mut("tags") {
+                // Every tag an item carries is one of its project's (its writes checked), so each
+                // has a copy; one that had none would be dropped rather than left dangling.
+                carried.retain_mut(|tag| match tag.as_str().and_then(|old| tags.get(old)) {
+                    Some(copy) => {
+                        *tag = Value::String(copy.clone());
+                        true
+                    }
+                    None => false,
+                });
             }
             row.id = crate::domain::ItemId::from_uuid(new_id);
             row.project_id = into;

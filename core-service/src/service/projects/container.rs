@@ -20,7 +20,8 @@ use crate::error::{CoreError, CoreResult};
 use canvas_vocabulary::limits::archive as limits;
 
 /// The entries of an archive besides its files, each read once.
-const NAMED: [&str; 5] = ["manifest.json", "project.json", "items.jsonl", "diagrams.jsonl", "webhooks.json"];
+const NAMED: [&str; 6] =
+    ["manifest.json", "project.json", "items.jsonl", "diagrams.jsonl", "webhooks.json", "tags.json"];
 /// Those an archive must hold (an empty project has no diagram records or webhooks to write).
 const REQUIRED: [&str; 3] = ["manifest.json", "project.json", "items.jsonl"];
 
@@ -30,6 +31,8 @@ pub struct Contents {
     pub project: Value,
     pub items: Vec<Value>,
     pub diagrams: Vec<Value>,
+    /// `tags.json`'s tags (version 2; none in a version 1 archive).
+    pub tags: Vec<Value>,
     /// The definitions as their JSON text (a webhook's `customData` is kept byte for byte).
     pub webhooks: Vec<Box<RawValue>>,
     /// `files/<sha256>` by its SHA-256, in `dir`.
@@ -118,13 +121,27 @@ pub fn read(mut file: File) -> CoreResult<Contents> {
         Some(_) => webhook_definitions(&entry_bytes(&mut archive, "webhooks.json")?)?,
         None => Vec::new(),
     };
+    let version = manifest.get("version").and_then(Value::as_u64);
+    let tags = match archive.index_for_name("tags.json") {
+        // Version 1 had no tags: an archive of it holding them is not one version 1 wrote.
+        Some(_) if version == Some(1) => {
+            return Err(refuse("tags.json", "is not an entry of a version 1 archive (tags came with version 2)"))
+        }
+        Some(_) => match json_entry(&mut archive, "tags.json")?.get("tags") {
+            Some(Value::Array(tags)) => tags.clone(),
+            _ => return Err(refuse("tags.json", "must be {\"tags\": [{tagId, name, color}, …]}")),
+        },
+        None => Vec::new(),
+    };
     let dir = tempfile::tempdir().map_err(CoreError::internal)?;
     let mut by_hash = HashMap::new();
     for index in files {
         let (name, path) = copy_file(&mut archive, index, &dir)?;
         by_hash.insert(name, path);
     }
-    for (what, count) in [("items", items.len()), ("diagrams", diagrams.len()), ("files", by_hash.len())] {
+    let counted =
+        [("items", items.len()), ("diagrams", diagrams.len()), ("files", by_hash.len()), ("tags", tags.len())];
+    for (what, count) in counted {
         let declared = manifest["counts"].get(what).and_then(Value::as_u64);
         if declared.is_some_and(|declared| declared != count as u64) {
             return Err(refuse(
@@ -133,7 +150,7 @@ pub fn read(mut file: File) -> CoreResult<Contents> {
             ));
         }
     }
-    Ok(Contents { project, items, diagrams, webhooks, files: by_hash, dir })
+    Ok(Contents { project, items, diagrams, tags, webhooks, files: by_hash, dir })
 }
 
 /// The end-of-central-directory records in the archive's last 64 KiB (where a ZIP reader looks
@@ -196,8 +213,8 @@ fn check_name(name: &str) -> CoreResult<()> {
     } else {
         Err(refuse(
             name,
-            "is not an entry of a version 1 archive (manifest.json, project.json, items.jsonl, diagrams.jsonl, \
-             webhooks.json, files/<sha256 in lowercase hex>)",
+            "is not an entry of an archive (manifest.json, project.json, items.jsonl, diagrams.jsonl, \
+             webhooks.json, tags.json, files/<sha256 in lowercase hex>)",
         ))
     }
 }
@@ -208,10 +225,10 @@ fn check_manifest(manifest: &Value) -> CoreResult<()> {
         return Err(refuse("manifest.json.format", format!("must be \"{}\"", limits::FORMAT)));
     }
     match manifest.get("version").and_then(Value::as_u64) {
-        Some(limits::VERSION) => Ok(()),
+        Some(version) if limits::READS.contains(&version) => Ok(()),
         Some(other) => Err(refuse(
             "manifest.json.version",
-            format!("is {other}; this service reads version {} archives", limits::VERSION),
+            format!("is {other}; this service reads version {} archives", limits::reads_in_words()),
         )),
         None => Err(refuse("manifest.json.version", "must be a whole number: the format's version")),
     }

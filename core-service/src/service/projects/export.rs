@@ -58,7 +58,7 @@ impl ProjectsService {
         } else {
             self.access.require_role(who, project, ProjectRole::Admin).await?.0
         };
-        let (items, diagrams, elements) = self.items.archive_snapshot(project).await?;
+        let (items, diagrams, elements, tags) = self.items.archive_snapshot(project).await?;
         // Each distinct file once, with its size (`fileSize` is the stored bytes' count).
         let files: BTreeMap<String, u64> = items
             .iter()
@@ -85,13 +85,16 @@ impl ProjectsService {
             "projectId": project.to_string(),
             "counts": {
                 "items": items.len(), "diagrams": diagrams.len(), "files": files.len(),
-                "members": members.len(), "webhooks": webhooks.len(),
+                "members": members.len(), "webhooks": webhooks.len(), "tags": tags.len(),
             },
         });
         let members: Vec<Value> =
             members.into_iter().map(|m| json!({"login": m.login, "name": m.name, "role": m.role.as_str()})).collect();
         let project_json = json!({"name": row.name, "createdAt": rfc3339(row.created_at), "members": members});
         let webhooks_json = json!({"webhooks": webhooks});
+        let tags: Vec<Value> =
+            tags.into_iter().map(|t| json!({"tagId": t.id.to_string(), "name": t.name, "color": t.color})).collect();
+        let tags_json = json!({"tags": tags});
         let prepared = tokio::task::spawn_blocking(move || {
             let items = entries::json_lines("items.jsonl", items.iter().map(entries::item_line))?;
             let diagrams =
@@ -102,6 +105,7 @@ impl ProjectsService {
                 ("items.jsonl", items),
                 ("diagrams.jsonl", diagrams),
                 ("webhooks.json", entries::json_object(&webhooks_json)?),
+                ("tags.json", entries::json_object(&tags_json)?),
             ]
             .iter()
             .map(|(name, bytes)| entries::prepare(name, bytes))

@@ -102,7 +102,11 @@ impl ProjectsService {
         let mut violations = Vec::new();
         let (archived_name, members) = read_project(&contents.project, &mut violations);
         let definitions = self.read_webhooks(&contents.webhooks, &mut violations);
-        let plan = match self.items.plan_archive(who, &contents.items, &contents.diagrams, &contents.files).await {
+        let plan = match self
+            .items
+            .plan_archive(who, &contents.items, &contents.diagrams, &contents.tags, &contents.files)
+            .await
+        {
             Ok(plan) => Some(plan),
             Err(CoreError::Validation(found)) => {
                 violations.extend(found);

@@ -197,7 +197,8 @@ impl WebhooksService {
         let hooks = self.store.list_webhooks(source).await?;
         let project = self.accounts.create_project(who, name, owner).await?;
         let now = Utc::now();
-        let items = self.items.insert_copies(who, items, project.id, now).await?;
+        let tags = self.items.copy_tags(who, source, project.id, now).await?;
+        let items = self.items.insert_copies(who, items, &tags, project.id, now).await?;
         for mut hook in hooks.clone() {
             hook.id = Uuid::now_v7();
             hook.project_id = project.id;

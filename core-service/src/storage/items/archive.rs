@@ -4,11 +4,12 @@
 use sqlx::types::Json;
 
 use super::item_rows::{insert_rows, ITEM_COLUMNS};
+use super::tags::insert_tag_rows;
 use super::ItemsStore;
 use crate::domain::ProjectId;
 use crate::error::CoreError;
 use crate::storage::outbox::insert_event;
-use crate::storage::{db_error, DiagramRow, ElementRow, ItemRow, NewEvent, Storage};
+use crate::storage::{db_error, DiagramRow, ElementRow, ItemRow, NewEvent, Storage, TagRow};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -22,15 +23,17 @@ const ELEMENT_COLUMNS: &str = "diagram_id, element, part, item_id, item_type, or
 const ROWS_PER_INSERT: usize = 64;
 
 /// A project's items, diagram records and element rows, as one moment saw them.
-type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>);
+type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>, Vec<TagRow>);
 
 impl ItemsStore {
-    /// Every item (in creation order), diagram record and element row of a project, read in one
+    /// Every item (in creation order), diagram record, element row and tag of a project, read in one
     /// read-only transaction: a snapshot, so no connector or parent of the export names an item
     /// deleted between two reads (PostgreSQL: repeatable read; SQLite: one read transaction). A
     /// heavy read: it may go to a standby that has caught up (`storage/standby.rs`).
     pub async fn project_snapshot(&self, project_id: ProjectId) -> Result<Snapshot> {
         let items_sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1 ORDER BY id");
+        let tags_sql = "SELECT id, project_id, name, color, version, created_by, updated_by, created_at, updated_at \
+             FROM tags WHERE project_id = $1 ORDER BY name_key, id";
         let diagrams_sql = format!("SELECT {DIAGRAM_COLUMNS} FROM diagrams WHERE project_id = $1 ORDER BY id");
         let elements_sql = "SELECT e.diagram_id, e.element, e.part, e.item_id, e.item_type, e.ordinal, e.planned \
              FROM diagram_elements e JOIN diagrams d ON d.id = e.diagram_id \
@@ -59,13 +62,18 @@ impl ItemsStore {
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(db_error)?;
+            let tags = sqlx::query_as::<_, TagRow>(tags_sql)
+                .bind(project_id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(db_error)?;
             tx.rollback().await.map_err(db_error)?;
-            Ok((items, diagrams, elements))
+            Ok((items, diagrams, elements, tags))
         })
     }
 
-    /// Writes an imported project's items, their `item.created` events, its diagram records and
-    /// their element maps in one transaction: all of them, or nothing. Every reference among
+    /// Writes an imported project's tags, items, their `item.created` events, its diagram records
+    /// and their element maps in one transaction: all of them, or nothing. Every reference among
     /// them was checked before (they name only each other), so nothing outside is re-read.
     pub async fn insert_archive(
         &self,
@@ -73,9 +81,11 @@ impl ItemsStore {
         events: &[NewEvent],
         diagrams: &[DiagramRow],
         elements: &[ElementRow],
+        tags: &[TagRow],
     ) -> Result<()> {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
+            insert_tag_rows!(tx, tags);
             insert_rows!(tx, items);
             for event in events {
                 insert_event!(&mut *tx, event)?;

@@ -25,15 +25,17 @@ pub struct ItemFilter {
     pub limit: u32,
 }
 
-/// Within a write transaction: the first attachment whose item no longer exists in the project.
-/// On PostgreSQL the items found are share-locked until commit, so a delete of one of them waits
-/// for this write and then sees the connector attached to it (see `delete_item`).
+/// Within a write transaction: the first attachment whose item or tag no longer exists in the
+/// project. On PostgreSQL the rows found are share-locked until commit, so a delete of one of them
+/// waits for this write and then sees the connector attached to it (see `delete_item`) or the
+/// item carrying it (see `delete_tag`).
 macro_rules! missing_attachment {
     ($executor:expr, $project:expr, $attached:expr, $lock:expr) => {{
         let mut missing = None;
         for attachment in $attached {
-            let found = sqlx::query(&format!("SELECT id FROM items WHERE id = $1 AND project_id = $2{}", $lock))
-                .bind(attachment.item_id)
+            let (table, id) = attachment.row();
+            let found = sqlx::query(&format!("SELECT id FROM {table} WHERE id = $1 AND project_id = $2{}", $lock))
+                .bind(id)
                 .bind($project)
                 .fetch_optional(&mut *$executor)
                 .await
@@ -72,9 +74,9 @@ macro_rules! insert_rows {
         }
     }};
 }
-/// The refusal of a connector whose attached item was deleted meanwhile.
+/// The refusal of a write naming an item or tag deleted meanwhile.
 pub(in crate::storage) fn attached_item_gone(attachment: Attachment) -> CoreError {
-    CoreError::invalid(attachment.field, format!("no item '{}' in this project (it was deleted)", attachment.item_id))
+    CoreError::invalid(attachment.field, attachment.gone())
 }
 
 /// Writes a new version of an item if it is still at `$expected`; evaluates
@@ -179,10 +181,7 @@ impl ItemsStore {
                         "parent" => format!("items[{index}].parent"),
                         end => format!("items[{index}].properties.{end}"),
                     };
-                    return Err(CoreError::invalid(
-                        field,
-                        format!("no item '{}' in this project (it was deleted)", gone.item_id),
-                    ));
+                    return Err(CoreError::invalid(field, gone.gone()));
                 }
             }
             insert_rows!(tx, items);

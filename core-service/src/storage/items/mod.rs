@@ -1,5 +1,5 @@
 //! The items context's store: items and their change events (`item_rows.rs`), diagram records
-//! (`diagram_records.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`), MCP tasks (`agent_tasks.rs`) and presence between replicas
+//! (`diagram_records.rs`), tags (`tags.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`), MCP tasks (`agent_tasks.rs`) and presence between replicas
 //! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
 //! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
 
@@ -13,6 +13,7 @@ mod item_rows;
 mod pg_reads;
 mod presence;
 mod sqlite_reads;
+mod tags;
 
 #[cfg(test)]
 mod inline_reads_tests;
@@ -25,6 +26,7 @@ pub use item_rows::{EventChanges, ItemFilter};
 pub(in crate::storage) use pg_reads::PgReads;
 pub use presence::MAX_PRESENCE_PAYLOAD;
 pub(in crate::storage) use sqlite_reads::InlineReads;
+pub use tags::{TagRefusal, TagRow, Untag};
 
 context_store!(
     /// Items, their events, diagram records, idempotency keys and presence: what `ItemsService`

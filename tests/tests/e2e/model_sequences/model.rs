@@ -1,7 +1,9 @@
 //! The reference model: what a project holds after any sequence of operations, written from the
 //! rules in docs/ (not from the code): containers (a shape holds anything, a connector holds
 //! labels, deleting a container deletes what it holds, deepest first), connector ends detached
-//! from deleted items, all-or-nothing bulk creates, diagrams whose node shapes are containers.
+//! from deleted items, all-or-nothing bulk creates, diagrams whose node shapes are containers,
+//! and tags (docs/ITEMS.md "Tags": an item carries only live tags of its project; deleting a tag
+//! takes it off its items, an `item.updated` each).
 //!
 //! Items are numbered by creation ("slots"); a slot is never reused, so an operation may name a
 //! deleted one (the service must answer 404 or 400 for it).
@@ -74,6 +76,8 @@ pub struct Slot {
     pub ends: [Option<usize>; 2],
     /// Whether `values` are the sequence's (a diagram's shapes have the diagram's fill).
     pub tracked: bool,
+    /// The tags it carries (indexes of `Model::tags`), in the order sent; None until tagged.
+    pub tags: Option<Vec<usize>>,
 }
 
 /// Mermaid sources the sequences draw (node ids → labels); what each keeps of the last is the
@@ -93,17 +97,55 @@ pub struct Diagram {
 
 #[derive(Clone, Debug)]
 pub enum Op {
-    Create { kind: Kind, place: Place, value: u32 },
-    Connect { start: usize, end: usize },
-    Upload { place: Place },
-    Update { slot: usize, value: u32 },
-    Concurrent { slot: usize, writers: u32, value: u32 },
-    Delete { slot: usize },
-    Bulk { items: Vec<(Kind, BulkPlace)> },
-    Arrange { slots: Vec<usize> },
-    CreateDiagram { source: usize },
-    PutDiagram { diagram: usize, source: usize },
-    DeleteDiagram { diagram: usize },
+    Create {
+        kind: Kind,
+        place: Place,
+        value: u32,
+    },
+    Connect {
+        start: usize,
+        end: usize,
+    },
+    Upload {
+        place: Place,
+    },
+    Update {
+        slot: usize,
+        value: u32,
+    },
+    Concurrent {
+        slot: usize,
+        writers: u32,
+        value: u32,
+    },
+    Delete {
+        slot: usize,
+    },
+    Bulk {
+        items: Vec<(Kind, BulkPlace)>,
+    },
+    Arrange {
+        slots: Vec<usize>,
+    },
+    CreateDiagram {
+        source: usize,
+    },
+    PutDiagram {
+        diagram: usize,
+        source: usize,
+    },
+    DeleteDiagram {
+        diagram: usize,
+    },
+    CreateTag,
+    DeleteTag {
+        tag: usize,
+    },
+    /// Sets an item's `tags` to these (distinct) tags.
+    TagItem {
+        slot: usize,
+        tags: Vec<usize>,
+    },
 }
 
 /// What the last operation must answer.
@@ -137,6 +179,8 @@ impl Default for Expect {
 pub struct Model {
     pub slots: Vec<Slot>,
     pub diagrams: Vec<Diagram>,
+    /// Each tag made, whether it is still there.
+    pub tags: Vec<bool>,
     pub expect: Expect,
 }
 
@@ -147,7 +191,7 @@ impl Model {
 
     fn add(&mut self, kind: Kind, place: Place, value: u32, ends: [Option<usize>; 2]) -> usize {
         let tracked = kind.patchable();
-        self.slots.push(Slot { kind, place, values: vec![value], alive: true, ends, tracked });
+        self.slots.push(Slot { kind, place, values: vec![value], alive: true, ends, tracked, tags: None });
         let slot = self.slots.len() - 1;
         self.expect.created.push(slot);
         self.expect.events.push(("item.created", slot));
@@ -316,6 +360,31 @@ impl Model {
                 self.remove(&nodes);
                 self.diagrams[*diagram].alive = false;
             }
+            Op::CreateTag => self.tags.push(true),
+            Op::DeleteTag { tag } => {
+                if !self.tags[*tag] {
+                    return fail(self, Outcome::NotFound);
+                }
+                self.tags[*tag] = false;
+                for i in 0..self.slots.len() {
+                    let s = &mut self.slots[i];
+                    let Some(carried) = s.tags.as_mut().filter(|t| t.contains(tag)) else { continue };
+                    carried.retain(|t| t != tag);
+                    if s.alive {
+                        self.expect.events.push(("item.updated", i));
+                    }
+                }
+            }
+            Op::TagItem { slot, tags } => {
+                if !self.alive(*slot) {
+                    return fail(self, Outcome::NotFound);
+                }
+                if let Some(i) = tags.iter().position(|t| !self.tags[*t]) {
+                    return fail(self, Outcome::Invalid(format!("tags[{i}]")));
+                }
+                self.slots[*slot].tags = Some(tags.clone());
+                self.expect.events.push(("item.updated", *slot));
+            }
         }
         self
     }
@@ -363,8 +432,9 @@ impl ReferenceStateMachine for Reference {
         });
         let diagrams = state.diagrams.len();
         let create_diagram = (0..SOURCES.len()).prop_map(|source| Op::CreateDiagram { source });
+        let create_tag = Just(Op::CreateTag);
         if n == 0 {
-            return prop_oneof![4 => create, 1 => upload, 2 => bulk, 1 => create_diagram].boxed();
+            return prop_oneof![4 => create, 1 => upload, 2 => bulk, 1 => create_diagram, 1 => create_tag].boxed();
         }
         let slot = 0..n;
         let connect = (slot.clone(), slot.clone()).prop_map(|(start, end)| Op::Connect { start, end });
@@ -379,9 +449,21 @@ impl ReferenceStateMachine for Reference {
         let diagram = 0..diagrams.max(1);
         let put = (diagram.clone(), 0..SOURCES.len()).prop_map(|(diagram, source)| Op::PutDiagram { diagram, source });
         let delete_diagram = diagram.prop_map(|diagram| Op::DeleteDiagram { diagram });
+        let tags = state.tags.len();
+        if tags == 0 {
+            return prop_oneof![
+                6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
+                2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram, 1 => create_tag,
+            ]
+            .boxed();
+        }
+        let delete_tag = (0..tags).prop_map(|tag| Op::DeleteTag { tag });
+        let tag_item = (0..n, proptest::sample::subsequence((0..tags).collect::<Vec<_>>(), 0..=tags.min(3)))
+            .prop_map(|(slot, tags)| Op::TagItem { slot, tags });
         prop_oneof![
             6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
             2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram,
+            1 => create_tag, 1 => delete_tag, 3 => tag_item,
         ]
         .boxed()
     }
@@ -400,6 +482,8 @@ impl ReferenceStateMachine for Reference {
             Op::Create { place: Place::In(p), .. } | Op::Upload { place: Place::In(p) } => slot_ok(*p),
             Op::Bulk { items } => items.iter().all(|(_, p)| !matches!(p, BulkPlace::Slot(s) if !slot_ok(*s))),
             Op::PutDiagram { diagram, .. } | Op::DeleteDiagram { diagram } => *diagram < state.diagrams.len(),
+            Op::DeleteTag { tag } => *tag < state.tags.len(),
+            Op::TagItem { slot, tags } => slot_ok(*slot) && tags.iter().all(|t| *t < state.tags.len()),
             _ => true,
         }
     }

@@ -34,6 +34,8 @@ pub struct System {
     slots: HashMap<String, usize>,
     /// Diagram → record id.
     diagrams: Vec<String>,
+    /// Tag → its id.
+    tags: Vec<String>,
     /// Items diagrams drew that the model does not follow (their labels and edges).
     drawn: BTreeSet<String>,
     /// The last event seen (the invariants are checked through a shared reference).
@@ -99,6 +101,7 @@ impl System {
             ids: Vec::new(),
             slots: HashMap::new(),
             diagrams: Vec::new(),
+            tags: Vec::new(),
             drawn: BTreeSet::new(),
             seq: Default::default(),
         }
@@ -230,9 +233,27 @@ impl System {
                 let url = self.project_url(&format!("/diagrams/{}", self.diagrams[*diagram]));
                 self.send(Method::DELETE, &url, None)
             }
+            Op::CreateTag => {
+                let body = json!({"name": format!("tag {}", self.tags.len())});
+                self.send(Method::POST, &self.project_url("/tags?jsonCasing=camel"), Some(body))
+            }
+            Op::DeleteTag { tag } => {
+                self.send(Method::DELETE, &self.project_url(&format!("/tags/{}", self.tags[*tag])), None)
+            }
+            Op::TagItem { slot, tags } => {
+                let kind = model.slots[*slot].kind;
+                let ids: Vec<&String> = tags.iter().map(|t| &self.tags[*t]).collect();
+                let url = self.item_url(&format!("/{}/{}", kind.name(), self.ids[*slot]));
+                // A connector's update wraps its properties (docs/REST.md).
+                let body =
+                    if kind == Kind::Connector { json!({"properties": {"tags": ids}}) } else { json!({"tags": ids}) };
+                self.send(Method::PATCH, &url, Some(body))
+            }
         };
+        // A tag create answers 201 Created, everything else 200.
+        let ok = if matches!(op, Op::CreateTag) { StatusCode::CREATED } else { StatusCode::OK };
         match &expect.outcome {
-            Outcome::Ok => assert_eq!(reply.status, StatusCode::OK, "{op:?}: {}", reply.body),
+            Outcome::Ok => assert_eq!(reply.status, ok, "{op:?}: {}", reply.body),
             Outcome::NotFound => assert_eq!(reply.status, StatusCode::NOT_FOUND, "{op:?}: {}", reply.body),
             Outcome::Invalid(field) => {
                 assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{op:?}: {}", reply.body);
@@ -244,6 +265,7 @@ impl System {
             return;
         }
         match op {
+            Op::CreateTag => self.tags.push(reply.body["tagId"].as_str().expect("tagId").to_owned()),
             Op::Bulk { .. } => {
                 let made = reply.body["items"].as_array().expect("items").clone();
                 for (slot, item) in expect.created.iter().zip(&made) {
@@ -282,6 +304,12 @@ impl System {
         let listed = self.rt.block_on(all_items(self.app(), &self.owner, &self.project));
         assert_every_parent_resolves(&listed);
         let by_id: HashMap<&str, &Value> = listed.iter().map(|i| (i["itemId"].as_str().unwrap(), i)).collect();
+        let live_tags = self.send(Method::GET, &self.project_url("/tags?jsonCasing=camel"), None);
+        let live_tags: BTreeSet<&str> =
+            live_tags.body["tags"].as_array().into_iter().flatten().filter_map(|t| t["tagId"].as_str()).collect();
+        let expected_tags: BTreeSet<&str> =
+            model.tags.iter().zip(&self.tags).filter(|(alive, _)| **alive).map(|(_, id)| id.as_str()).collect();
+        assert_eq!(live_tags, expected_tags, "the project's tags");
         for item in &listed {
             let id = item["itemId"].as_str().unwrap();
             assert!(self.slots.contains_key(id) || self.drawn.contains(id), "an item nobody made: {item}");
@@ -289,6 +317,9 @@ impl System {
                 if let Some(target) = item[end]["itemId"].as_str() {
                     assert!(by_id.contains_key(target), "{id}'s {end} names {target}, which is gone");
                 }
+            }
+            for tag in item["tags"].as_array().into_iter().flatten() {
+                assert!(live_tags.contains(tag.as_str().unwrap_or_default()), "{id} carries {tag}, which is gone");
             }
         }
         for (slot, s) in model.slots.iter().enumerate() {
@@ -301,6 +332,9 @@ impl System {
                 let possible: Vec<Option<String>> = s.values.iter().map(|v| written(s.kind, *v)).collect();
                 assert!(possible.contains(&shown(s.kind, item)), "slot {slot}: {item} not one of {possible:?}");
             }
+            // An item never tagged reads `tags: []`, as one whose tags were taken off.
+            let want_tags: Vec<&String> = s.tags.iter().flatten().map(|t| &self.tags[*t]).collect();
+            assert_eq!(item["tags"], json!(want_tags), "slot {slot}'s tags");
             if s.kind == Kind::Connector {
                 for (end, want) in ["startPoint", "endPoint"].into_iter().zip(s.ends) {
                     let want = want.map(|w| json!(self.ids[w])).unwrap_or(Value::Null);

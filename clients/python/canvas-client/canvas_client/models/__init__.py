@@ -145,6 +145,10 @@ from .svg_item_size import SvgItemSize
 from .svg_patch import SvgPatch
 from .svg_patch_position_type_0 import SvgPatchPositionType0
 from .svg_patch_size_type_0 import SvgPatchSizeType0
+from .tag import Tag
+from .tag_deleted import TagDeleted
+from .tag_list import TagList
+from .tag_request import TagRequest
 from .update_connector_body import UpdateConnectorBody
 from .update_connector_body_properties import UpdateConnectorBodyProperties
 from .update_connector_body_properties_corner_points_type_0_item import (
@@ -615,6 +619,10 @@ __all__ = (
     "SvgPatch",
     "SvgPatchPositionType0",
     "SvgPatchSizeType0",
+    "Tag",
+    "TagDeleted",
+    "TagList",
+    "TagRequest",
     "UpdateConnectorBody",
     "UpdateConnectorBodyProperties",
     "UpdateConnectorBodyPropertiesCornerPointsType0Item",

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -28,6 +29,7 @@ class CreateConnectorBody:
         stroke_color (str | Unset): any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue Default:
             '#F59E0B'.
         stroke_thickness (float | Unset):  Default: 3.0.
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
         type_ (LineType | Unset):
     """
 
@@ -37,6 +39,7 @@ class CreateConnectorBody:
     radius: float | Unset = 0.5
     stroke_color: str | Unset = "#F59E0B"
     stroke_thickness: float | Unset = 3.0
+    tags: list[UUID] | None | Unset = UNSET
     type_: LineType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,6 +59,18 @@ class CreateConnectorBody:
         stroke_color = self.stroke_color
 
         stroke_thickness = self.stroke_thickness
+
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
 
         type_: str | Unset = UNSET
         if not isinstance(self.type_, Unset):
@@ -77,6 +92,8 @@ class CreateConnectorBody:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -108,6 +125,28 @@ class CreateConnectorBody:
 
         stroke_thickness = d.pop("strokeThickness", UNSET)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         _type_ = d.pop("type", UNSET)
         type_: LineType | Unset
         if isinstance(_type_, Unset):
@@ -122,6 +161,7 @@ class CreateConnectorBody:
             radius=radius,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -27,6 +28,7 @@ class CreateImageBody:
         angle (float | Unset):  Default: 0.0.
         position (CreateImageBodyPosition | Unset):
         scale (float | Unset):  Default: 1.0.
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
     """
 
     file_name: str
@@ -36,6 +38,7 @@ class CreateImageBody:
     angle: float | Unset = 0.0
     position: CreateImageBodyPosition | Unset = UNSET
     scale: float | Unset = 1.0
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         file_name = self.file_name
@@ -54,6 +57,18 @@ class CreateImageBody:
 
         scale = self.scale
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -70,6 +85,8 @@ class CreateImageBody:
             field_dict["position"] = position
         if scale is not UNSET:
             field_dict["scale"] = scale
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -98,6 +115,28 @@ class CreateImageBody:
 
         scale = d.pop("scale", UNSET)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         create_image_body = cls(
             file_name=file_name,
             file_size=file_size,
@@ -106,6 +145,7 @@ class CreateImageBody:
             angle=angle,
             position=position,
             scale=scale,
+            tags=tags,
         )
 
         return create_image_body

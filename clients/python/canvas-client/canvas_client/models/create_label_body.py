@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -33,6 +34,7 @@ class CreateLabelBody:
         position (CreateLabelBodyPosition | Unset):
         scale (float | Unset):  Default: 1.0.
         size (CreateLabelBodySize | Unset): an auto-sized dimension must be 0 or omitted; the others at least 5
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
         text_color (str | Unset): any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue Default:
             '#FFFFFF'.
         vertical_text_alignment (VerticalTextAlignment | Unset):
@@ -49,6 +51,7 @@ class CreateLabelBody:
     position: CreateLabelBodyPosition | Unset = UNSET
     scale: float | Unset = 1.0
     size: CreateLabelBodySize | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     text_color: str | Unset = "#FFFFFF"
     vertical_text_alignment: VerticalTextAlignment | Unset = UNSET
 
@@ -80,6 +83,18 @@ class CreateLabelBody:
         size: dict[str, Any] | Unset = UNSET
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
+
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
 
         text_color = self.text_color
 
@@ -114,6 +129,8 @@ class CreateLabelBody:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if text_color is not UNSET:
             field_dict["textColor"] = text_color
         if vertical_text_alignment is not UNSET:
@@ -164,6 +181,28 @@ class CreateLabelBody:
         else:
             size = CreateLabelBodySize.from_dict(_size)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         text_color = d.pop("textColor", UNSET)
 
         _vertical_text_alignment = d.pop("verticalTextAlignment", UNSET)
@@ -185,6 +224,7 @@ class CreateLabelBody:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             text_color=text_color,
             vertical_text_alignment=vertical_text_alignment,
         )

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -31,6 +32,7 @@ class CreateShapeBody:
         scale (float | Unset):  Default: 1.0.
         stroke_color (str | Unset): hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB Default: '#FFFFFF'.
         stroke_thickness (float | Unset):  Default: 2.0.
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
         type_ (ShapeType | Unset):
     """
 
@@ -43,6 +45,7 @@ class CreateShapeBody:
     scale: float | Unset = 1.0
     stroke_color: str | Unset = "#FFFFFF"
     stroke_thickness: float | Unset = 2.0
+    tags: list[UUID] | None | Unset = UNSET
     type_: ShapeType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,6 +75,18 @@ class CreateShapeBody:
 
         stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         type_: str | Unset = UNSET
         if not isinstance(self.type_, Unset):
             type_ = self.type_.value
@@ -99,6 +114,8 @@ class CreateShapeBody:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -140,6 +157,28 @@ class CreateShapeBody:
 
         stroke_thickness = d.pop("strokeThickness", UNSET)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         _type_ = d.pop("type", UNSET)
         type_: ShapeType | Unset
         if isinstance(_type_, Unset):
@@ -157,6 +196,7 @@ class CreateShapeBody:
             scale=scale,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

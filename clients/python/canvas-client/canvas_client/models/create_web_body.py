@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -24,6 +25,7 @@ class CreateWebBody:
         position (CreateWebBodyPosition | Unset):
         scale (float | Unset):  Default: 1.0.
         size (CreateWebBodySize | Unset):
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
     """
 
     url: str
@@ -31,6 +33,7 @@ class CreateWebBody:
     position: CreateWebBodyPosition | Unset = UNSET
     scale: float | Unset = 1.0
     size: CreateWebBodySize | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
@@ -47,6 +50,18 @@ class CreateWebBody:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -62,6 +77,8 @@ class CreateWebBody:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -91,12 +108,35 @@ class CreateWebBody:
         else:
             size = CreateWebBodySize.from_dict(_size)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         create_web_body = cls(
             url=url,
             angle=angle,
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return create_web_body

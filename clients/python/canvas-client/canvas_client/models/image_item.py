@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 
 from ..models.image_item_item_type import ImageItemItemType
 from ..models.image_mime_type import ImageMimeType
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.image_item_position import ImageItemPosition
@@ -37,6 +38,7 @@ class ImageItem:
         scale (float):
         size (ImageItemSize):
         updated_at (datetime.datetime):
+        tags (list[UUID] | None | Unset):
     """
 
     angle: float
@@ -52,6 +54,7 @@ class ImageItem:
     scale: float
     size: ImageItemSize
     updated_at: datetime.datetime
+    tags: list[UUID] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,6 +84,18 @@ class ImageItem:
 
         updated_at = self.updated_at.isoformat()
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -100,6 +115,8 @@ class ImageItem:
                 "UpdatedAt": updated_at,
             }
         )
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
 
         return field_dict
 
@@ -135,6 +152,28 @@ class ImageItem:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("UpdatedAt"))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
         image_item = cls(
             angle=angle,
             created_at=created_at,
@@ -149,6 +188,7 @@ class ImageItem:
             scale=scale,
             size=size,
             updated_at=updated_at,
+            tags=tags,
         )
 
         image_item.additional_properties = d

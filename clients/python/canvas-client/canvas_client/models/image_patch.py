@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -27,6 +28,7 @@ class ImagePatch:
         position (ImagePatchPositionType0 | None | Unset):
         scale (float | None | Unset):
         size (ImagePatchSize | Unset):
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
     """
 
     angle: float | None | Unset = UNSET
@@ -36,6 +38,7 @@ class ImagePatch:
     position: ImagePatchPositionType0 | None | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: ImagePatchSize | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_patch_position_type_0 import ImagePatchPositionType0  # noqa: PLC0415
@@ -72,6 +75,18 @@ class ImagePatch:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -89,6 +104,8 @@ class ImagePatch:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -152,6 +169,28 @@ class ImagePatch:
         else:
             size = ImagePatchSize.from_dict(_size)
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         image_patch = cls(
             angle=angle,
             file_name=file_name,
@@ -160,6 +199,7 @@ class ImagePatch:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return image_patch

@@ -20,7 +20,7 @@ class PresenceAnnouncement:
     """`POST .../presence`: what one open map says about itself.
 
     Attributes:
-        client_id (str): The open map's own id, kept while it is open: 1 to 64 characters of `A-Z a-z 0-9 _ -`.
+        client_id (str): The open map's own id, kept while it is open.
         cursor (None | PresenceCursor | Unset):
         leaving (bool | Unset): The map is being closed: the client leaves at once.
         selection (list[str] | Unset): The selected items (at most 200).

@@ -13,8 +13,8 @@ class PresenceViewport:
     """A part of the map: its top-left corner and size, in map units.
 
     Attributes:
-        height (float): Above 0, at most 10,000,000.
-        width (float): Above 0, at most 10,000,000.
+        height (float): Above 0, at most 10000000 map units.
+        width (float): Above 0, at most 10000000 map units.
         x (float):
         y (float):
     """

@@ -41,6 +41,7 @@ class ShapeItem:
         type_ (ShapeType):
         updated_at (datetime.datetime):
         corner_radius (float | None | Unset):
+        tags (list[UUID] | None | Unset):
     """
 
     adjustment_values: list[float]
@@ -59,6 +60,7 @@ class ShapeItem:
     type_: ShapeType
     updated_at: datetime.datetime
     corner_radius: float | None | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,6 +100,18 @@ class ShapeItem:
         else:
             corner_radius = self.corner_radius
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -121,6 +135,8 @@ class ShapeItem:
         )
         if corner_radius is not UNSET:
             field_dict["CornerRadius"] = corner_radius
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
 
         return field_dict
 
@@ -169,6 +185,28 @@ class ShapeItem:
 
         corner_radius = _parse_corner_radius(d.pop("CornerRadius", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
         shape_item = cls(
             adjustment_values=adjustment_values,
             angle=angle,
@@ -186,6 +224,7 @@ class ShapeItem:
             type_=type_,
             updated_at=updated_at,
             corner_radius=corner_radius,
+            tags=tags,
         )
 
         shape_item.additional_properties = d

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -30,6 +31,7 @@ class ShapePatch:
         size (ShapePatchSize | Unset):
         stroke_color (None | str | Unset): hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB
         stroke_thickness (float | None | Unset):
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
     """
 
     adjustment_values: list[float] | None | Unset = UNSET
@@ -41,6 +43,7 @@ class ShapePatch:
     size: ShapePatchSize | Unset = UNSET
     stroke_color: None | str | Unset = UNSET
     stroke_thickness: float | None | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.shape_patch_position_type_0 import ShapePatchPositionType0  # noqa: PLC0415
@@ -102,6 +105,18 @@ class ShapePatch:
         else:
             stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -123,6 +138,8 @@ class ShapePatch:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -228,6 +245,28 @@ class ShapePatch:
 
         stroke_thickness = _parse_stroke_thickness(d.pop("strokeThickness", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         shape_patch = cls(
             adjustment_values=adjustment_values,
             angle=angle,
@@ -238,6 +277,7 @@ class ShapePatch:
             size=size,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
         )
 
         return shape_patch

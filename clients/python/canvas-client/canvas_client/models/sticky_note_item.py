@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..models.horizontal_text_alignment import HorizontalTextAlignment
 from ..models.sticky_note_item_item_type import StickyNoteItemItemType
 from ..models.vertical_text_alignment import VerticalTextAlignment
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.sticky_note_item_position import StickyNoteItemPosition
@@ -44,6 +45,7 @@ class StickyNoteItem:
         text_color (str):
         updated_at (datetime.datetime):
         vertical_text_alignment (VerticalTextAlignment):
+        tags (list[UUID] | None | Unset):
     """
 
     angle: float
@@ -65,6 +67,7 @@ class StickyNoteItem:
     text_color: str
     updated_at: datetime.datetime
     vertical_text_alignment: VerticalTextAlignment
+    tags: list[UUID] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,6 +109,18 @@ class StickyNoteItem:
 
         vertical_text_alignment = self.vertical_text_alignment.value
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -131,6 +146,8 @@ class StickyNoteItem:
                 "VerticalTextAlignment": vertical_text_alignment,
             }
         )
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
 
         return field_dict
 
@@ -178,6 +195,28 @@ class StickyNoteItem:
 
         vertical_text_alignment = VerticalTextAlignment(d.pop("VerticalTextAlignment"))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
         sticky_note_item = cls(
             angle=angle,
             background_color=background_color,
@@ -198,6 +237,7 @@ class StickyNoteItem:
             text_color=text_color,
             updated_at=updated_at,
             vertical_text_alignment=vertical_text_alignment,
+            tags=tags,
         )
 
         sticky_note_item.additional_properties = d

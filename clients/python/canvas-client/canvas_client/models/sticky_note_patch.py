@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -32,6 +33,7 @@ class StickyNotePatch:
         scale (float | None | Unset):
         size (None | StickyNotePatchSizeType0 | Unset): an auto-sized dimension must be 0 or omitted; the others at
             least 5
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
         text (str | Unset): plain text or valid HTML without active content (scripts, event handlers)
         text_color (None | str | Unset): any CSS color, for example #1E90FF, rgb(30, 144, 255) or dodgerblue
         vertical_text_alignment (None | Unset | VerticalTextAlignment):
@@ -47,6 +49,7 @@ class StickyNotePatch:
     position: None | StickyNotePatchPositionType0 | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: None | StickyNotePatchSizeType0 | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     text: str | Unset = UNSET
     text_color: None | str | Unset = UNSET
     vertical_text_alignment: None | Unset | VerticalTextAlignment = UNSET
@@ -121,6 +124,18 @@ class StickyNotePatch:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         text = self.text
 
         text_color: None | str | Unset
@@ -160,6 +175,8 @@ class StickyNotePatch:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if text is not UNSET:
             field_dict["text"] = text
         if text_color is not UNSET:
@@ -290,6 +307,28 @@ class StickyNotePatch:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         text = d.pop("text", UNSET)
 
         def _parse_text_color(data: object) -> None | str | Unset:
@@ -329,6 +368,7 @@ class StickyNotePatch:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             text=text,
             text_color=text_color,
             vertical_text_alignment=vertical_text_alignment,

@@ -37,6 +37,7 @@ class SvgItem:
         file_name (None | str | Unset):
         file_size (int | None | Unset):
         mime_type (None | str | Unset):
+        tags (list[UUID] | None | Unset):
     """
 
     angle: float
@@ -52,6 +53,7 @@ class SvgItem:
     file_name: None | str | Unset = UNSET
     file_size: int | None | Unset = UNSET
     mime_type: None | str | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,6 +95,18 @@ class SvgItem:
         else:
             mime_type = self.mime_type
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -115,6 +129,8 @@ class SvgItem:
             field_dict["FileSize"] = file_size
         if mime_type is not UNSET:
             field_dict["MimeType"] = mime_type
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
 
         return field_dict
 
@@ -171,6 +187,28 @@ class SvgItem:
 
         mime_type = _parse_mime_type(d.pop("MimeType", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
         svg_item = cls(
             angle=angle,
             created_at=created_at,
@@ -185,6 +223,7 @@ class SvgItem:
             file_name=file_name,
             file_size=file_size,
             mime_type=mime_type,
+            tags=tags,
         )
 
         svg_item.additional_properties = d

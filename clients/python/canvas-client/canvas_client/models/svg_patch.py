@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -24,6 +25,7 @@ class SvgPatch:
         position (None | SvgPatchPositionType0 | Unset):
         scale (float | None | Unset):
         size (None | SvgPatchSizeType0 | Unset):
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
     """
 
     angle: float | None | Unset = UNSET
@@ -31,6 +33,7 @@ class SvgPatch:
     position: None | SvgPatchPositionType0 | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: None | SvgPatchSizeType0 | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.svg_patch_position_type_0 import SvgPatchPositionType0  # noqa: PLC0415
@@ -70,6 +73,18 @@ class SvgPatch:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -83,6 +98,8 @@ class SvgPatch:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -154,12 +171,35 @@ class SvgPatch:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         svg_patch = cls(
             angle=angle,
             file_name=file_name,
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return svg_patch

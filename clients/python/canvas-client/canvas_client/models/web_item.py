@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.web_item_item_type import WebItemItemType
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.web_item_position import WebItemPosition
@@ -34,6 +35,7 @@ class WebItem:
         size (WebItemSize):
         updated_at (datetime.datetime):
         url (str):
+        tags (list[UUID] | None | Unset):
     """
 
     angle: float
@@ -47,6 +49,7 @@ class WebItem:
     size: WebItemSize
     updated_at: datetime.datetime
     url: str
+    tags: list[UUID] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,6 +75,18 @@ class WebItem:
 
         url = self.url
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -89,6 +104,8 @@ class WebItem:
                 "Url": url,
             }
         )
+        if tags is not UNSET:
+            field_dict["Tags"] = tags
 
         return field_dict
 
@@ -120,6 +137,28 @@ class WebItem:
 
         url = d.pop("Url")
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("Tags", UNSET))
+
         web_item = cls(
             angle=angle,
             created_at=created_at,
@@ -132,6 +171,7 @@ class WebItem:
             size=size,
             updated_at=updated_at,
             url=url,
+            tags=tags,
         )
 
         web_item.additional_properties = d

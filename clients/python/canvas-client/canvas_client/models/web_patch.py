@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -23,6 +24,7 @@ class WebPatch:
         position (None | Unset | WebPatchPositionType0):
         scale (float | None | Unset):
         size (None | Unset | WebPatchSizeType0):
+        tags (list[UUID] | None | Unset): ids of the project's tags (GET .../tags); each at most once
         url (str | Unset): absolute http or https URL
     """
 
@@ -30,6 +32,7 @@ class WebPatch:
     position: None | Unset | WebPatchPositionType0 = UNSET
     scale: float | None | Unset = UNSET
     size: None | Unset | WebPatchSizeType0 = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +67,18 @@ class WebPatch:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         url = self.url
 
         field_dict: dict[str, Any] = {}
@@ -77,6 +92,8 @@ class WebPatch:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if url is not UNSET:
             field_dict["url"] = url
 
@@ -141,6 +158,28 @@ class WebPatch:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         url = d.pop("url", UNSET)
 
         web_patch = cls(
@@ -148,6 +187,7 @@ class WebPatch:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             url=url,
         )
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -30,6 +31,7 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
         position (WebhookPayloadItemCreatedDocumentChangeNewPosition | Unset):
         scale (float | Unset):
         size (WebhookPayloadItemCreatedDocumentChangeNewSize | Unset):
+        tags (list[UUID] | Unset):
     """
 
     angle: float | Unset = UNSET
@@ -39,6 +41,7 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
     position: WebhookPayloadItemCreatedDocumentChangeNewPosition | Unset = UNSET
     scale: float | Unset = UNSET
     size: WebhookPayloadItemCreatedDocumentChangeNewSize | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         angle = self.angle
@@ -59,6 +62,13 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -76,6 +86,8 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -113,6 +125,15 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
         else:
             size = WebhookPayloadItemCreatedDocumentChangeNewSize.from_dict(_size)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         webhook_payload_item_created_document_change_new = cls(
             angle=angle,
             file_name=file_name,
@@ -121,6 +142,7 @@ class WebhookPayloadItemCreatedDocumentChangeNew:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return webhook_payload_item_created_document_change_new

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -29,6 +30,7 @@ class WebhookPayloadItemCreatedImageChangeNew:
         position (WebhookPayloadItemCreatedImageChangeNewPosition | Unset):
         scale (float | Unset):
         size (WebhookPayloadItemCreatedImageChangeNewSize | Unset):
+        tags (list[UUID] | Unset):
     """
 
     angle: float | Unset = UNSET
@@ -38,6 +40,7 @@ class WebhookPayloadItemCreatedImageChangeNew:
     position: WebhookPayloadItemCreatedImageChangeNewPosition | Unset = UNSET
     scale: float | Unset = UNSET
     size: WebhookPayloadItemCreatedImageChangeNewSize | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         angle = self.angle
@@ -60,6 +63,13 @@ class WebhookPayloadItemCreatedImageChangeNew:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -77,6 +87,8 @@ class WebhookPayloadItemCreatedImageChangeNew:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -119,6 +131,15 @@ class WebhookPayloadItemCreatedImageChangeNew:
         else:
             size = WebhookPayloadItemCreatedImageChangeNewSize.from_dict(_size)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         webhook_payload_item_created_image_change_new = cls(
             angle=angle,
             file_name=file_name,
@@ -127,6 +148,7 @@ class WebhookPayloadItemCreatedImageChangeNew:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return webhook_payload_item_created_image_change_new

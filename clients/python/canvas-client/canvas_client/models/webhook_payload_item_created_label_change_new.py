@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -33,6 +34,7 @@ class WebhookPayloadItemCreatedLabelChangeNew:
         position (WebhookPayloadItemCreatedLabelChangeNewPosition | Unset):
         scale (float | Unset):
         size (WebhookPayloadItemCreatedLabelChangeNewSize | Unset):
+        tags (list[UUID] | Unset):
         text (str | Unset):
         text_color (str | Unset):
         vertical_text_alignment (VerticalTextAlignment | Unset):
@@ -48,6 +50,7 @@ class WebhookPayloadItemCreatedLabelChangeNew:
     position: WebhookPayloadItemCreatedLabelChangeNewPosition | Unset = UNSET
     scale: float | Unset = UNSET
     size: WebhookPayloadItemCreatedLabelChangeNewSize | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
     text: str | Unset = UNSET
     text_color: str | Unset = UNSET
     vertical_text_alignment: VerticalTextAlignment | Unset = UNSET
@@ -78,6 +81,13 @@ class WebhookPayloadItemCreatedLabelChangeNew:
         size: dict[str, Any] | Unset = UNSET
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
+
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
 
         text = self.text
 
@@ -110,6 +120,8 @@ class WebhookPayloadItemCreatedLabelChangeNew:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if text is not UNSET:
             field_dict["text"] = text
         if text_color is not UNSET:
@@ -164,6 +176,15 @@ class WebhookPayloadItemCreatedLabelChangeNew:
         else:
             size = WebhookPayloadItemCreatedLabelChangeNewSize.from_dict(_size)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         text = d.pop("text", UNSET)
 
         text_color = d.pop("textColor", UNSET)
@@ -186,6 +207,7 @@ class WebhookPayloadItemCreatedLabelChangeNew:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             text=text,
             text_color=text_color,
             vertical_text_alignment=vertical_text_alignment,

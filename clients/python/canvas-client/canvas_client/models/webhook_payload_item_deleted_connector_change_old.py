@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -33,6 +34,7 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
         start_point (WebhookPayloadItemDeletedConnectorChangeOldStartPoint | Unset):
         stroke_color (str | Unset):
         stroke_thickness (float | Unset):
+        tags (list[UUID] | Unset):
         type_ (LineType | Unset):
     """
 
@@ -42,6 +44,7 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
     start_point: WebhookPayloadItemDeletedConnectorChangeOldStartPoint | Unset = UNSET
     stroke_color: str | Unset = UNSET
     stroke_thickness: float | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
     type_: LineType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,6 +69,13 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
 
         stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         type_: str | Unset = UNSET
         if not isinstance(self.type_, Unset):
             type_ = self.type_.value
@@ -85,6 +95,8 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -134,6 +146,15 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
 
         stroke_thickness = d.pop("strokeThickness", UNSET)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         _type_ = d.pop("type", UNSET)
         type_: LineType | Unset
         if isinstance(_type_, Unset):
@@ -148,6 +169,7 @@ class WebhookPayloadItemDeletedConnectorChangeOld:
             start_point=start_point,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

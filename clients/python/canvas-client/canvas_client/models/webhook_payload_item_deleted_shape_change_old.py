@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -31,6 +32,7 @@ class WebhookPayloadItemDeletedShapeChangeOld:
         size (WebhookPayloadItemDeletedShapeChangeOldSize | Unset):
         stroke_color (str | Unset):
         stroke_thickness (float | Unset):
+        tags (list[UUID] | Unset):
         type_ (ShapeType | Unset):
     """
 
@@ -43,6 +45,7 @@ class WebhookPayloadItemDeletedShapeChangeOld:
     size: WebhookPayloadItemDeletedShapeChangeOldSize | Unset = UNSET
     stroke_color: str | Unset = UNSET
     stroke_thickness: float | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
     type_: ShapeType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +73,13 @@ class WebhookPayloadItemDeletedShapeChangeOld:
 
         stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         type_: str | Unset = UNSET
         if not isinstance(self.type_, Unset):
             type_ = self.type_.value
@@ -95,6 +105,8 @@ class WebhookPayloadItemDeletedShapeChangeOld:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -138,6 +150,15 @@ class WebhookPayloadItemDeletedShapeChangeOld:
 
         stroke_thickness = d.pop("strokeThickness", UNSET)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         _type_ = d.pop("type", UNSET)
         type_: ShapeType | Unset
         if isinstance(_type_, Unset):
@@ -155,6 +176,7 @@ class WebhookPayloadItemDeletedShapeChangeOld:
             size=size,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -28,6 +29,7 @@ class WebhookPayloadItemDeletedSvgChangeOld:
         position (WebhookPayloadItemDeletedSvgChangeOldPosition | Unset):
         scale (float | Unset):
         size (WebhookPayloadItemDeletedSvgChangeOldSize | Unset):
+        tags (list[UUID] | Unset):
     """
 
     angle: float | Unset = UNSET
@@ -37,6 +39,7 @@ class WebhookPayloadItemDeletedSvgChangeOld:
     position: WebhookPayloadItemDeletedSvgChangeOldPosition | Unset = UNSET
     scale: float | Unset = UNSET
     size: WebhookPayloadItemDeletedSvgChangeOldSize | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         angle = self.angle
@@ -57,6 +60,13 @@ class WebhookPayloadItemDeletedSvgChangeOld:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -74,6 +84,8 @@ class WebhookPayloadItemDeletedSvgChangeOld:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -109,6 +121,15 @@ class WebhookPayloadItemDeletedSvgChangeOld:
         else:
             size = WebhookPayloadItemDeletedSvgChangeOldSize.from_dict(_size)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         webhook_payload_item_deleted_svg_change_old = cls(
             angle=angle,
             file_name=file_name,
@@ -117,6 +138,7 @@ class WebhookPayloadItemDeletedSvgChangeOld:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return webhook_payload_item_deleted_svg_change_old

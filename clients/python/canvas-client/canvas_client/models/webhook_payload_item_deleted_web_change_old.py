@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -25,6 +26,7 @@ class WebhookPayloadItemDeletedWebChangeOld:
         position (WebhookPayloadItemDeletedWebChangeOldPosition | Unset):
         scale (float | Unset):
         size (WebhookPayloadItemDeletedWebChangeOldSize | Unset):
+        tags (list[UUID] | Unset):
         url (str | Unset):
     """
 
@@ -32,6 +34,7 @@ class WebhookPayloadItemDeletedWebChangeOld:
     position: WebhookPayloadItemDeletedWebChangeOldPosition | Unset = UNSET
     scale: float | Unset = UNSET
     size: WebhookPayloadItemDeletedWebChangeOldSize | Unset = UNSET
+    tags: list[UUID] | Unset = UNSET
     url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +50,13 @@ class WebhookPayloadItemDeletedWebChangeOld:
         if not isinstance(self.size, Unset):
             size = self.size.to_dict()
 
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = []
+            for tags_item_data in self.tags:
+                tags_item = str(tags_item_data)
+                tags.append(tags_item)
+
         url = self.url
 
         field_dict: dict[str, Any] = {}
@@ -60,6 +70,8 @@ class WebhookPayloadItemDeletedWebChangeOld:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if url is not UNSET:
             field_dict["url"] = url
 
@@ -91,6 +103,15 @@ class WebhookPayloadItemDeletedWebChangeOld:
         else:
             size = WebhookPayloadItemDeletedWebChangeOldSize.from_dict(_size)
 
+        _tags = d.pop("tags", UNSET)
+        tags: list[UUID] | Unset = UNSET
+        if _tags is not UNSET:
+            tags = []
+            for tags_item_data in _tags:
+                tags_item = UUID(tags_item_data)
+
+                tags.append(tags_item)
+
         url = d.pop("url", UNSET)
 
         webhook_payload_item_deleted_web_change_old = cls(
@@ -98,6 +119,7 @@ class WebhookPayloadItemDeletedWebChangeOld:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             url=url,
         )
 

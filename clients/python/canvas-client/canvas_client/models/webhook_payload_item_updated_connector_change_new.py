@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -33,6 +34,7 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
         start_point (None | Unset | WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0):
         stroke_color (None | str | Unset):
         stroke_thickness (float | None | Unset):
+        tags (list[UUID] | None | Unset):
         type_ (LineType | None | Unset):
     """
 
@@ -42,6 +44,7 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
     start_point: None | Unset | WebhookPayloadItemUpdatedConnectorChangeNewStartPointType0 = UNSET
     stroke_color: None | str | Unset = UNSET
     stroke_thickness: float | None | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     type_: LineType | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,6 +101,18 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
         else:
             stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         type_: None | str | Unset
         if isinstance(self.type_, Unset):
             type_ = UNSET
@@ -121,6 +136,8 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -231,6 +248,28 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
 
         stroke_thickness = _parse_stroke_thickness(d.pop("strokeThickness", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         def _parse_type_(data: object) -> LineType | None | Unset:
             if data is None:
                 return data
@@ -255,6 +294,7 @@ class WebhookPayloadItemUpdatedConnectorChangeNew:
             start_point=start_point,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

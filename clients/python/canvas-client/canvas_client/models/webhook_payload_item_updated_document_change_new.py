@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -30,6 +31,7 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
         position (None | Unset | WebhookPayloadItemUpdatedDocumentChangeNewPositionType0):
         scale (float | None | Unset):
         size (None | Unset | WebhookPayloadItemUpdatedDocumentChangeNewSizeType0):
+        tags (list[UUID] | None | Unset):
     """
 
     angle: float | None | Unset = UNSET
@@ -39,6 +41,7 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
     position: None | Unset | WebhookPayloadItemUpdatedDocumentChangeNewPositionType0 = UNSET
     scale: float | None | Unset = UNSET
     size: None | Unset | WebhookPayloadItemUpdatedDocumentChangeNewSizeType0 = UNSET
+    tags: list[UUID] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.webhook_payload_item_updated_document_change_new_position_type_0 import (
@@ -94,6 +97,18 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -111,6 +126,8 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
 
         return field_dict
 
@@ -204,6 +221,28 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         webhook_payload_item_updated_document_change_new = cls(
             angle=angle,
             file_name=file_name,
@@ -212,6 +251,7 @@ class WebhookPayloadItemUpdatedDocumentChangeNew:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
         )
 
         return webhook_payload_item_updated_document_change_new

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -35,6 +36,7 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
         position (None | Unset | WebhookPayloadItemUpdatedLabelChangeOldPositionType0):
         scale (float | None | Unset):
         size (None | Unset | WebhookPayloadItemUpdatedLabelChangeOldSizeType0):
+        tags (list[UUID] | None | Unset):
         text (None | str | Unset):
         text_color (None | str | Unset):
         vertical_text_alignment (None | Unset | VerticalTextAlignment):
@@ -50,6 +52,7 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
     position: None | Unset | WebhookPayloadItemUpdatedLabelChangeOldPositionType0 = UNSET
     scale: float | None | Unset = UNSET
     size: None | Unset | WebhookPayloadItemUpdatedLabelChangeOldSizeType0 = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     text: None | str | Unset = UNSET
     text_color: None | str | Unset = UNSET
     vertical_text_alignment: None | Unset | VerticalTextAlignment = UNSET
@@ -128,6 +131,18 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         text: None | str | Unset
         if isinstance(self.text, Unset):
             text = UNSET
@@ -171,6 +186,8 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if text is not UNSET:
             field_dict["text"] = text
         if text_color is not UNSET:
@@ -305,6 +322,28 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         def _parse_text(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -351,6 +390,7 @@ class WebhookPayloadItemUpdatedLabelChangeOld:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             text=text,
             text_color=text_color,
             vertical_text_alignment=vertical_text_alignment,

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -33,6 +34,7 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
         size (None | Unset | WebhookPayloadItemUpdatedShapeChangeNewSizeType0):
         stroke_color (None | str | Unset):
         stroke_thickness (float | None | Unset):
+        tags (list[UUID] | None | Unset):
         type_ (None | ShapeType | Unset):
     """
 
@@ -45,6 +47,7 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
     size: None | Unset | WebhookPayloadItemUpdatedShapeChangeNewSizeType0 = UNSET
     stroke_color: None | str | Unset = UNSET
     stroke_thickness: float | None | Unset = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     type_: None | ShapeType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -116,6 +119,18 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
         else:
             stroke_thickness = self.stroke_thickness
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         type_: None | str | Unset
         if isinstance(self.type_, Unset):
             type_ = UNSET
@@ -145,6 +160,8 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
             field_dict["strokeColor"] = stroke_color
         if stroke_thickness is not UNSET:
             field_dict["strokeThickness"] = stroke_thickness
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -266,6 +283,28 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
 
         stroke_thickness = _parse_stroke_thickness(d.pop("strokeThickness", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         def _parse_type_(data: object) -> None | ShapeType | Unset:
             if data is None:
                 return data
@@ -293,6 +332,7 @@ class WebhookPayloadItemUpdatedShapeChangeNew:
             size=size,
             stroke_color=stroke_color,
             stroke_thickness=stroke_thickness,
+            tags=tags,
             type_=type_,
         )
 

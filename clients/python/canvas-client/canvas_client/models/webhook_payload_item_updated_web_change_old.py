@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -27,6 +28,7 @@ class WebhookPayloadItemUpdatedWebChangeOld:
         position (None | Unset | WebhookPayloadItemUpdatedWebChangeOldPositionType0):
         scale (float | None | Unset):
         size (None | Unset | WebhookPayloadItemUpdatedWebChangeOldSizeType0):
+        tags (list[UUID] | None | Unset):
         url (None | str | Unset):
     """
 
@@ -34,6 +36,7 @@ class WebhookPayloadItemUpdatedWebChangeOld:
     position: None | Unset | WebhookPayloadItemUpdatedWebChangeOldPositionType0 = UNSET
     scale: float | None | Unset = UNSET
     size: None | Unset | WebhookPayloadItemUpdatedWebChangeOldSizeType0 = UNSET
+    tags: list[UUID] | None | Unset = UNSET
     url: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,6 +75,18 @@ class WebhookPayloadItemUpdatedWebChangeOld:
         else:
             size = self.size
 
+        tags: list[str] | None | Unset
+        if isinstance(self.tags, Unset):
+            tags = UNSET
+        elif isinstance(self.tags, list):
+            tags = []
+            for tags_type_0_item_data in self.tags:
+                tags_type_0_item = str(tags_type_0_item_data)
+                tags.append(tags_type_0_item)
+
+        else:
+            tags = self.tags
+
         url: None | str | Unset
         if isinstance(self.url, Unset):
             url = UNSET
@@ -89,6 +104,8 @@ class WebhookPayloadItemUpdatedWebChangeOld:
             field_dict["scale"] = scale
         if size is not UNSET:
             field_dict["size"] = size
+        if tags is not UNSET:
+            field_dict["tags"] = tags
         if url is not UNSET:
             field_dict["url"] = url
 
@@ -157,6 +174,28 @@ class WebhookPayloadItemUpdatedWebChangeOld:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_tags(data: object) -> list[UUID] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tags_type_0 = []
+                _tags_type_0 = data
+                for tags_type_0_item_data in _tags_type_0:
+                    tags_type_0_item = UUID(tags_type_0_item_data)
+
+                    tags_type_0.append(tags_type_0_item)
+
+                return tags_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UUID] | None | Unset, data)
+
+        tags = _parse_tags(d.pop("tags", UNSET))
+
         def _parse_url(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -171,6 +210,7 @@ class WebhookPayloadItemUpdatedWebChangeOld:
             position=position,
             scale=scale,
             size=size,
+            tags=tags,
             url=url,
         )
 

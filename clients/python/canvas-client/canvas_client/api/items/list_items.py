@@ -24,6 +24,7 @@ def _get_kwargs(
     region: str | Unset = UNSET,
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
+    tag: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -49,6 +50,8 @@ def _get_kwargs(
     if not isinstance(changed_since, Unset):
         json_changed_since = changed_since.isoformat()
     params["changedSince"] = json_changed_since
+
+    params["tag"] = tag
 
     json_json_casing: str | Unset = UNSET
     if not isinstance(json_casing, Unset):
@@ -155,6 +158,7 @@ def sync_detailed(
     region: str | Unset = UNSET,
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
+    tag: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Response[Any | ItemPage | Problem]:
@@ -169,6 +173,7 @@ def sync_detailed(
         region (str | Unset):
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
+        tag (str | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -189,6 +194,7 @@ def sync_detailed(
         region=region,
         text=text,
         changed_since=changed_since,
+        tag=tag,
         json_casing=json_casing,
         if_none_match=if_none_match,
     )
@@ -211,6 +217,7 @@ def sync(
     region: str | Unset = UNSET,
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
+    tag: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Any | ItemPage | Problem | None:
@@ -225,6 +232,7 @@ def sync(
         region (str | Unset):
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
+        tag (str | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -246,6 +254,7 @@ def sync(
         region=region,
         text=text,
         changed_since=changed_since,
+        tag=tag,
         json_casing=json_casing,
         if_none_match=if_none_match,
     ).parsed
@@ -262,6 +271,7 @@ async def asyncio_detailed(
     region: str | Unset = UNSET,
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
+    tag: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Response[Any | ItemPage | Problem]:
@@ -276,6 +286,7 @@ async def asyncio_detailed(
         region (str | Unset):
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
+        tag (str | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -296,6 +307,7 @@ async def asyncio_detailed(
         region=region,
         text=text,
         changed_since=changed_since,
+        tag=tag,
         json_casing=json_casing,
         if_none_match=if_none_match,
     )
@@ -316,6 +328,7 @@ async def asyncio(
     region: str | Unset = UNSET,
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
+    tag: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Any | ItemPage | Problem | None:
@@ -330,6 +343,7 @@ async def asyncio(
         region (str | Unset):
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
+        tag (str | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -352,6 +366,7 @@ async def asyncio(
             region=region,
             text=text,
             changed_since=changed_since,
+            tag=tag,
             json_casing=json_casing,
             if_none_match=if_none_match,
         )
