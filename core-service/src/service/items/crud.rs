@@ -223,11 +223,12 @@ impl ItemsService {
         }
     }
 
-    pub async fn list_items(&self, who: &Principal, project: ProjectId, mut query: ListQuery) -> CoreResult<ItemPage> {
+    pub async fn list_items(&self, who: &Principal, project: ProjectId, query: ListQuery) -> CoreResult<ItemPage> {
         self.access.require_role(who, project, ProjectRole::Viewer).await?;
-        if let Some(raw) = query.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-            query.matching.tag = Some(self.tag_filter(project, raw).await?);
-        }
+        let tag = match query.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            Some(raw) => Some(self.tag_filter(project, raw).await?),
+            None => None,
+        };
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
                 CoreError::invalid(
@@ -253,6 +254,7 @@ impl ItemsService {
             item_type: item_type.map(|t| t.as_str().to_owned()),
             parent: parent.map(|p| p.to_string()),
             after,
+            tag,
             limit: limit + 1,
         };
         let mut rows = if query.matching.is_active() {

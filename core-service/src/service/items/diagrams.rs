@@ -86,7 +86,7 @@ impl ItemsService {
     /// Top-left corner of free space right of everything on the canvas (the origin when empty).
     pub(super) async fn free_space(&self, project: ProjectId) -> CoreResult<(f64, f64)> {
         let mut extent: Option<(f64, f64)> = None; // (top, right) of everything drawn
-        let mut filter = ItemFilter { parent: None, item_type: None, after: None, limit: PAGE };
+        let mut filter = ItemFilter { parent: None, item_type: None, after: None, tag: None, limit: PAGE };
         loop {
             let rows = self.store.list_items(project, &filter).await?;
             let full = rows.len() == PAGE as usize;

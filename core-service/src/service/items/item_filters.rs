@@ -1,12 +1,12 @@
 //! The listing's filters beyond type and parent (beyond the spec): a region of the map, text
-//! contained, changed since a time, and a tag carried. They are tested on the items as readers see them (after
+//! contained, and changed since a time. (A tag carried is the database's filter:
+//! `storage::ItemFilter::tag`.) They are tested on the items as readers see them (after
 //! `present`: a connector's box follows the items its ends are attached to), in Rust, so both
 //! backends filter alike.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::domain::TagId;
 use crate::error::{CoreError, CoreResult};
 use crate::storage::ItemRow;
 use canvas_items::connector::Frame;
@@ -46,20 +46,18 @@ pub struct ItemMatch {
     /// Lower-cased text to find.
     pub text: Option<String>,
     pub changed_since: Option<DateTime<Utc>>,
-    /// Only items whose `tags` hold this one (set by the listing once it found the tag).
-    pub tag: Option<TagId>,
 }
 
 impl ItemMatch {
     /// `text` is trimmed; an empty one filters nothing.
     pub fn new(region: Option<Region>, text: Option<&str>, changed_since: Option<DateTime<Utc>>) -> ItemMatch {
         let text = text.map(str::trim).filter(|t| !t.is_empty()).map(str::to_lowercase);
-        ItemMatch { region, text, changed_since, tag: None }
+        ItemMatch { region, text, changed_since }
     }
 
     /// Whether any filter is set (otherwise the database's page is the answer).
     pub fn is_active(&self) -> bool {
-        self.region.is_some() || self.text.is_some() || self.changed_since.is_some() || self.tag.is_some()
+        self.region.is_some() || self.text.is_some() || self.changed_since.is_some()
     }
 
     pub fn matches(&self, row: &ItemRow) -> bool {
@@ -67,14 +65,6 @@ impl ItemMatch {
             return false;
         }
         let Some(props) = row.properties.as_object() else { return false };
-        if let Some(tag) = self.tag {
-            // Stored ids are written in one form (the property engine's), which is `TagId`'s.
-            let wanted = tag.to_string();
-            let tags = props.get("tags").and_then(Value::as_array);
-            if !tags.is_some_and(|tags| tags.iter().any(|id| id.as_str() == Some(wanted.as_str()))) {
-                return false;
-            }
-        }
         if let Some(region) = &self.region {
             let frame = Frame::of(props);
             let (half_w, half_h) = frame.turned_half_extents();
@@ -139,19 +129,6 @@ mod tests {
         assert!(!only.matches(&note(111.0, 50.0)), "beyond it");
         assert!(Region::new(0.0, 0.0, -1.0, 5.0).is_err());
         assert!(Region::new(f64::NAN, 0.0, 1.0, 5.0).is_err());
-    }
-
-    #[test]
-    fn a_tag_filter_takes_the_items_carrying_it_and_no_others() {
-        let tag = TagId::new();
-        let mut only = ItemMatch::new(None, None, None);
-        assert!(!only.is_active());
-        only.tag = Some(tag);
-        assert!(only.is_active(), "a tag alone makes the listing scan");
-        assert!(only.matches(&row("label", json!({"text": "a", "tags": [TagId::new().to_string(), tag.to_string()]}))));
-        assert!(!only.matches(&row("label", json!({"text": "a", "tags": [TagId::new().to_string()]}))));
-        assert!(!only.matches(&row("label", json!({"text": "a", "tags": []}))));
-        assert!(!only.matches(&row("label", json!({"text": tag.to_string()}))), "an id in a text is no tag");
     }
 
     #[test]

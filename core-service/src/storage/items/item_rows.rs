@@ -1,6 +1,6 @@
 //! Items and their change events.
 
-use crate::domain::{ItemId, ProjectId, UserId};
+use crate::domain::{ItemId, ProjectId, TagId, UserId};
 use sqlx::types::Json;
 
 use super::agent_tasks::claim_task;
@@ -22,6 +22,9 @@ pub struct ItemFilter {
     pub parent: Option<String>,
     /// Only items with an id after this one (ids are time-ordered UUIDv7).
     pub after: Option<ItemId>,
+    /// Only items whose `tags` hold this tag (tested by the database: a page of a tag costs a
+    /// read of the project's rows, not their presentation).
+    pub tag: Option<TagId>,
     pub limit: u32,
 }
 
@@ -286,6 +289,7 @@ impl ItemsStore {
     /// A page of a project's items in creation order. A heavy read: it may go to a standby that
     /// has caught up (`storage/standby.rs`).
     pub async fn list_items(&self, project_id: ProjectId, filter: &ItemFilter) -> Result<Vec<ItemRow>> {
+        let postgres = matches!(self.database(), Storage::Postgres(_));
         with_lagging_read!(self, conn => {
             let mut sql = format!("SELECT {ITEM_COLUMNS} FROM items WHERE project_id = $1");
             let mut n = 1;
@@ -302,6 +306,13 @@ impl ItemsStore {
             if filter.after.is_some() {
                 sql += &next("id >");
             }
+            if filter.tag.is_some() {
+                n += 1;
+                sql += &match postgres {
+                    true => format!(" AND properties->'tags' ? ${n}"),
+                    false => format!(" AND EXISTS (SELECT 1 FROM json_each(items.properties, '$.tags') t WHERE t.value = ${n})"),
+                };
+            }
             sql += &format!(" ORDER BY id LIMIT {}", filter.limit);
             let mut query = sqlx::query_as::<_, ItemRow>(&sql).bind(project_id);
             if let Some(item_type) = &filter.item_type {
@@ -312,6 +323,9 @@ impl ItemsStore {
             }
             if let Some(after) = filter.after {
                 query = query.bind(after);
+            }
+            if let Some(tag) = filter.tag {
+                query = query.bind(tag.to_string());
             }
             query.fetch_all(&mut *conn).await.map_err(db_error)
         })

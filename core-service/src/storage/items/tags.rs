@@ -130,7 +130,8 @@ impl ItemsStore {
         with_write_pool!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_error)?;
             // PostgreSQL: the project row is locked for the count, so two creates cannot both
-            // take the last place.
+            // take the last place. `NO KEY UPDATE` conflicts with itself but not with the key-share
+            // locks of foreign-key checks: item writes of the project do not wait for it.
             sqlx::query(&format!("SELECT id FROM projects WHERE id = $1{count_lock}"))
                 .bind(tag.project_id)
                 .fetch_optional(&mut *tx)
@@ -267,11 +268,11 @@ impl ItemsStore {
         })
     }
 
-    /// ` FOR UPDATE` on PostgreSQL, where a count must not race another writer's.
+    /// ` FOR NO KEY UPDATE` on PostgreSQL, where a count must not race another writer's.
     fn count_lock(&self) -> &'static str {
         match self.database() {
             Storage::Sqlite(_) => "",
-            Storage::Postgres(_) => " FOR UPDATE",
+            Storage::Postgres(_) => " FOR NO KEY UPDATE",
         }
     }
 }
