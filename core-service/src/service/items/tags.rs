@@ -5,8 +5,10 @@
 
 use chrono::Utc;
 use serde_json::{json, Map, Value};
+use tokio::time::Instant;
 
-use super::crud::item_event;
+use super::crud::{item_event, lost_race};
+use super::item_locks::WRITE_DEADLINE;
 use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole, TagId};
 use crate::error::{CoreError, CoreResult};
@@ -100,7 +102,16 @@ impl ItemsService {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let now = Utc::now();
         let untag = |item: &ItemRow| untagged(who, project, tag, item, now);
-        let (deleted, items) = self.store.delete_tag(project, tag, &untag).await?.map_err(|refused| match refused {
+        // A transaction PostgreSQL gave up for a concurrent one (a deadlock with a write that locks
+        // the same items in another order) wrote nothing: it is made again, as an item write is.
+        let deadline = Instant::now() + WRITE_DEADLINE;
+        let outcome = loop {
+            match self.store.delete_tag(project, tag, &untag).await {
+                Err(CoreError::Contention(_)) => lost_race(deadline).await?,
+                outcome => break outcome?,
+            }
+        };
+        let (deleted, items) = outcome.map_err(|refused| match refused {
             TagRefusal::Missing => CoreError::not_found("tag", tag),
             other => refusal(other),
         })?;
