@@ -65,7 +65,7 @@ impl ItemsService {
             updated_at: now,
         };
         let outcome = self.store.insert_tag(&tag, &name_key(&tag.name), MAX_PER_PROJECT).await?;
-        outcome.map_err(refusal)?;
+        outcome.map_err(|refused| refusal(refused, tag.id))?;
         Ok(tag)
     }
 
@@ -91,7 +91,7 @@ impl ItemsService {
                 Ok(()) => return Ok(next),
                 // Changed meanwhile by another writer: apply this change on top of theirs.
                 Err(TagRefusal::Raced) => continue,
-                Err(other) => return Err(refusal(other)),
+                Err(other) => return Err(refusal(other, tag)),
             }
         }
     }
@@ -111,10 +111,7 @@ impl ItemsService {
                 outcome => break outcome?,
             }
         };
-        let (deleted, items) = outcome.map_err(|refused| match refused {
-            TagRefusal::Missing => CoreError::not_found("tag", tag),
-            other => refusal(other),
-        })?;
+        let (deleted, items) = outcome.map_err(|refused| refusal(refused, tag))?;
         if !items.is_empty() {
             self.outbox_written();
         }
@@ -163,7 +160,7 @@ impl ItemsService {
 }
 
 /// The tag ids an item's properties carry (the property engine wrote them as GUIDs).
-pub(crate) fn carried(props: &Map<String, Value>) -> Vec<TagId> {
+fn carried(props: &Map<String, Value>) -> Vec<TagId> {
     let ids = props.get("tags").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     ids.iter().filter_map(Value::as_str).filter_map(|id| TagId::parse(id).ok()).collect()
 }
@@ -217,7 +214,8 @@ pub(super) fn tag_color(raw: &str) -> CoreResult<String> {
     }
 }
 
-fn refusal(refusal: TagRefusal) -> CoreError {
+/// Why a write of the tag `tag` was refused, as the caller is told.
+fn refusal(refusal: TagRefusal, tag: TagId) -> CoreError {
     match refusal {
         TagRefusal::NameTaken(name) => {
             CoreError::invalid("name", format!("another tag of the project is named '{name}' (ignoring case)"))
@@ -225,7 +223,7 @@ fn refusal(refusal: TagRefusal) -> CoreError {
         TagRefusal::Full => CoreError::Conflict(format!(
             "the project has {MAX_PER_PROJECT} tags, the most a project may have; delete one first"
         )),
-        TagRefusal::Missing => CoreError::Conflict("the tag was deleted meanwhile".into()),
+        TagRefusal::Missing => CoreError::not_found("tag", tag),
         TagRefusal::Raced => CoreError::Contention("the tag changed meanwhile; try again".into()),
     }
 }
