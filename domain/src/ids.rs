@@ -88,6 +88,22 @@ id_type!(
     TagId, "tagId"
 );
 id_type!(
+    /// A comment thread on an item or a point of the map; also the id of its first comment.
+    ThreadId, "threadId"
+);
+id_type!(
+    /// One comment: a thread's first (whose id is the thread's, [`ThreadId::opening`]) or a reply.
+    CommentId, "commentId"
+);
+
+impl ThreadId {
+    /// The thread's first comment, which has the thread's id.
+    pub fn opening(self) -> CommentId {
+        CommentId::from_uuid(self.uuid())
+    }
+}
+
+id_type!(
     /// An MCP task (long agent work followed by polling). Made with [`AgentTaskId::random`]:
     /// its id is all the client names it by, so it must not be guessable.
     AgentTaskId, "taskId"

@@ -12,6 +12,6 @@ pub mod parent;
 pub mod text;
 pub mod violation;
 
-pub use ids::{AgentTaskId, DiagramId, EventId, ItemId, ProjectId, TagId, TokenId, UserId};
+pub use ids::{AgentTaskId, CommentId, DiagramId, EventId, ItemId, ProjectId, TagId, ThreadId, TokenId, UserId};
 pub use parent::Parent;
 pub use violation::{FieldViolation, Invalid, ViolationReason};

@@ -13,6 +13,10 @@ every tool successfully, calls every tool once with a bad argument and checks
 the error result (isError with a message naming the argument), and checks
 that an unknown tool and malformed arguments are JSON-RPC errors.
 
+It also plays an agent reviewing the map with comment threads: a person asks (over REST) on an
+item for it to be renamed; the agent lists the open threads, replies, renames the item and
+resolves the thread, which then leaves the open list.
+
 Then the confirmation of a large destructive change (`delete_diagram` of a
 diagram of more than 50 items): on 2026-07-28 the server answers
 `input_required` and the SDK asks the person through its elicitation callback
@@ -44,11 +48,12 @@ TOOLS = {
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
     "create_items", "create_diagram", "read_map", "render_map", "arrange_items", "read_diagram", "update_diagram",
     "delete_diagram", "export_mermaid", "list_tags", "create_tag", "update_tag", "delete_tag",
+    "list_comments", "add_comment", "reply_comment", "resolve_comment",
 }
 READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map",
-             "read_diagram", "export_mermaid", "list_tags"}
+             "read_diagram", "export_mermaid", "list_tags", "list_comments"}
 DESTRUCTIVE = {"update_item_property", "style_item", "arrange_item", "delete_item", "arrange_items", "update_diagram",
-               "delete_diagram", "update_tag", "delete_tag"}
+               "delete_diagram", "update_tag", "delete_tag", "resolve_comment"}
 REQUIRED = {
     "list_projects": set(),
     "find_item": {"itemId"},
@@ -75,6 +80,10 @@ REQUIRED = {
     "create_tag": {"projectId", "name"},
     "update_tag": {"projectId", "tagId"},
     "delete_tag": {"projectId", "tagId"},
+    "list_comments": {"projectId"},
+    "add_comment": {"projectId", "text"},
+    "reply_comment": {"projectId", "threadId", "text"},
+    "resolve_comment": {"projectId", "threadId"},
 }
 # A 1x1 PNG.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -98,6 +107,27 @@ class Checks:
 
 def text_of(result: Any) -> str:
     return "".join(getattr(block, "text", "") for block in result.content)
+
+
+def thread_ids(listing: dict[str, Any]) -> list[str]:
+    """The ids of the threads a list_comments result holds, in its order."""
+    return [t.get("threadId", "") for t in listing.get("threads", [])]
+
+
+def opening(thread: dict[str, Any], key: str) -> Any:
+    """A field of a thread's first comment: on the thread itself, or its first of `comments`."""
+    if thread.get(key) is not None:
+        return thread[key]
+    comments = thread.get("comments") or [{}]
+    return comments[0].get(key)
+
+
+def reply_texts(thread: dict[str, Any]) -> list[str]:
+    """The texts of a thread's replies, oldest first (`replies`, or `comments` after the first)."""
+    replies = thread.get("replies")
+    if replies is None:
+        replies = (thread.get("comments") or [])[1:]
+    return [r.get("text", "") for r in replies]
 
 
 class Run:
@@ -255,6 +285,7 @@ class Run:
 
         await self.diagrams()
         await self.records()
+        await self.comments()
 
         await self.protocol_error("no_such_tool", {}, "no_such_tool")
         await self.protocol_error("get_item", {"itemId": label_id}, "projectId")
@@ -377,6 +408,77 @@ class Run:
         images = [b for b in result.content if getattr(b, "type", "") == "image"]
         self.check(not result.is_error and len(images) == 1, f"render_map draws the updated diagram: {text_of(result)[:200]}")
         print("  ok   diagram records")
+
+
+    async def comments(self) -> None:
+        """A person asks on the map (REST) for an item to be renamed; the agent finds the open
+        thread, answers it, renames the item, resolves the thread, and it leaves the open list."""
+        project, base = self.args.project, self.args.url.removesuffix("/mcp")
+        old_name = f"Invoices ({self.era})"
+        item = await self.ok("create_item", {"projectId": project, "type": "label", "properties": {"text": old_name}})
+        item_id = item.get("itemId", "")
+        ask = f"Please rename this to Billing ({self.era})"
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {self.args.token}"}) as http:
+            reply = await http.post(f"{base}/api/v2/projects/{project}/comments?jsonCasing=camel",
+                                    json={"text": ask, "itemId": item_id})
+        opened = reply.json() if reply.status_code == 201 else {}
+        self.check(reply.status_code == 201 and opened.get("itemId") == item_id,
+                   f"a person opens a thread over REST: {reply.status_code} {reply.text[:200]}")
+        thread_id = opened.get("threadId", "")
+
+        # The agent's round: what is open, on which item, asking what.
+        listed = await self.ok("list_comments", {"projectId": project})
+        open_threads = {t.get("threadId"): t for t in listed.get("threads", [])}
+        self.check(thread_id in open_threads, f"list_comments lists the open thread: {listed}")
+        self.check(all(t.get("resolved") is False for t in open_threads.values()), f"open ones only: {listed}")
+        self.check(listed.get("count") in (None, len(open_threads)), f"the count is the threads': {listed}")
+        asked = open_threads.get(thread_id, {})
+        self.check(asked.get("itemId") == item_id and opening(asked, "text") == ask,
+                   f"the thread names its item and what it asks: {asked}")
+        on_item = await self.ok("list_comments", {"projectId": project, "itemId": item_id})
+        self.check(thread_ids(on_item) == [thread_id], f"list_comments by itemId: {on_item}")
+        await self.rejected("list_comments", {"projectId": project, "status": "closed"}, "'status'")
+
+        answer = await self.ok("reply_comment", {"projectId": project, "threadId": thread_id,
+                                                  "text": "Renaming it to Billing now."})
+        self.check(bool(answer.get("commentId")) and answer.get("text") == "Renaming it to Billing now.",
+                   f"reply_comment answers the reply: {answer}")
+        await self.rejected("reply_comment", {"projectId": project, "threadId": str(uuid.uuid4()), "text": "x"},
+                            "'threadId'")
+        await self.rejected("reply_comment", {"projectId": project, "threadId": thread_id, "text": "   "}, "'text'")
+
+        await self.ok("update_item_property", {"projectId": project, "itemId": item_id, "property": "text",
+                      "value": f"Billing ({self.era})"})
+        renamed = await self.ok("get_item", {"projectId": project, "itemId": item_id})
+        self.check(renamed.get("properties", {}).get("text") == f"Billing ({self.era})", f"renamed: {renamed}")
+
+        resolved = await self.ok("resolve_comment", {"projectId": project, "threadId": thread_id})
+        self.check(resolved.get("threadId") == thread_id and resolved.get("resolved") is True,
+                   f"resolve_comment resolves it: {resolved}")
+        self.check(reply_texts(resolved) == ["Renaming it to Billing now."], f"with the agent's reply: {resolved}")
+        again = await self.ok("resolve_comment", {"projectId": project, "threadId": thread_id})
+        self.check(again.get("version") == resolved.get("version"), f"resolving twice changes nothing: {again}")
+        await self.rejected("resolve_comment", {"projectId": project, "threadId": "not-a-guid"}, "'threadId'")
+
+        still_open = await self.ok("list_comments", {"projectId": project, "status": "open"})
+        self.check(thread_id not in thread_ids(still_open), f"the resolved thread left the open list: {still_open}")
+        done = await self.ok("list_comments", {"projectId": project, "status": "resolved", "itemId": item_id})
+        self.check(thread_ids(done) == [thread_id], f"it is among the resolved: {done}")
+
+        # The agent asks before changing what is not its own: a thread on a point, left open.
+        question = await self.ok("add_comment", {"projectId": project, "x": -9000, "y": 0 if self.era == "legacy" else 500,
+                                                 "text": "Should the Billing group move here?"})
+        self.check(question.get("itemId") is None and question.get("position", {}).get("x") == -9000
+                   and question.get("resolved") is False, f"add_comment opens a thread on a point: {question}")
+        await self.rejected("add_comment", {"projectId": project, "text": "floating"}, "'itemId'")
+        await self.rejected("add_comment", {"projectId": project, "text": "<script>alert(1)</script>",
+                            "itemId": item_id}, "'text'")
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {self.args.token}"}) as http:
+            read = await http.get(f"{base}/api/v2/projects/{project}/comments/{thread_id}?jsonCasing=camel")
+        body = read.json() if read.status_code == 200 else {}
+        self.check(body.get("resolved") is True and [r.get("text") for r in body.get("replies", [])]
+                   == ["Renaming it to Billing now."], f"the person reads the answer over REST: {read.text[:300]}")
+        print("  ok   comment threads")
 
 
 class Person:

@@ -41,6 +41,8 @@ pub const DIAGRAMS_PAGE: PageSize = PageSize { field: "limit", default: 50, max:
 pub const DELIVERIES_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 100 };
 /// The account site's activity page (gRPC `ListMyAuditRecords`).
 pub const AUDIT_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 500 };
+/// `GET .../comments?limit=` and MCP `list_comments`: threads, each with its replies.
+pub const COMMENTS_PAGE: PageSize = PageSize { field: "limit", default: 50, max: 200 };
 /// `GET /api/v1/memory/index?limit=`.
 pub const INDEX_STATUS_PAGE: PageSize = PageSize { field: "limit", default: 100, max: 1000 };
 
@@ -242,6 +244,27 @@ pub mod tags {
     }
 }
 
+/// Comment threads on an item or a point of the map (`/api/v2/projects/{projectId}/comments`, MCP
+/// `list_comments` and the others; docs/COMMENTS.md): beyond the spec. core-service refuses beyond
+/// them; the OpenAPI document and the MCP schemas show the same numbers.
+pub mod comments {
+    /// Longest comment text, in characters (Figma's comments take 5,000 words, GitHub's 65,536
+    /// characters; a review note longer than this belongs in a document on the map).
+    pub const MAX_TEXT_CHARS: usize = 10_000;
+    /// Most replies one thread holds: a longer discussion is a new thread.
+    pub const MAX_REPLIES: usize = 500;
+    /// Most threads one project holds, open and resolved (10 times the bench's 5,000).
+    pub const MAX_THREADS_PER_PROJECT: usize = 50_000;
+    /// Most people one comment mentions.
+    pub const MAX_MENTIONS: usize = 50;
+    /// The largest coordinate of a thread's point, either sign (as a viewport's extent).
+    pub const MAX_COORDINATE: f64 = 10_000_000.0;
+    /// The subject type of comment events (`subject.type`, the change stream's `itemType`).
+    pub const SUBJECT_TYPE: &str = "comment";
+    /// The listing's `status` values; the first is the REST default.
+    pub const STATUSES: [&str; 3] = ["all", "open", "resolved"];
+}
+
 /// Project archives (`GET .../export`, `POST /api/v2/projects/import`; docs/ARCHIVE.md).
 pub mod archive;
 
@@ -249,9 +272,9 @@ pub mod archive;
 pub mod webhooks {
     /// Every event kind a webhook can select (core-service stores them as bits in this order): the
     /// spec's six, then the operational kinds (docs/WEBHOOKS.md "Operational events"), which the
-    /// service raises about the project's own webhooks and which only a definition that lists them
-    /// receives.
-    pub const EVENT_KINDS: [&str; 8] = [
+    /// service raises about the project's own webhooks, then the comment kinds
+    /// (docs/COMMENTS.md); only a definition that lists an extension kind receives it.
+    pub const EVENT_KINDS: [&str; 12] = [
         "item.created",
         "item.updated",
         "item.deleted",
@@ -260,7 +283,13 @@ pub mod webhooks {
         "user.removed",
         "webhook.disabled",
         "webhook.deliveryExhausted",
+        "comment.created",
+        "comment.updated",
+        "comment.resolved",
+        "comment.deleted",
     ];
+    /// The comment kinds' common prefix (docs/COMMENTS.md "Events").
+    pub const COMMENT_PREFIX: &str = "comment.";
     /// The operational kinds' common prefix: the change stream leaves them out (they are about
     /// webhooks, which only Managers and Admins see, not about the map).
     pub const OPERATIONAL_PREFIX: &str = "webhook.";
@@ -287,7 +316,9 @@ mod tests {
 
     #[test]
     fn defaults_lie_within_their_pages() {
-        for page in [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE, AUDIT_PAGE, DIAGRAMS_PAGE] {
+        for page in
+            [ITEMS_PAGE, PROJECTS_PAGE, DELIVERIES_PAGE, INDEX_STATUS_PAGE, AUDIT_PAGE, DIAGRAMS_PAGE, COMMENTS_PAGE]
+        {
             assert!((PageSize::MIN..=page.max).contains(&page.default), "{page:?}");
         }
     }

@@ -14,7 +14,8 @@ use serde_json::{json, Map, Value};
 
 use crate::items::{ItemTypeDef, PropertyDef, ITEM_TYPES};
 use crate::json_schema::read_kind;
-use crate::limits::webhooks::{EVENT_KINDS, OPERATIONAL_PREFIX};
+use crate::limits::comments::{MAX_MENTIONS, MAX_TEXT_CHARS, SUBJECT_TYPE as COMMENT};
+use crate::limits::webhooks::{COMMENT_PREFIX, EVENT_KINDS, OPERATIONAL_PREFIX};
 
 /// A project member's role, as `user.*` events carry it (`{"role": …}`).
 pub const PROJECT_ROLES: [&str; 4] = ["Viewer", "Editor", "Manager", "Admin"];
@@ -31,9 +32,9 @@ pub struct EventType {
     pub description: &'static str,
 }
 
-/// The catalog: the spec's six kinds in their order, the two operational kinds, then the test
-/// call's `ping`.
-pub const EVENT_TYPES: [EventType; 9] = [
+/// The catalog: the spec's six kinds in their order, the two operational kinds, the four comment
+/// kinds, then the test call's `ping`.
+pub const EVENT_TYPES: [EventType; 13] = [
     EventType {
         name: EVENT_KINDS[0],
         description: "An item was created (by any route: one create, a bulk create, a diagram, an archive import). \
@@ -68,6 +69,26 @@ pub const EVENT_TYPES: [EventType; 9] = [
             names the delivery, its event and its last answer. `POST .../webhooks/{webhookId}/recover` with \
             `since` at or before `new.eventOccurredAt` sends it again. A delivery of an operational event that is \
             given up raises none. Raised by the service: no `actorUserId`.",
+    },
+    EventType {
+        name: EVENT_KINDS[8],
+        description: "A comment was written: a thread opened (`subject.id` is the thread's id) or a reply. `new` \
+            holds the comment; `threadId` and `itemId` say where it is (docs/COMMENTS.md).",
+    },
+    EventType {
+        name: EVENT_KINDS[9],
+        description: "A comment changed: its text edited, its thread reopened (`new.resolved` false), or the item \
+            its thread was on deleted (`new.itemId` null, `new.formerItemId`, `new.position`: the thread stays \
+            where the item was). `new` holds the changed fields, `old` their previous values.",
+    },
+    EventType {
+        name: EVENT_KINDS[10],
+        description: "A thread was resolved. `new` holds `resolved`, `resolvedAt` and `resolvedByUserId`.",
+    },
+    EventType {
+        name: EVENT_KINDS[11],
+        description: "A comment was deleted; `old` holds it. Deleting a thread sends one per reply, then the \
+            thread's own.",
     },
     EventType {
         name: PING,
@@ -217,7 +238,7 @@ fn operational_change(kind: &str) -> Value {
                 name,
                 ("deliveryId", uuid()),
                 ("eventId", uuid()),
-                ("eventKind", json!({"type": "string", "enum": &EVENT_KINDS[..6]})),
+                ("eventKind", json!({"type": "string", "enum": given_up_kinds()})),
                 ("eventOccurredAt", date_time()),
                 ("attempts", json!({"type": "integer", "minimum": 1})),
                 last_status,
@@ -241,6 +262,66 @@ fn operational_change(kind: &str) -> Value {
     change
 }
 
+/// The kinds whose deliveries raise `webhook.deliveryExhausted` when given up: all but the
+/// operational ones.
+fn given_up_kinds() -> Vec<&'static str> {
+    EVENT_KINDS.into_iter().filter(|kind| !kind.starts_with(OPERATIONAL_PREFIX)).collect()
+}
+
+/// The fields of a comment as its events carry them; `partial` for updates, where each is
+/// optional (only the changed ones are sent).
+fn comment_fields(partial: bool) -> Value {
+    let fields = members([
+        ("text", json!({"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS})),
+        ("mentions", json!({"type": "array", "items": uuid(), "maxItems": MAX_MENTIONS, "uniqueItems": true})),
+        ("authorUserId", uuid()),
+        ("itemId", nullable(uuid())),
+        ("formerItemId", nullable(uuid())),
+        (
+            "position",
+            nullable(closed(
+                members([("x", json!({"type": "number"})), ("y", json!({"type": "number"}))]),
+                &["x", "y"],
+            )),
+        ),
+        ("resolved", json!({"type": "boolean"})),
+        ("resolvedAt", nullable(date_time())),
+        ("resolvedByUserId", nullable(uuid())),
+        ("createdAt", date_time()),
+        ("editedAt", nullable(date_time())),
+    ]);
+    let required: &[&str] = if partial { &[] } else { &["text", "mentions", "authorUserId", "createdAt"] };
+    closed(fields, required)
+}
+
+/// The change of a comment event: the comment's own id as `subject.id`, its thread and item beside.
+fn comment_change(kind: &str) -> Value {
+    let mut properties = change_head(kind, json!({"const": COMMENT}));
+    properties.insert(
+        "threadId".into(),
+        json!({"type": "string", "format": "uuid", "description": "The thread: the id of its first comment."}),
+    );
+    properties.insert(
+        "itemId".into(),
+        nullable(json!({"type": "string", "format": "uuid", "description": "The item the thread is on, if any."})),
+    );
+    let mut required = vec!["kind", "eventId", "seq", "occurredAt", "actorUserId", "subject", "threadId", "itemId"];
+    let (new, old) = match kind {
+        _ if kind == EVENT_KINDS[8] => (Some(comment_fields(false)), None),
+        _ if kind == EVENT_KINDS[11] => (None, Some(comment_fields(false))),
+        _ => (Some(comment_fields(true)), Some(comment_fields(true))),
+    };
+    for (name, schema) in [("new", new), ("old", old)] {
+        if let Some(schema) = schema {
+            properties.insert(name.into(), schema);
+            required.push(name);
+        }
+    }
+    let mut change = closed(properties, &required);
+    change["title"] = json!("Change");
+    change
+}
+
 /// The change of `kind`, or None for a kind not in the catalog.
 fn change(kind: &str) -> Option<Value> {
     if kind == PING {
@@ -258,6 +339,9 @@ fn change(kind: &str) -> Option<Value> {
     }
     if kind.starts_with(OPERATIONAL_PREFIX) && EVENT_KINDS.contains(&kind) {
         return Some(operational_change(kind));
+    }
+    if kind.starts_with(COMMENT_PREFIX) && EVENT_KINDS.contains(&kind) {
+        return Some(comment_change(kind));
     }
     EVENT_KINDS.contains(&kind).then(|| member_change(kind))
 }
@@ -328,7 +412,7 @@ mod tests {
 
     #[test]
     fn operational_kinds_name_a_webhook_and_no_actor() {
-        for kind in &EVENT_KINDS[6..] {
+        for kind in &EVENT_KINDS[6..8] {
             let schema = payload_schema(kind).unwrap();
             let change = &schema["properties"]["changes"]["items"];
             assert_eq!(change["properties"]["subject"]["properties"]["type"]["const"], "webhook", "{kind}");
@@ -336,6 +420,22 @@ mod tests {
             assert!(change["required"].as_array().unwrap().contains(&json!("new")), "{kind}");
         }
         assert_eq!(payload_title(EVENT_KINDS[7]), "WebhookPayloadWebhookDeliveryExhausted");
+    }
+
+    #[test]
+    fn comment_kinds_name_a_comment_and_its_thread() {
+        for kind in &EVENT_KINDS[8..] {
+            let schema = payload_schema(kind).unwrap();
+            let change = &schema["properties"]["changes"]["items"];
+            assert_eq!(change["properties"]["subject"]["properties"]["type"]["const"], COMMENT, "{kind}");
+            let required = change["required"].as_array().unwrap();
+            assert!(required.contains(&json!("threadId")) && required.contains(&json!("itemId")), "{kind}");
+        }
+        let exhausted = payload_schema(EVENT_KINDS[7]).unwrap();
+        let kinds =
+            &exhausted["properties"]["changes"]["items"]["properties"]["new"]["properties"]["eventKind"]["enum"];
+        assert!(kinds.as_array().unwrap().contains(&json!("comment.created")));
+        assert!(!kinds.as_array().unwrap().contains(&json!("webhook.disabled")));
     }
 
     #[test]

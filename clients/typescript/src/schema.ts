@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * The project's changes as server-sent events
-         * @description Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId, itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.
+         * @description Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId, itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType` `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.
          */
         get: operations["streamChanges"];
         put?: never;
@@ -147,6 +147,99 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comment threads (beyond the spec)
+         * @description Threads in the order they were opened, each with all its replies; every filter sent must hold. Any member may read them.
+         */
+        get: operations["listCommentThreads"];
+        put?: never;
+        /**
+         * Open a comment thread on an item or a point (beyond the spec)
+         * @description `{text, itemId}` or `{text, position: {x, y}}`. Any member, Viewers included. `@login` in the text mentions a member.
+         */
+        post: operations["createCommentThread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/comments/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a comment thread with its replies (beyond the spec) */
+        get: operations["getCommentThread"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment thread with its replies (beyond the spec)
+         * @description Its author, a Manager or an Admin. One `comment.deleted` event per comment.
+         */
+        delete: operations["deleteCommentThread"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit, resolve or reopen a comment thread (beyond the spec)
+         * @description `{text?, resolved?}`: `text` by the thread's author only; `resolved` (true: resolve, false: reopen) by any member. Resolving a resolved thread changes nothing.
+         */
+        patch: operations["updateCommentThread"];
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/comments/{threadId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a comment thread (beyond the spec)
+         * @description `{text}`. Any member. A thread holds a bounded number of replies (docs/LIMITS.md "Comments"; a 409 past them).
+         */
+        post: operations["replyToCommentThread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/comments/{threadId}/replies/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a reply (beyond the spec)
+         * @description Its author, a Manager or an Admin.
+         */
+        delete: operations["deleteCommentReply"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a reply (beyond the spec)
+         * @description `{text}`: its author only.
+         */
+        patch: operations["updateCommentReply"];
         trace?: never;
     };
     "/api/v2/projects/{projectId}/diagrams": {
@@ -1071,6 +1164,86 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `comment.created`: the call a receiver gets
+         * @description A comment was written: a thread opened (`subject.id` is the thread's id) or a reply. `new` holds the comment; `threadId` and `itemId` say where it is (docs/COMMENTS.md).
+         */
+        post: operations["onCommentCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `comment.deleted`: the call a receiver gets
+         * @description A comment was deleted; `old` holds it. Deleting a thread sends one per reply, then the thread's own.
+         */
+        post: operations["onCommentDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `comment.resolved`: the call a receiver gets
+         * @description A thread was resolved. `new` holds `resolved`, `resolvedAt` and `resolvedByUserId`.
+         */
+        post: operations["onCommentResolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `comment.updated`: the call a receiver gets
+         * @description A comment changed: its text edited, its thread reopened (`new.resolved` false), or the item its thread was on deleted (`new.itemId` null, `new.formerItemId`, `new.position`: the thread stays where the item was). `new` holds the changed fields, `old` their previous values.
+         */
+        post: operations["onCommentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "item.created": {
         parameters: {
             query?: never;
@@ -1315,6 +1488,87 @@ export interface components {
              * @description Relevance score, descending.
              */
             Relevance: number;
+        };
+        /** @description One reply. */
+        Comment: {
+            /** Format: uuid */
+            AuthorUserId: string;
+            /** Format: uuid */
+            CommentId: string;
+            /** Format: date-time */
+            CreatedAt: string;
+            /**
+             * Format: date-time
+             * @description When its text was last changed; null if never.
+             */
+            EditedAt?: string | null;
+            /** @description The ids of the members its text mentions. */
+            Mentions: string[];
+            Text: string;
+            /** Format: uuid */
+            ThreadId: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+        };
+        /** @description A point of the map, as an answer shows it (in the answer's casing, as every member). */
+        CommentPoint: {
+            /** Format: double */
+            X: number;
+            /** Format: double */
+            Y: number;
+        };
+        /** @description A point of the map, as a request sends it. */
+        CommentPosition: {
+            /** @description map coordinate */
+            x: number;
+            /** @description map coordinate */
+            y: number;
+        };
+        /** @description A thread: its first comment's fields, where it is, its state and its replies. */
+        CommentThread: {
+            /** Format: uuid */
+            AuthorUserId: string;
+            /** Format: date-time */
+            CreatedAt: string;
+            /** Format: date-time */
+            EditedAt?: string | null;
+            /**
+             * Format: uuid
+             * @description The item it was on, once that item was deleted.
+             */
+            FormerItemId?: string | null;
+            /**
+             * Format: uuid
+             * @description The item it is on; null for a thread on a point.
+             */
+            ItemId?: string | null;
+            Mentions: string[];
+            Position?: null | components["schemas"]["CommentPoint"];
+            /** Format: uuid */
+            ProjectId: string;
+            /** @description Oldest first. */
+            Replies: components["schemas"]["Comment"][];
+            ReplyCount: number;
+            Resolved: boolean;
+            /** Format: date-time */
+            ResolvedAt?: string | null;
+            /** Format: uuid */
+            ResolvedByUserId?: string | null;
+            Text: string;
+            /** Format: uuid */
+            ThreadId: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+            /**
+             * Format: int64
+             * @description Bumped by every change of the thread or its replies.
+             */
+            Version: number;
+        };
+        /** @description What a delete removed. */
+        CommentsDeleted: {
+            /** @description A thread's replies then the thread's own id; or the one reply. */
+            DeletedCommentIds: string[];
         };
         /** @description A connector item, as read (default PascalCase). */
         ConnectorItem: {
@@ -1620,13 +1874,13 @@ export interface components {
             tags?: string[] | null;
         };
         /** @enum {string} */
-        EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted";
+        EventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted" | "comment.created" | "comment.updated" | "comment.resolved" | "comment.deleted";
         /** @description One kind of webhook call. */
         EventType: {
             /** @description When it is sent. */
             description: string;
             /** @enum {string} */
-            name: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted" | "ping";
+            name: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "webhook.disabled" | "webhook.deliveryExhausted" | "comment.created" | "comment.updated" | "comment.resolved" | "comment.deleted" | "ping";
             /** @description A JSON Schema (draft 2020-12) document. */
             schema: {
                 [key: string]: unknown;
@@ -2019,6 +2273,11 @@ export interface components {
             /** Format: uuid */
             DeliveryId: string;
         };
+        /** @description `POST .../comments/{threadId}/replies` and `PATCH .../replies/{commentId}`. */
+        ReplyRequest: {
+            /** @description plain text or HTML under the label rule, 1 to 10000 characters; `@login` mentions a member (at most 50 people) */
+            text?: string;
+        };
         /**
          * @description Which legs of a retrieval run.
          * @enum {string}
@@ -2229,6 +2488,29 @@ export interface components {
             /** @description 1 to 120 characters, trimmed; unique in the project ignoring case (required on a create) */
             name?: string;
         };
+        /**
+         * @description `PATCH .../comments/{threadId}`: the first comment's new text (its author only), resolve
+         *     (`true`) or reopen (`false`); a field not sent is kept.
+         */
+        ThreadChange: {
+            resolved?: boolean | null;
+            /** @description plain text or HTML under the label rule, 1 to 10000 characters; `@login` mentions a member (at most 50 people) */
+            text?: string;
+        };
+        /** @description One page of threads. */
+        ThreadPage: {
+            /** @description The `cursor` of the next page; null on the last. */
+            NextCursor?: string | null;
+            Threads: components["schemas"]["CommentThread"][];
+        };
+        /** @description `POST .../comments`: a thread's first comment and where it is (an item or a point, not both). */
+        ThreadRequest: {
+            /** Format: uuid */
+            itemId?: string | null;
+            position?: null | components["schemas"]["CommentPosition"];
+            /** @description plain text or HTML under the label rule, 1 to 10000 characters; `@login` mentions a member (at most 50 people) */
+            text?: string;
+        };
         /** @enum {string} */
         VerticalTextAlignment: "Top" | "Center" | "Bottom";
         /** @description A web item, as read (default PascalCase). */
@@ -2301,6 +2583,302 @@ export interface components {
         /** @description `GET .../webhooks` */
         WebhookList: {
             Elements: components["schemas"]["WebhookRecord"][];
+        };
+        /**
+         * WebhookPayloadCommentCreated
+         * @description `comment.created`: A comment was written: a thread opened (`subject.id` is the thread's id) or a reply. `new` holds the comment; `threadId` and `itemId` say where it is (docs/COMMENTS.md).
+         */
+        WebhookPayloadCommentCreated: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                itemId: string | null;
+                /** @constant */
+                kind: "comment.created";
+                new: {
+                    /** Format: uuid */
+                    authorUserId: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text: string;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "comment";
+                };
+                /**
+                 * Format: uuid
+                 * @description The thread: the id of its first comment.
+                 */
+                threadId: string;
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadCommentDeleted
+         * @description `comment.deleted`: A comment was deleted; `old` holds it. Deleting a thread sends one per reply, then the thread's own.
+         */
+        WebhookPayloadCommentDeleted: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                itemId: string | null;
+                /** @constant */
+                kind: "comment.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    /** Format: uuid */
+                    authorUserId: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text: string;
+                };
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "comment";
+                };
+                /**
+                 * Format: uuid
+                 * @description The thread: the id of its first comment.
+                 */
+                threadId: string;
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadCommentResolved
+         * @description `comment.resolved`: A thread was resolved. `new` holds `resolved`, `resolvedAt` and `resolvedByUserId`.
+         */
+        WebhookPayloadCommentResolved: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                itemId: string | null;
+                /** @constant */
+                kind: "comment.resolved";
+                new: {
+                    /** Format: uuid */
+                    authorUserId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions?: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text?: string;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    /** Format: uuid */
+                    authorUserId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions?: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text?: string;
+                };
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "comment";
+                };
+                /**
+                 * Format: uuid
+                 * @description The thread: the id of its first comment.
+                 */
+                threadId: string;
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
+        };
+        /**
+         * WebhookPayloadCommentUpdated
+         * @description `comment.updated`: A comment changed: its text edited, its thread reopened (`new.resolved` false), or the item its thread was on deleted (`new.itemId` null, `new.formerItemId`, `new.position`: the thread stays where the item was). `new` holds the changed fields, `old` their previous values.
+         */
+        WebhookPayloadCommentUpdated: {
+            changes: {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                itemId: string | null;
+                /** @constant */
+                kind: "comment.updated";
+                new: {
+                    /** Format: uuid */
+                    authorUserId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions?: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text?: string;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    /** Format: uuid */
+                    authorUserId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                    editedAt?: string | null;
+                    formerItemId?: string | null;
+                    itemId?: string | null;
+                    mentions?: string[];
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    resolved?: boolean;
+                    resolvedAt?: string | null;
+                    resolvedByUserId?: string | null;
+                    text?: string;
+                };
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "comment";
+                };
+                /**
+                 * Format: uuid
+                 * @description The thread: the id of its first comment.
+                 */
+                threadId: string;
+            }[];
+            /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
+            customData?: unknown;
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header: the same on every retry of this delivery.
+             */
+            deliveryId: string;
+            /** Format: uuid */
+            projectId: string;
+            /**
+             * Format: uuid
+             * @description The webhook called; a receiver checks it is the one it registered.
+             */
+            webhookId: string;
         };
         /**
          * WebhookPayloadItemCreated
@@ -3724,7 +4302,7 @@ export interface components {
                     /** Format: uuid */
                     eventId: string;
                     /** @enum {string} */
-                    eventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed";
+                    eventKind: "item.created" | "item.updated" | "item.deleted" | "user.added" | "user.roleChanged" | "user.removed" | "comment.created" | "comment.updated" | "comment.resolved" | "comment.deleted";
                     /** Format: date-time */
                     eventOccurredAt: string;
                     lastError: string | null;
@@ -4330,6 +4908,328 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listCommentThreads: {
+        parameters: {
+            query?: {
+                /** @description Threads on this item. */
+                item?: string;
+                /** @description `open`, `resolved` or `all` (the default). */
+                status?: string;
+                /** @description Threads with a comment by this user id, or `me`. */
+                author?: string;
+                /** @description Threads with a comment mentioning this user id, or `me`. */
+                mentions?: string;
+                /** @description Threads changed at or after this time. */
+                changedSince?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description `NextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of threads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createCommentThread: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadRequest"];
+            };
+        };
+        responses: {
+            /** @description The new thread. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCommentThread: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteCommentThread: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comments deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCommentThread: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadChange"];
+            };
+        };
+        responses: {
+            /** @description The thread as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentThread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    replyToCommentThread: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteCommentReply: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCommentReply: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                threadId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7093,7 +7993,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, `gestures.js`, `keys.js`, `tags.js`, `map.js` or `map.css` */
+                /** @description `core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, `gestures.js`, `keys.js`, `tags.js`, `comments.js`, `map.js` or `map.css` */
                 file: string;
             };
             cookie?: never;
@@ -7209,6 +8109,206 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    onCommentCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadCommentCreated"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadCommentDeleted"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentResolved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadCommentResolved"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (`deliveryId` of the body), the same on every retry: drop repeats by it. */
+                "Webhook-Id": string;
+                /** @description Unix seconds when the attempt was signed; refuse calls more than 300 s away from your clock. */
+                "Webhook-Timestamp": string;
+                /** @description `es256;kid=<kid>;<base64 of r||s>`: ECDSA P-256 with SHA-256 over `{Webhook-Id}.{Webhook-Timestamp}.{raw body}`, verified with the key `kid` of `GET /api/v2/webhooks/keys`. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayloadCommentUpdated"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests: with `Retry-After`, no call to this webhook until then (a slow-down, not a failure); without it, a failed attempt. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx. The answer's body is never read. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect, a time-out or no connection: a failed attempt, retried on the schedule of docs/WEBHOOKS.md. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

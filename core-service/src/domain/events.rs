@@ -28,11 +28,19 @@ pub enum EventKind {
     WebhookDisabled,
     /// Operational: a delivery was given up after every attempt.
     WebhookDeliveryExhausted,
+    /// A comment was written: a thread opened or a reply (docs/COMMENTS.md).
+    CommentCreated,
+    /// A comment's text edited, its thread reopened, or its thread's item deleted.
+    CommentUpdated,
+    /// A thread resolved.
+    CommentResolved,
+    /// A comment deleted.
+    CommentDeleted,
 }
 
 impl EventKind {
     /// Every kind, in the bit order of [`EVENT_KINDS`].
-    pub const ALL: [EventKind; 8] = [
+    pub const ALL: [EventKind; 12] = [
         Self::ItemCreated,
         Self::ItemUpdated,
         Self::ItemDeleted,
@@ -41,6 +49,10 @@ impl EventKind {
         Self::UserRemoved,
         Self::WebhookDisabled,
         Self::WebhookDeliveryExhausted,
+        Self::CommentCreated,
+        Self::CommentUpdated,
+        Self::CommentResolved,
+        Self::CommentDeleted,
     ];
 
     /// The name stored, sent to webhooks and streamed (`item.created`, `user.roleChanged`, …).

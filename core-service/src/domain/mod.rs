@@ -8,7 +8,9 @@ pub mod tasks;
 
 pub use canvas_accounts::{passwords, tokens};
 pub use canvas_domain::{ids, text};
-pub use canvas_domain::{AgentTaskId, DiagramId, EventId, ItemId, ProjectId, TagId, TokenId, UserId};
+pub use canvas_domain::{
+    AgentTaskId, CommentId, DiagramId, EventId, ItemId, ProjectId, TagId, ThreadId, TokenId, UserId,
+};
 pub use events::{EventKind, SERVICE_ACTOR};
 pub use roles::{Environment, ProjectRole};
 pub use tasks::TaskStatus;

@@ -8,6 +8,7 @@ mod account_site;
 mod admin;
 mod agent_tasks;
 mod archive;
+mod comments;
 pub mod convert;
 mod diagrams;
 mod health;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use canvas_proto::v1::account_admin_service_server::AccountAdminServiceServer;
 use canvas_proto::v1::admin_service_server::AdminServiceServer;
 use canvas_proto::v1::agent_task_service_server::AgentTaskServiceServer;
+use canvas_proto::v1::comment_service_server::CommentServiceServer;
 use canvas_proto::v1::item_service_server::ItemServiceServer;
 use canvas_proto::v1::knowledge_service_server::KnowledgeServiceServer;
 use canvas_proto::v1::o_auth_service_server::OAuthServiceServer;
@@ -139,6 +141,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     health_reporter.set_serving::<WatchServiceServer<watch::WatchGrpc>>().await;
     health_reporter.set_serving::<PresenceServiceServer<presence::PresenceGrpc>>().await;
     health_reporter.set_serving::<TagServiceServer<tags::TagGrpc>>().await;
+    health_reporter.set_serving::<CommentServiceServer<comments::CommentGrpc>>().await;
     health_reporter.set_serving::<SessionServiceServer<account_site::SessionGrpc>>().await;
     health_reporter.set_serving::<OAuthServiceServer<account_site::OAuthGrpc>>().await;
     health_reporter.set_serving::<AccountAdminServiceServer<account_site::AccountAdminGrpc>>().await;
@@ -171,6 +174,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
     let presence =
         PresenceServiceServer::new(presence::PresenceGrpc { core: core.clone(), shutdown: shutdown.clone() });
     let tags = TagServiceServer::new(tags::TagGrpc { core: core.clone() });
+    let comments = CommentServiceServer::new(comments::CommentGrpc { core: core.clone() });
     let sessions = SessionServiceServer::new(account_site::SessionGrpc { core: core.clone() });
     let oauth = OAuthServiceServer::new(account_site::OAuthGrpc { core: core.clone() });
     let account_admin = AccountAdminServiceServer::new(account_site::AccountAdminGrpc { core: core.clone() });
@@ -194,6 +198,7 @@ pub async fn routes(core: Arc<Core>, stop: &canvas_runtime::Shutdown) -> anyhow:
         .add_service(watches)
         .add_service(presence)
         .add_service(tags)
+        .add_service(comments)
         .add_service(sessions)
         .add_service(oauth)
         .add_service(account_admin)

@@ -67,6 +67,7 @@ async fn follow(core: Arc<Core>, who: Principal, mut watch: ProjectWatch, tx: Se
         subject_id: watch.project().to_string(),
         subject_type: "project".into(),
         occurred_at: Some(timestamp(chrono::Utc::now())),
+        thread_id: None,
     };
     if tx.send(Ok(started)).await.is_err() {
         return;
@@ -100,7 +101,9 @@ async fn follow(core: Arc<Core>, who: Principal, mut watch: ProjectWatch, tx: Se
 }
 
 fn change(row: EventRow) -> pb::ChangeEvent {
+    let thread_id = row.payload.get("threadId").and_then(|id| id.as_str()).map(str::to_owned);
     pb::ChangeEvent {
+        thread_id,
         event_id: row.id.to_string(),
         seq: row.seq,
         kind: row.kind.as_str().to_owned(),

@@ -140,9 +140,10 @@ pub use accounts::{
     SessionRow, SignInLinkRow, ThrottleRow,
 };
 pub use items::{
-    AgentTaskRow, DiagramRow, DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter,
-    ItemsStore, Landed, LandedDiagram, LandedItem, Landing, RecordChange, TagRefusal, TagRow, TaskClaim, TaskEnd,
-    Untag, MAX_PRESENCE_PAYLOAD,
+    comment_event, comment_fields, event_time, AgentTaskRow, ArchivedThreads, CommentRefusal, CommentRow, DiagramRow,
+    DiagramWrite, ElementRow, EventChanges, IdempotencyClaim, IdempotencyRow, ItemFilter, ItemsStore, Landed,
+    LandedDiagram, LandedItem, Landing, Mentions, ProjectSnapshot, RecordChange, TagRefusal, TagRow, TaskClaim,
+    TaskEnd, ThreadFilter, ThreadRow, Untag, MAX_PRESENCE_PAYLOAD,
 };
 pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{

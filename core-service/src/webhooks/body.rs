@@ -13,7 +13,8 @@
 //! A test call carries one change `{"kind": "ping", "occurredAt": "…"}` and
 //! `webhookId: null` (the definition is not saved). An operational event
 //! (`webhook.disabled`, `webhook.deliveryExhausted`) has no `actorUserId`: the
-//! service raised it.
+//! service raised it. A comment's change also carries `threadId` and `itemId`
+//! (docs/COMMENTS.md "Events").
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
@@ -24,6 +25,7 @@ use uuid::Uuid;
 use crate::domain::SERVICE_ACTOR;
 use crate::error::CoreError;
 use crate::storage::EventRow;
+use canvas_vocabulary::limits::comments::SUBJECT_TYPE as COMMENT;
 
 /// The body as serialised; `custom_data` is written verbatim.
 #[derive(Serialize)]
@@ -61,6 +63,12 @@ pub fn change(event: &EventRow) -> Value {
         for key in ["parent", "new", "old"] {
             if let Some(value) = payload.get(key).filter(|v| !v.is_null()) {
                 change.insert(key.into(), value.clone());
+            }
+        }
+        // A comment's change says where it is: its thread, and the thread's item (null on a point).
+        if event.subject_type == COMMENT {
+            for key in ["threadId", "itemId"] {
+                change.insert(key.into(), payload.get(key).cloned().unwrap_or(Value::Null));
             }
         }
     }

@@ -51,7 +51,7 @@ mod tests {
     #[test]
     fn every_kind_has_its_own_bit() {
         let mask = event_mask(EVENT_KINDS);
-        assert_eq!(mask, 0b1111_1111);
+        assert_eq!(mask, 0b1111_1111_1111);
         assert_eq!(event_mask([EventKind::UserAdded.as_str(), EventKind::ItemCreated.as_str()]), 0b1001);
     }
 }

@@ -8,6 +8,7 @@
 //! answer into its output. Every canvas rule is core-service's.
 
 pub mod bulk;
+pub mod comments;
 pub mod diagrams;
 pub mod items;
 pub mod knowledge;
@@ -333,6 +334,10 @@ registry!(
     tags::CreateTag,
     tags::UpdateTag,
     tags::DeleteTag,
+    comments::ListComments,
+    comments::AddComment,
+    comments::ReplyComment,
+    comments::ResolveComment,
 );
 
 /// The `tools/list` answer.

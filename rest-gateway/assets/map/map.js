@@ -22,6 +22,8 @@
 // - The role decides the tools: `GET /api/v2/projects/{projectId}` answers the caller's role;
 //   Viewers get the read-only map (the service refuses their writes anyway).
 // - Presence (presence.js): who is here, their cursors and selections.
+// - Comments (comments.js): pins and the panel's threads; the stream's `comment.*` changes go
+//   there ("comment-change"), not to the item redraws.
 //
 // Pans and zooms by changing the SVG viewBox (mouse drag, wheel, one- and two-finger touch;
 // gestures.js), centres and highlights the `node` item, and follows changes through the
@@ -516,14 +518,20 @@
     const { type, data } = M.parseEvent(block);
     if (!data) return;
     if (type === "ready") {
-      // Missed changes while away: read everything again.
-      if (lastSeq > 0 && data.seq !== lastSeq && M.svg) reloadAll();
+      // Missed changes while away: read everything again (comments.js its threads).
+      if (lastSeq > 0 && data.seq !== lastSeq && M.svg) {
+        reloadAll();
+        M.emit("changes-missed");
+      }
       lastSeq = Math.max(lastSeq, data.seq);
       readyNow(true);
       if (M.svg) setStatus("live", true);
     } else if (type === "change") {
       lastSeq = Math.max(lastSeq, data.seq);
-      changed(data.itemId);
+      // A comment's change names the comment, not an item: comments.js reads its thread again. A
+      // member's (`user`) changes nothing drawn.
+      if (data.itemType === "comment" || String(data.kind).startsWith("comment.")) M.emit("comment-change", data);
+      else if (data.itemType !== "user") changed(data.itemId);
     } else if (type === "error") showProblem(data.status, data.detail);
   }
 
@@ -590,6 +598,8 @@
     }
     if (!started) M.emit("ready");
     started = true;
+    // Every start, the first and each after signing in again (comments.js reads its listing).
+    M.emit("started");
     flush();
     // The listing after the drawing's first frame (painted: the mark), so that it does not
     // compete with it.

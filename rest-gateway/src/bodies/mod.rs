@@ -24,6 +24,7 @@
 
 pub mod archive;
 pub mod bulk;
+pub mod comments;
 pub mod common;
 pub mod diagrams;
 pub mod items;

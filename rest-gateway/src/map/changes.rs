@@ -3,7 +3,9 @@
 //!
 //! Events: `ready` once the watch is live (data: `{"seq"}`, the resume point),
 //! then one `change` per change (data: `{eventId, seq, kind, itemId,
-//! itemType, occurredAt}`; the SSE `id` is the seq). A client resumes with
+//! itemType, threadId, occurredAt}`; the SSE `id` is the seq; a comment's
+//! change names the comment in `itemId`, `comment` in `itemType`, and its
+//! thread in `threadId`, null for every other change). A client resumes with
 //! `?after=SEQ` or the `Last-Event-ID` header. Access errors are answered
 //! before the stream starts, as problem+json like every other call.
 //!
@@ -40,7 +42,8 @@ pub const MAX_STREAM: Duration = Duration::from_secs(300);
     operation_id = "streamChanges",
     summary = "The project's changes as server-sent events",
     description = "Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, \
-        itemId, itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.",
+        itemId, itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType` \
+        `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300 s.",
     params(
         ("projectId" = String, Path, format = "uuid"),
         ("after" = Option<i64>, Query, minimum = 0, description = "Resume after this seq (0: from the project's first change). Without it, only changes from now on."),
@@ -86,6 +89,7 @@ pub async fn stream_changes(
                     "kind": change.kind,
                     "itemId": change.subject_id,
                     "itemType": change.subject_type,
+                    "threadId": change.thread_id,
                     "occurredAt": change.occurred_at.map(|t| t.seconds * 1000 + i64::from(t.nanos) / 1_000_000),
                 })
                 .to_string(),

@@ -34,6 +34,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("gestures.js", JS, include_str!("../../assets/map/gestures.js")),
     ("keys.js", JS, include_str!("../../assets/map/keys.js")),
     ("tags.js", JS, include_str!("../../assets/map/tags.js")),
+    ("comments.js", JS, include_str!("../../assets/map/comments.js")),
     ("map.js", JS, include_str!("../../assets/map/map.js")),
     ("map.css", "text/css; charset=utf-8", include_str!("../../assets/map/map.css")),
 ];
@@ -97,7 +98,7 @@ pub async fn index(
     operation_id = "getMapAsset",
     summary = "A script or style of the web map",
     params(("file" = String, Path, description = "`core.js`, `history.js`, `presence.js`, `editor.js`, `panel.js`, \
-        `gestures.js`, `keys.js`, `tags.js`, `map.js` or `map.css`")),
+        `gestures.js`, `keys.js`, `tags.js`, `comments.js`, `map.js` or `map.css`")),
     responses(
         (status = 200, description = "The asset.", content((String = "text/javascript"), (String = "text/css"))),
         (status = 404, description = "No such asset.", content_type = "text/plain", body = String),

@@ -38,7 +38,7 @@ use utoipa::openapi::security::{
 use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, Required, ResponseBuilder};
 use utoipa::OpenApi as _;
 
-use crate::bodies::{archive, bulk, common, diagrams, knowledge, presence, tags, webhooks};
+use crate::bodies::{archive, bulk, comments, common, diagrams, knowledge, presence, tags, webhooks};
 use crate::state::AppState;
 
 #[derive(utoipa::OpenApi)]
@@ -76,6 +76,14 @@ use crate::state::AppState;
         crate::routes::tags::get,
         crate::routes::tags::update,
         crate::routes::tags::delete,
+        crate::routes::comments::list,
+        crate::routes::comments::create,
+        crate::routes::comments::get,
+        crate::routes::comments::update,
+        crate::routes::comments::delete,
+        crate::routes::comments::reply,
+        crate::routes::comments::update_reply,
+        crate::routes::comments::delete_reply,
         crate::routes::webhooks::list,
         crate::routes::webhooks::create,
         crate::routes::webhooks::test,
@@ -121,9 +129,12 @@ use crate::state::AppState;
         presence::PresenceAnnouncement, presence::PresenceCursor, presence::PresenceViewport,
         archive::ImportedProject,
         tags::TagRequest, tags::Tag, tags::TagList, tags::TagDeleted,
+        comments::CommentPosition, comments::CommentPoint, comments::ThreadRequest, comments::ThreadChange, comments::ReplyRequest,
+        comments::Comment, comments::CommentThread, comments::ThreadPage, comments::CommentsDeleted,
     )),
     tags(
         (name = "items", description = "Items of a project's map."),
+        (name = "comments", description = "Comment threads on items and points of the map (beyond the spec)."),
         (name = "projects", description = "A project as one archive file: export and import."),
         (name = "knowledge", description = "Retrieval over a project's content."),
         (name = "webhooks", description = "Signed HTTPS calls on item and member events (Manager or Admin)."),

@@ -301,7 +301,7 @@ pub(crate) fn region(raw: &str) -> Result<pb::Region, ApiError> {
 }
 
 /// An RFC 3339 time, as the item's `updatedAt`.
-fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
+pub(crate) fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
     let at = chrono::DateTime::parse_from_rfc3339(raw.trim())
         .map_err(|_| ApiError::invalid("changedSince", "must be an RFC 3339 time such as 2026-11-23T10:00:00Z"))?;
     Ok(prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 })

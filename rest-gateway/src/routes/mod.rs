@@ -4,6 +4,7 @@
 
 pub mod archive;
 pub mod bulk;
+pub mod comments;
 pub mod diagrams;
 pub mod files;
 pub mod health;
@@ -14,12 +15,12 @@ pub mod webhook_catalog;
 pub mod webhook_recoveries;
 pub mod webhooks;
 
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::Router;
 
 use crate::state::AppState;
 
-/// The API's resources: items, files, bulk writes, diagrams, tags, project archives, retrieval,
+/// The API's resources: items, files, bulk writes, diagrams, tags, comment threads, project archives, retrieval,
 /// webhooks and health.
 /// `crate::app` merges them with the map, the OpenAPI document and the account site.
 pub fn routes() -> Router<AppState> {
@@ -39,6 +40,16 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v2/projects/{project_id}/items/export", get(diagrams::export))
         .route("/api/v2/projects/{project_id}/tags", get(tags::list).post(tags::create))
         .route("/api/v2/projects/{project_id}/tags/{tag_id}", get(tags::get).patch(tags::update).delete(tags::delete))
+        .route("/api/v2/projects/{project_id}/comments", get(comments::list).post(comments::create))
+        .route(
+            "/api/v2/projects/{project_id}/comments/{thread_id}",
+            get(comments::get).patch(comments::update).delete(comments::delete),
+        )
+        .route("/api/v2/projects/{project_id}/comments/{thread_id}/replies", post(comments::reply))
+        .route(
+            "/api/v2/projects/{project_id}/comments/{thread_id}/replies/{comment_id}",
+            patch(comments::update_reply).delete(comments::delete_reply),
+        )
         .route("/api/v2/projects/{project_id}/export", get(archive::export))
         .route(archive::IMPORT_PATH, post(archive::import))
         .route("/api/v1/memory/retrieve", post(knowledge::retrieve))

@@ -90,15 +90,23 @@ async fn an_exported_project_imports_as_the_same_project(backend: Backend) {
     let named = entries(&archive);
     let files: Vec<&String> = named.keys().filter(|name| name.starts_with("files/")).collect();
     assert_eq!(files.len(), 3, "the image, the document and the SVG: {:?}", named.keys());
-    for name in ["manifest.json", "project.json", "items.jsonl", "diagrams.jsonl", "webhooks.json", "tags.json"] {
+    for name in [
+        "manifest.json",
+        "project.json",
+        "items.jsonl",
+        "diagrams.jsonl",
+        "webhooks.json",
+        "tags.json",
+        "comments.jsonl",
+    ] {
         assert!(named.contains_key(name), "{name} in {:?}", named.keys());
     }
     let manifest: Value = serde_json::from_slice(&named["manifest.json"]).unwrap();
     let items = listing(&app, &owner, &project).await;
-    assert_eq!((manifest["format"].clone(), manifest["version"].clone()), (json!("canvas-project-archive"), json!(2)));
+    assert_eq!((manifest["format"].clone(), manifest["version"].clone()), (json!("canvas-project-archive"), json!(3)));
     assert_eq!(
         manifest["counts"],
-        json!({"items": items.len(), "diagrams": 1, "files": 3, "members": 3, "webhooks": 1, "tags": 0}),
+        json!({"items": items.len(), "diagrams": 1, "files": 3, "members": 3, "webhooks": 1, "tags": 0, "threads": 0}),
         "{manifest}"
     );
     let hooks: Value = serde_json::from_slice(&named["webhooks.json"]).unwrap();

@@ -103,15 +103,20 @@ async fn hostile_containers_are_refused(backend: Backend) {
 
     let mut versioned = good.clone();
     let mut next: Value = serde_json::from_slice(&manifest).unwrap();
-    next["version"] = json!(3);
+    next["version"] = json!(4);
     versioned.insert("manifest.json".into(), next.to_string().into_bytes());
-    refused(&app, archive(&versioned), bad, "manifest.json.version", "is 3; this service reads version 1 and 2").await;
+    refused(&app, archive(&versioned), bad, "manifest.json.version", "is 4; this service reads version 1, 2 and 3")
+        .await;
     // Version 1 had no tags: its archive holding `tags.json` is not one version 1 wrote.
     next["version"] = json!(1);
     versioned.insert("manifest.json".into(), next.to_string().into_bytes());
     refused(&app, archive(&versioned), bad, "tags.json", "version 1").await;
     versioned.remove("tags.json");
+    // Nor `comments.jsonl`, which came with version 3.
+    refused(&app, archive(&versioned), bad, "comments.jsonl", "version 3").await;
+    versioned.remove("comments.jsonl");
     next["counts"].as_object_mut().unwrap().remove("tags");
+    next["counts"].as_object_mut().unwrap().remove("threads");
     next["format"] = json!("something-else");
     versioned.insert("manifest.json".into(), next.to_string().into_bytes());
     refused(&app, archive(&versioned), bad, "manifest.json.format", "canvas-project-archive").await;

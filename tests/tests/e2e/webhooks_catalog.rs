@@ -183,6 +183,10 @@ async fn the_catalog_is_public_cacheable_not_re_cased_and_the_openapi_webhooks_s
             "user.removed",
             "webhook.disabled",
             "webhook.deliveryExhausted",
+            "comment.created",
+            "comment.updated",
+            "comment.resolved",
+            "comment.deleted",
             "ping"
         ]
     );

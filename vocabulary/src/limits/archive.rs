@@ -6,14 +6,19 @@
 /// The `format` of `manifest.json`.
 pub const FORMAT: &str = "canvas-project-archive";
 /// The version this service writes: 2 added `tags.json` (a project's tags, which items name in
-/// their `tags`).
-pub const VERSION: u64 = 2;
-/// The versions this service reads: a version 1 archive is a version 2 one without tags.
-pub const READS: [u64; 2] = [1, 2];
+/// their `tags`), 3 `comments.jsonl` (comment threads with their replies).
+pub const VERSION: u64 = 3;
+/// The versions this service reads: a version 1 archive is a version 2 one without tags, a version
+/// 2 one a version 3 one without comment threads.
+pub const READS: [u64; 3] = [1, 2, 3];
 
 /// [`READS`] in words, for the refusal of another version.
 pub fn reads_in_words() -> String {
-    READS.iter().map(u64::to_string).collect::<Vec<_>>().join(" and ")
+    let words: Vec<String> = READS.iter().map(u64::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
 }
 
 /// The archive as sent (its compressed bytes): the import's request body limit.
@@ -39,8 +44,10 @@ pub const MAX_DIAGRAMS: usize = 10_000;
 pub const MAX_MEMBERS: usize = 10_000;
 /// Webhook definitions in `webhooks.json`.
 pub const MAX_WEBHOOKS: usize = 1_000;
-/// Entries in the archive: the files and the six named entries.
-pub const MAX_ENTRIES: usize = MAX_FILES + 6;
+/// Comment threads in `comments.jsonl`: what a project may hold.
+pub const MAX_THREADS: usize = super::comments::MAX_THREADS_PER_PROJECT;
+/// Entries in the archive: the files and the seven named entries.
+pub const MAX_ENTRIES: usize = MAX_FILES + 7;
 /// The central directory (the archive's table of entries), in bytes: far more than
 /// [`MAX_ENTRIES`] entries with names of this format need, and read before any entry is.
 pub const MAX_DIRECTORY_BYTES: u64 = 4 * 1024 * 1024;

@@ -197,7 +197,28 @@ impl Access {
         project: ProjectId,
         minimum: ProjectRole,
     ) -> CoreResult<(ProjectRow, ProjectRole)> {
-        let Some((row, role)) = self.project_with_role(project, who, minimum).await? else {
+        self.role_at_least(who, project, minimum, minimum == ProjectRole::Viewer).await
+    }
+
+    /// As [`Access::require_role`], for a write any member may make (a comment): the role is read
+    /// from the database, never remembered, so a member removed a moment ago writes nothing.
+    pub async fn require_role_to_write(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        minimum: ProjectRole,
+    ) -> CoreResult<(ProjectRow, ProjectRole)> {
+        self.role_at_least(who, project, minimum, false).await
+    }
+
+    async fn role_at_least(
+        &self,
+        who: &Principal,
+        project: ProjectId,
+        minimum: ProjectRole,
+        remembered: bool,
+    ) -> CoreResult<(ProjectRow, ProjectRole)> {
+        let Some((row, role)) = self.project_with_role(project, who, remembered).await? else {
             return Err(CoreError::not_found("project", project));
         };
         let Some(role) = role.and_then(ProjectRole::from_code) else {
@@ -211,16 +232,15 @@ impl Access {
         Ok((row, role))
     }
 
-    /// The project and the caller's role code in it. A read (`minimum` Viewer) may use the
-    /// answer of the last moment; anything that needs more reads the database, so a member whose
-    /// role was lowered or removed on another replica never writes on a remembered role.
+    /// The project and the caller's role code in it. A read (`remembered`: one needing only the
+    /// Viewer role) may use the answer of the last moment; a write reads the database, so a member
+    /// whose role was lowered or removed on another replica never writes on a remembered role.
     async fn project_with_role(
         &self,
         project: ProjectId,
         who: &Principal,
-        minimum: ProjectRole,
+        remembered: bool,
     ) -> CoreResult<Option<(ProjectRow, Option<i32>)>> {
-        let remembered = minimum == ProjectRole::Viewer;
         if remembered {
             if let Some(known) = self.cache.role(project.uuid(), who.user_id.uuid()) {
                 return Ok(Some(known));
@@ -232,6 +252,15 @@ impl Access {
             self.cache.keep_role(project.uuid(), who.user_id.uuid(), known.clone(), generation);
         }
         Ok(found)
+    }
+
+    /// Of `logins` (lower-cased), those of the project's members, with their user: the people a
+    /// comment's `@login` mentions.
+    pub async fn members_by_login(&self, project: ProjectId, logins: &[String]) -> CoreResult<Vec<(UserId, String)>> {
+        if logins.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.store.members_by_login(project, logins).await
     }
 
     /// Admin API calls need a system admin.

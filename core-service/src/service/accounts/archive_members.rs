@@ -33,6 +33,17 @@ impl AccountsService {
         Ok(members)
     }
 
+    /// The logins of `users` (those who have one), by user: how an archive names comment authors.
+    pub(crate) async fn logins_of(&self, users: &[UserId]) -> CoreResult<std::collections::HashMap<UserId, String>> {
+        let mut logins = std::collections::HashMap::new();
+        for &user in users {
+            if let Some(row) = self.store.login_of(user).await? {
+                logins.insert(user, row.login);
+            }
+        }
+        Ok(logins)
+    }
+
     /// The project, whoever asks (no role asked: for system administrators' operations).
     pub(crate) async fn project_row(&self, project: ProjectId) -> CoreResult<ProjectRow> {
         self.store.get_project(project).await?.ok_or_else(|| CoreError::not_found("project", project))

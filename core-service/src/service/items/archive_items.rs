@@ -2,7 +2,7 @@
 //! read as one snapshot for an export, and an archive's items checked by every rule of a create,
 //! given new ids with every reference among them remapped, and written into a new project in one
 //! transaction. The archive's container (entries, sizes, JSON lines) is `service/projects/`'s; the
-//! diagram records' own checks are [`diagrams`].
+//! diagram records' own checks are [`diagrams`], the comment threads' (both ways) `comments`.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -13,17 +13,21 @@ use sha2::{Digest, Sha256};
 
 use super::crud::{first_version, item_event, NewItem, Upload};
 use super::ItemsService;
-use crate::domain::{EventKind, ItemId, ProjectId};
+use crate::domain::{EventKind, ItemId, ProjectId, UserId};
 use crate::error::{CoreError, CoreResult, FieldViolation};
 use crate::service::Principal;
-use crate::storage::{DiagramRow, ElementRow, ItemRow, NewEvent, TagRow};
+use crate::storage::{
+    comment_event, comment_fields, ArchivedThreads, DiagramRow, ElementRow, ItemRow, NewEvent, ProjectSnapshot, TagRow,
+};
 use canvas_items::schema::fold_name;
 use canvas_items::{ItemFacts, ItemType, Parent};
 
+mod comments;
 mod diagrams;
 mod offences;
 mod tags;
 
+pub use comments::line as thread_line;
 use diagrams::PlannedDiagrams;
 pub use offences::{at, Offences, MAX_LISTED};
 
@@ -54,6 +58,7 @@ pub struct ArchivePlan {
     diagrams: Vec<DiagramRow>,
     elements: Vec<ElementRow>,
     tags: Vec<TagRow>,
+    threads: ArchivedThreads,
     /// The files to store before the write: key (SHA-256 of the bytes as stored) → where they are.
     files: HashMap<String, PathBuf>,
 }
@@ -65,18 +70,27 @@ impl ArchivePlan {
     }
 }
 
-/// A project's items (creation order), diagram records and the element rows whose items exist.
-pub type Snapshot = (Vec<ItemRow>, Vec<DiagramRow>, Vec<ElementRow>, Vec<TagRow>);
+/// The entries of an archive the items context reads: item lines, diagram record lines, tags,
+/// comment thread lines, and the files by the SHA-256 of their bytes (already verified).
+#[derive(Debug, Clone, Copy)]
+pub struct ArchiveEntries<'a> {
+    pub items: &'a [Value],
+    pub diagrams: &'a [Value],
+    pub tags: &'a [Value],
+    pub threads: &'a [Value],
+    pub files: &'a HashMap<String, PathBuf>,
+}
 
 impl ItemsService {
-    /// The project as one moment saw it, for an export.
-    pub(crate) async fn archive_snapshot(&self, project: ProjectId) -> CoreResult<Snapshot> {
-        let (items, diagrams, elements, tags) = self.store.project_snapshot(project).await?;
+    /// The project as one moment saw it, for an export: items (creation order), diagram records,
+    /// the element rows whose items exist, tags, comment threads and their comments.
+    pub(crate) async fn archive_snapshot(&self, project: ProjectId) -> CoreResult<ProjectSnapshot> {
+        let mut snapshot = self.store.project_snapshot(project).await?;
         // Element rows of items people deleted stay in the database, and readers skip them
         // (`get_diagram`); an archive names only items it holds.
-        let live: std::collections::HashSet<ItemId> = items.iter().map(|row| row.id).collect();
-        let elements = elements.into_iter().filter(|row| live.contains(&row.item_id)).collect();
-        Ok((items, diagrams, elements, tags))
+        let live: std::collections::HashSet<ItemId> = snapshot.items.iter().map(|row| row.id).collect();
+        snapshot.elements.retain(|row| live.contains(&row.item_id));
+        Ok(snapshot)
     }
 
     /// The stored bytes of a file by its key.
@@ -84,17 +98,16 @@ impl ItemsService {
         self.blobs.get(key).await
     }
 
-    /// Checks an archive's items and diagram records by the rules of a create and gives them new
-    /// ids; `files` are the archive's files by name (SHA-256 of their bytes, already verified).
+    /// Checks an archive's items, diagram records, tags and comment threads by the rules of a
+    /// create and gives them new ids; `people` are the users here by the logins the archive names.
     /// Every offence of every line is gathered (up to [`MAX_LISTED`]); nothing is written.
     pub(crate) async fn plan_archive(
         &self,
         who: &Principal,
-        items: &[Value],
-        diagrams: &[Value],
-        tags: &[Value],
-        files: &HashMap<String, PathBuf>,
+        entries: ArchiveEntries<'_>,
+        people: &HashMap<String, UserId>,
     ) -> CoreResult<ArchivePlan> {
+        let ArchiveEntries { items, diagrams, tags, threads, files } = entries;
         let mut offences = Offences::default();
         let ids = rename_items(items, &mut offences);
         let mut plan = ArchivePlan::default();
@@ -155,6 +168,7 @@ impl ItemsService {
         }
         parent_loops(&parents, &mut offences);
         let PlannedDiagrams { rows, elements } = diagrams::plan(who, diagrams, &ids, &mut offences);
+        plan.threads = comments::plan(who, threads, &ids, people, &mut offences);
         offences.into_result()?;
         (plan.diagrams, plan.elements) = (rows, elements);
         Ok(plan)
@@ -180,7 +194,19 @@ impl ItemsService {
         plan.events.iter_mut().for_each(|event| event.project_id = project);
         plan.diagrams.iter_mut().for_each(|row| row.project_id = project);
         plan.tags.iter_mut().for_each(|row| row.project_id = project);
-        self.store.insert_archive(&plan.rows, &plan.events, &plan.diagrams, &plan.elements, &plan.tags).await?;
+        plan.threads.threads.iter_mut().for_each(|row| row.project_id = project);
+        plan.threads.comments.iter_mut().for_each(|row| row.project_id = project);
+        // Each comment's `comment.created`, as a create writes it.
+        for comment in &plan.threads.comments {
+            let Some(thread) = plan.threads.threads.iter().find(|t| t.id == comment.thread_id) else { continue };
+            let first = (comment.id == thread.id.opening()).then_some(thread);
+            let new = comment_fields(first, comment);
+            let (kind, author) = (EventKind::CommentCreated, comment.author_user_id);
+            plan.events.push(comment_event(kind, author, thread, comment.id, Some(new), None, comment.created_at));
+        }
+        self.store
+            .insert_archive(&plan.rows, &plan.events, &plan.diagrams, &plan.elements, &plan.tags, &plan.threads)
+            .await?;
         self.outbox_written();
         Ok(counts)
     }

@@ -20,12 +20,16 @@
 //! - [`preconditions`]: RFC 9110's conditional writes, in its order.
 //! - [`idempotency`]: creating calls run once per caller and `Idempotency-Key`, retries replayed.
 //! - [`tags`]: a project's tags, which items carry by id (beyond the spec).
+//! - [`comments`]: comment threads on items and points of the map (beyond the spec), their rules
+//!   in `comment_rules`.
 //! - [`agent_tasks`]: MCP tasks, long agent work followed by polling, whose write claims its task.
 
 pub mod agent_tasks;
 pub mod archive_items;
 pub mod arrange;
 pub mod bulk;
+mod comment_rules;
+pub mod comments;
 mod containers;
 pub mod crud;
 pub mod diagram_export;

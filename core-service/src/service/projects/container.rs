@@ -20,8 +20,8 @@ use crate::error::{CoreError, CoreResult};
 use canvas_vocabulary::limits::archive as limits;
 
 /// The entries of an archive besides its files, each read once.
-const NAMED: [&str; 6] =
-    ["manifest.json", "project.json", "items.jsonl", "diagrams.jsonl", "webhooks.json", "tags.json"];
+const NAMED: [&str; 7] =
+    ["manifest.json", "project.json", "items.jsonl", "diagrams.jsonl", "webhooks.json", "tags.json", "comments.jsonl"];
 /// Those an archive must hold (an empty project has no diagram records or webhooks to write).
 const REQUIRED: [&str; 3] = ["manifest.json", "project.json", "items.jsonl"];
 
@@ -33,6 +33,8 @@ pub struct Contents {
     pub diagrams: Vec<Value>,
     /// `tags.json`'s tags (version 2; none in a version 1 archive).
     pub tags: Vec<Value>,
+    /// `comments.jsonl`'s threads (version 3; none before).
+    pub threads: Vec<Value>,
     /// The definitions as their JSON text (a webhook's `customData` is kept byte for byte).
     pub webhooks: Vec<Box<RawValue>>,
     /// `files/<sha256>` by its SHA-256, in `dir`.
@@ -133,14 +135,30 @@ pub fn read(mut file: File) -> CoreResult<Contents> {
         },
         None => Vec::new(),
     };
+    let threads = match archive.index_for_name("comments.jsonl") {
+        // Comment threads came with version 3.
+        Some(_) if version.is_some_and(|v| v < 3) => {
+            return Err(refuse(
+                "comments.jsonl",
+                "is not an entry of a version 1 or 2 archive (comments came with version 3)",
+            ))
+        }
+        Some(_) => json_lines(&mut archive, "comments.jsonl", limits::MAX_THREADS)?,
+        None => Vec::new(),
+    };
     let dir = tempfile::tempdir().map_err(CoreError::internal)?;
     let mut by_hash = HashMap::new();
     for index in files {
         let (name, path) = copy_file(&mut archive, index, &dir)?;
         by_hash.insert(name, path);
     }
-    let counted =
-        [("items", items.len()), ("diagrams", diagrams.len()), ("files", by_hash.len()), ("tags", tags.len())];
+    let counted = [
+        ("items", items.len()),
+        ("diagrams", diagrams.len()),
+        ("files", by_hash.len()),
+        ("tags", tags.len()),
+        ("threads", threads.len()),
+    ];
     for (what, count) in counted {
         let declared = manifest["counts"].get(what).and_then(Value::as_u64);
         if declared.is_some_and(|declared| declared != count as u64) {
@@ -150,7 +168,7 @@ pub fn read(mut file: File) -> CoreResult<Contents> {
             ));
         }
     }
-    Ok(Contents { project, items, diagrams, tags, webhooks, files: by_hash, dir })
+    Ok(Contents { project, items, diagrams, tags, threads, webhooks, files: by_hash, dir })
 }
 
 /// The end-of-central-directory records in the archive's last 64 KiB (where a ZIP reader looks
@@ -214,7 +232,7 @@ fn check_name(name: &str) -> CoreResult<()> {
         Err(refuse(
             name,
             "is not an entry of an archive (manifest.json, project.json, items.jsonl, diagrams.jsonl, \
-             webhooks.json, tags.json, files/<sha256 in lowercase hex>)",
+             webhooks.json, tags.json, comments.jsonl, files/<sha256 in lowercase hex>)",
         ))
     }
 }

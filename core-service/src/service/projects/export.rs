@@ -9,7 +9,7 @@
 //! store), through bounded channels, so beyond the snapshot an export holds a few chunks and one
 //! file in memory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
 use chrono::Utc;
@@ -19,9 +19,11 @@ use zip::ZipWriter;
 
 use super::entries::{self, rfc3339, Prepared};
 use super::ProjectsService;
-use crate::domain::{ProjectId, ProjectRole};
+use crate::domain::{ProjectId, ProjectRole, ThreadId, UserId};
 use crate::error::{CoreError, CoreResult};
+use crate::service::items::archive_items::thread_line;
 use crate::service::Principal;
+use crate::storage::{CommentRow, ProjectSnapshot};
 use canvas_vocabulary::limits::archive::{self as limits, CHUNK_BYTES};
 
 /// Bytes an entry adds besides its data (headers and table row, name included), counted
@@ -58,7 +60,8 @@ impl ProjectsService {
         } else {
             self.access.require_role(who, project, ProjectRole::Admin).await?.0
         };
-        let (items, diagrams, elements, tags) = self.items.archive_snapshot(project).await?;
+        let snapshot = self.items.archive_snapshot(project).await?;
+        let ProjectSnapshot { items, diagrams, elements, tags, threads, comments } = snapshot;
         // Each distinct file once, with its size (`fileSize` is the stored bytes' count).
         let files: BTreeMap<String, u64> = items
             .iter()
@@ -71,6 +74,7 @@ impl ProjectsService {
             ("items", items.len(), limits::MAX_ITEMS),
             ("files", files.len(), limits::MAX_FILES),
             ("diagram records", diagrams.len(), limits::MAX_DIAGRAMS),
+            ("comment threads", threads.len(), limits::MAX_THREADS),
         ] {
             if count > max {
                 return Err(too_large(format!("the project holds {count} {what}; an archive holds at most {max}")));
@@ -86,6 +90,7 @@ impl ProjectsService {
             "counts": {
                 "items": items.len(), "diagrams": diagrams.len(), "files": files.len(),
                 "members": members.len(), "webhooks": webhooks.len(), "tags": tags.len(),
+                "threads": threads.len(),
             },
         });
         let members: Vec<Value> =
@@ -95,6 +100,19 @@ impl ProjectsService {
         let tags: Vec<Value> =
             tags.into_iter().map(|t| json!({"tagId": t.id.to_string(), "name": t.name, "color": t.color})).collect();
         let tags_json = json!({"tags": tags});
+        // Comment authors by login, as members are: another installation matches logins, not ids.
+        let mut people: Vec<UserId> = comments.iter().map(|c| c.author_user_id).collect();
+        people.sort();
+        people.dedup();
+        let logins = self.accounts.logins_of(&people).await?;
+        let mut by_thread: HashMap<ThreadId, Vec<&CommentRow>> = HashMap::new();
+        for comment in &comments {
+            by_thread.entry(comment.thread_id).or_default().push(comment);
+        }
+        let thread_lines: Vec<Value> = threads
+            .iter()
+            .map(|t| thread_line(t, by_thread.get(&t.id).map(Vec::as_slice).unwrap_or_default(), &logins))
+            .collect();
         let prepared = tokio::task::spawn_blocking(move || {
             let items = entries::json_lines("items.jsonl", items.iter().map(entries::item_line))?;
             let diagrams =
@@ -106,6 +124,7 @@ impl ProjectsService {
                 ("diagrams.jsonl", diagrams),
                 ("webhooks.json", entries::json_object(&webhooks_json)?),
                 ("tags.json", entries::json_object(&tags_json)?),
+                ("comments.jsonl", entries::json_lines("comments.jsonl", thread_lines.into_iter())?),
             ]
             .iter()
             .map(|(name, bytes)| entries::prepare(name, bytes))

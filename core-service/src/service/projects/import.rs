@@ -9,6 +9,7 @@
 //! and the diagram records in one transaction, the members, the webhooks. A write that fails after
 //! the project was created removes the project again, with whatever was written into it.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use serde_json::Value;
@@ -18,6 +19,7 @@ use super::container;
 use super::ProjectsService;
 use crate::domain::{ProjectRole, UserId};
 use crate::error::{CoreError, CoreResult, FieldViolation};
+use crate::service::items::archive_items::ArchiveEntries;
 use crate::service::Principal;
 use crate::storage::ProjectRow;
 use crate::webhooks::Definition;
@@ -102,11 +104,15 @@ impl ProjectsService {
         let mut violations = Vec::new();
         let (archived_name, members) = read_project(&contents.project, &mut violations);
         let definitions = self.read_webhooks(&contents.webhooks, &mut violations);
-        let plan = match self
-            .items
-            .plan_archive(who, &contents.items, &contents.diagrams, &contents.tags, &contents.files)
-            .await
-        {
+        let people = self.people(&members, &contents.threads).await?;
+        let entries = ArchiveEntries {
+            items: &contents.items,
+            diagrams: &contents.diagrams,
+            tags: &contents.tags,
+            threads: &contents.threads,
+            files: &contents.files,
+        };
+        let plan = match self.items.plan_archive(who, entries, &people).await {
             Ok(plan) => Some(plan),
             Err(CoreError::Validation(found)) => {
                 violations.extend(found);
@@ -141,6 +147,34 @@ impl ProjectsService {
             }
         }
         written
+    }
+
+    /// The users here of the logins the archive names (its members, and its comments' authors,
+    /// who may have left the project), lower-cased: comments keep their authors where one matches.
+    async fn people(&self, members: &[Member], threads: &[Value]) -> CoreResult<HashMap<String, UserId>> {
+        let mut logins: Vec<String> =
+            members.iter().filter_map(|m| m.login.as_deref()).map(str::to_lowercase).collect();
+        for thread in threads {
+            let comments = thread.get("comments").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            logins.extend(comments.iter().filter_map(|c| c.get("author")?.as_str()).map(str::to_lowercase));
+        }
+        logins.sort();
+        logins.dedup();
+        // Each is one look-up: an archive naming more people than a project may have members is
+        // not one this service wrote.
+        if logins.len() > limits::MAX_MEMBERS {
+            return Err(CoreError::invalid(
+                "comments.jsonl",
+                format!("names {} people; an archive names at most {}", logins.len(), limits::MAX_MEMBERS),
+            ));
+        }
+        let mut people = HashMap::new();
+        for login in logins {
+            if let Some(user) = self.accounts.user_by_login(&login).await? {
+                people.insert(login, user);
+            }
+        }
+        Ok(people)
     }
 
     /// The definitions of `webhooks.json`, each by the rules of a create.

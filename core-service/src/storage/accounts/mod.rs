@@ -1,7 +1,8 @@
 //! The accounts context's store: users, API tokens, projects and memberships
 //! (`users_projects.rs`), the account site's sessions, sign-in links, logins, throttle and audit
 //! (`sessions.rs`), OAuth clients, codes, grants and tokens (`oauth.rs`), and the notice every
-//! replica follows when access changes (`access_changes.rs`).
+//! replica follows when access changes (`access_changes.rs`), members found by login for mentions
+//! (`member_logins.rs`).
 
 /// Locks a person's `users` row for the rest of the transaction `$tx` on PostgreSQL, so that
 /// transactions counting that person's rows against a bound (API tokens, sessions, OAuth grants:
@@ -19,6 +20,7 @@ macro_rules! lock_person {
 }
 
 mod access_changes;
+mod member_logins;
 mod oauth;
 mod project_removal;
 mod sessions;

@@ -8,6 +8,7 @@
 
 use uuid::Uuid;
 
+use super::comments::detach_threads;
 use super::item_rows::{update_row, ITEM_COLUMNS};
 use super::ItemsStore;
 use crate::domain::{ItemId, ProjectId};
@@ -118,6 +119,8 @@ impl ItemsStore {
             for event in events {
                 insert_event!(&mut *tx, event)?;
             }
+            // Threads on the deleted items stay, where the items were (docs/COMMENTS.md).
+            detach_threads!(tx, events);
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })

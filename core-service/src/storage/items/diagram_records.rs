@@ -8,6 +8,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::agent_tasks::claim_task;
+use super::comments::detach_threads;
 use super::containment::left_behind;
 use super::idempotency::{mark_landed_as, Landed, LandedDiagram};
 use super::item_rows::{attached_item_gone, insert_rows, missing_attachment, update_row, ITEM_COLUMNS};
@@ -194,6 +195,8 @@ impl ItemsStore {
             for event in write.events {
                 insert_event!(&mut *tx, event)?;
             }
+            // Threads on the items deleted stay, where the items were (docs/COMMENTS.md).
+            detach_threads!(tx, write.events);
             if write.change != RecordChange::Insert {
                 sqlx::query("DELETE FROM diagram_elements WHERE diagram_id = $1")
                     .bind(record.id)

@@ -1,10 +1,13 @@
 //! The items context's store: items and their change events (`item_rows.rs`), diagram records
-//! (`diagram_records.rs`), tags (`tags.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`), MCP tasks (`agent_tasks.rs`) and presence between replicas
+//! (`diagram_records.rs`), tags (`tags.rs`), comment threads (`comments.rs`, their writes
+//! `comment_writes.rs`), what items hold and deletes of several (`containment.rs`), idempotency keys (`idempotency.rs`), MCP tasks (`agent_tasks.rs`) and presence between replicas
 //! (`presence.rs`). The item read by id, the hottest read, is answered without sqlx where it can
 //! be (`sqlite_reads.rs` on the calling thread, `pg_reads.rs` pipelined) behind the same method.
 
 mod agent_tasks;
 mod archive;
+mod comment_writes;
+pub(in crate::storage) mod comments;
 mod containment;
 mod diagram_records;
 mod idempotency;
@@ -19,6 +22,9 @@ mod tags;
 mod inline_reads_tests;
 
 pub use agent_tasks::{AgentTaskRow, TaskClaim, TaskEnd};
+pub use archive::{ArchivedThreads, ProjectSnapshot};
+pub use comment_writes::comment_fields;
+pub use comments::{comment_event, event_time, CommentRefusal, CommentRow, Mentions, ThreadFilter, ThreadRow};
 pub use diagram_records::{DiagramRow, DiagramWrite, ElementRow, RecordChange};
 pub use idempotency::{IdempotencyClaim, IdempotencyRow, Landed, LandedDiagram, LandedItem, Landing};
 pub(in crate::storage) use item_rows::ITEM_COLUMNS;

@@ -269,7 +269,7 @@ impl ItemsStore {
     }
 
     /// ` FOR NO KEY UPDATE` on PostgreSQL, where a count must not race another writer's.
-    fn count_lock(&self) -> &'static str {
+    pub(super) fn count_lock(&self) -> &'static str {
         match self.database() {
             Storage::Sqlite(_) => "",
             Storage::Postgres(_) => " FOR NO KEY UPDATE",

@@ -1,10 +1,12 @@
 //! Model-based tests: random sequences of operations through the real service (creates of every
 //! kind inside containers, updates, concurrent writers on one item, deletes of containers and
 //! leaves, connects, bulk creates with in-batch parents, arrangements, uploads, diagram create,
-//! `PUT` and `DELETE`, tags made, given to items and deleted), compared after every step with the
+//! `PUT` and `DELETE`, tags made, given to items and deleted, comment threads opened on items),
+//! compared after every step with the
 //! reference model in `model.rs`: the listing equals the model, every parent resolves to `panel`,
 //! `inbox` or a live item that may hold it, no connector end names a missing item, no item
-//! carries a tag that is gone and each carries the model's, the events written are exactly the model's
+//! carries a tag that is gone and each carries the model's, every thread is on its item while the
+//! item lives and on the point where it was after (naming it), the events written are exactly the model's
 //! changes (deletes deepest first), and the map renders and exports as Mermaid.
 //!
 //! `proptest-state-machine` generates and shrinks the sequences. The test command runs

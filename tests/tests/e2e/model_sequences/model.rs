@@ -146,6 +146,10 @@ pub enum Op {
         slot: usize,
         tags: Vec<usize>,
     },
+    /// Opens a comment thread on an item.
+    Comment {
+        slot: usize,
+    },
 }
 
 /// What the last operation must answer.
@@ -167,12 +171,28 @@ pub struct Expect {
     pub events: Vec<(&'static str, usize)>,
     /// Slots that may also get an `item.updated` (moved by a layout) beyond `events`.
     pub may_update: Vec<usize>,
+    /// Events on comment threads: (kind, thread), as a multiset.
+    pub comments: Vec<(&'static str, usize)>,
 }
 
 impl Default for Expect {
     fn default() -> Self {
-        Expect { outcome: Outcome::Ok, created: Vec::new(), events: Vec::new(), may_update: Vec::new() }
+        Expect {
+            outcome: Outcome::Ok,
+            created: Vec::new(),
+            events: Vec::new(),
+            may_update: Vec::new(),
+            comments: Vec::new(),
+        }
     }
+}
+
+/// A comment thread opened on a slot's item; it stays when the item goes (docs/COMMENTS.md).
+#[derive(Clone, Debug)]
+pub struct Thread {
+    pub slot: usize,
+    /// Whether its item is still there (else the thread names it as `formerItemId`).
+    pub attached: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -181,6 +201,8 @@ pub struct Model {
     pub diagrams: Vec<Diagram>,
     /// Each tag made, whether it is still there.
     pub tags: Vec<bool>,
+    /// Each comment thread opened.
+    pub threads: Vec<Thread>,
     pub expect: Expect,
 }
 
@@ -223,6 +245,13 @@ impl Model {
         for &g in &gone {
             self.slots[g].alive = false;
             self.expect.events.push(("item.deleted", g));
+        }
+        // Threads on the deleted items stay, detached, each with a `comment.updated`.
+        for (t, thread) in self.threads.iter_mut().enumerate() {
+            if thread.attached && gone.contains(&thread.slot) {
+                thread.attached = false;
+                self.expect.comments.push(("comment.updated", t));
+            }
         }
         for i in 0..self.slots.len() {
             let s = &mut self.slots[i];
@@ -385,6 +414,13 @@ impl Model {
                 self.slots[*slot].tags = Some(tags.clone());
                 self.expect.events.push(("item.updated", *slot));
             }
+            Op::Comment { slot } => {
+                if !self.alive(*slot) {
+                    return fail(self, Outcome::Invalid("itemId".into()));
+                }
+                self.threads.push(Thread { slot: *slot, attached: true });
+                self.expect.comments.push(("comment.created", self.threads.len() - 1));
+            }
         }
         self
     }
@@ -445,6 +481,7 @@ impl ReferenceStateMachine for Reference {
             value,
         });
         let delete = slot.clone().prop_map(|slot| Op::Delete { slot });
+        let comment = slot.clone().prop_map(|slot| Op::Comment { slot });
         let arrange = proptest::collection::vec(slot, 1..4).prop_map(|slots| Op::Arrange { slots });
         let diagram = 0..diagrams.max(1);
         let put = (diagram.clone(), 0..SOURCES.len()).prop_map(|(diagram, source)| Op::PutDiagram { diagram, source });
@@ -454,6 +491,7 @@ impl ReferenceStateMachine for Reference {
             return prop_oneof![
                 6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
                 2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram, 1 => create_tag,
+                2 => comment,
             ]
             .boxed();
         }
@@ -463,7 +501,7 @@ impl ReferenceStateMachine for Reference {
         prop_oneof![
             6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
             2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram,
-            1 => create_tag, 1 => delete_tag, 3 => tag_item,
+            1 => create_tag, 1 => delete_tag, 3 => tag_item, 2 => comment,
         ]
         .boxed()
     }
@@ -483,6 +521,7 @@ impl ReferenceStateMachine for Reference {
             Op::Bulk { items } => items.iter().all(|(_, p)| !matches!(p, BulkPlace::Slot(s) if !slot_ok(*s))),
             Op::PutDiagram { diagram, .. } | Op::DeleteDiagram { diagram } => *diagram < state.diagrams.len(),
             Op::DeleteTag { tag } => *tag < state.tags.len(),
+            Op::Comment { slot } => slot_ok(*slot),
             Op::TagItem { slot, tags } => slot_ok(*slot) && tags.iter().all(|t| *t < state.tags.len()),
             _ => true,
         }

@@ -184,6 +184,11 @@ async fn from_change_stream(system: &System) -> Rebuilt {
                 continue;
             };
             let data: Value = serde_json::from_str(data.trim()).unwrap();
+            // The map is rebuilt from its items' changes; a comment's names a comment, not an item.
+            if !ITEM_EVENTS.contains(&data["kind"].as_str().unwrap_or_default()) {
+                assert_eq!(data["itemType"], "comment", "a change of neither an item nor a comment: {data}");
+                continue;
+            }
             seen.insert(data["eventId"].as_str().unwrap().to_owned());
             let (seq, kind) = (data["seq"].as_i64().unwrap(), data["kind"].as_str().unwrap().to_owned());
             let entry = last_kind.entry(data["itemId"].as_str().unwrap().to_owned()).or_insert((seq, kind.clone()));

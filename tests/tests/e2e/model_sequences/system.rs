@@ -36,6 +36,8 @@ pub struct System {
     diagrams: Vec<String>,
     /// Tag → its id.
     tags: Vec<String>,
+    /// Comment thread → its id.
+    threads: Vec<String>,
     /// Items diagrams drew that the model does not follow (their labels and edges).
     drawn: BTreeSet<String>,
     /// The last event seen (the invariants are checked through a shared reference).
@@ -102,6 +104,7 @@ impl System {
             slots: HashMap::new(),
             diagrams: Vec::new(),
             tags: Vec::new(),
+            threads: Vec::new(),
             drawn: BTreeSet::new(),
             seq: Default::default(),
         }
@@ -240,6 +243,10 @@ impl System {
             Op::DeleteTag { tag } => {
                 self.send(Method::DELETE, &self.project_url(&format!("/tags/{}", self.tags[*tag])), None)
             }
+            Op::Comment { slot } => {
+                let body = json!({"text": format!("review slot {slot}"), "itemId": self.ids[*slot]});
+                self.send(Method::POST, &self.project_url("/comments?jsonCasing=camel"), Some(body))
+            }
             Op::TagItem { slot, tags } => {
                 let kind = model.slots[*slot].kind;
                 let ids: Vec<&String> = tags.iter().map(|t| &self.tags[*t]).collect();
@@ -250,8 +257,8 @@ impl System {
                 self.send(Method::PATCH, &url, Some(body))
             }
         };
-        // A tag create answers 201 Created, everything else 200.
-        let ok = if matches!(op, Op::CreateTag) { StatusCode::CREATED } else { StatusCode::OK };
+        // A tag create and a thread's answer 201 Created, everything else 200.
+        let ok = if matches!(op, Op::CreateTag | Op::Comment { .. }) { StatusCode::CREATED } else { StatusCode::OK };
         match &expect.outcome {
             Outcome::Ok => assert_eq!(reply.status, ok, "{op:?}: {}", reply.body),
             Outcome::NotFound => assert_eq!(reply.status, StatusCode::NOT_FOUND, "{op:?}: {}", reply.body),
@@ -266,6 +273,7 @@ impl System {
         }
         match op {
             Op::CreateTag => self.tags.push(reply.body["tagId"].as_str().expect("tagId").to_owned()),
+            Op::Comment { .. } => self.threads.push(reply.body["threadId"].as_str().expect("threadId").to_owned()),
             Op::Bulk { .. } => {
                 let made = reply.body["items"].as_array().expect("items").clone();
                 for (slot, item) in expect.created.iter().zip(&made) {
@@ -342,11 +350,31 @@ impl System {
                 }
             }
         }
+        self.check_threads(model);
         self.check_events(model);
         let svg = self.send(Method::GET, &self.project_url("/render.svg"), None);
         assert_eq!(svg.status, StatusCode::OK, "render: {}", String::from_utf8_lossy(&svg.bytes));
         let mermaid = self.send(Method::GET, &self.project_url("/items/export?format=mermaid"), None);
         assert_eq!(mermaid.status, StatusCode::OK, "export: {}", mermaid.body);
+    }
+
+    /// Every thread is there, on its item while the item is, else on the point where it was and
+    /// naming it as `formerItemId`: no thread names a missing item.
+    fn check_threads(&self, model: &Model) {
+        let listed = self.send(Method::GET, &self.project_url("/comments?jsonCasing=camel&limit=200"), None);
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+        let threads = listed.body["threads"].as_array().expect("threads");
+        assert_eq!(threads.len(), model.threads.len(), "the project's threads: {}", listed.body);
+        for (t, (want, got)) in model.threads.iter().zip(threads).enumerate() {
+            assert_eq!(got["threadId"], json!(self.threads[t]), "thread {t} in creation order");
+            let item = json!(self.ids[want.slot]);
+            if want.attached {
+                assert_eq!((&got["itemId"], &got["formerItemId"]), (&item, &Value::Null), "thread {t}: {got}");
+            } else {
+                assert_eq!((&got["itemId"], &got["formerItemId"]), (&Value::Null, &item), "thread {t}: {got}");
+                assert!(got["position"]["x"].is_number() && got["position"]["y"].is_number(), "thread {t}: {got}");
+            }
+        }
     }
 
     /// The events the step wrote are the model's changes; deletes come deepest first.
@@ -358,13 +386,26 @@ impl System {
             self.seq.set(last.seq);
         }
         let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut comments: Vec<(&str, usize)> = Vec::new();
         for e in &events {
             let subject = e.subject_id.to_string();
+            if e.subject_type == "comment" {
+                let thread = self.threads.iter().position(|t| *t == subject);
+                comments.push((
+                    e.kind.as_str(),
+                    thread.unwrap_or_else(|| panic!("an event on a thread nobody opened: {e:?}")),
+                ));
+                continue;
+            }
             match self.slots.get(&subject) {
                 Some(slot) => seen.push((e.kind.as_str().to_owned(), *slot)),
                 None => assert!(self.drawn.contains(&subject), "an event on an item nobody made: {e:?}"),
             }
         }
+        let mut want_comments = model.expect.comments.clone();
+        want_comments.sort();
+        comments.sort();
+        assert_eq!(comments, want_comments, "the comment events");
         let order = seen.clone();
         for (kind, slot) in &model.expect.events {
             let at = seen.iter().position(|(k, s)| k == kind && s == slot);

@@ -8,6 +8,11 @@ from .arranged_item import ArrangedItem
 from .bulk_created import BulkCreated
 from .bulk_response import BulkResponse
 from .citation_reference import CitationReference
+from .comment import Comment
+from .comment_point import CommentPoint
+from .comment_position import CommentPosition
+from .comment_thread import CommentThread
+from .comments_deleted import CommentsDeleted
 from .connector_item import ConnectorItem
 from .connector_item_corner_points_item import ConnectorItemCornerPointsItem
 from .connector_item_end_point import ConnectorItemEndPoint
@@ -121,6 +126,7 @@ from .project_role import ProjectRole
 from .project_view import ProjectView
 from .recover_request import RecoverRequest
 from .redelivery import Redelivery
+from .reply_request import ReplyRequest
 from .retrieve_knowledge_body import RetrieveKnowledgeBody
 from .search_mode import SearchMode
 from .shape_item import ShapeItem
@@ -149,6 +155,9 @@ from .tag import Tag
 from .tag_deleted import TagDeleted
 from .tag_list import TagList
 from .tag_request import TagRequest
+from .thread_change import ThreadChange
+from .thread_page import ThreadPage
+from .thread_request import ThreadRequest
 from .update_connector_body import UpdateConnectorBody
 from .update_connector_body_properties import UpdateConnectorBodyProperties
 from .update_connector_body_properties_corner_points_type_0_item import (
@@ -174,6 +183,42 @@ from .web_patch_position_type_0 import WebPatchPositionType0
 from .web_patch_size_type_0 import WebPatchSizeType0
 from .webhook_definition import WebhookDefinition
 from .webhook_list import WebhookList
+from .webhook_payload_comment_created import WebhookPayloadCommentCreated
+from .webhook_payload_comment_created_change import WebhookPayloadCommentCreatedChange
+from .webhook_payload_comment_created_change_new import WebhookPayloadCommentCreatedChangeNew
+from .webhook_payload_comment_created_change_new_position_type_0 import (
+    WebhookPayloadCommentCreatedChangeNewPositionType0,
+)
+from .webhook_payload_comment_created_change_subject import WebhookPayloadCommentCreatedChangeSubject
+from .webhook_payload_comment_deleted import WebhookPayloadCommentDeleted
+from .webhook_payload_comment_deleted_change import WebhookPayloadCommentDeletedChange
+from .webhook_payload_comment_deleted_change_old import WebhookPayloadCommentDeletedChangeOld
+from .webhook_payload_comment_deleted_change_old_position_type_0 import (
+    WebhookPayloadCommentDeletedChangeOldPositionType0,
+)
+from .webhook_payload_comment_deleted_change_subject import WebhookPayloadCommentDeletedChangeSubject
+from .webhook_payload_comment_resolved import WebhookPayloadCommentResolved
+from .webhook_payload_comment_resolved_change import WebhookPayloadCommentResolvedChange
+from .webhook_payload_comment_resolved_change_new import WebhookPayloadCommentResolvedChangeNew
+from .webhook_payload_comment_resolved_change_new_position_type_0 import (
+    WebhookPayloadCommentResolvedChangeNewPositionType0,
+)
+from .webhook_payload_comment_resolved_change_old import WebhookPayloadCommentResolvedChangeOld
+from .webhook_payload_comment_resolved_change_old_position_type_0 import (
+    WebhookPayloadCommentResolvedChangeOldPositionType0,
+)
+from .webhook_payload_comment_resolved_change_subject import WebhookPayloadCommentResolvedChangeSubject
+from .webhook_payload_comment_updated import WebhookPayloadCommentUpdated
+from .webhook_payload_comment_updated_change import WebhookPayloadCommentUpdatedChange
+from .webhook_payload_comment_updated_change_new import WebhookPayloadCommentUpdatedChangeNew
+from .webhook_payload_comment_updated_change_new_position_type_0 import (
+    WebhookPayloadCommentUpdatedChangeNewPositionType0,
+)
+from .webhook_payload_comment_updated_change_old import WebhookPayloadCommentUpdatedChangeOld
+from .webhook_payload_comment_updated_change_old_position_type_0 import (
+    WebhookPayloadCommentUpdatedChangeOldPositionType0,
+)
+from .webhook_payload_comment_updated_change_subject import WebhookPayloadCommentUpdatedChangeSubject
 from .webhook_payload_item_created import WebhookPayloadItemCreated
 from .webhook_payload_item_created_connector_change import WebhookPayloadItemCreatedConnectorChange
 from .webhook_payload_item_created_connector_change_new import WebhookPayloadItemCreatedConnectorChangeNew
@@ -482,6 +527,11 @@ __all__ = (
     "BulkCreated",
     "BulkResponse",
     "CitationReference",
+    "Comment",
+    "CommentPoint",
+    "CommentPosition",
+    "CommentsDeleted",
+    "CommentThread",
     "ConnectorItem",
     "ConnectorItemCornerPointsItem",
     "ConnectorItemEndPoint",
@@ -595,6 +645,7 @@ __all__ = (
     "ProjectView",
     "RecoverRequest",
     "Redelivery",
+    "ReplyRequest",
     "RetrieveKnowledgeBody",
     "SearchMode",
     "ShapeItem",
@@ -623,6 +674,9 @@ __all__ = (
     "TagDeleted",
     "TagList",
     "TagRequest",
+    "ThreadChange",
+    "ThreadPage",
+    "ThreadRequest",
     "UpdateConnectorBody",
     "UpdateConnectorBodyProperties",
     "UpdateConnectorBodyPropertiesCornerPointsType0Item",
@@ -635,6 +689,30 @@ __all__ = (
     "VerticalTextAlignment",
     "WebhookDefinition",
     "WebhookList",
+    "WebhookPayloadCommentCreated",
+    "WebhookPayloadCommentCreatedChange",
+    "WebhookPayloadCommentCreatedChangeNew",
+    "WebhookPayloadCommentCreatedChangeNewPositionType0",
+    "WebhookPayloadCommentCreatedChangeSubject",
+    "WebhookPayloadCommentDeleted",
+    "WebhookPayloadCommentDeletedChange",
+    "WebhookPayloadCommentDeletedChangeOld",
+    "WebhookPayloadCommentDeletedChangeOldPositionType0",
+    "WebhookPayloadCommentDeletedChangeSubject",
+    "WebhookPayloadCommentResolved",
+    "WebhookPayloadCommentResolvedChange",
+    "WebhookPayloadCommentResolvedChangeNew",
+    "WebhookPayloadCommentResolvedChangeNewPositionType0",
+    "WebhookPayloadCommentResolvedChangeOld",
+    "WebhookPayloadCommentResolvedChangeOldPositionType0",
+    "WebhookPayloadCommentResolvedChangeSubject",
+    "WebhookPayloadCommentUpdated",
+    "WebhookPayloadCommentUpdatedChange",
+    "WebhookPayloadCommentUpdatedChangeNew",
+    "WebhookPayloadCommentUpdatedChangeNewPositionType0",
+    "WebhookPayloadCommentUpdatedChangeOld",
+    "WebhookPayloadCommentUpdatedChangeOldPositionType0",
+    "WebhookPayloadCommentUpdatedChangeSubject",
     "WebhookPayloadItemCreated",
     "WebhookPayloadItemCreatedConnectorChange",
     "WebhookPayloadItemCreatedConnectorChangeNew",

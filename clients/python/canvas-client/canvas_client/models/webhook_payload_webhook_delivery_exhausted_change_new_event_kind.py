@@ -2,6 +2,10 @@ from enum import StrEnum
 
 
 class WebhookPayloadWebhookDeliveryExhaustedChangeNewEventKind(StrEnum):
+    COMMENT_CREATED = "comment.created"
+    COMMENT_DELETED = "comment.deleted"
+    COMMENT_RESOLVED = "comment.resolved"
+    COMMENT_UPDATED = "comment.updated"
     ITEM_CREATED = "item.created"
     ITEM_DELETED = "item.deleted"
     ITEM_UPDATED = "item.updated"

@@ -123,8 +123,9 @@ def sync_detailed(
     """The project's changes as server-sent events
 
      Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId,
-    itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after
-    300 s.
+    itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType`
+    `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300
+    s.
 
     Args:
         project_id (UUID):
@@ -165,8 +166,9 @@ def sync(
     """The project's changes as server-sent events
 
      Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId,
-    itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after
-    300 s.
+    itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType`
+    `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300
+    s.
 
     Args:
         project_id (UUID):
@@ -202,8 +204,9 @@ async def asyncio_detailed(
     """The project's changes as server-sent events
 
      Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId,
-    itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after
-    300 s.
+    itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType`
+    `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300
+    s.
 
     Args:
         project_id (UUID):
@@ -242,8 +245,9 @@ async def asyncio(
     """The project's changes as server-sent events
 
      Events: `ready` (data `{seq}`), then one `change` per change (data `{eventId, seq, kind, itemId,
-    itemType, occurredAt}`, SSE id = seq). Resume with `after` or `Last-Event-ID`. A stream ends after
-    300 s.
+    itemType, threadId, occurredAt}`, SSE id = seq; a comment's change: `itemId` the comment, `itemType`
+    `comment`, `threadId` its thread). Resume with `after` or `Last-Event-ID`. A stream ends after 300
+    s.
 
     Args:
         project_id (UUID):
