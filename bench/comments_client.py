@@ -7,9 +7,12 @@
   open [comments]    what the live map reads when it opens: render.svg, every page of the item
                      listing and, with `comments`, every page of the open threads (timed by
                      hyperfine, once with and once without)
-  reach K            K times: a reply is written while another client follows the change stream;
-                     the time from the write's answer to its change on the stream plus the map's
-                     read of the thread; prints p50 and p90 in milliseconds as JSON
+  reach K            K times each, alternating: a reply, and (the baseline) a sticky note's text,
+                     written while another client follows the change stream; the time from the
+                     write's answer to its change on the stream plus the map's read of what
+                     changed (the thread; the item); each write after a random pause of up to
+                     0.3 s, so that writes do not keep step with the stream's 250 ms poll; prints
+                     p50 and p90 of each in milliseconds as JSON
 
 Every answer must be the documented success (the run fails otherwise)."""
 
@@ -17,6 +20,7 @@ import argparse
 import concurrent.futures
 import http.client
 import json
+import random
 import statistics
 import sys
 import threading
@@ -96,6 +100,7 @@ def open_map(api: Api, with_comments: bool) -> None:
 def reach(api: Api, rounds: int) -> dict:
     thread = api.call("POST", "/comments", {"text": "latency probe", "position": {"x": 0, "y": 0}}, expect=201)
     thread_id = thread["threadId"]
+    note = api.call("GET", "/items?type=sticky-note&limit=1")["items"][0]["itemId"]
     arrived = {}
     ready = threading.Event()
     stop = threading.Event()
@@ -117,25 +122,47 @@ def reach(api: Api, rounds: int) -> dict:
                     # What the map does next: read the thread again.
                     api.call("GET", f"/comments/{data['threadId']}")
                     arrived[data["itemId"]] = time.perf_counter()
+                elif event == "change" and data.get("kind") == "item.updated":
+                    # And for an item: read it again.
+                    api.call("GET", f"/item/{data['itemId']}")
+                    arrived[data["eventId"]] = time.perf_counter()
         conn.close()
 
     follower = threading.Thread(target=follow, daemon=True)
     follower.start()
     if not ready.wait(10):
         sys.exit("the change stream did not answer ready")
-    latencies = []
+
+    def wait_for(key: str, answered: float) -> float:
+        deadline = answered + 10
+        while key not in arrived:
+            if time.perf_counter() > deadline:
+                sys.exit(f"{key} never reached the stream")
+            time.sleep(0.001)
+        return (arrived[key] - answered) * 1000
+
+    comments, items = [], []
     for n in range(rounds):
+        time.sleep(random.uniform(0, 0.3))
         reply = api.call("POST", f"/comments/{thread_id}/replies", {"text": f"probe {n}"}, expect=201)
+        comments.append(wait_for(reply["commentId"], time.perf_counter()))
+        time.sleep(random.uniform(0, 0.3))
+        before = set(arrived)
+        api.call("PATCH", f"/item/sticky-note/{note}", {"text": f"probe {n}"})
         answered = time.perf_counter()
         deadline = answered + 10
-        while reply["commentId"] not in arrived:
+        while not set(arrived) - before - {reply["commentId"]}:
             if time.perf_counter() > deadline:
-                sys.exit(f"reply {n} never reached the stream")
+                sys.exit(f"item write {n} never reached the stream")
             time.sleep(0.001)
-        latencies.append((arrived[reply["commentId"]] - answered) * 1000)
+        key = next(iter(set(arrived) - before - {reply["commentId"]}))
+        items.append((arrived[key] - answered) * 1000)
     stop.set()
-    quantiles = statistics.quantiles(latencies, n=10)
-    return {"rounds": rounds, "p50_ms": round(statistics.median(latencies), 1), "p90_ms": round(quantiles[8], 1)}
+
+    def figures(values: list) -> dict:
+        return {"p50_ms": round(statistics.median(values), 1), "p90_ms": round(statistics.quantiles(values, n=10)[8], 1)}
+
+    return {"rounds": rounds, "reply": figures(comments), "item (baseline)": figures(items)}
 
 
 def main() -> int:

@@ -1488,6 +1488,12 @@ export interface components {
              * @description Relevance score, descending.
              */
             Relevance: number;
+            /**
+             * Format: uuid
+             * @description Present when the cited content is an open comment thread (beyond the spec): the thread's
+             *     id; `Id` is then the item it is on (the thread's own id for a thread on a point).
+             */
+            ThreadId?: string | null;
         };
         /** @description One reply. */
         Comment: {

@@ -37,3 +37,26 @@ CREATE TABLE comments (
     edited_at            TIMESTAMPTZ
 );
 CREATE INDEX comments_thread ON comments (thread_id, id);
+
+-- The knowledge index also holds open comment threads (docs/COMMENTS.md "Knowledge"), keyed by the
+-- thread's id: each `comment.*` event queues its thread (`payload.threadId`) as `item.*` events
+-- queue their item. The indexer reads a key that names no item as a thread.
+CREATE OR REPLACE FUNCTION knowledge_enqueue_item() RETURNS trigger AS $$
+DECLARE
+    key UUID;
+BEGIN
+    IF NEW.kind LIKE 'item.%' THEN
+        key := NEW.subject_id;
+    ELSIF NEW.kind LIKE 'comment.%' THEN
+        key := (NEW.payload->>'threadId')::uuid;
+    ELSE
+        RETURN NULL;
+    END IF;
+    INSERT INTO knowledge_queue (item_id, project_id, queued_at)
+    VALUES (key, NEW.project_id, NEW.occurred_at)
+    ON CONFLICT (item_id) DO UPDATE
+        SET generation = knowledge_queue.generation + 1, attempts = 0, leased_until = 0,
+            queued_at = EXCLUDED.queued_at, priority = 0;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;

@@ -37,3 +37,17 @@ CREATE TABLE comments (
     edited_at            TEXT
 );
 CREATE INDEX comments_thread ON comments (thread_id, id);
+
+-- The knowledge index also holds open comment threads (docs/COMMENTS.md "Knowledge"), keyed by the
+-- thread's id: each `comment.*` event queues its thread (`payload.threadId`, text, stored as the
+-- 16 bytes every id is) as `item.*` events queue their item. The indexer reads a key that names no
+-- item as a thread.
+CREATE TRIGGER knowledge_queue_on_comment_event AFTER INSERT ON events
+WHEN NEW.kind LIKE 'comment.%'
+BEGIN
+    INSERT INTO knowledge_queue (item_id, project_id, queued_at)
+    VALUES (unhex(replace(json_extract(NEW.payload, '$.threadId'), '-', '')), NEW.project_id, NEW.occurred_at)
+    ON CONFLICT (item_id) DO UPDATE
+        SET generation = generation + 1, attempts = 0, leased_until = 0, queued_at = excluded.queued_at,
+            priority = 0;
+END;

@@ -62,6 +62,7 @@ impl KnowledgeService for KnowledgeGrpc {
                     relevance: c.relevance,
                     chunk: Some(c.chunk),
                     project_id: Some(c.project_id.to_string()),
+                    thread_id: c.thread_id.map(|t| t.to_string()),
                 })
                 .collect(),
         }))

@@ -60,6 +60,12 @@ pub fn text_of(row: &ItemRow) -> ItemText {
     }
 }
 
+/// The text indexed for an open comment thread: its comments, the thread's own first, each as plain
+/// text on its own line (docs/COMMENTS.md "Knowledge").
+pub fn thread_text(texts: &[String]) -> String {
+    texts.iter().map(|text| canvas_files::html_to_text(text)).collect::<Vec<_>>().join("\n")
+}
+
 /// The short form of an item's text used when a connector refers to it.
 pub fn excerpt(row: &ItemRow) -> String {
     let text = match text_of(row) {

@@ -19,7 +19,7 @@ use super::indexer::Indexer;
 use super::work::{IndexFailure, Work, WorkState};
 use canvas_items::ItemType;
 
-use crate::storage::{IndexAction, IndexedChunk, IndexedItem, ItemRow, QueuedItem, StoredIndexState};
+use crate::storage::{IndexAction, IndexedChunk, IndexedItem, ItemRow, QueuedItem, StoredIndexState, ThreadText};
 
 /// Time allowed to extract the text of one file.
 const EXTRACT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -79,39 +79,63 @@ impl Indexer {
         let mut rows: HashMap<ItemId, ItemRow> = rows.into_iter().map(|r| (r.id, r)).collect();
         let states: HashMap<ItemId, StoredIndexState> = states.into_iter().map(|s| (s.item_id, s)).collect();
         let ends = self.relation_ends(rows.values()).await;
+        // Keys that name no item may be open comment threads (docs/COMMENTS.md "Knowledge").
+        let others: Vec<ItemId> = ids.iter().copied().filter(|id| !rows.contains_key(id)).collect();
+        let mut threads: HashMap<ItemId, ThreadText> = match others.is_empty() {
+            true => HashMap::new(),
+            false => match self.store.threads_by_keys(&others).await {
+                Ok(found) => found.into_iter().map(|t| (t.key, t)).collect(),
+                Err(error) => {
+                    let model = self.knowledge.model_id();
+                    return leased
+                        .into_iter()
+                        .map(|queued| Work::failed(queued, None, IndexFailure::Transient(error.to_string()), model))
+                        .collect();
+                }
+            },
+        };
 
         let splitter = self.knowledge.splitter.fingerprint();
         let model = self.knowledge.model_id().to_owned();
         let mut works = Vec::with_capacity(leased.len());
         let mut sources = Vec::new();
         for queued in leased {
-            let Some(row) = rows.remove(&queued.item_id).filter(|r| r.project_id == queued.project_id) else {
+            let key = queued.item_id;
+            // The key's version, its text's source, and whether connectors quoting it follow.
+            let found = match rows.remove(&key).filter(|r| r.project_id == queued.project_id) {
+                // The text changed: connectors quoting this item re-index after it is stored.
+                Some(row) => {
+                    Some((row.version, source_of(&row, &ends), row.item_type != ItemType::Connector && row.version > 1))
+                }
+                // A thread is indexed while it is open; resolved, it leaves the index.
+                None => threads
+                    .remove(&key)
+                    .filter(|t| t.project_id == queued.project_id && !t.resolved)
+                    .map(|t| (t.version, Ok(Source::Text(content::thread_text(&t.texts))), false)),
+            };
+            let Some((version, source, follow_up)) = found else {
                 works.push(Work::ready(queued, None, IndexAction::Remove));
                 continue;
             };
-            let source = match source_of(&row, &ends) {
+            let source = match source {
                 Ok(source) => source,
                 Err(failure) => {
-                    works.push(Work::failed(queued, Some(&row), failure, &model));
+                    works.push(Work::failed(queued, Some(version), failure, &model));
                     continue;
                 }
             };
             let fingerprint = source.fingerprint(&splitter);
-            let unchanged = states.get(&row.id).is_some_and(|s| {
+            let unchanged = states.get(&key).is_some_and(|s| {
                 s.status == "indexed" && s.model_id == model && s.source_hash.as_deref() == Some(&fingerprint[..])
             });
-            let mut work = Work::ready(queued, Some(&row), IndexAction::Remove);
+            let mut work = Work::ready(queued, Some(version), IndexAction::Remove);
             if unchanged {
-                let action = IndexAction::Unchanged {
-                    item_version: row.version,
-                    source_hash: fingerprint,
-                    model_id: model.clone(),
-                };
+                let action =
+                    IndexAction::Unchanged { item_version: version, source_hash: fingerprint, model_id: model.clone() };
                 work.state = WorkState::Ready(action);
             } else {
                 work.state = WorkState::Preparing;
-                // The text changed: connectors quoting this item re-index after it is stored.
-                work.follow_up = row.item_type != ItemType::Connector && row.version > 1;
+                work.follow_up = follow_up && version > 1;
                 sources.push((works.len(), fingerprint, source));
             }
             works.push(work);

@@ -7,7 +7,7 @@ use std::time::Duration;
 use chrono::Utc;
 
 use crate::error::CoreError;
-use crate::storage::{IndexAction, IndexedItem, ItemRow, QueuedItem};
+use crate::storage::{IndexAction, IndexedItem, QueuedItem};
 
 /// Attempts before a transient failure is recorded as `failed`.
 pub const MAX_ATTEMPTS: i32 = 6;
@@ -29,7 +29,7 @@ impl From<CoreError> for IndexFailure {
 /// One leased item on its way through a round.
 pub(super) struct Work {
     pub queued: QueuedItem,
-    /// The item's current version; `None` when it no longer exists.
+    /// The item's (or comment thread's) current version; `None` when it no longer exists.
     pub version: Option<i64>,
     /// Its text changed and it is not a connector: connectors quoting it are re-indexed after.
     pub follow_up: bool,
@@ -48,12 +48,13 @@ pub(super) enum WorkState {
 }
 
 impl Work {
-    pub(super) fn ready(queued: QueuedItem, row: Option<&ItemRow>, action: IndexAction) -> Self {
-        Self { queued, version: row.map(|r| r.version), follow_up: false, state: WorkState::Ready(action) }
+    /// Decided work on the key's current `version` (None: it no longer exists).
+    pub(super) fn ready(queued: QueuedItem, version: Option<i64>, action: IndexAction) -> Self {
+        Self { queued, version, follow_up: false, state: WorkState::Ready(action) }
     }
 
-    pub(super) fn failed(queued: QueuedItem, row: Option<&ItemRow>, failure: IndexFailure, model_id: &str) -> Self {
-        let mut work = Self::ready(queued, row, IndexAction::Remove);
+    pub(super) fn failed(queued: QueuedItem, version: Option<i64>, failure: IndexFailure, model_id: &str) -> Self {
+        let mut work = Self::ready(queued, version, IndexAction::Remove);
         work.fail(failure, model_id);
         work
     }

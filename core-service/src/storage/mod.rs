@@ -148,7 +148,7 @@ pub use items::{
 pub use notifications::{ChannelListener, Heard, NotificationFeed};
 pub use retrieval::{
     ChunkChange, ChunkChanges, ChunkRecord, ChunkText, IndexAction, IndexCounts, IndexOutcome, IndexStatusRow,
-    IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState,
+    IndexedChunk, IndexedItem, QueuedItem, RetrievalStore, StoredIndexState, ThreadText,
 };
 pub use rows::*;
 pub use standby::{StandbySettings, DEFAULT_STANDBY_MAX_WAIT_MS, MAX_STANDBY_MAX_WAIT_MS};

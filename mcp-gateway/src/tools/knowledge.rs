@@ -62,6 +62,10 @@ pub struct CitationOut {
     pub project_id: String,
     /// Where a user sees the cited item: {web_url}/map/{projectId}?node={id}.
     pub link: String,
+    /// Present when the cited content is an open comment thread: its id (reply with
+    /// reply_comment); `id` is then the item it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -121,6 +125,7 @@ impl CanvasTool for RetrieveKnowledge {
                     relevance: c.relevance,
                     chunk: c.chunk,
                     project_id: cited_project,
+                    thread_id: c.thread_id,
                 }
             })
             .collect();

@@ -120,6 +120,11 @@ pub struct CitationReference {
     /// The matched chunk.
     pub chunk: Option<String>,
     pub project_id: Option<String>,
+    /// Present when the cited content is an open comment thread (beyond the spec): the thread's
+    /// id; `Id` is then the item it is on (the thread's own id for a thread on a point).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = "uuid")]
+    pub thread_id: Option<String>,
 }
 
 /// `GET /api/v1/memory/index`: one page of index states.

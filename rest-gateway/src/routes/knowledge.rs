@@ -64,7 +64,14 @@ pub async fn retrieve(
         let citations: Vec<Value> = reply
             .citations
             .into_iter()
-            .map(|c| json!({"id": c.id, "index": c.index, "relevance": c.relevance, "chunk": c.chunk, "projectId": c.project_id}))
+            .map(|c| {
+                let mut citation = json!({"id": c.id, "index": c.index, "relevance": c.relevance, "chunk": c.chunk, "projectId": c.project_id});
+                // A comment thread's citation names it (docs/COMMENTS.md "Knowledge"); an item's has no such member.
+                if let Some(thread) = c.thread_id {
+                    citation["threadId"] = json!(thread);
+                }
+                citation
+            })
             .collect();
         Ok(json!({"answer": reply.answer, "citations": citations}))
     }

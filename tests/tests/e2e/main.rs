@@ -16,6 +16,7 @@ mod casing;
 mod comments;
 mod comments_across;
 mod comments_archive;
+mod comments_knowledge;
 mod concurrency;
 mod conditional;
 mod connectors;

@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
+mod thread_citations;
+
 use super::access::Access;
 use crate::blobs::BlobStore;
 use crate::domain::{ItemId, ProjectId, ProjectRole};
@@ -68,6 +70,9 @@ pub struct Citation {
     pub relevance: f64,
     pub chunk: String,
     pub project_id: Uuid,
+    /// The open comment thread cited (its chunk is the thread's comments), whose item `item_id`
+    /// then is (`thread_citations.rs`).
+    pub thread_id: Option<Uuid>,
 }
 
 #[derive(Debug, Clone)]
@@ -120,8 +125,8 @@ impl RetrievalService {
         // since (its item changed again) has no text any more. It is not cited with an empty chunk;
         // its replacement is, once this replica has caught up.
         fused.retain(|f| texts.contains_key(&f.chunk_id));
-        match limits.agent {
-            None => Ok(plain_answer(project, fused, &texts)),
+        let answer = match limits.agent {
+            None => plain_answer(project, fused, &texts),
             Some(agent) => {
                 let endpoint = agent.endpoint.clone().unwrap_or_default();
                 let passages: Vec<Passage> = fused
@@ -140,9 +145,10 @@ impl RetrievalService {
                         tracing::warn!(agent = %limits.agent_id, error = %e, "postProcess failed");
                         llm_failure(&limits.agent_id, e)
                     })?;
-                Ok(reranked_answer(project, &fused, &texts, reranked, wanted))
+                reranked_answer(project, &fused, &texts, reranked, wanted)
             }
-        }
+        };
+        self.name_threads(answer).await
     }
 
     /// Runs the requested legs over the project's in-memory index, caught up with the database
@@ -363,6 +369,7 @@ fn plain_answer(project: ProjectId, fused: Vec<Fused>, texts: &HashMap<i64, Stri
             relevance: f.score,
             chunk: texts.get(&f.chunk_id).cloned().unwrap_or_default(),
             project_id: project.uuid(),
+            thread_id: None,
         })
         .collect();
     let answer = citations.iter().map(|c| c.chunk.as_str()).collect::<Vec<_>>().join("\n\n");
@@ -389,6 +396,7 @@ fn reranked_answer(
             relevance: (count - rank) as f64 / count as f64,
             chunk: texts.get(&fused[candidate].chunk_id).cloned().unwrap_or_default(),
             project_id: project.uuid(),
+            thread_id: None,
         })
         .collect();
     let answer = llm::renumber_citations(&reranked.answer, &|candidate| {
