@@ -10,7 +10,6 @@ use tonic::{Request, Response, Status};
 use super::status::invalid;
 use super::{authenticate, authenticate_reader, convert};
 use crate::domain::{CommentId, ProjectId, ThreadId};
-use crate::error::CoreError;
 use crate::service::items::comments::{NewThread, ThreadQuery, ThreadView};
 use crate::service::Core;
 use crate::storage::CommentRow;
@@ -71,13 +70,7 @@ impl CommentService for CommentGrpc {
         let who = authenticate_reader(&self.core, &request).await?;
         let req = request.into_inner();
         let project = ProjectId::parse(&req.project_id).map_err(invalid)?;
-        let changed_since = match req.changed_since {
-            Some(at) => Some(
-                chrono::DateTime::from_timestamp(at.seconds, u32::try_from(at.nanos).unwrap_or(u32::MAX))
-                    .ok_or_else(|| CoreError::invalid("changedSince", "is not a valid time"))?,
-            ),
-            None => None,
-        };
+        let changed_since = convert::changed_since(req.changed_since)?;
         let query = ThreadQuery {
             item: req.item_id,
             status: req.status,

@@ -10,6 +10,15 @@ use crate::error::CoreError;
 use crate::service::items::preconditions::{NoneMatch, Preconditions};
 use crate::storage::{ItemRow, MembershipRow, ProjectRow, TokenRow, UserProjectRow, UserRow};
 
+/// A client's `changedSince`: a time the calendar has, else a 400 naming it.
+pub fn changed_since(at: Option<prost_types::Timestamp>) -> Result<Option<DateTime<Utc>>, CoreError> {
+    at.map(|at| {
+        DateTime::from_timestamp(at.seconds, u32::try_from(at.nanos).unwrap_or(u32::MAX))
+            .ok_or_else(|| CoreError::invalid("changedSince", "is not a valid time"))
+    })
+    .transpose()
+}
+
 pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
     prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 }
 }

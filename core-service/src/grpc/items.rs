@@ -121,13 +121,7 @@ impl ItemService for ItemGrpc {
             Some(r) => Some(Region::new(r.x, r.y, r.width, r.height)?),
             None => None,
         };
-        let changed_since = match req.changed_since {
-            Some(at) => Some(
-                chrono::DateTime::from_timestamp(at.seconds, u32::try_from(at.nanos).unwrap_or(u32::MAX))
-                    .ok_or_else(|| CoreError::invalid("changedSince", "is not a valid time"))?,
-            ),
-            None => None,
-        };
+        let changed_since = convert::changed_since(req.changed_since)?;
         let query = ListQuery {
             item_type: Some(req.item_type),
             parent: Some(req.parent),

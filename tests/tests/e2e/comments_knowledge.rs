@@ -50,7 +50,9 @@ async fn open_threads_are_retrieved_and_cited_with_their_item(backend: Backend) 
     let spot_id = string(&spot, "threadId");
 
     // The thread's comments, HTML as its words, are one indexed text cited as the thread on its item.
-    let cited = until(&app, &owner, &project, "quasar billing", |c| !c.is_empty()).await;
+    // (Waiting for the reply's words: the thread may be indexed once before its reply is.)
+    let has_reply = |c: &[Value]| c.iter().any(|c| c["chunk"].as_str().is_some_and(|t| t.contains("quasar")));
+    let cited = until(&app, &owner, &project, "quasar billing", has_reply).await;
     assert_eq!(cited[0]["id"], json!(label), "{cited:?}");
     assert_eq!(cited[0]["threadId"], json!(thread_id), "{cited:?}");
     assert_eq!(cited[0]["chunk"], "Rename this to Billing gateway\nAgreed, quasar naming", "{cited:?}");

@@ -72,29 +72,6 @@ macro_rules! bump_thread {
     }};
 }
 
-/// Within a write transaction: inserts a comment row.
-macro_rules! insert_comment {
-    ($tx:expr, $comment:expr) => {{
-        let comment: &CommentRow = $comment;
-        sqlx::query(
-            "INSERT INTO comments (id, thread_id, project_id, author_user_id, text, mentions, created_at, updated_at, edited_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(comment.id)
-        .bind(comment.thread_id)
-        .bind(comment.project_id)
-        .bind(comment.author_user_id)
-        .bind(&comment.text)
-        .bind(comment.mentions_stored())
-        .bind(comment.created_at)
-        .bind(comment.updated_at)
-        .bind(comment.edited_at)
-        .execute(&mut *$tx)
-        .await
-        .map_err(db_error)?;
-    }};
-}
-
 /// Inserts `$threads` (`&[ThreadRow]`, of a new project: an import's) within `$tx`, 64 rows per
 /// statement (12 parameters each).
 macro_rules! insert_thread_rows {
@@ -199,25 +176,8 @@ impl ItemsStore {
                     return Ok(Err(CommentRefusal::ItemGone));
                 }
             }
-            sqlx::query(&format!(
-                "INSERT INTO comment_threads ({THREAD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-            ))
-            .bind(thread.id)
-            .bind(thread.project_id)
-            .bind(thread.item_id)
-            .bind(thread.former_item_id)
-            .bind(thread.x)
-            .bind(thread.y)
-            .bind(thread.resolved_at)
-            .bind(thread.resolved_by)
-            .bind(thread.version)
-            .bind(thread.created_by)
-            .bind(thread.created_at)
-            .bind(thread.updated_at)
-            .execute(&mut *tx)
-            .await
-            .map_err(db_error)?;
-            insert_comment!(tx, opening);
+            insert_thread_rows!(tx, std::slice::from_ref(thread));
+            insert_comment_rows!(tx, std::slice::from_ref(opening));
             insert_event!(&mut *tx, &event)?;
             // The item's foreign key is checked here (deferred): a delete that slipped past the
             // check above is the same refusal.
@@ -244,7 +204,7 @@ impl ItemsStore {
             if count >= most as i64 {
                 return Ok(Err(CommentRefusal::TooManyReplies));
             }
-            insert_comment!(tx, reply);
+            insert_comment_rows!(tx, std::slice::from_ref(reply));
             bump_thread!(tx, &thread, reply.created_at);
             let new = comment_fields(None, reply);
             let event =
