@@ -13,8 +13,10 @@
 //! - [`shape`]: shapes and the corner-radius rules.
 //! - [`connector`]: connectors, their ends, and the geometry of attached ends.
 //! - [`media`]: web links, images, documents, SVGs.
+//! - [`frame`]: frames (beyond the spec) and what moving with one does to an item.
 
 pub mod connector;
+pub mod frame;
 pub mod label;
 pub mod media;
 pub mod schema;
@@ -52,6 +54,7 @@ fn readable(item_type: ItemType) -> &'static [(&'static str, &'static str)] {
         ItemType::Connector => connector::READABLE,
         ItemType::Web => media::WEB_READABLE,
         ItemType::Image | ItemType::Document | ItemType::Svg => media::FILE_READABLE,
+        ItemType::Frame => frame::READABLE,
     }
 }
 
@@ -248,6 +251,7 @@ fn apply_rules(
         ItemType::Connector => connector::apply_rules(&mut ctx),
         ItemType::Image => media::image_rules(&mut ctx),
         ItemType::Web | ItemType::Document | ItemType::Svg => minimum_size(&mut ctx),
+        ItemType::Frame => frame::apply_rules(&mut ctx),
     }
 }
 

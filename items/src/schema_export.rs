@@ -110,6 +110,7 @@ fn base(item_type: ItemType) -> Map<String, Value> {
         ItemType::Document | ItemType::Svg => {
             json!({"fileName": "a.pdf", "mimeType": "application/pdf", "fileSize": 3})
         }
+        ItemType::Frame => json!({"title": "Sprint", "size": {"width": 400, "height": 300}}),
     };
     body.as_object().cloned().expect("an object")
 }

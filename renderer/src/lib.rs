@@ -25,6 +25,7 @@
 //! (`data-start-id`, `data-end-id`).
 
 pub mod connector;
+pub mod frames;
 pub mod geometry;
 pub mod label;
 pub mod media;

@@ -2,7 +2,7 @@
 //! asked for), and each item drawn by its family's module inside its own group. Its own module,
 //! not lib.rs, so the PNG output can import what it rasterises from here, below the crate root.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use serde_json::Value;
@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::media::ContentLookup;
 use crate::model::{Item, ItemType, Rect};
 use crate::style::{escape, num};
-use crate::{connector, label, media, shape};
+use crate::{connector, frames, label, media, shape};
 
 /// Smallest and largest pixels per map unit.
 pub const SCALE_RANGE: (f64, f64) = (0.01, 16.0);
@@ -28,11 +28,14 @@ pub struct RenderOptions {
     pub region: Option<Rect>,
     /// Pixels per map unit of the output.
     pub scale: f64,
+    /// Only this frame and what it holds, fitted to the frame's rectangle unless a region is
+    /// given (`render.svg?frame=`).
+    pub frame: Option<String>,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        Self { item_ids: None, region: None, scale: 1.0 }
+        Self { item_ids: None, region: None, scale: 1.0, frame: None }
     }
 }
 
@@ -82,17 +85,31 @@ pub fn render_svg(
     if !(SCALE_RANGE.0..=SCALE_RANGE.1).contains(&scale) {
         return Err(RenderError::InvalidScale(scale));
     }
-    let wanted = |item: &Item<'_>| options.item_ids.as_ref().is_none_or(|ids| ids.contains(item.id));
-    let mut drawn: Vec<(Item<'_>, Rect)> = items
-        .iter()
-        .filter_map(Item::read)
-        .filter(wanted)
+    let read: Vec<Item<'_>> = items.iter().filter_map(Item::read).collect();
+    let holders = frames::holders(&read);
+    let frame_rects: HashMap<&str, Rect> =
+        read.iter().filter(|item| item.kind == ItemType::Frame).map(|item| (item.id, frames::rect(item))).collect();
+    let framed = options
+        .frame
+        .as_ref()
+        .map(|frame| (frames::with_held(frame, &holders), frame_rects.get(frame.as_str()).copied()));
+    let wanted = |item: &Item<'_>| {
+        options.item_ids.as_ref().is_none_or(|ids| ids.contains(item.id))
+            && framed.as_ref().is_none_or(|(ids, _)| ids.contains(item.id))
+    };
+    // Frames first, under everything else; the rest in the order given (creation order).
+    let (under, over): (Vec<Item<'_>>, Vec<Item<'_>>) =
+        read.into_iter().filter(wanted).partition(|item| item.kind == ItemType::Frame);
+    let mut drawn: Vec<(Item<'_>, Rect)> = under
+        .into_iter()
+        .chain(over)
         .map(|item| {
             let bounds = outer_bounds(&item);
             (item, bounds)
         })
         .collect();
-    let region = match options.region {
+    let region = options.region.or_else(|| framed.as_ref().and_then(|(_, rect)| *rect));
+    let region = match region {
         Some(region) => {
             let finite = [region.x, region.y, region.width, region.height].iter().all(|n| n.is_finite());
             if !finite || region.width <= 0.0 || region.height <= 0.0 {
@@ -129,7 +146,8 @@ pub fn render_svg(
         num(region.height)
     );
     for (item, _) in &drawn {
-        draw_item(&mut svg, item, contents);
+        let clip = holders.get(item.id).and_then(|frame| frame_rects.get(frame)).copied();
+        draw_item(&mut svg, item, contents, clip);
     }
     svg.push_str("</svg>");
     Ok(Drawing { svg, region, width, height, items: drawn.len() })
@@ -142,10 +160,18 @@ fn outer_bounds(item: &Item<'_>) -> Rect {
         ItemType::Connector => (item.f64("strokeThickness").unwrap_or(3.0) * 3.0).max(9.0),
         _ => 1.0,
     };
-    item.frame.bounds().grow(stroke.max(0.0) / 2.0)
+    let bounds = item.frame.bounds().grow(stroke.max(0.0) / 2.0);
+    match item.kind {
+        // The title above the frame.
+        ItemType::Frame => {
+            Rect { y: bounds.y - frames::TITLE_ROOM, height: bounds.height + frames::TITLE_ROOM, ..bounds }
+        }
+        _ => bounds,
+    }
 }
 
-fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
+/// Draws one item in its group; `clip`, the rectangle of the frame holding it, if any.
+fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup, clip: Option<Rect>) {
     let type_name = item.str("itemType").unwrap_or_default();
     let id = escape(item.id);
     let _ = write!(
@@ -164,11 +190,18 @@ fn draw_item(svg: &mut String, item: &Item<'_>, contents: &dyn ContentLookup) {
         let _ = write!(svg, " transform=\"{}\"", item.frame.transform());
     }
     svg.push('>');
+    if let Some(frame) = clip {
+        frames::open_clip(svg, item, frame);
+    }
     match item.kind {
         ItemType::Label | ItemType::StickyNote => label::draw(svg, item),
         ItemType::Shape => shape::draw(svg, item),
         ItemType::Connector => connector::draw(svg, item),
         ItemType::Web | ItemType::Image | ItemType::Document | ItemType::Svg => media::draw(svg, item, contents),
+        ItemType::Frame => frames::draw(svg, item),
+    }
+    if clip.is_some() {
+        svg.push_str("</g>");
     }
     svg.push_str("</g>");
 }

@@ -13,6 +13,8 @@ every tool successfully, calls every tool once with a bad argument and checks
 the error result (isError with a message naming the argument), and checks
 that an unknown tool and malformed arguments are JSON-RPC errors.
 
+It makes a frame and creates into it (`create_frame`, the creating tools' `frame`).
+
 It also plays an agent reviewing the map with comment threads: a person asks (over REST) on an
 item for it to be renamed; the agent lists the open threads, replies, renames the item and
 resolves the thread, which then leaves the open list.
@@ -48,7 +50,7 @@ TOOLS = {
     "style_item", "arrange_item", "delete_item", "connect_items", "upload_image", "retrieve_knowledge",
     "create_items", "create_diagram", "read_map", "render_map", "arrange_items", "read_diagram", "update_diagram",
     "delete_diagram", "export_mermaid", "list_tags", "create_tag", "update_tag", "delete_tag",
-    "list_comments", "add_comment", "reply_comment", "resolve_comment",
+    "list_comments", "add_comment", "reply_comment", "resolve_comment", "create_frame",
 }
 READ_ONLY = {"list_projects", "find_item", "get_item", "list_items", "retrieve_knowledge", "read_map", "render_map",
              "read_diagram", "export_mermaid", "list_tags", "list_comments"}
@@ -84,6 +86,7 @@ REQUIRED = {
     "add_comment": {"projectId", "text"},
     "reply_comment": {"projectId", "threadId", "text"},
     "resolve_comment": {"projectId", "threadId"},
+    "create_frame": {"projectId"},
 }
 # A 1x1 PNG.
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -208,6 +211,14 @@ class Run:
         self.check(label.get("link") == f"{base}/map/{project}?node={label_id}", f"item link: {label}")
         note = await self.ok("create_item", {"projectId": project, "type": "sticky-note", "properties": {"text": "Note"}})
         note_id = note.get("itemId", "")
+        frame = await self.ok("create_frame", {"projectId": project, "title": "Agent area",
+                                               "position": {"x": 4000, "y": 0}})
+        framed = await self.ok("create_item", {"projectId": project, "type": "label", "properties": {"text": "In"},
+                                               "frame": frame.get("itemId", "")})
+        inside = await self.ok("list_items", {"projectId": project, "frame": frame.get("itemId", "")})
+        self.check([i.get("itemId") for i in inside.get("items", [])] == [framed.get("itemId")],
+                   f"list_items by frame lists what create_item put in it: {inside}")
+        await self.rejected("create_frame", {"projectId": project, "title": ""}, "'title'")
         await self.rejected("create_item", {"projectId": project, "type": "label",
                             "properties": {"text": "x", "horizontalTextAlignment": "Middle"}},
                             "'properties.horizontalTextAlignment'", "Left, Center, Right")

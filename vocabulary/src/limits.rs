@@ -265,6 +265,19 @@ pub mod comments {
     pub const STATUSES: [&str; 3] = ["all", "open", "resolved"];
 }
 
+/// Frames (beyond the spec; docs/ITEMS.md "Frames"): titled parts of the map that hold items.
+pub mod frames {
+    /// Longest `title`, in characters (plain text drawn above the frame; a sentence, not a page).
+    pub const MAX_TITLE_CHARS: usize = 200;
+    /// The query parameter naming a frame: the listing's (`GET .../items?frame=`, everything it holds
+    /// at any depth), the drawing's (`render.svg?frame=`) and the Mermaid export's.
+    pub const FILTER: &str = "frame";
+    /// Room left between a frame's edge and a diagram or arrangement put inside it, in map units.
+    pub const PADDING: f64 = 40.0;
+    /// The reason an item moved with its frame carries on its `item.updated` event.
+    pub const MOVED_REASON: &str = "frame moved";
+}
+
 /// Project archives (`GET .../export`, `POST /api/v2/projects/import`; docs/ARCHIVE.md).
 pub mod archive;
 

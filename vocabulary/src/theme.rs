@@ -11,3 +11,6 @@ pub const LABEL_BACKGROUND: &str = "\"#1E293B\"";
 pub const ACCENT: &str = "\"#F59E0B\"";
 /// The accent colour at 90% opacity (sticky notes).
 pub const ACCENT_90: &str = "\"rgba(245, 158, 11, 0.9)\"";
+/// Fill of frames: a slate a step lighter than the map's background, so a frame reads as an area
+/// and the label defaults (white text on slate) read on it.
+pub const FRAME_FILL: &str = "\"#1E293B\"";

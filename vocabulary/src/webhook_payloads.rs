@@ -170,6 +170,13 @@ fn item_change(kind: &str, item_type: &ItemTypeDef) -> Value {
         "parent".into(),
         json!({"type": "string", "description": "`panel`, `inbox` or the id of the container item that holds it"}),
     );
+    if kind == EVENT_KINDS[1] {
+        properties.insert(
+            "oldParent".into(),
+            json!({"type": "string", "description": "Where the item was before this update moved it into or out of a \
+                container (beyond the spec); absent when it did not move"}),
+        );
+    }
     let (new, old) = if kind == EVENT_KINDS[0] {
         (Some(item_properties(item_type, false)), None)
     } else if kind == EVENT_KINDS[1] {

@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Create a diagram from Mermaid, laid out automatically (beyond the spec)
-         * @description `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below) becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk path. `position` is the diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+         * @description `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below) becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk path. `position` is the diagram's top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. `frame` (beyond the spec) draws it inside that frame: its outer items become the frame's, it starts 40 units in from the frame's top-left corner unless `position` is given, and the frame grows to hold it. Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
          *
          *     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
          */
@@ -354,6 +354,26 @@ export interface paths {
          * @description Only the properties to change; `null` resets an optional property to its default.
          */
         patch: operations["updateDocument"];
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/item/frame/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a frame item
+         * @description Only the properties to change; `null` resets an optional property to its default.
+         */
+        patch: operations["updateFrame"];
         trace?: never;
     };
     "/api/v2/projects/{projectId}/item/image/{itemId}": {
@@ -568,6 +588,26 @@ export interface paths {
          * @description `multipart/form-data` with the part `binary` (the file: PDF, DOCX, PPTX, XLSX, ODT/ODS/ODP, UTF-8 text or Markdown (by the `.md` name)) and optionally `dataobject` (a JSON object as text with further properties). `fileName`, `mimeType` and `fileSize` come from the file.
          */
         post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/item/{parent}/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a frame item
+         * @description `POST /{parent}/frame` with the frame properties as JSON (names in any casing).
+         */
+        post: operations["createFrame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1867,6 +1907,8 @@ export interface components {
         DocumentPatch: {
             angle?: number | null;
             fileName?: string | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -1926,6 +1968,50 @@ export interface components {
             /** @description Optional JSON object (as text) with further item properties. */
             dataobject?: string;
         };
+        /** @description A frame item, as read (default PascalCase). */
+        FrameItem: {
+            /** Format: date-time */
+            CreatedAt: string;
+            FillColor: string;
+            /** Format: uuid */
+            ItemId: string;
+            /** @enum {string} */
+            ItemType: "frame";
+            /** @description `panel`, `inbox` or a container item's id */
+            Parent: string;
+            Position: {
+                X: number;
+                Y: number;
+            };
+            /** Format: uuid */
+            ProjectId: string;
+            Size: {
+                Height: number;
+                Width: number;
+            };
+            Tags?: string[] | null;
+            Title: string;
+            /** Format: date-time */
+            UpdatedAt: string;
+        };
+        FramePatch: {
+            /** @description hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB */
+            fillColor?: string | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
+            position?: {
+                x: number;
+                y: number;
+            } | null;
+            size?: {
+                height: number;
+                width: number;
+            } | null;
+            /** @description ids of the project's tags (GET .../tags); each at most once */
+            tags?: string[] | null;
+            /** @description plain text, drawn above the frame's top-left corner */
+            title?: string | null;
+        };
         /** @description `/healthz` and `/readyz`. Not re-cased (`jsonCasing` does not apply). */
         Health: {
             /** @description Why the gateway is not ready. */
@@ -1971,6 +2057,8 @@ export interface components {
             fileName?: string;
             fileSize?: number;
             mimeType?: components["schemas"]["ImageMimeType"];
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -2068,7 +2156,7 @@ export interface components {
             NextCursor?: string | null;
         };
         /** @description An item of any type, told apart by `ItemType`. */
-        Item: components["schemas"]["LabelItem"] | components["schemas"]["StickyNoteItem"] | components["schemas"]["ShapeItem"] | components["schemas"]["ConnectorItem"] | components["schemas"]["WebItem"] | components["schemas"]["ImageItem"] | components["schemas"]["DocumentItem"] | components["schemas"]["SvgItem"];
+        Item: components["schemas"]["LabelItem"] | components["schemas"]["StickyNoteItem"] | components["schemas"]["ShapeItem"] | components["schemas"]["ConnectorItem"] | components["schemas"]["WebItem"] | components["schemas"]["ImageItem"] | components["schemas"]["DocumentItem"] | components["schemas"]["SvgItem"] | components["schemas"]["FrameItem"];
         /** @description `GET .../items`: a page in creation order. */
         ItemPage: {
             Items: components["schemas"]["Item"][];
@@ -2146,6 +2234,8 @@ export interface components {
             horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
             isAutoSizeHeight?: boolean | null;
             isAutoSizeWidth?: boolean | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -2329,6 +2419,8 @@ export interface components {
             cornerRadius?: number | null;
             /** @description hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB */
             fillColor?: string | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -2390,6 +2482,8 @@ export interface components {
             horizontalTextAlignment?: components["schemas"]["HorizontalTextAlignment"] | null;
             isAutoSizeHeight?: boolean | null;
             isAutoSizeWidth?: boolean | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -2440,6 +2534,8 @@ export interface components {
         SvgPatch: {
             angle?: number | null;
             fileName?: string | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -2548,6 +2644,8 @@ export interface components {
         };
         WebPatch: {
             angle?: number | null;
+            /** @description Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is. */
+            parent?: string;
             position?: {
                 x: number;
                 y: number;
@@ -3231,6 +3329,41 @@ export interface components {
                     /** @constant */
                     type: "svg";
                 };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.created";
+                new: {
+                    fillColor?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    tags?: string[];
+                    title?: string;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "frame";
+                };
             })[];
             /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
             customData?: unknown;
@@ -3592,6 +3725,41 @@ export interface components {
                     /** @constant */
                     type: "svg";
                 };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.deleted";
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    fillColor?: string;
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    tags?: string[];
+                    title?: string;
+                };
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "frame";
+                };
             })[];
             /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
             customData?: unknown;
@@ -3669,6 +3837,8 @@ export interface components {
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -3735,6 +3905,8 @@ export interface components {
                     textColor?: string | null;
                     verticalTextAlignment?: components["schemas"]["VerticalTextAlignment"] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -3795,6 +3967,8 @@ export interface components {
                     tags?: string[] | null;
                     type?: components["schemas"]["ShapeType"] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -3895,6 +4069,8 @@ export interface components {
                     tags?: string[] | null;
                     type?: components["schemas"]["LineType"] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -3945,6 +4121,8 @@ export interface components {
                     tags?: string[] | null;
                     url?: string | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -3999,6 +4177,8 @@ export interface components {
                     } | null;
                     tags?: string[] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -4053,6 +4233,8 @@ export interface components {
                     } | null;
                     tags?: string[] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -4107,6 +4289,8 @@ export interface components {
                     } | null;
                     tags?: string[] | null;
                 };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
                 /** @description `panel`, `inbox` or the id of the container item that holds it */
                 parent: string;
                 /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
@@ -4116,6 +4300,56 @@ export interface components {
                     id: string;
                     /** @constant */
                     type: "svg";
+                };
+            } | {
+                /** Format: uuid */
+                actorUserId: string;
+                /**
+                 * Format: uuid
+                 * @description The same on every delivery of the event: drop repeats by it.
+                 */
+                eventId: string;
+                /** @constant */
+                kind: "item.updated";
+                new: {
+                    fillColor?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    tags?: string[] | null;
+                    title?: string | null;
+                };
+                /** Format: date-time */
+                occurredAt: string;
+                old: {
+                    fillColor?: string | null;
+                    position?: {
+                        x: number;
+                        y: number;
+                    } | null;
+                    size?: {
+                        height: number;
+                        width: number;
+                    } | null;
+                    tags?: string[] | null;
+                    title?: string | null;
+                };
+                /** @description Where the item was before this update moved it into or out of a container (beyond the spec); absent when it did not move */
+                oldParent?: string;
+                /** @description `panel`, `inbox` or the id of the container item that holds it */
+                parent: string;
+                /** @description The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have rising seqs. */
+                seq: number;
+                subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @constant */
+                    type: "frame";
                 };
             })[];
             /** @description The definition's `customData`, byte for byte as registered; absent when it has none. */
@@ -5304,6 +5538,12 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "mermaid";
+                    /**
+                     * Format: uuid
+                     * @description Draws the diagram inside this frame (its id; beyond the spec): its outer items become the
+                     *     frame's, and the frame grows to hold it.
+                     */
+                    frame?: string | null;
                     position?: null | components["schemas"]["DiagramPosition"];
                     /** @description The diagram's Mermaid text; its first word names the kind (the operation lists them). */
                     source: string;
@@ -5562,6 +5802,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Moves the connector (beyond the spec): `panel`, `inbox` or a frame's or shape's id. */
+                    parent?: string | null;
                     properties: {
                         cornerPoints?: {
                             x: number;
@@ -5666,6 +5908,58 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DocumentPatch"];
+            };
+        };
+        responses: {
+            /** @description The item's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemRef"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateFrame: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: {
+                /** @description Apply only if the item still has one of these versions: its `ETag` as GET answers it (`"7"`), a list of them (`"6", "7"`), or `*` for any. Compared strongly (RFC 9110): a weak tag (`W/"7"`) never matches. On a mismatch the answer is 412 with `currentVersion`; without the header writers take turns and the last one wins. */
+                "If-Match"?: string;
+                /** @description Apply only if the current version is none of these ETags (weak comparison) or, with `*`, never (the resource exists): else 412. A value that is no ETag list is a 400. */
+                "If-None-Match"?: string;
+                /** @description An HTTP-date: apply only if not changed after it (whole seconds, as `Last-Modified`), else 412. Ignored with `If-Match` (RFC 9110 13.2.2) or when it is no HTTP-date. */
+                "If-Unmodified-Since"?: string;
+            };
+            path: {
+                /** @description The project. */
+                projectId: string;
+                /** @description The item. */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FramePatch"];
             };
         };
         responses: {
@@ -6206,7 +6500,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6314,7 +6608,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6322,6 +6616,90 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description The item's id. */
+            200: {
+                headers: {
+                    /** @description Present on the replayed answer of a retried request (`Idempotency-Key`). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemRef"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createFrame: {
+        parameters: {
+            query?: {
+                /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
+                jsonCasing?: components["schemas"]["JsonCasing"];
+            };
+            header?: {
+                /** @description Makes a retry safe: 1 to 255 printable ASCII characters (a UUID, say), bare or as a quoted string. The same key with the same request within 24 hours answers the first request's answer again (`Idempotent-Replayed: true`) without creating anything; with another body, endpoint or project it is a 422. A retry while the first request still runs waits for it, then replays its answer, or is a 409 if it has not finished by the deadline. Keys are per user; only successful answers are kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The project. */
+                projectId: string;
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
+                parent: components["schemas"]["Parent"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB
+                     * @default #1E293B
+                     */
+                    fillColor?: string;
+                    /**
+                     * @default {
+                     *       "x": 0,
+                     *       "y": 0
+                     *     }
+                     */
+                    position?: {
+                        x: number;
+                        y: number;
+                    };
+                    /**
+                     * @default {
+                     *       "height": 600,
+                     *       "width": 800
+                     *     }
+                     */
+                    size?: {
+                        height: number;
+                        width: number;
+                    };
+                    /** @description ids of the project's tags (GET .../tags); each at most once */
+                    tags?: string[] | null;
+                    /**
+                     * @description plain text, drawn above the frame's top-left corner
+                     * @default Frame
+                     */
+                    title?: string;
+                };
             };
         };
         responses: {
@@ -6365,7 +6743,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6440,7 +6818,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6491,7 +6869,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6594,7 +6972,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6690,7 +7068,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6793,7 +7171,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6844,7 +7222,7 @@ export interface operations {
             path: {
                 /** @description The project. */
                 projectId: string;
-                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a shape (which holds any item) or a connector (which holds labels, its captions); deleting a container deletes what it holds). */
+                /** @description Where the item goes: `panel` (the canvas), `inbox`, or a container item's id (a parent item must be a frame or a shape (which hold any item but a frame) or a connector (which holds labels, its captions); a frame's parent is panel or inbox; deleting a container deletes what it holds). */
                 parent: components["schemas"]["Parent"];
             };
             cookie?: never;
@@ -6917,7 +7295,7 @@ export interface operations {
     listItems: {
         parameters: {
             query?: {
-                /** @description Only items of this type (`label`, `sticky-note`, `shape`, `connector`, `web`, `image`, `document`, `svg`); any casing. */
+                /** @description Only items of this type (`label`, `sticky-note`, `shape`, `connector`, `web`, `image`, `document`, `svg`, `frame`); any casing. */
                 type?: string;
                 /** @description Only items with this parent (`panel`, `inbox` or an item id). */
                 parent?: string;
@@ -6933,6 +7311,8 @@ export interface operations {
                 changedSince?: string;
                 /** @description Only items carrying this tag: its id, or its name ignoring case (beyond the spec). A tag the project does not have is a 400 naming `tag`. */
                 tag?: string;
+                /** @description Only what this frame holds, at any depth (beyond the spec): the frame's id. Anything that is not a frame of the project is a 400 naming `frame`. */
+                frame?: string;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
@@ -7064,7 +7444,7 @@ export interface operations {
                          * @description The item's type. Document and SVG items are created by upload only; an image may be created without bytes, as by its single create.
                          * @enum {string}
                          */
-                        type: "label" | "sticky-note" | "shape" | "connector" | "web" | "image";
+                        type: "label" | "sticky-note" | "shape" | "connector" | "web" | "image" | "frame";
                     }[];
                 };
             };
@@ -7104,6 +7484,8 @@ export interface operations {
                 format?: string;
                 /** @description Only items whose drawn box meets this rectangle of the map, written `x,y,width,height` (as the item listing's `region`). */
                 region?: string;
+                /** @description Only this frame and what it holds (beyond the spec), written as a subgraph titled as the frame. Anything that is not a frame of the project is a 400 naming `frame`. */
+                frame?: string;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
@@ -7223,6 +7605,8 @@ export interface operations {
                 height?: number;
                 /** @description Pixels per map unit (default 1). */
                 scale?: number;
+                /** @description Only this frame (its id) and what it holds, fitted to the frame unless a region is given. */
+                frame?: string;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };
@@ -7271,6 +7655,8 @@ export interface operations {
                 height?: number;
                 /** @description Pixels per map unit (default 1). */
                 scale?: number;
+                /** @description Only this frame (its id) and what it holds, fitted to the frame unless a region is given. */
+                frame?: string;
                 /** @description Property-name casing of JSON answers, case-insensitive: `default` and `pascal` (PascalCase, the default), `camel`, `snake`, `kebab`. Another value is a 400. The schemas show PascalCase. */
                 jsonCasing?: components["schemas"]["JsonCasing"];
             };

@@ -118,6 +118,6 @@ pub(super) async fn export(core: &Core, request: Request<pb::ExportItemsRequest>
         Some(r) => Some(Region::new(r.x, r.y, r.width, r.height)?),
         None => None,
     };
-    let (format, text) = core.items().export_items(&who, project, &req.format, region).await?;
+    let (format, text) = core.items().export_items(&who, project, &req.format, region, req.frame.as_deref()).await?;
     Ok(Response::new(pb::ExportedText { format, text }))
 }

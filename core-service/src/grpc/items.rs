@@ -98,7 +98,8 @@ impl ItemService for ItemGrpc {
         let expected =
             convert::conditions(req.expected_version, req.expected_versions.as_ref(), req.preconditions.as_ref())?;
         let named_type = Some(req.item_type.as_str()).filter(|named| !named.is_empty());
-        let written = self.core.items().update_item(&who, project, named_type, item, patch, expected).await?;
+        let parent = req.parent.as_deref();
+        let written = self.core.items().update_item(&who, project, named_type, item, patch, parent, expected).await?;
         Ok(item_ref(written))
     }
 
@@ -129,6 +130,7 @@ impl ItemService for ItemGrpc {
             cursor: Some(req.page_token),
             matching: ItemMatch::new(region, Some(&req.text_contains), changed_since),
             tag: Some(req.tag),
+            frame: Some(req.frame),
         };
         let page = self.core.items().list_items(&who, project, query).await?;
         Ok(Response::new(pb::ListItemsResponse {
@@ -212,17 +214,21 @@ impl ItemService for ItemGrpc {
         let who = authenticate(&self.core, &request).await?;
         let once = Once::of(&request, &who, "/canvas.v1.ItemService/ArrangeItems", &request.get_ref().project_id)?;
         let (core, req) = (self.core.clone(), request.into_inner());
-        once.run(&self.core, async move {
-            let project = ProjectId::parse(&req.project_id)?;
-            let origin = match (req.x, req.y) {
-                (Some(x), Some(y)) => Some((x, y)),
-                (None, None) => None,
-                _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
-            };
-            let moved =
-                core.items().arrange_items(&who, project, &req.item_ids, &req.style, origin, req.ask_above).await?;
-            Ok(pb::ArrangeItemsResponse { items: moved.into_iter().map(written_ref).collect() })
-        })
+        // Boxed: an arrangement that moves frames reads what they hold, a large future.
+        once.run(
+            &self.core,
+            Box::pin(async move {
+                let project = ProjectId::parse(&req.project_id)?;
+                let origin = match (req.x, req.y) {
+                    (Some(x), Some(y)) => Some((x, y)),
+                    (None, None) => None,
+                    _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
+                };
+                let moved =
+                    core.items().arrange_items(&who, project, &req.item_ids, &req.style, origin, req.ask_above).await?;
+                Ok(pb::ArrangeItemsResponse { items: moved.into_iter().map(written_ref).collect() })
+            }),
+        )
         .await
     }
 
@@ -249,7 +255,8 @@ impl ItemService for ItemGrpc {
                     (None, None) => None,
                     _ => return Err(CoreError::invalid("position", "give both x and y, or neither")),
                 };
-                let create = core.items().create_diagram(&who, project, &req.format, &req.source, position);
+                let frame = req.frame.as_deref();
+                let create = core.items().create_diagram(&who, project, &req.format, &req.source, position, frame);
                 let created = match req.task_id.as_deref() {
                     Some(task) => {
                         let claim = core.items().task_claim(&who, AgentTaskId::parse(task)?).await?;

@@ -57,6 +57,8 @@ pub fn text_of(row: &ItemRow) -> ItemText {
             ItemText::Relation { start: end_item("startPoint"), end: end_item("endPoint") }
         }
         ItemType::Shape => ItemText::Inline(String::new()),
+        // A frame's title names a part of the map ("Sprint 3", "Risks"): worth finding.
+        ItemType::Frame => ItemText::Inline(str_prop("title")),
     }
 }
 

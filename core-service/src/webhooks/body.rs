@@ -60,7 +60,8 @@ pub fn change(event: &EventRow) -> Value {
     }
     change.insert("subject".into(), json!({"type": event.subject_type, "id": event.subject_id.to_string()}));
     if let Value::Object(payload) = &event.payload {
-        for key in ["parent", "new", "old"] {
+        // `oldParent`: where an item moved out of (into or out of a frame; beyond the spec).
+        for key in ["parent", "oldParent", "new", "old"] {
             if let Some(value) = payload.get(key).filter(|v| !v.is_null()) {
                 change.insert(key.into(), value.clone());
             }

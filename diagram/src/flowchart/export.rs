@@ -6,6 +6,7 @@
 //!   no Mermaid counterpart are rectangles).
 //! - Subgraphs: items that hold other items (not only their text and links), and shapes whose only
 //!   label sits in their top part (a subgraph whose nodes were all deleted): the label is the title.
+//!   A frame holding nodes is a subgraph titled as the frame; an empty frame is not written.
 //! - Links: connectors whose two ends are attached to exported items (a node's text label counts
 //!   as its node). Decorators give the ends (`Arrow` and `ArrowLine` `>`, `Circle` `o`), a label
 //!   child the text, thickness the stroke (at most 1 dotted, at least 4 thick).
@@ -52,7 +53,9 @@ fn roles(map: &Map<'_>) -> Vec<Role> {
     (0..map.len())
         .map(|i| match map.kind(i) {
             Some(ItemType::Connector) => Role::Part,
-            Some(ItemType::Shape | ItemType::StickyNote | ItemType::Label) if holds_items(i) => Role::Subgraph,
+            Some(ItemType::Shape | ItemType::StickyNote | ItemType::Label | ItemType::Frame) if holds_items(i) => {
+                Role::Subgraph
+            }
             Some(ItemType::Shape | ItemType::StickyNote) => Role::Node,
             Some(ItemType::Label) => match map.parent(i) {
                 Some(p) if map.kind(p) == Some(ItemType::Connector) || text_label(map, p) == Some(i) => Role::Part,
@@ -66,6 +69,10 @@ fn roles(map: &Map<'_>) -> Vec<Role> {
 
 /// The label that is the text of `owner` (a shape's or container's first label child).
 fn text_label(map: &Map<'_>, owner: usize) -> Option<usize> {
+    // A frame's text is its title: a label in it is one of its nodes.
+    if map.kind(owner) == Some(ItemType::Frame) {
+        return None;
+    }
     if map.kind(owner) != Some(ItemType::Shape)
         && !map.children(owner).iter().any(|&c| map.kind(c) != Some(ItemType::Label))
     {
@@ -80,6 +87,7 @@ fn shown_text<'m>(map: &'m Map<'_>, i: usize) -> &'m str {
         Some(ItemType::Shape) => text_label(map, i).map_or("", |l| map.str_prop(l, "text")),
         Some(ItemType::Label | ItemType::StickyNote) => map.str_prop(i, "text"),
         Some(ItemType::Web) => map.str_prop(i, "url"),
+        Some(ItemType::Frame) => map.str_prop(i, "title"),
         kind => {
             let name = map.str_prop(i, "fileName");
             if name.is_empty() {

@@ -37,6 +37,9 @@ pub struct CreateItemsArgs {
     pub project_id: String,
     /// The items, in the order they are created.
     pub items: Vec<BulkItemArgs>,
+    /// The frame (its id) the items go in when they name no `parent` of their own.
+    #[serde(default)]
+    pub frame: String,
     /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
     /// say). Calling again with the same key and the same arguments within 24 hours returns the first
     /// call's result and creates nothing more; the same key with other arguments is an error.
@@ -85,13 +88,14 @@ impl CanvasTool for CreateItems {
 
     async fn run(ctx: &ToolContext, args: CreateItemsArgs) -> Result<CreateItemsOut, ToolFailure> {
         let args_len = args.items.len();
+        let frame = args.frame;
         let items = args
             .items
             .into_iter()
             .map(|item| pb::BulkItem {
                 reference: item.reference,
                 item_type: item.item_type,
-                parent: item.parent,
+                parent: if item.parent.trim().is_empty() { frame.clone() } else { item.parent },
                 properties: Some(to_proto_struct(item.properties)),
             })
             .collect();
@@ -125,6 +129,10 @@ pub struct CreateDiagramArgs {
     /// See x.
     #[serde(default)]
     pub y: Option<f64>,
+    /// Draws the diagram inside this frame (its id): its outer items become the frame's, it starts
+    /// inside the frame's top-left corner unless x and y are given, and the frame grows to hold it.
+    #[serde(default)]
+    pub frame: Option<String>,
     /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
     /// say). Calling again with the same key and the same arguments within 24 hours returns the first
     /// call's result and creates nothing more; the same key with other arguments is an error.
@@ -176,6 +184,7 @@ impl CanvasTool for CreateDiagram {
             x: args.x,
             y: args.y,
             task_id: ctx.task.clone(),
+            frame: args.frame.filter(|f| !f.trim().is_empty()),
         };
         ctx.say("Laying out the diagram and writing its items in one transaction.");
         let request = ctx.request_once(request, args.idempotency_key.as_deref())?;

@@ -233,6 +233,9 @@ pub struct ExportMermaidArgs {
     /// height); omit for the whole map.
     #[serde(default)]
     pub region: Option<RegionArgs>,
+    /// Only this frame (its id) and what it holds, written as a subgraph titled as the frame.
+    #[serde(default)]
+    pub frame: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -247,7 +250,8 @@ pub struct ExportMermaid;
 impl CanvasTool for ExportMermaid {
     const NAME: &'static str = "export_mermaid";
     const TITLE: &'static str = "Write part of the map as Mermaid";
-    const DESCRIPTION: &'static str = "Writes the items of the map (or of a region of it) as a Mermaid flowchart: \
+    const DESCRIPTION: &'static str =
+        "Writes the items of the map (or of a region of it, or of one frame) as a Mermaid flowchart: \
         shapes and sticky notes as nodes with their text, connectors attached at both ends as links, containers \
         as subgraphs. Use it to read any part of the map as a graph, whoever drew it.";
     const HINTS: Hints = Hints::READ;
@@ -259,6 +263,7 @@ impl CanvasTool for ExportMermaid {
             project_id: args.project_id,
             format: FORMATS[0].to_owned(),
             region: args.region.map(|r| pb::Region { x: r.x, y: r.y, width: r.width, height: r.height }),
+            frame: args.frame.filter(|f| !f.trim().is_empty()),
         };
         let exported = ctx.state.items.clone().export_items(ctx.request(request)).await?.into_inner();
         Ok(ExportMermaidOut { mermaid: exported.text })

@@ -36,6 +36,9 @@ pub struct CreateItemArgs {
     /// container item of the project; omitted: on the canvas.
     #[serde(default)]
     pub parent: String,
+    /// The frame (its id) to put it in: the same as `parent`, named for agents working in frames.
+    #[serde(default)]
+    pub frame: String,
     /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
     /// say). Calling again with the same key and the same arguments within 24 hours returns the first
     /// call's result and creates nothing more; the same key with other arguments is an error.
@@ -100,7 +103,7 @@ impl CanvasTool for CreateItem {
     fn argument_for(violation: &Violation) -> String {
         let field = violation.field.as_str();
         match field {
-            "projectId" | "parent" => field.to_owned(),
+            "projectId" | "parent" | "frame" => field.to_owned(),
             "itemType" => "type".to_owned(),
             "" => "properties".to_owned(),
             property => format!("properties.{property}"),
@@ -110,7 +113,7 @@ impl CanvasTool for CreateItem {
     async fn run(ctx: &ToolContext, args: CreateItemArgs) -> Result<CreatedOut, ToolFailure> {
         let request = pb::CreateItemRequest {
             project_id: args.project_id.clone(),
-            parent: args.parent,
+            parent: super::frames::parent_or_frame(args.parent, args.frame)?,
             item_type: args.item_type.clone(),
             properties: Some(to_proto_struct(args.properties)),
             file: None,
@@ -204,6 +207,9 @@ pub struct ListItemsArgs {
     /// Only items carrying this tag: its tagId or its name (see list_tags).
     #[serde(default)]
     pub tag: String,
+    /// Only what this frame (its id) holds, at any depth.
+    #[serde(default)]
+    pub frame: String,
 }
 
 /// A rectangle of the map.
@@ -234,7 +240,7 @@ impl CanvasTool for ListItems {
     const NAME: &'static str = "list_items";
     const TITLE: &'static str = "List items";
     const DESCRIPTION: &'static str = "Lists the items of a project with all their properties, optionally only \
-        one `type` or one `parent`, a page at a time (`limit`). When the answer has a nextCursor, call again \
+        one `type`, one `parent` or what one `frame` holds, a page at a time (`limit`). When the answer has a nextCursor, call again \
         with it as `cursor` for the next page.";
     const HINTS: Hints = Hints::READ;
     type Args = ListItemsArgs;
@@ -262,6 +268,7 @@ impl CanvasTool for ListItems {
                 raw => Some(timestamp(raw)?),
             },
             tag: args.tag,
+            frame: args.frame,
         };
         let reply = ctx.state.items.clone().list_items(ctx.request(request)).await?.into_inner();
         let items: Vec<ItemOut> = reply.items.into_iter().map(|item| ItemOut::from_proto(&ctx.state, item)).collect();
@@ -299,7 +306,8 @@ impl CanvasTool for UpdateItemProperty {
     const DESCRIPTION: &'static str = "Sets one property of an item to a new value, for example a label's text \
         or a web item's url. The property names and rules are those of create_item for the item's type; an \
         unknown property or an invalid value comes back as an error naming the allowed properties or values. \
-        For colours and fonts style_item, for position and size arrange_item change several at once.";
+        For colours and fonts style_item, for position and size arrange_item change several at once. The \
+        property `parent` moves the item into a frame or shape (its id) or out of one (\"panel\").";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = UpdateItemPropertyArgs;
     type Output = UpdatedOut;
@@ -336,6 +344,13 @@ impl CanvasTool for UpdateItemProperty {
         if args.property.trim().is_empty() {
             return Err(ToolFailure::invalid("property", "must name a property, for example text or fontSize"));
         }
+        // `parent` moves the item into or out of a frame or shape: core-service checks where.
+        if canvas_vocabulary::names::fold_name(args.property.trim()) == "parent" {
+            let Value::String(parent) = args.value else {
+                return Err(ToolFailure::invalid("value", "a parent is \"panel\", \"inbox\" or an item id"));
+            };
+            return write(ctx, args.project_id, args.item_id, (Map::new(), Some(parent)), args.expected_version).await;
+        }
         let patch = Map::from_iter([(args.property.trim().to_owned(), args.value)]);
         update_item(ctx, args.project_id, args.item_id, patch, args.expected_version).await
     }
@@ -349,14 +364,28 @@ pub async fn update_item(
     patch: Map<String, Value>,
     expected_version: Option<i64>,
 ) -> Result<UpdatedOut, ToolFailure> {
+    write(ctx, project_id, item_id, (patch, None), expected_version).await
+}
+
+/// One `UpdateItem` call: the properties of `patch` and, when given, the item's new parent.
+async fn write(
+    ctx: &ToolContext,
+    project_id: String,
+    item_id: String,
+    (patch, parent): (Map<String, Value>, Option<String>),
+    expected_version: Option<i64>,
+) -> Result<UpdatedOut, ToolFailure> {
+    let mut changed = patch.clone();
+    if let Some(parent) = &parent {
+        changed.insert("parent".into(), Value::String(parent.clone()));
+    }
     let request = pb::UpdateItemRequest {
         project_id: project_id.clone(),
-        item_type: String::new(),
         item_id,
-        properties: Some(to_proto_struct(patch.clone())),
+        properties: Some(to_proto_struct(patch)),
         expected_version,
-        expected_versions: None,
-        preconditions: None,
+        parent,
+        ..Default::default()
     };
     let updated = ctx.state.items.clone().update_item(ctx.request(request)).await?.into_inner();
     Ok(UpdatedOut {
@@ -365,7 +394,7 @@ pub async fn update_item(
         item_id: updated.item_id,
         project_id,
         item_type: updated.item_type,
-        changed: patch,
+        changed,
     })
 }
 

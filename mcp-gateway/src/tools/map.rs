@@ -307,7 +307,7 @@ fn view(item: pb::Item) -> Value {
 
 /// Draws at one pixel per unit, or smaller so the longest side fits [`RENDER_MAX_SIDE`].
 fn draw(items: &[Value], region: Option<canvas_render::Rect>) -> Result<RenderMapOut, canvas_render::RenderError> {
-    let mut options = canvas_render::RenderOptions { item_ids: None, region, scale: 1.0 };
+    let mut options = canvas_render::RenderOptions { region, ..Default::default() };
     let first = canvas_render::render_svg(items, &canvas_render::NoContent, &options)?;
     let longest = first.region.width.max(first.region.height);
     let scale = (RENDER_MAX_SIDE / longest).clamp(canvas_render::SCALE_RANGE.0, 1.0);

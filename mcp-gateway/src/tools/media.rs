@@ -39,6 +39,9 @@ pub struct UploadImageArgs {
     /// "panel" (on the canvas), "inbox" or a container item's id; omitted: on the canvas.
     #[serde(default)]
     pub parent: String,
+    /// The frame (its id) to put it in: the same as `parent`, named for agents working in frames.
+    #[serde(default)]
+    pub frame: String,
     /// Makes a retry safe: 1 to 255 printable ASCII characters, new for each change you mean (a UUID,
     /// say). Calling again with the same key and the same arguments within 24 hours returns the first
     /// call's result and creates nothing more; the same key with other arguments is an error.
@@ -90,7 +93,7 @@ impl CanvasTool for UploadImage {
         }
         let request = pb::CreateItemRequest {
             project_id: args.project_id.clone(),
-            parent: args.parent,
+            parent: super::frames::parent_or_frame(args.parent, args.frame)?,
             item_type: "image".to_owned(),
             properties: Some(to_proto_struct(properties)),
             file: Some(pb::FileUpload { file_name: args.file_name, declared_mime_type, content }),

@@ -10,6 +10,7 @@
 pub mod bulk;
 pub mod comments;
 pub mod diagrams;
+pub mod frames;
 pub mod items;
 pub mod knowledge;
 pub mod layout;
@@ -312,6 +313,7 @@ registry!(
     projects::ListProjects,
     projects::FindItem,
     items::CreateItem,
+    frames::CreateFrame,
     bulk::CreateItems,
     bulk::CreateDiagram,
     diagrams::ReadDiagram,

@@ -356,6 +356,8 @@
       .replace(/&amp;/g, "&")
       .trim();
   M.itemName = (item) => {
+    // A frame's name is its title: plain text, shown as written (never read as HTML).
+    if (item.itemType === "frame" && typeof item.title === "string") return item.title.replace(/\s+/g, " ").trim() || item.itemId;
     const text = item.text || item.url || item.fileName || item.type || "";
     const plain = M.plainText(text).replace(/\s+/g, " ").trim();
     return plain || item.itemId;

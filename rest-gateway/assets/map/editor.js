@@ -19,6 +19,8 @@
     shape: [...COMMON, "type", "fillColor", "strokeColor", "strokeThickness", "adjustmentValues"],
     connector: ["type", "strokeColor", "strokeThickness", "cornerPoints", "radius", "startPoint", "endPoint"],
     web: [...COMMON, "url"],
+    // A copy of a frame (or its undone delete) is the frame alone, without what it held.
+    frame: ["position", "size", "title", "fillColor"],
   };
   M.copyable = (type) => Boolean(WRITABLE[type]);
   M.endPoint = (point) => {
@@ -126,10 +128,12 @@
   };
 
   // ---- text in place ----------------------------------------------------------------------
+  // A frame's text is its title (plain text, at most one line); every other item's its `text`.
   let editing = null;
+  const textKey = (item) => (item.itemType === "frame" ? "title" : "text");
   M.canEditText = (id) => {
     const item = M.items.get(id);
-    return Boolean(M.canEdit && item && typeof item.text === "string");
+    return Boolean(M.canEdit && item && typeof item[textKey(item)] === "string");
   };
   M.editText = async (id) => {
     if (!M.canEdit || editing) return;
@@ -140,10 +144,12 @@
     if (!el) return;
     const version = await M.versionOf(id); // the version this edit starts from
     const r = el.getBoundingClientRect();
+    const key = textKey(item);
     const area = document.createElement("textarea");
     area.className = "text-editor";
-    area.setAttribute("aria-label", `Text of the ${M.typeWords(item.itemType)} (Enter saves, Shift+Enter new line, Escape cancels)`);
-    const original = M.plainText(item.text);
+    area.setAttribute("aria-label", key === "title" ? "Title of the frame (Enter saves, Escape cancels)"
+      : `Text of the ${M.typeWords(item.itemType)} (Enter saves, Shift+Enter new line, Escape cancels)`);
+    const original = key === "title" ? item.title : M.plainText(item.text);
     area.value = original;
     area.style.left = `${r.left}px`;
     area.style.top = `${r.top}px`;
@@ -162,12 +168,12 @@
       area.remove();
       const focusTarget = M.itemEl(id);
       if (focusTarget) focusTarget.focus({ preventScroll: true });
-      if (save && area.value !== original) await M.patch([{ id, props: { text: area.value }, version }], "Edit text");
+      if (save && area.value !== original) await M.patch([{ id, props: { [key]: area.value }, version }], key === "title" ? "Edit title" : "Edit text");
     };
     area.addEventListener("keydown", (e) => {
       e.stopPropagation();
       if (e.key === "Escape") finish(false);
-      else if (e.key === "Enter" && !e.shiftKey) {
+      else if (e.key === "Enter" && (!e.shiftKey || key === "title")) {
         e.preventDefault();
         finish(true);
       }

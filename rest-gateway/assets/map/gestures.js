@@ -7,12 +7,15 @@
 // `position` with the version it had when the drag began. A single selected item shows handles:
 // a corner to resize (PATCH `size`, with `position` so the opposite corner stays), a knob above
 // it to rotate (PATCH `angle`; Shift: 15° steps), and four edge knobs to drag a connector onto
-// another item.
+// another item. Frames (frames.js): moving one carries what it holds on screen (the service moves
+// it); a dropped item whose centre lands in a frame goes into it, one dropped outside its frame
+// out of it (the same PATCH, with `parent`); frames are resized but never turned.
 "use strict";
 
 (() => {
   const M = window.canvasMap;
-  const RESIZABLE = new Set(["shape", "sticky-note", "label", "web", "image"]);
+  const RESIZABLE = new Set(["shape", "sticky-note", "label", "web", "image", "frame"]);
+  const UNTURNED = new Set(["frame"]);
   const MIN_SIZE = 5;
   M.dragging = new Set();
   let gesture = null;
@@ -54,9 +57,11 @@
       if (!M.canEdit || M.selection.size !== 1 || M.dragging.size) continue;
       const { box } = f;
       if (RESIZABLE.has(f.item.itemType)) {
-        svgEl("line", { class: "handle-stem", x1: box.x + box.width / 2, y1: box.y, x2: box.x + box.width / 2, y2: box.y - 40 * px,
-          "vector-effect": "non-scaling-stroke" }, g);
-        svgEl("circle", { class: "handle", "data-handle": "rotate", cx: box.x + box.width / 2, cy: box.y - 40 * px, r: 6 * px }, g);
+        if (!UNTURNED.has(f.item.itemType)) {
+          svgEl("line", { class: "handle-stem", x1: box.x + box.width / 2, y1: box.y, x2: box.x + box.width / 2, y2: box.y - 40 * px,
+            "vector-effect": "non-scaling-stroke" }, g);
+          svgEl("circle", { class: "handle", "data-handle": "rotate", cx: box.x + box.width / 2, cy: box.y - 40 * px, r: 6 * px }, g);
+        }
         svgEl("rect", { class: "handle", "data-handle": "resize", x: box.x + box.width - 6 * px, y: box.y + box.height - 6 * px,
           width: 12 * px, height: 12 * px }, g);
       }
@@ -88,28 +93,55 @@
 
   // An item not read yet (the listing still loading) moves from where it is drawn: its transform's
   // translation is its position (the renderer's frame), and the drop reads its version.
+  // A moved frame carries what it holds (frames.js `carried`, as the page knows it): those
+  // `passengers` move on screen with it and are not written (the service moves them). In the
+  // overlay as on the map, frames go first (under), then what they carry, then the other items,
+  // each group in creation order. The other items show unclipped while dragged (class `lifted`).
   function beginMove(start) {
-    const moving = [...M.selection].filter((id) => M.itemEl(id) && M.itemEl(id).dataset.itemType !== "connector");
-    if (!moving.length) return null;
+    const selected = [...M.selection].filter((id) => M.itemEl(id) && M.itemEl(id).dataset.itemType !== "connector");
+    if (!selected.length) return null;
+    const carried = M.frames.carried(selected);
+    const byId = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+    const moving = selected.filter((id) => !carried.has(id)).sort(byId);
+    const frames = moving.filter((id) => M.isFrameEl(M.itemEl(id)));
+    const others = moving.filter((id) => !M.isFrameEl(M.itemEl(id)));
     const layer = dragLayer();
-    const parts = moving.map((id) => {
+    const lift = (id) => {
       const el = M.itemEl(id);
       const mark = document.createComment("dragged");
       el.before(mark);
       layer.append(el);
       M.dragging.add(id);
+      return { id, el, mark, t: M.parseTransform(el.getAttribute("transform")) };
+    };
+    const lead = (id) => {
+      const part = lift(id);
       const item = M.items.get(id);
-      const t = M.parseTransform(el.getAttribute("transform"));
-      const pos = item ? { ...(item.position || { x: 0, y: 0 }) } : { x: t.x, y: t.y };
-      return { id, el, mark, t, pos, version: M.versions.get(id) };
+      part.pos = item ? { ...(item.position || { x: 0, y: 0 }) } : { x: part.t.x, y: part.t.y };
+      part.version = M.versions.get(id);
+      part.frame = M.isFrameEl(part.el);
+      // Whether a drop may put it into a frame or take it out (not inside a shape, say).
+      const parent = item ? item.parent || "panel" : "panel";
+      part.free = !part.frame && (parent === "panel" || M.frames.isFrame(parent));
+      if (!part.frame) part.el.classList.add("lifted");
+      return part;
+    };
+    const frameParts = frames.map(lead);
+    const carriers = new Map(frameParts.map((p) => [p.id, p]));
+    const passengers = [...carried.keys()].filter((id) => M.itemEl(id)).sort(byId).map((id) => {
+      const item = M.items.get(id);
+      // As the page knows it now: a redraw that came meanwhile is not moved again at the drop.
+      const was = { position: item && item.position ? { ...item.position } : null, version: M.versions.get(id) };
+      return { ...lift(id), carrier: carriers.get(carried.get(id)), was };
     });
+    const parts = [...frameParts, ...others.map(lead)];
     // The outline without handles (M.dragging is set), carried along with the items.
     M.drawOverlay();
     const outline = layerGroup("selection");
     layer.append(outline.cloneNode(true));
     outline.style.display = "none";
     M.mapEl.classList.add("moving");
-    return { kind: "move", start, parts, moved: { x: 0, y: 0 }, outline };
+    return { kind: "move", start, parts, passengers, moved: { x: 0, y: 0 }, outline, targets: M.frames.targets(frames) };
   }
 
   const snap = (value) => (M.snap ? Math.round(value / 10) * 10 : Math.round(value));
@@ -127,6 +159,9 @@
       part.to = { x: snap(part.pos.x + p.x - g.start.x), y: snap(part.pos.y + p.y - g.start.y) };
     }
     placeDragBox(g);
+    // The frame the first item that may change frames would land in, outlined.
+    const free = g.parts.find((part) => part.free);
+    M.frames.showTarget(free ? M.frames.frameAt(g.targets, free.to) : null);
   }
   // A zoom or pan during a drag: the box follows the new view.
   M.on("view", () => {
@@ -140,8 +175,19 @@
     for (const part of g.parts) {
       const to = part.to || part.pos;
       part.el.setAttribute("transform", M.transformOf(part.t.x + to.x - part.pos.x, part.t.y + to.y - part.pos.y, part.t.angle));
+      part.el.classList.remove("lifted");
       part.mark.replaceWith(part.el);
     }
+    // What a frame carried is shown where the service puts it (moved as the frame), until its
+    // redraw comes on the stream.
+    for (const part of g.passengers) {
+      const c = part.carrier;
+      const dx = c && c.to ? c.to.x - c.pos.x : 0;
+      const dy = c && c.to ? c.to.y - c.pos.y : 0;
+      part.el.setAttribute("transform", M.transformOf(part.t.x + dx, part.t.y + dy, part.t.angle));
+      part.mark.replaceWith(part.el);
+    }
+    M.frames.showTarget(null);
     M.dragSvg.textContent = "";
     dragBox.style.transform = "";
     g.outline.style.display = "";
@@ -150,7 +196,29 @@
     const changes = g.parts.filter((p) => p.to && (p.to.x !== p.pos.x || p.to.y !== p.pos.y))
       .map((p) => ({ id: p.id, props: { position: p.to }, version: p.version }));
     M.drawOverlay();
-    if (changes.length) await M.patch(changes, changes.length > 1 ? `Move ${changes.length} items` : "Move");
+    if (!changes.length) return;
+    // Into a frame, out of one, or neither (frames.js): the parent goes with the position.
+    const moved = new Map(g.parts.filter((p) => p.frame && p.to).map((p) => [p.id, p.to]));
+    await M.frames.reparent(changes, moved);
+    const into = changes.filter((c) => c.props.parent).map((c) => c.props.parent);
+    const label = changes.length > 1 ? `Move ${changes.length} items`
+      : into.length ? (into[0] === "panel" ? "Move out of frame" : "Move into frame") : "Move";
+    const ok = await M.patch(changes, label);
+    if (!g.passengers.length) return;
+    // A frame's move refused: what it carried is drawn where it still is.
+    if (!ok) return void M.refresh(g.passengers.map((p) => p.id));
+    // Done: the service moved what it carried, each to a new version. Until their redraws come on
+    // the stream, the page holds them where they now are, and their next write reads the version
+    // first (a drag right after would otherwise start from the old place and version: a 412).
+    for (const part of g.passengers) {
+      const item = M.items.get(part.id);
+      const c = part.carrier;
+      const p = item && item.position;
+      if (p && part.was.position && p.x === part.was.position.x && p.y === part.was.position.y && c && c.to) {
+        item.position = { x: p.x + c.to.x - c.pos.x, y: p.y + c.to.y - c.pos.y };
+      }
+      if (M.versions.get(part.id) === part.was.version) M.versions.delete(part.id);
+    }
   }
 
   // ---- resizing, rotating, connecting ---------------------------------------------------------
@@ -224,7 +292,8 @@
         gesture.line = svgEl("line", { class: "rubber", x1: from.x, y1: from.y, x2: from.x, y2: from.y, "vector-effect": "non-scaling-stroke" }, M.layer);
       }
       M.mapEl.classList.add("moving");
-    } else if (group) {
+    } else if (group && !(M.canEdit && M.selectMode && M.isFrameEl(group))) {
+      // (In "Box select" mode a box may start on a frame, as on the empty map.)
       const id = group.dataset.itemId;
       if (e.shiftKey) {
         const next = new Set(M.selection);
@@ -307,6 +376,8 @@
       g.rect.remove();
       const hit = [...M.svg.querySelectorAll(":scope > .item:not(.culled)")].filter((el) => {
         const r = el.getBoundingClientRect();
+        // A frame only when the box holds all of it (a box drawn inside a frame selects what it holds).
+        if (M.isFrameEl(el)) return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
         return r.right >= box.left && r.left <= box.right && r.bottom >= box.top && r.top <= box.bottom;
       }).map((el) => el.dataset.itemId);
       M.select(g.add ? [...new Set([...M.selection, ...hit])] : hit);

@@ -24,6 +24,8 @@
 // - Presence (presence.js): who is here, their cursors and selections.
 // - Comments (comments.js): pins and the panel's threads; the stream's `comment.*` changes go
 //   there ("comment-change"), not to the item redraws.
+// - Frames (frames.js): drawn under every other item (`place` keeps that for new fragments); a
+//   moved frame carries what it holds, a drop puts items into or out of frames.
 //
 // Pans and zooms by changing the SVG viewBox (mouse drag, wheel, one- and two-finger touch;
 // gestures.js), centres and highlights the `node` item, and follows changes through the
@@ -386,7 +388,9 @@
     }
   }
 
-  // Puts a fresh fragment `<g>` in place of the drawn one, or in creation order when new.
+  // Puts a fresh fragment `<g>` in place of the drawn one, or in creation order when new. Frames
+  // are the bottom layer (as the renderer draws them): a new frame goes before every other item,
+  // after the frames made before it; any other new item after every frame (frames.js).
   function place(fresh) {
     const id = fresh.dataset.itemId;
     // Being dragged here: the drop writes it and draws it again.
@@ -404,7 +408,9 @@
       }
       return;
     }
-    const after = [...M.svg.querySelectorAll(":scope > .item")].find((g) => g.dataset.itemId > id);
+    const frame = M.isFrameEl(fresh);
+    const after = [...M.svg.querySelectorAll(":scope > .item")].find((g) =>
+      frame ? !M.isFrameEl(g) || g.dataset.itemId > id : !M.isFrameEl(g) && g.dataset.itemId > id);
     if (after) after.before(fresh);
     else M.svg.append(fresh);
   }

@@ -11,7 +11,7 @@
 
   // field → (item → the property it sets, or null when the item has none)
   const FIELDS = {
-    fill: (item) => (item.itemType === "shape" ? "fillColor" : TEXT_TYPES.has(item.itemType) ? "backgroundColor" : null),
+    fill: (item) => (item.itemType === "shape" || item.itemType === "frame" ? "fillColor" : TEXT_TYPES.has(item.itemType) ? "backgroundColor" : null),
     stroke: (item) => (item.itemType === "shape" || item.itemType === "connector" ? "strokeColor" : null),
     text: (item) => (TEXT_TYPES.has(item.itemType) ? "textColor" : null),
     font: (item) => (TEXT_TYPES.has(item.itemType) ? "fontSize" : null),

@@ -36,8 +36,9 @@ pub(crate) struct Nav {
     pub current: &'static str,
 }
 
-const NAV_LINKS: [(&str, &str); 5] = [
+const NAV_LINKS: [(&str, &str); 6] = [
     ("/account/projects", "Projects"),
+    ("/account/mentions", "Mentions"),
     ("/account/api-tokens", "API tokens"),
     ("/account/apps", "Connected apps"),
     ("/account/password", "Password"),

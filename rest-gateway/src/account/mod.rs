@@ -35,6 +35,7 @@ pub(crate) mod consent;
 pub(crate) mod cookies;
 pub(crate) mod failure;
 pub(crate) mod html;
+pub(crate) mod mentions;
 pub(crate) mod oauth;
 pub(crate) mod pages;
 pub(crate) mod security;
@@ -71,6 +72,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/account/apps/{grant_id}/revoke", post(apps::revoke))
         .route("/account/password", get(pages::password).post(pages::change_password))
         .route("/account/activity", get(pages::activity))
+        .route("/account/mentions", get(mentions::page))
         .route("/oauth/authorize", get(consent::page).post(consent::decide))
         .route_layer(axum::middleware::from_fn_with_state(state, security::refuse_cross_site))
         .layer(DefaultBodyLimit::max(MAX_FORM_BYTES))

@@ -84,7 +84,7 @@ pub struct BulkCreated {
 
 /// `POST .../diagrams`.
 #[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a diagram {format, source, position}")]
+#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a diagram {format, source, position, frame}")]
 pub struct DiagramRequest {
     /// `mermaid` (the default).
     #[serde(default)]
@@ -92,9 +92,15 @@ pub struct DiagramRequest {
     pub format: Option<String>,
     /// The diagram's Mermaid text; its first word names the kind (the operation lists them).
     pub source: String,
-    /// Top-left corner of the diagram on the map; absent: right of everything on the map.
+    /// Top-left corner of the diagram on the map; absent: right of everything on the map, or
+    /// inside the frame.
     #[serde(default)]
     pub position: Option<DiagramPosition>,
+    /// Draws the diagram inside this frame (its id; beyond the spec): its outer items become the
+    /// frame's, and the frame grows to hold it.
+    #[serde(default)]
+    #[schema(format = "uuid")]
+    pub frame: Option<String>,
 }
 
 /// A point of the map.

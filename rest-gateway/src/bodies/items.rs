@@ -21,6 +21,9 @@ pub struct WrappedChanges {
     /// The properties to change.
     #[schema(schema_with = wrapped_changes)]
     pub properties: Map<String, Value>,
+    /// Moves the connector (beyond the spec): `panel`, `inbox` or a frame's or shape's id.
+    #[serde(default)]
+    pub parent: Option<String>,
 }
 
 fn wrapped_changes() -> Ref {

@@ -35,6 +35,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("keys.js", JS, include_str!("../../assets/map/keys.js")),
     ("tags.js", JS, include_str!("../../assets/map/tags.js")),
     ("comments.js", JS, include_str!("../../assets/map/comments.js")),
+    ("frames.js", JS, include_str!("../../assets/map/frames.js")),
     ("map.js", JS, include_str!("../../assets/map/map.js")),
     ("map.css", "text/css; charset=utf-8", include_str!("../../assets/map/map.css")),
 ];

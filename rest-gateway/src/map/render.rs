@@ -3,7 +3,8 @@
 //!
 //! Query parameters (all optional): `itemIds` (comma-separated: only these
 //! items), `x`, `y`, `width`, `height` (the region in map units; all four or
-//! none) and `scale` (pixels per map unit, default 1). The gateway only
+//! none), `scale` (pixels per map unit, default 1) and `frame` (a frame and
+//! what it holds, fitted to the frame). The gateway only
 //! translates: it lists the items and fetches image/SVG content through
 //! core-service with the caller's token, so access is checked exactly as for
 //! every other call, and the drawing itself is a pure function.
@@ -46,6 +47,8 @@ struct RenderParams {
     height: Option<f64>,
     /// Pixels per map unit (default 1).
     scale: Option<f64>,
+    /// Only this frame (its id) and what it holds, fitted to the frame unless a region is given.
+    frame: Option<String>,
 }
 
 /// Image and SVG contents fetched at once.
@@ -152,6 +155,7 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
         width: number("width")?,
         height: number("height")?,
         scale: number("scale")?,
+        frame: query_value(query, "frame").map(|f| f.trim().to_ascii_lowercase()).filter(|f| !f.is_empty()),
     };
     let region = match (params.x, params.y, params.width, params.height) {
         (None, None, None, None) => None,
@@ -165,16 +169,26 @@ pub fn options(query: &str) -> Result<RenderOptions, ApiError> {
         return Err(ApiError::invalid("itemIds", "must list at least one item id (comma-separated)"));
     }
     let scale = params.scale.unwrap_or(RenderOptions::default().scale);
-    Ok(RenderOptions { item_ids, region, scale })
+    Ok(RenderOptions { item_ids, region, scale, frame: params.frame })
 }
 
 /// Lists the items, fetches the content the drawing embeds, and draws.
 async fn draw(state: &AppState, project_id: String, query: String, caller: &Caller) -> Result<Drawing, ApiError> {
     let options = options(&query)?;
-    let items = match &options.item_ids {
+    let items = match (&options.frame, &options.item_ids) {
+        // A frame: what it holds (core-service's listing, which refuses anything but a frame of
+        // the project, naming `frame`) and the frame itself.
+        (Some(frame), _) => {
+            let mut items = list_pages(state, &project_id, caller, frame).await?;
+            items.extend(fetch_by_id(state, &project_id, caller, &HashSet::from([frame.clone()])).await?);
+            items
+        }
         // A few named items (the live map redrawing what changed): read each by id, so the cost
-        // follows the change, not the size of the map.
-        Some(ids) if ids.len() <= BY_ID_MAX => fetch_by_id(state, &project_id, caller, ids).await?,
+        // follows the change, not the size of the map; with the containers above them, which
+        // say which frame clips them (read, not drawn).
+        (None, Some(ids)) if ids.len() <= BY_ID_MAX => {
+            with_containers(state, &project_id, caller, fetch_by_id(state, &project_id, caller, ids).await?).await?
+        }
         _ => list_all(state, &project_id, caller).await?,
     };
     let contents = fetch_contents(state, &project_id, caller, &items, &options).await?;
@@ -243,13 +257,48 @@ fn item_refusal(status: &tonic::Status) -> Option<ItemRefusal> {
     }
 }
 
+/// Containers followed up from the named items: a label in a shape in a frame is two steps.
+const CONTAINER_STEPS: usize = 4;
+
+/// `items` and the containers above them (their `parent` items, and theirs), read by id.
+async fn with_containers(
+    state: &AppState,
+    project_id: &str,
+    caller: &Caller,
+    mut items: Vec<Value>,
+) -> Result<Vec<Value>, ApiError> {
+    let mut known: HashSet<String> = items.iter().filter_map(|i| i["itemId"].as_str().map(str::to_owned)).collect();
+    let mut from = 0;
+    for _ in 0..CONTAINER_STEPS {
+        let parents: HashSet<String> = items[from..]
+            .iter()
+            .filter_map(|i| i["parent"].as_str())
+            .filter(|p| !matches!(*p, "panel" | "inbox") && !known.contains(*p))
+            .map(str::to_owned)
+            .collect();
+        if parents.is_empty() {
+            break;
+        }
+        from = items.len();
+        known.extend(parents.iter().cloned());
+        items.extend(fetch_by_id(state, project_id, caller, &parents).await?);
+    }
+    Ok(items)
+}
+
 /// Every item of the project, page by page, as REST item JSON.
 pub async fn list_all(state: &AppState, project_id: &str, caller: &Caller) -> Result<Vec<Value>, ApiError> {
+    list_pages(state, project_id, caller, "").await
+}
+
+/// Every item of the project (or of `frame`, when not empty), page by page, as REST item JSON.
+async fn list_pages(state: &AppState, project_id: &str, caller: &Caller, frame: &str) -> Result<Vec<Value>, ApiError> {
     let page = |page_token: String| async move {
         let request = pb::ListItemsRequest {
             project_id: project_id.to_owned(),
             page_size: Some(ITEMS_PAGE.max),
             page_token,
+            frame: frame.to_owned(),
             ..Default::default()
         };
         let page = state.items.clone().list_items(caller.request(request)?).await?.into_inner();

@@ -35,7 +35,14 @@ pub fn add(components: &mut Components) {
             let body = json_schema::create_body(item_type.properties, OPENAPI);
             components.schemas.insert(name, ordered(body, &order).into());
         }
-        let patch = ordered(json_schema::patch_body(item_type.properties, OPENAPI), &order);
+        let mut patch = json_schema::patch_body(item_type.properties, OPENAPI);
+        let mut patch_order = order.clone();
+        if item_type.name != WRAPPED_UPDATE {
+            // A connector's goes beside its wrapped properties (`WrappedChanges`).
+            patch["properties"]["parent"] = parent_move();
+            patch_order.push("parent");
+        }
+        let patch = ordered(patch, &patch_order);
         if item_type.name == WRAPPED_UPDATE {
             components.schemas.insert(WRAPPED_CHANGES.into(), patch.into());
             components.schemas.insert(patch_name(item_type), WrappedChanges::schema());
@@ -50,6 +57,12 @@ pub fn add(components: &mut Components) {
     for (name, schema) in framing() {
         components.schemas.insert(name.into(), schema.into());
     }
+}
+
+/// The `parent` of an update: moving the item into or out of a container (beyond the spec).
+pub fn parent_move() -> serde_json::Value {
+    json!({"type": "string", "description": "Moves the item (beyond the spec): `panel`, `inbox`, or the id of a \
+        frame, shape or connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is."})
 }
 
 /// The item as `GET .../item/{itemId}` and the listing answer it (`routes::items::item_json`):

@@ -128,6 +128,8 @@ pub async fn arrange_items(
         below) becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk \
         path. `position` is the diagram's \
         top-left corner; without it the diagram goes right of everything on the map, overlapping nothing. \
+        `frame` (beyond the spec) draws it inside that frame: its outer items become the frame's, it starts 40 \
+        units in from the frame's top-left corner unless `position` is given, and the frame grows to hold it. \
         Unsupported syntax is a 400 naming the line and column (field `source`). The answer lists every item id \
         and maps each Mermaid node id to its shape.",
     params(("projectId" = String, Path, format = "uuid")),
@@ -152,6 +154,7 @@ pub async fn create_diagram(
             x: body.position.as_ref().map(|p| p.x),
             y: body.position.as_ref().map(|p| p.y),
             task_id: None,
+            frame: body.frame,
         };
         let request = with_idempotency_key(caller.request(request)?, &headers)?;
         let reply = state.items.clone().create_diagram(request).await?;

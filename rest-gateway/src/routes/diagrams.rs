@@ -294,6 +294,9 @@ pub async fn delete(
         ("format" = Option<String>, Query, description = "`mermaid` (the default)."),
         ("region" = Option<String>, Query, description = "Only items whose drawn box meets this rectangle of the map, \
             written `x,y,width,height` (as the item listing's `region`)."),
+        ("frame" = Option<String>, Query, format = "uuid", description = "Only this frame and what it holds (beyond \
+            the spec), written as a subgraph titled as the frame. Anything that is not a frame of the project is a \
+            400 naming `frame`."),
     ),
     responses((status = 200, description = "The text.", body = crate::bodies::diagrams::ExportedText))
 )]
@@ -311,6 +314,7 @@ pub async fn export(
             project_id,
             format: text_format(&query)?.unwrap_or_else(|| FORMATS[0].to_owned()),
             region: query_value(&query, "region").map(|raw| region(&raw)).transpose()?,
+            frame: query_value(&query, canvas_vocabulary::limits::frames::FILTER),
         };
         let reply = caller
             .idempotent(request, |r| {

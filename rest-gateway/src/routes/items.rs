@@ -225,10 +225,21 @@ pub async fn update(
 ) -> Response {
     let result = async {
         let mut properties = json_object(body)?;
-        if item_type.trim().eq_ignore_ascii_case(WRAPPED_UPDATE) {
-            properties = unwrap_connector_body(properties)?;
-        }
+        let parent = if item_type.trim().eq_ignore_ascii_case(WRAPPED_UPDATE) {
+            let wrapped = unwrap_connector_body(properties)?;
+            properties = wrapped.properties;
+            wrapped.parent
+        } else {
+            // Beside the properties (REST framing): where the item goes, for core-service to check.
+            let key = properties.keys().find(|name| canvas_vocabulary::names::fold_name(name) == "parent").cloned();
+            match key.and_then(|key| properties.remove(&key)) {
+                Some(Value::String(parent)) => Some(parent),
+                Some(Value::Null) | None => None,
+                Some(_) => return Err(ApiError::invalid("parent", "must be panel, inbox or an item id")),
+            }
+        };
         let request = pb::UpdateItemRequest {
+            parent,
             project_id,
             item_type,
             item_id: item_id.clone(),
@@ -245,7 +256,7 @@ pub async fn update(
 }
 
 /// The changes of a connector PATCH, read by the type that writes its schema (`ConnectorPatch`).
-fn unwrap_connector_body(body: Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
+fn unwrap_connector_body(body: Map<String, Value>) -> Result<WrappedChanges, ApiError> {
     // Changes sent bare are the likely mistake: say so, rather than naming the first of them.
     if !body.keys().any(|name| canvas_vocabulary::names::fold_name(name) == "properties") {
         return Err(ApiError::invalid(
@@ -253,8 +264,7 @@ fn unwrap_connector_body(body: Map<String, Value>) -> Result<Map<String, Value>,
             "a connector update must wrap the changed properties: {\"properties\": {...}}",
         ));
     }
-    let wrapped: WrappedChanges = crate::bodies::from_value(Value::Object(body))?;
-    Ok(wrapped.properties)
+    crate::bodies::from_value(Value::Object(body))
 }
 
 /// `DELETE /{itemId}`
@@ -307,7 +317,7 @@ pub(crate) fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
     Ok(prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 })
 }
 
-/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=&region=&text=&changedSince=&tag=`
+/// `GET /api/v2/projects/{projectId}/items?type=&parent=&limit=&cursor=&region=&text=&changedSince=&tag=&frame=`
 #[utoipa::path(
     get,
     path = "/api/v2/projects/{projectId}/items",
@@ -329,6 +339,8 @@ pub(crate) fn timestamp(raw: &str) -> Result<prost_types::Timestamp, ApiError> {
             after this time (RFC 3339)."),
         ("tag" = Option<String>, Query, description = "Only items carrying this tag: its id, or its name ignoring case \
             (beyond the spec). A tag the project does not have is a 400 naming `tag`."),
+        ("frame" = Option<String>, Query, format = "uuid", description = "Only what this frame holds, at any depth \
+            (beyond the spec): the frame's id. Anything that is not a frame of the project is a 400 naming `frame`."),
         ("If-None-Match" = Option<String>, Header, description = "ETags the client holds (weak comparison) or `*`: \
             a 304 without a body while the page is unchanged."),
     ),
@@ -360,6 +372,7 @@ pub async fn list(
             text_contains: query_value(&query, "text").unwrap_or_default(),
             changed_since: query_value(&query, "changedSince").map(|raw| timestamp(&raw)).transpose()?,
             tag: query_value(&query, canvas_vocabulary::limits::tags::FILTER).unwrap_or_default(),
+            frame: query_value(&query, canvas_vocabulary::limits::frames::FILTER).unwrap_or_default(),
         };
         let reply = caller
             .idempotent(request, |r| {

@@ -54,13 +54,13 @@ async fn status_of(app: &TestApp, user: &TestUser, project: &str, id: &str) -> S
 }
 
 /// The project's events after `after` (seq), oldest first: (kind, subject id, payload).
-async fn events_after(app: &TestApp, project: &str, after: i64) -> Vec<(String, String, Value)> {
+pub(crate) async fn events_after(app: &TestApp, project: &str, after: i64) -> Vec<(String, String, Value)> {
     let project = ProjectId::from_uuid(uuid::Uuid::parse_str(project).unwrap());
     let rows = app.core.stores().items.project_events(project, after, 10_000).await.unwrap();
     rows.into_iter().map(|e| (e.kind.as_str().to_owned(), e.subject_id.to_string(), e.payload)).collect()
 }
 
-async fn last_seq(app: &TestApp, project: &str) -> i64 {
+pub(crate) async fn last_seq(app: &TestApp, project: &str) -> i64 {
     let project = ProjectId::from_uuid(uuid::Uuid::parse_str(project).unwrap());
     app.core.stores().items.project_last_seq(project).await.unwrap()
 }
@@ -77,7 +77,8 @@ pub(crate) fn assert_every_parent_resolves(items: &[Value]) {
             holder.unwrap_or_else(|| panic!("{} is inside {parent}, which is not in the listing", item["itemId"]));
         let (holder_type, child_type) = (holder["itemType"].as_str().unwrap(), item["itemType"].as_str().unwrap());
         assert!(
-            holder_type == "shape" || (holder_type == "connector" && child_type == "label"),
+            (matches!(holder_type, "shape" | "frame") && child_type != "frame")
+                || (holder_type == "connector" && child_type == "label"),
             "a {holder_type} holds a {child_type}"
         );
     }

@@ -154,6 +154,7 @@ async fn label_calls_over_grpc(backend: Backend) {
                 expected_version: None,
                 expected_versions: None,
                 preconditions: None,
+                parent: None,
             },
             &owner.token,
         ))

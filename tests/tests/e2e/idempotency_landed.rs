@@ -167,7 +167,7 @@ async fn a_diagram_whose_answer_was_lost_is_answered_from_what_it_wrote(backend:
     let (core, first_who, seen) = (app.core.clone(), who.clone(), made.clone());
     let first = async move {
         let source = "flowchart LR\n  a[Start] --> b{Choose}\n  b -->|yes| c[Done]";
-        let created = core.items().create_diagram(&first_who, project_id, "mermaid", source, None).await?;
+        let created = core.items().create_diagram(&first_who, project_id, "mermaid", source, None, None).await?;
         *seen.lock().unwrap() = Some(created);
         Err(CoreError::unavailable(Dependency::Database, "the connection broke at the commit", 1))
     };

@@ -11,26 +11,12 @@ use std::time::Duration;
 
 use canvas_tests::{backend_tests, Backend, TestApp};
 use core_service::domain::ProjectRole;
-use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::browser::{artifacts_dir, require_browser, run_script};
-use crate::support::send;
+use crate::map_editor::create;
 
 backend_tests!(three_people_comment_on_one_map);
-
-async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Value) -> String {
-    let reply = send(
-        app,
-        Method::POST,
-        &app.item_url(project, &format!("/panel/{kind}?jsonCasing=camel")),
-        Some(token),
-        Some(body),
-    )
-    .await;
-    assert!(reply.status.is_success(), "{}", reply.body);
-    reply.body["itemId"].as_str().unwrap().to_owned()
-}
 
 async fn three_people_comment_on_one_map(backend: Backend) {
     require_browser();

@@ -33,7 +33,8 @@ enum SignIn {
     Session,
 }
 
-async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Value) -> String {
+/// Creates an item on the canvas with the `Authorization` value `token`; answers its id.
+pub(crate) async fn create(app: &TestApp, token: &str, project: &str, kind: &str, body: Value) -> String {
     let reply = send(
         app,
         Method::POST,

@@ -257,7 +257,7 @@ async fn answers_json_or_sse_by_accept(backend: Backend) {
         assert!(raw.header("content-type").starts_with("application/json"), "{accept}: {:?}", raw.headers);
         let body: Value = serde_json::from_str(&raw.text).expect("one JSON body");
         assert_eq!(body["id"], 7);
-        assert_eq!(body["result"]["tools"].as_array().map(Vec::len), Some(29), "{body}");
+        assert_eq!(body["result"]["tools"].as_array().map(Vec::len), Some(30), "{body}");
     }
 
     for accept in ["text/event-stream", "application/json;q=0.5, text/event-stream"] {
@@ -267,7 +267,7 @@ async fn answers_json_or_sse_by_accept(backend: Backend) {
         assert!(raw.text.lines().any(|l| l.starts_with("data:")), "{}", raw.text);
         let message = raw.json();
         assert_eq!(message["id"], 7);
-        assert_eq!(message["result"]["tools"].as_array().map(Vec::len), Some(29), "{message}");
+        assert_eq!(message["result"]["tools"].as_array().map(Vec::len), Some(30), "{message}");
     }
 
     let raw = post(&app, Some(&owner.bearer()), "text/html", list).await;
@@ -325,7 +325,7 @@ async fn malformed_requests_get_json_rpc_errors(backend: Backend) {
     let answers = answers.as_array().expect("a batch answer");
     assert_eq!(answers.len(), 2, "{answers:?}");
     assert_eq!(answers[0]["id"], 1);
-    assert_eq!(answers[1]["result"]["tools"].as_array().map(Vec::len), Some(29));
+    assert_eq!(answers[1]["result"]["tools"].as_array().map(Vec::len), Some(30));
 }
 
 async fn both_protocol_eras_negotiate(backend: Backend) {

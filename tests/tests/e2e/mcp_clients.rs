@@ -83,7 +83,7 @@ async fn inspector_cli_lists_tools() {
         .as_array()
         .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(names.len(), 29, "{listing}");
+    assert_eq!(names.len(), 30, "{listing}");
     for name in [
         "list_projects",
         "find_item",

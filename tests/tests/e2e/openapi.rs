@@ -12,7 +12,7 @@ use serde_json::Value;
 /// Every route of `rest_gateway::router` (routes/mod.rs, map/mod.rs, openapi/mod.rs), as
 /// `(method, path)` in the document's spelling. The generic item routes are listed per type.
 fn served_routes() -> BTreeSet<(String, String)> {
-    const TYPES: [&str; 8] = ["label", "sticky-note", "shape", "connector", "web", "image", "document", "svg"];
+    const TYPES: [&str; 9] = ["label", "sticky-note", "shape", "connector", "web", "image", "document", "svg", "frame"];
     let item = "/api/v2/projects/{projectId}/item";
     let hooks = "/api/v2/projects/{projectId}/webhooks";
     let mut routes: Vec<(&str, String)> = vec![

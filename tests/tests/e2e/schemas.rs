@@ -196,7 +196,12 @@ async fn openapi_item_schemas_are_core_service_tables() {
             // The changes arrive wrapped, and only so.
             assert_eq!(patch["required"], json!(["properties"]), "{patch}");
             assert_eq!(patch["additionalProperties"], json!(false), "{patch}");
+            assert!(patch["properties"]["parent"].is_object(), "the wrapped update takes `parent` too: {patch}");
             patch = patch["properties"]["properties"].clone();
+        } else {
+            // Beside the properties, the framing member that moves the item (docs/ITEMS.md).
+            let parent = patch["properties"].as_object_mut().and_then(|p| p.remove("parent"));
+            assert_eq!(parent.map(|p| p["type"].clone()), Some(json!("string")), "{name}: a patch takes `parent`");
         }
         errors.extend(body_errors(&patch, &changeable, false, false).into_iter().map(|e| format!("patch {name}.{e}")));
         // Reads: every property by its PascalCase name, the derived ones too, and the identity.

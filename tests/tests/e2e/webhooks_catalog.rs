@@ -23,7 +23,8 @@ use crate::webhooks_delivery::create_hook;
 
 backend_tests!(every_body_of_every_kind_and_item_type_validates_against_the_published_catalog);
 
-const ITEM_TYPES: [&str; 8] = ["label", "sticky-note", "shape", "connector", "web", "image", "document", "svg"];
+const ITEM_TYPES: [&str; 9] =
+    ["label", "sticky-note", "shape", "connector", "web", "image", "document", "svg", "frame"];
 const SVG: &str =
     r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#;
 
@@ -42,12 +43,15 @@ async fn every_body_of_every_kind_and_item_type_validates_against_the_published_
         {"ref": "site", "type": "web", "properties": {"url": "https://example.org/"}},
         {"ref": "line", "type": "connector", "properties": {"startPoint": {"itemId": "ref:box"},
             "endPoint": {"itemId": "ref:label", "decorator": "Arrow"}}},
-        {"ref": "caption", "type": "label", "parent": "ref:line", "properties": {"text": "calls"}}
+        {"ref": "caption", "type": "label", "parent": "ref:line", "properties": {"text": "calls"}},
+        {"ref": "area", "type": "frame", "properties": {"title": "Area"}},
+        {"ref": "held", "type": "sticky-note", "parent": "ref:area", "properties": {"text": "moves with its frame"}}
     ]);
     let reply = bulk(app, &owner, &project, batch).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
     // The answer lists the batch in request order.
-    let kinds = ["shape", "sticky-note", "label", "web", "connector", "label"];
+    // Moving the frame moves the note it holds: an `item.updated` with its `reason`.
+    let kinds = ["shape", "sticky-note", "label", "web", "connector", "label", "frame", "sticky-note"];
     let created = reply.body["items"].as_array().unwrap();
     let mut ids: Vec<(String, String)> =
         kinds.iter().zip(created).map(|(k, i)| ((*k).to_owned(), i["itemId"].as_str().unwrap().to_owned())).collect();
@@ -76,8 +80,9 @@ async fn every_body_of_every_kind_and_item_type_validates_against_the_published_
     let url = app.item_url(&project, &format!("/label/{label}"));
     let reset = send(app, Method::PATCH, &url, Some(&owner.bearer()), Some(json!({"textColor": null}))).await;
     assert_eq!(reset.status, StatusCode::OK, "{}", reset.body);
-    // Deletes: the container first (its child goes with it, the connector is detached), then the rest.
-    for (_, id) in [&ids[0], &ids[4], &ids[2], &ids[3], &ids[6], &ids[7], &ids[8]] {
+    // Deletes: the container first (its child goes with it, the connector is detached), then the
+    // rest; the frame takes the note it holds.
+    for (_, id) in [&ids[0], &ids[4], &ids[2], &ids[3], &ids[6], &ids[8], &ids[9], &ids[10]] {
         let reply =
             send(app, Method::DELETE, &app.item_url(&project, &format!("/{id}")), Some(&owner.bearer()), None).await;
         assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);

@@ -164,8 +164,8 @@ pub struct ItemTypeDef {
     pub creation: Creation,
 }
 
-/// The eight item types of the spec, in its order.
-pub const ITEM_TYPES: [ItemTypeDef; 8] = [
+/// The eight item types of the spec, in its order, then the frame (beyond the spec).
+pub const ITEM_TYPES: [ItemTypeDef; 9] = [
     ItemTypeDef { name: ItemType::Label.as_str(), properties: LABEL, creation: Creation::Json },
     ItemTypeDef { name: ItemType::StickyNote.as_str(), properties: STICKY_NOTE, creation: Creation::Json },
     ItemTypeDef { name: ItemType::Shape.as_str(), properties: SHAPE, creation: Creation::Json },
@@ -174,6 +174,7 @@ pub const ITEM_TYPES: [ItemTypeDef; 8] = [
     ItemTypeDef { name: ItemType::Image.as_str(), properties: IMAGE, creation: Creation::JsonOrUpload },
     ItemTypeDef { name: ItemType::Document.as_str(), properties: DOCUMENT, creation: Creation::UploadOnly },
     ItemTypeDef { name: ItemType::Svg.as_str(), properties: SVG, creation: Creation::UploadOnly },
+    ItemTypeDef { name: ItemType::Frame.as_str(), properties: FRAME, creation: Creation::Json },
 ];
 
 /// The item type named `name` exactly (the canonical spelling).

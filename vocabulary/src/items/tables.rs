@@ -156,3 +156,15 @@ pub const SVG: &[PropertyDef] = &[
     FILE_FACTS[2],
     TAGS,
 ];
+
+/// Frames (beyond the spec; docs/ITEMS.md "Frames"): a titled rectangle that holds items and moves
+/// them with it. Never scaled or turned, so what it holds is clipped to an upright box.
+pub const FRAME: &[PropertyDef] = &[
+    POSITION,
+    PropertyDef::new("size", Kind::Size).default(r#"{"width":800,"height":600}"#),
+    PropertyDef::new("title", Kind::Name(crate::limits::frames::MAX_TITLE_CHARS))
+        .default(r#""Frame""#)
+        .note("plain text, drawn above the frame's top-left corner"),
+    PropertyDef::new("fillColor", Kind::HexColor).default(theme::FRAME_FILL),
+    TAGS,
+];

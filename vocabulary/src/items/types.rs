@@ -6,7 +6,8 @@ use std::fmt;
 
 use super::{ItemTypeDef, ITEM_TYPES};
 
-/// The eight item types of the spec, in its order (the order of [`ITEM_TYPES`]).
+/// The eight item types of the spec, in its order, and the frame beyond it (docs/ITEMS.md
+/// "Frames"): the order of [`ITEM_TYPES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ItemType {
     Label,
@@ -17,10 +18,12 @@ pub enum ItemType {
     Image,
     Document,
     Svg,
+    /// A titled part of the map that holds items and moves them with it (beyond the spec).
+    Frame,
 }
 
 impl ItemType {
-    pub const ALL: [ItemType; 8] = [
+    pub const ALL: [ItemType; 9] = [
         Self::Label,
         Self::StickyNote,
         Self::Shape,
@@ -29,6 +32,7 @@ impl ItemType {
         Self::Image,
         Self::Document,
         Self::Svg,
+        Self::Frame,
     ];
 
     /// The `itemType` of paths and answers.
@@ -42,6 +46,7 @@ impl ItemType {
             Self::Image => "image",
             Self::Document => "document",
             Self::Svg => "svg",
+            Self::Frame => "frame",
         }
     }
 
@@ -125,7 +130,7 @@ mod tests {
         assert_eq!(ItemType::named("Sticky-Note"), None);
         assert_eq!(
             UnknownItemType.to_string(),
-            "invalid item type: must be one of label, sticky-note, shape, connector, web, image, document, svg"
+            "invalid item type: must be one of label, sticky-note, shape, connector, web, image, document, svg, frame"
         );
     }
 }

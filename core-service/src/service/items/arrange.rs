@@ -18,6 +18,7 @@ use super::ItemsService;
 use crate::domain::{EventKind, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation};
 use crate::service::Principal;
+use crate::storage::ItemRow;
 use canvas_diagram::arrange::{arrange, Node, Style};
 use canvas_items::connector::Frame;
 use canvas_items::ItemType;
@@ -64,6 +65,8 @@ impl ItemsService {
         }
         CoreError::ask_first(ask_above, ids.len(), "move")?;
         let _turns = self.item_locks.lock_many(&ids).await;
+        // A frame arranged takes what it holds along: creates into containers wait meanwhile.
+        let _moving = self.container_turns.empty(project).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
         loop {
             let (changes, events, answer) = self.plan_arrangement(who, project, items, &ids, style, origin).await?;
@@ -154,6 +157,13 @@ impl ItemsService {
                 json!({"parent": current.parent.to_string(), "new": new, "old": old}),
             ));
             answer.push(Written { item: *id, item_type, version: row.version });
+            // A frame takes what it holds along, except what is arranged itself (`frames.rs`).
+            for held in self.moved_with(who, &current, &stored, props(&row)).await? {
+                if !ids.contains(&held.row.id) && !changes.iter().any(|(c, _): &(ItemRow, i64)| c.id == held.row.id) {
+                    events.push(held.event);
+                    changes.push((held.row, held.expected_version));
+                }
+            }
             changes.push((row, current.version));
         }
         Ok((changes, events, answer))

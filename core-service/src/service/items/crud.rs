@@ -51,6 +51,8 @@ pub struct ListQuery {
     pub matching: ItemMatch,
     /// Only items carrying this tag: its id or its name (ignoring case), as the client sent it.
     pub tag: Option<String>,
+    /// Only what this frame holds, at any depth (its id, as the client sent it).
+    pub frame: Option<String>,
 }
 
 /// A file sent with a create (the multipart form, or MCP `upload_image`).
@@ -140,6 +142,9 @@ impl ItemsService {
     /// updates are all applied, each with its own `item.updated` event, in the order they got the
     /// lock. The update applies only while `conditions` hold (HTTP `If-Match`, `If-None-Match`,
     /// `If-Unmodified-Since`; `preconditions.rs`), checked against the state it changes.
+    /// `parent`, when given, moves the item into or out of a container in the same write, and a
+    /// frame that moves takes what it holds along (`frames.rs`).
+    #[allow(clippy::too_many_arguments)]
     pub async fn update_item(
         &self,
         who: &Principal,
@@ -147,9 +152,11 @@ impl ItemsService {
         item_type: Option<&str>,
         item: ItemId,
         patch: Map<String, Value>,
+        parent: Option<&str>,
         conditions: Preconditions,
     ) -> CoreResult<Written> {
         let named_type = item_type.map(ItemType::parse).transpose().map_err(Invalid::from)?;
+        let parent = parent.map(Parent::parse).transpose()?;
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         let _turn = self.item_locks.lock(item).await;
         let deadline = Instant::now() + WRITE_DEADLINE;
@@ -171,15 +178,32 @@ impl ItemsService {
             if actual_type == ItemType::Connector {
                 self.check_attachments(project, &updated, Some(item)).await?;
             }
+            let moved_to = parent.filter(|p| *p != current.parent);
+            let container = match moved_to {
+                Some(to) => self.check_move(project, &current, to).await?,
+                None => None,
+            };
+            // Creates into a frame wait while it moves, so none lands at its old place unmoved.
+            let _moving = match actual_type {
+                ItemType::Frame => Some(self.container_turns.empty(project).await),
+                _ => None,
+            };
+            let held = self.moved_with(who, &current, stored, &updated).await?;
             let (new, old) = changed_properties(stored, &updated);
-            let row = next_version(&current, who, updated);
-            let payload = json!({"parent": current.parent.to_string(), "new": new, "old": old});
+            let mut row = next_version(&current, who, updated);
+            let mut payload = json!({"parent": current.parent.to_string(), "new": new, "old": old});
+            if let Some(to) = moved_to {
+                row.parent = to;
+                payload["parent"] = json!(to.to_string());
+                payload["oldParent"] = json!(current.parent.to_string());
+            }
             let event = item_event(who, project, item, actual_type, EventKind::ItemUpdated, payload);
             let mut attached = attachments(actual_type, row.properties.as_object().unwrap_or(&Map::new()));
             if let Some(props) = row.properties.as_object() {
                 attached.extend(self.tags_added(project, props, Some(stored), "tags").await?);
             }
-            if written(self.store.update_item(&row, current.version, &event, &attached).await)? {
+            attached.extend(container);
+            if written(self.store.update_item(&row, current.version, &event, &attached, &held).await)? {
                 self.outbox_written();
                 return Ok(Written { item, item_type: actual_type, version: row.version });
             }
@@ -231,10 +255,8 @@ impl ItemsService {
         };
         let item_type = match query.item_type.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
             Some(raw) => Some(ItemType::parse(raw).map_err(|_| {
-                CoreError::invalid(
-                    "type",
-                    "must be one of label, sticky-note, shape, connector, web, image, document, svg",
-                )
+                let names: Vec<&str> = ItemType::ALL.iter().map(|t| t.as_str()).collect();
+                CoreError::invalid("type", format!("must be one of {}", names.join(", ")))
             })?),
             None => None,
         };
@@ -257,6 +279,9 @@ impl ItemsService {
             tag,
             limit: limit + 1,
         };
+        if let Some(raw) = query.frame.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+            return self.list_in_frame(project, raw, &filter, limit, &query.matching).await;
+        }
         let mut rows = if query.matching.is_active() {
             // Read on in creation order until a page (and one more, for the cursor) matches.
             filter.limit = SCAN_PAGE;

@@ -68,6 +68,7 @@ impl ItemsService {
         project: ProjectId,
         format: &str,
         region: Option<Region>,
+        frame: Option<&str>,
     ) -> CoreResult<(String, String)> {
         let format = format.trim().to_ascii_lowercase();
         let format = if format.is_empty() { FORMATS[0].to_owned() } else { format };
@@ -75,6 +76,15 @@ impl ItemsService {
             return Err(CoreError::invalid("format", format!("must be one of: {}", FORMATS.join(", "))));
         }
         let mut rows = Vec::new();
+        if let Some(raw) = frame.map(str::trim).filter(|f| !f.is_empty()) {
+            // The frame is the flowchart's subgraph around what it holds.
+            self.access.require_role(who, project, crate::domain::ProjectRole::Viewer).await?;
+            let (frame, held) = self.frame_filter(project, raw).await?;
+            let mut rows = self.present(project, std::iter::once(frame).chain(held).collect()).await?;
+            let matching = ItemMatch::new(region, None, None);
+            rows.retain(|row| matching.matches(row));
+            return Ok((format, write_mermaid(&rows, None)));
+        }
         let mut cursor = None;
         loop {
             let query = ListQuery {

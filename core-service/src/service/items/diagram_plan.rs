@@ -40,6 +40,8 @@ pub(super) struct Prior {
     /// Connectors people drew between two of those items: a new link of the source between the
     /// same two items, in the same direction, adopts one of them instead of drawing a second.
     pub people: Vec<ItemRow>,
+    /// Where the diagram's outer items go: the canvas, or the frame it was drawn into.
+    pub outer: Parent,
 }
 
 /// Everything a diagram write changes.
@@ -102,7 +104,7 @@ pub(super) fn plan(
         let of = |reference: &str| index.get(reference).copied();
         resolved[i].parent = match p.parent.as_deref().and_then(of) {
             Some(j) => Parent::Item(ItemId::from_uuid(resolved[j].id)),
-            None => Parent::Panel,
+            None => prior.outer,
         };
         let mut props = match &p.properties {
             Value::Object(map) => map.clone(),

@@ -20,10 +20,13 @@ use super::ItemsService;
 use crate::domain::{DiagramId, ItemId, ProjectId, ProjectRole};
 use crate::error::{CoreError, CoreResult, FieldViolation, ViolationReason};
 use crate::service::{page_size, Principal};
-use crate::storage::{DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, LandedDiagram, RecordChange};
+use crate::storage::{
+    Attachment, DependentUpdate, DiagramRow, DiagramWrite, ElementRow, ItemRow, LandedDiagram, RecordChange,
+};
 use canvas_diagram::{Diagram, PlannedItem};
-use canvas_items::connector;
+use canvas_items::{connector, Parent};
 use canvas_vocabulary::limits::DIAGRAMS_PAGE;
+use serde_json::Value;
 
 /// A record as readers see it: the element map lists only items that still exist.
 #[derive(Debug, Clone)]
@@ -82,7 +85,7 @@ impl ItemsService {
         who: &Principal,
         project: ProjectId,
         (format, source, diagram): (&str, &str, &Diagram),
-        origin: (f64, f64),
+        (origin, outer): ((f64, f64), Parent),
         planned: Vec<PlannedItem>,
     ) -> CoreResult<DiagramWritten> {
         let id = DiagramId::new();
@@ -106,8 +109,12 @@ impl ItemsService {
             project,
             id,
             planned,
-            &Prior { elements: Vec::new(), items: HashMap::new(), people: Vec::new() },
+            &Prior { elements: Vec::new(), items: HashMap::new(), people: Vec::new(), outer },
         )?;
+        let mut change = change;
+        if let Parent::Item(frame) = outer {
+            change.attached.push(Attachment::item("frame", frame));
+        }
         self.commit_diagram(&record, RecordChange::Insert, &change, Vec::new()).await?;
         Ok(answer(id, 1, change))
     }
@@ -275,8 +282,16 @@ impl ItemsService {
         let elements = self.store.diagram_elements(id).await?;
         let rows = self.store.diagram_items(project, id).await?;
         let people = self.connectors_between(project, &rows).await?;
-        let items = rows.into_iter().map(|i| (i.id.uuid(), i)).collect();
-        Ok(Prior { elements, items, people })
+        let items: HashMap<Uuid, ItemRow> = rows.into_iter().map(|i| (i.id.uuid(), i)).collect();
+        // The parent the diagram gave an item that is none of its own: the frame it was drawn into.
+        let own: HashSet<Uuid> = elements.iter().map(|e| e.item_id.uuid()).collect();
+        let outer = elements
+            .iter()
+            .filter_map(|e| e.planned.get("parent").and_then(Value::as_str))
+            .filter_map(|raw| Parent::parse(raw).ok())
+            .find(|p| matches!(p, Parent::Item(id) if !own.contains(&id.uuid())))
+            .unwrap_or(Parent::Panel);
+        Ok(Prior { elements, items, people, outer })
     }
 
     /// The connectors people drew between two of `own` (the diagram's items), which are not the

@@ -39,6 +39,7 @@ impl ItemsService {
         format: &str,
         source: &str,
         position: Option<(f64, f64)>,
+        frame: Option<&str>,
     ) -> CoreResult<DiagramCreated> {
         self.access.require_role(who, project, ProjectRole::Editor).await?;
         if !FORMATS.iter().any(|f| f.eq_ignore_ascii_case(format.trim())) {
@@ -49,9 +50,14 @@ impl ItemsService {
         // defect.
         let diagram = super::diagram_records::parse_source(source)?;
         let scene = canvas_diagram::layout(&diagram);
-        let origin = match position {
-            Some(at) => at,
-            None => {
+        let frame = match frame.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(raw) => Some(self.named_frame(project, raw).await?),
+            None => None,
+        };
+        let origin = match (position, &frame) {
+            (Some(at), _) => at,
+            (None, Some(frame)) => super::frames::inside(frame),
+            (None, None) => {
                 let free = self.free_space(project).await?;
                 check_origin(Some(free)).map_err(|_| {
                     CoreError::invalid(
@@ -63,8 +69,17 @@ impl ItemsService {
             }
         };
         let planned = canvas_diagram::to_items(&scene, origin);
+        let outer = match &frame {
+            Some(frame) => {
+                let (width, height) = canvas_diagram::scene_bounds(&scene);
+                self.grow_frame(who, frame, (origin.0, origin.1, width, height)).await?;
+                Parent::Item(frame.id)
+            }
+            None => Parent::Panel,
+        };
         // The items and the record remembering them commit together (`diagram_records.rs`).
-        let written = self.write_new_diagram(who, project, (format, source, &diagram), origin, planned).await?;
+        let written =
+            self.write_new_diagram(who, project, (format, source, &diagram), (origin, outer), planned).await?;
         Ok(DiagramCreated { item_ids: written.item_ids, nodes: written.nodes, diagram: written.diagram })
     }
 }

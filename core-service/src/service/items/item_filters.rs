@@ -83,13 +83,14 @@ impl ItemMatch {
 }
 
 /// The text a `text` filter searches: a label's or sticky note's text (HTML reduced to text), a
-/// web item's url, a file's name. Shapes and connectors hold none.
+/// web item's url, a file's name, a frame's title. Shapes and connectors hold none.
 fn searchable_text(item_type: ItemType, props: &serde_json::Map<String, Value>) -> Option<String> {
     let get = |name: &str| props.get(name).and_then(Value::as_str);
     match item_type {
         ItemType::Label | ItemType::StickyNote => get("text").map(canvas_html::to_text),
         ItemType::Web => get("url").map(str::to_owned),
         ItemType::Image | ItemType::Document | ItemType::Svg => get("fileName").map(str::to_owned),
+        ItemType::Frame => get("title").map(str::to_owned),
         ItemType::Shape | ItemType::Connector => None,
     }
 }

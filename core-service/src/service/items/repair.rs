@@ -131,7 +131,7 @@ impl ItemsService {
         let payload = json!({"parent": to.to_string(), "new": {}, "old": {},
             "oldParent": row.parent.to_string(), "reason": "repair: moved out of an item that may not hold it"});
         let event = item_event(&who, project, row.id, row.item_type, EventKind::ItemUpdated, payload);
-        let done = self.store.update_item(&next, row.version, &event, &[]).await?;
+        let done = self.store.update_item(&next, row.version, &event, &[], &[]).await?;
         if done {
             self.outbox_written();
         }

@@ -9,7 +9,7 @@ use super::sqlite_reads::Inline;
 use super::ItemsStore;
 use crate::error::CoreError;
 use crate::storage::outbox::insert_event;
-use crate::storage::{db_error, Attachment, ItemRow, NewEvent, Storage};
+use crate::storage::{db_error, Attachment, DependentUpdate, ItemRow, NewEvent, Storage};
 
 type Result<T> = std::result::Result<T, CoreError>;
 
@@ -244,14 +244,16 @@ impl ItemsStore {
     }
 
     /// Writes a new version of an item and its `item.updated` event, provided
-    /// nobody changed the item since `expected_version` was read. Returns
-    /// false on such a race; the caller reads again and retries.
+    /// nobody changed the item since `expected_version` was read, with the `dependents` that go
+    /// with it (what a moving frame holds), each at its own expected version. Returns false on
+    /// such a race; the caller reads again and retries.
     pub async fn update_item(
         &self,
         item: &ItemRow,
         expected_version: i64,
         event: &NewEvent,
         attached: &[Attachment],
+        dependents: &[DependentUpdate],
     ) -> Result<bool> {
         let lock = self.share_lock();
         with_write_pool!(self, pool => {
@@ -263,6 +265,12 @@ impl ItemsStore {
                 return Ok(false);
             }
             insert_event!(&mut *tx, event)?;
+            for dependent in dependents {
+                if !update_row!(&mut *tx, &dependent.row, dependent.expected_version) {
+                    return Ok(false);
+                }
+                insert_event!(&mut *tx, &dependent.event)?;
+            }
             tx.commit().await.map_err(db_error)?;
             Ok(true)
         })

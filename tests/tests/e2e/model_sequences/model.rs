@@ -2,8 +2,11 @@
 //! rules in docs/ (not from the code): containers (a shape holds anything, a connector holds
 //! labels, deleting a container deletes what it holds, deepest first), connector ends detached
 //! from deleted items, all-or-nothing bulk creates, diagrams whose node shapes are containers,
-//! and tags (docs/ITEMS.md "Tags": an item carries only live tags of its project; deleting a tag
-//! takes it off its items, an `item.updated` each).
+//! tags (docs/ITEMS.md "Tags": an item carries only live tags of its project; deleting a tag
+//! takes it off its items, an `item.updated` each), and frames (docs/ITEMS.md "Frames": a frame
+//! or shape holds anything but a frame; an update naming `parent` moves an item, never into itself
+//! or what it holds; moving a frame moves everything it holds that has a place of its own, an
+//! `item.updated` each).
 //!
 //! Items are numbered by creation ("slots"); a slot is never reused, so an operation may name a
 //! deleted one (the service must answer 404 or 400 for it).
@@ -22,10 +25,11 @@ pub enum Kind {
     Connector,
     Web,
     Svg,
+    Frame,
 }
 
 impl Kind {
-    pub const JSON: [Kind; 5] = [Kind::Label, Kind::Sticky, Kind::Shape, Kind::Connector, Kind::Web];
+    pub const JSON: [Kind; 6] = [Kind::Label, Kind::Sticky, Kind::Shape, Kind::Connector, Kind::Web, Kind::Frame];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -35,17 +39,19 @@ impl Kind {
             Kind::Connector => "connector",
             Kind::Web => "web",
             Kind::Svg => "svg",
+            Kind::Frame => "frame",
         }
     }
 
     /// docs/DECISIONS.md, "Containers", stated again here on purpose.
     pub fn holds(self, child: Kind) -> bool {
-        self == Kind::Shape || (self == Kind::Connector && child == Kind::Label)
+        (matches!(self, Kind::Shape | Kind::Frame) && child != Kind::Frame)
+            || (self == Kind::Connector && child == Kind::Label)
     }
 
-    /// Whether the sequences change a value of it with `PATCH` (text or fill).
+    /// Whether the sequences change a value of it with `PATCH` (text, fill or title).
     pub fn patchable(self) -> bool {
-        matches!(self, Kind::Label | Kind::Sticky | Kind::Shape)
+        matches!(self, Kind::Label | Kind::Sticky | Kind::Shape | Kind::Frame)
     }
 }
 
@@ -150,6 +156,15 @@ pub enum Op {
     Comment {
         slot: usize,
     },
+    /// Moves an item to another place (an update naming `parent`).
+    Move {
+        slot: usize,
+        to: Place,
+    },
+    /// Moves an item 25 units right (a frame takes what it holds along).
+    Shift {
+        slot: usize,
+    },
 }
 
 /// What the last operation must answer.
@@ -218,6 +233,19 @@ impl Model {
         self.expect.created.push(slot);
         self.expect.events.push(("item.created", slot));
         slot
+    }
+
+    /// Whether `holder` holds `slot` at any depth.
+    fn holds_at_depth(&self, holder: usize, slot: usize) -> bool {
+        let mut at = self.slots[slot].place;
+        for _ in 0..self.slots.len() {
+            match at {
+                Place::In(p) if p == holder => return true,
+                Place::In(p) => at = self.slots[p].place,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Whether the service refuses a `kind` at `place`: a container that is gone or may not hold it.
@@ -340,7 +368,11 @@ impl Model {
                 if slots.iter().all(|s| self.slots[*s].kind == Kind::Connector) {
                     return fail(self, Outcome::Invalid("itemIds".into()));
                 }
-                self.expect.may_update = slots.clone();
+                // An arranged frame takes what it holds along.
+                let held = (0..self.slots.len()).filter(|i| {
+                    slots.iter().any(|s| self.slots[*s].kind == Kind::Frame && self.holds_at_depth(*s, *i))
+                });
+                self.expect.may_update = slots.iter().copied().chain(held).collect();
             }
             Op::CreateDiagram { source } => {
                 let mut nodes = BTreeMap::new();
@@ -414,6 +446,35 @@ impl Model {
                 self.slots[*slot].tags = Some(tags.clone());
                 self.expect.events.push(("item.updated", *slot));
             }
+            Op::Move { slot, to } => {
+                if !self.alive(*slot) {
+                    return fail(self, Outcome::NotFound);
+                }
+                let kind = self.slots[*slot].kind;
+                let inside_itself = matches!(to, Place::In(p) if *p == *slot || self.holds_at_depth(*slot, *p));
+                if self.refuse_place(*to, kind) || inside_itself {
+                    return fail(self, Outcome::Invalid("parent".into()));
+                }
+                self.slots[*slot].place = *to;
+                self.expect.events.push(("item.updated", *slot));
+            }
+            Op::Shift { slot } => {
+                if !self.alive(*slot) {
+                    return fail(self, Outcome::NotFound);
+                }
+                self.expect.events.push(("item.updated", *slot));
+                if self.slots[*slot].kind == Kind::Frame {
+                    // Everything it holds with a place of its own moves: a connector only while
+                    // one of its ends is free (an attached end follows its item).
+                    for i in 0..self.slots.len() {
+                        let s = &self.slots[i];
+                        let placed = s.kind != Kind::Connector || s.ends.iter().any(Option::is_none);
+                        if s.alive && placed && self.holds_at_depth(*slot, i) {
+                            self.expect.events.push(("item.updated", i));
+                        }
+                    }
+                }
+            }
             Op::Comment { slot } => {
                 if !self.alive(*slot) {
                     return fail(self, Outcome::Invalid("itemId".into()));
@@ -451,6 +512,8 @@ impl ReferenceStateMachine for Reference {
         let create =
             (kind.clone(), place(n), 0..1000u32).prop_map(|(kind, place, value)| Op::Create { kind, place, value });
         let upload = place(n).prop_map(|place| Op::Upload { place });
+        // Frames on the canvas, often enough for moves of frames holding items (docs/ITEMS.md).
+        let new_frame = (0..1000u32).prop_map(|value| Op::Create { kind: Kind::Frame, place: Place::Panel, value });
         let bulk_item = (kind, 0..3usize, 0..n.max(1), 0..8usize);
         let bulk = proptest::collection::vec(bulk_item, 1..6).prop_map(move |raw| Op::Bulk {
             items: raw
@@ -470,7 +533,8 @@ impl ReferenceStateMachine for Reference {
         let create_diagram = (0..SOURCES.len()).prop_map(|source| Op::CreateDiagram { source });
         let create_tag = Just(Op::CreateTag);
         if n == 0 {
-            return prop_oneof![4 => create, 1 => upload, 2 => bulk, 1 => create_diagram, 1 => create_tag].boxed();
+            return prop_oneof![4 => create, 1 => upload, 2 => bulk, 1 => create_diagram, 1 => create_tag, 1 => new_frame]
+                .boxed();
         }
         let slot = 0..n;
         let connect = (slot.clone(), slot.clone()).prop_map(|(start, end)| Op::Connect { start, end });
@@ -482,6 +546,19 @@ impl ReferenceStateMachine for Reference {
         });
         let delete = slot.clone().prop_map(|slot| Op::Delete { slot });
         let comment = slot.clone().prop_map(|slot| Op::Comment { slot });
+        let moved = (slot.clone(), place(n)).prop_map(|(slot, to)| Op::Move { slot, to });
+        let shift = slot.clone().prop_map(|slot| Op::Shift { slot });
+        // With frames about, moves into them and moves of them come often enough to meet a frame
+        // holding items (at random they would be rare).
+        let frames: Vec<usize> = (0..n).filter(|s| state.slots[*s].kind == Kind::Frame).collect();
+        let (moved, shift) = if frames.is_empty() {
+            (moved.boxed(), shift.boxed())
+        } else {
+            let frame = proptest::sample::select(frames);
+            let into = (slot.clone(), frame.clone()).prop_map(|(slot, f)| Op::Move { slot, to: Place::In(f) });
+            let of_frame = frame.prop_map(|slot| Op::Shift { slot });
+            (prop_oneof![1 => moved, 2 => into].boxed(), prop_oneof![1 => shift, 2 => of_frame].boxed())
+        };
         let arrange = proptest::collection::vec(slot, 1..4).prop_map(|slots| Op::Arrange { slots });
         let diagram = 0..diagrams.max(1);
         let put = (diagram.clone(), 0..SOURCES.len()).prop_map(|(diagram, source)| Op::PutDiagram { diagram, source });
@@ -491,7 +568,7 @@ impl ReferenceStateMachine for Reference {
             return prop_oneof![
                 6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
                 2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram, 1 => create_tag,
-                2 => comment,
+                2 => comment, 2 => moved, 2 => shift, 1 => new_frame,
             ]
             .boxed();
         }
@@ -501,7 +578,7 @@ impl ReferenceStateMachine for Reference {
         prop_oneof![
             6 => create, 1 => upload, 2 => connect, 3 => update, 1 => concurrent, 3 => delete,
             2 => bulk, 1 => arrange, 1 => create_diagram, 1 => put, 1 => delete_diagram,
-            1 => create_tag, 1 => delete_tag, 3 => tag_item, 2 => comment,
+            1 => create_tag, 1 => delete_tag, 3 => tag_item, 2 => comment, 2 => moved, 2 => shift, 1 => new_frame,
         ]
         .boxed()
     }
@@ -521,7 +598,8 @@ impl ReferenceStateMachine for Reference {
             Op::Bulk { items } => items.iter().all(|(_, p)| !matches!(p, BulkPlace::Slot(s) if !slot_ok(*s))),
             Op::PutDiagram { diagram, .. } | Op::DeleteDiagram { diagram } => *diagram < state.diagrams.len(),
             Op::DeleteTag { tag } => *tag < state.tags.len(),
-            Op::Comment { slot } => slot_ok(*slot),
+            Op::Comment { slot } | Op::Shift { slot } => slot_ok(*slot),
+            Op::Move { slot, to } => slot_ok(*slot) && !matches!(to, Place::In(p) if !slot_ok(*p)),
             Op::TagItem { slot, tags } => slot_ok(*slot) && tags.iter().all(|t| *t < state.tags.len()),
             _ => true,
         }

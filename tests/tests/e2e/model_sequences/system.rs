@@ -53,6 +53,7 @@ fn value_body(kind: Kind, value: u32) -> Value {
         }
         Kind::Web => json!({"url": format!("https://example.org/{value}")}),
         Kind::Svg => json!({}),
+        Kind::Frame => json!({"title": format!("v{value}"), "size": {"width": 400, "height": 300}}),
     }
 }
 
@@ -65,13 +66,14 @@ fn shown(kind: Kind, item: &Value) -> Option<String> {
     match kind {
         Kind::Label | Kind::Sticky => item["text"].as_str().map(str::to_owned),
         Kind::Shape => item["fillColor"].as_str().map(str::to_ascii_lowercase),
+        Kind::Frame => item["title"].as_str().map(str::to_owned),
         _ => None,
     }
 }
 
 fn written(kind: Kind, value: u32) -> Option<String> {
     match kind {
-        Kind::Label | Kind::Sticky => Some(format!("v{value}")),
+        Kind::Label | Kind::Sticky | Kind::Frame => Some(format!("v{value}")),
         Kind::Shape => Some(fill(value)),
         _ => None,
     }
@@ -246,6 +248,36 @@ impl System {
             Op::Comment { slot } => {
                 let body = json!({"text": format!("review slot {slot}"), "itemId": self.ids[*slot]});
                 self.send(Method::POST, &self.project_url("/comments?jsonCasing=camel"), Some(body))
+            }
+            Op::Move { slot, to } => {
+                let kind = model.slots[*slot].kind;
+                let url = self.item_url(&format!("/{}/{}", kind.name(), self.ids[*slot]));
+                let parent = self.place(*to);
+                let body = if kind == Kind::Connector {
+                    json!({"properties": {}, "parent": parent})
+                } else {
+                    json!({"parent": parent})
+                };
+                self.send(Method::PATCH, &url, Some(body))
+            }
+            Op::Shift { slot } => {
+                let kind = model.slots[*slot].kind;
+                let url = self.item_url(&format!("/{}/{}", kind.name(), self.ids[*slot]));
+                let body = match kind {
+                    // A connector's position is derived: the write is accepted and moves nothing.
+                    Kind::Connector => json!({"properties": {"position": {"x": 0, "y": 0}}}),
+                    _ => {
+                        let read = self.send(
+                            Method::GET,
+                            &self.item_url(&format!("/{}?jsonCasing=camel", self.ids[*slot])),
+                            None,
+                        );
+                        let x = read.body["position"]["x"].as_f64().unwrap_or(0.0);
+                        let y = read.body["position"]["y"].as_f64().unwrap_or(0.0);
+                        json!({"position": {"x": x + 25.0, "y": y}})
+                    }
+                };
+                self.send(Method::PATCH, &url, Some(body))
             }
             Op::TagItem { slot, tags } => {
                 let kind = model.slots[*slot].kind;

@@ -32,6 +32,9 @@ from .create_connector_body_start_point import CreateConnectorBodyStartPoint
 from .create_connector_body_start_point_position_type_0 import CreateConnectorBodyStartPointPositionType0
 from .create_diagram_body import CreateDiagramBody
 from .create_diagram_body_format import CreateDiagramBodyFormat
+from .create_frame_body import CreateFrameBody
+from .create_frame_body_position import CreateFrameBodyPosition
+from .create_frame_body_size import CreateFrameBodySize
 from .create_image_body import CreateImageBody
 from .create_image_body_position import CreateImageBodyPosition
 from .create_image_body_size import CreateImageBodySize
@@ -82,6 +85,13 @@ from .exported_text import ExportedText
 from .field_error import FieldError
 from .field_error_reason import FieldErrorReason
 from .file_upload import FileUpload
+from .frame_item import FrameItem
+from .frame_item_item_type import FrameItemItemType
+from .frame_item_position import FrameItemPosition
+from .frame_item_size import FrameItemSize
+from .frame_patch import FramePatch
+from .frame_patch_position_type_0 import FramePatchPositionType0
+from .frame_patch_size_type_0 import FramePatchSizeType0
 from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
 from .health import Health
 from .health_status import HealthStatus
@@ -251,6 +261,11 @@ from .webhook_payload_item_created_document_change_new_position import (
 )
 from .webhook_payload_item_created_document_change_new_size import WebhookPayloadItemCreatedDocumentChangeNewSize
 from .webhook_payload_item_created_document_change_subject import WebhookPayloadItemCreatedDocumentChangeSubject
+from .webhook_payload_item_created_frame_change import WebhookPayloadItemCreatedFrameChange
+from .webhook_payload_item_created_frame_change_new import WebhookPayloadItemCreatedFrameChangeNew
+from .webhook_payload_item_created_frame_change_new_position import WebhookPayloadItemCreatedFrameChangeNewPosition
+from .webhook_payload_item_created_frame_change_new_size import WebhookPayloadItemCreatedFrameChangeNewSize
+from .webhook_payload_item_created_frame_change_subject import WebhookPayloadItemCreatedFrameChangeSubject
 from .webhook_payload_item_created_image_change import WebhookPayloadItemCreatedImageChange
 from .webhook_payload_item_created_image_change_new import WebhookPayloadItemCreatedImageChangeNew
 from .webhook_payload_item_created_image_change_new_position import WebhookPayloadItemCreatedImageChangeNewPosition
@@ -315,6 +330,11 @@ from .webhook_payload_item_deleted_document_change_old_position import (
 )
 from .webhook_payload_item_deleted_document_change_old_size import WebhookPayloadItemDeletedDocumentChangeOldSize
 from .webhook_payload_item_deleted_document_change_subject import WebhookPayloadItemDeletedDocumentChangeSubject
+from .webhook_payload_item_deleted_frame_change import WebhookPayloadItemDeletedFrameChange
+from .webhook_payload_item_deleted_frame_change_old import WebhookPayloadItemDeletedFrameChangeOld
+from .webhook_payload_item_deleted_frame_change_old_position import WebhookPayloadItemDeletedFrameChangeOldPosition
+from .webhook_payload_item_deleted_frame_change_old_size import WebhookPayloadItemDeletedFrameChangeOldSize
+from .webhook_payload_item_deleted_frame_change_subject import WebhookPayloadItemDeletedFrameChangeSubject
 from .webhook_payload_item_deleted_image_change import WebhookPayloadItemDeletedImageChange
 from .webhook_payload_item_deleted_image_change_old import WebhookPayloadItemDeletedImageChangeOld
 from .webhook_payload_item_deleted_image_change_old_position import WebhookPayloadItemDeletedImageChangeOldPosition
@@ -410,6 +430,18 @@ from .webhook_payload_item_updated_document_change_old_size_type_0 import (
     WebhookPayloadItemUpdatedDocumentChangeOldSizeType0,
 )
 from .webhook_payload_item_updated_document_change_subject import WebhookPayloadItemUpdatedDocumentChangeSubject
+from .webhook_payload_item_updated_frame_change import WebhookPayloadItemUpdatedFrameChange
+from .webhook_payload_item_updated_frame_change_new import WebhookPayloadItemUpdatedFrameChangeNew
+from .webhook_payload_item_updated_frame_change_new_position_type_0 import (
+    WebhookPayloadItemUpdatedFrameChangeNewPositionType0,
+)
+from .webhook_payload_item_updated_frame_change_new_size_type_0 import WebhookPayloadItemUpdatedFrameChangeNewSizeType0
+from .webhook_payload_item_updated_frame_change_old import WebhookPayloadItemUpdatedFrameChangeOld
+from .webhook_payload_item_updated_frame_change_old_position_type_0 import (
+    WebhookPayloadItemUpdatedFrameChangeOldPositionType0,
+)
+from .webhook_payload_item_updated_frame_change_old_size_type_0 import WebhookPayloadItemUpdatedFrameChangeOldSizeType0
+from .webhook_payload_item_updated_frame_change_subject import WebhookPayloadItemUpdatedFrameChangeSubject
 from .webhook_payload_item_updated_image_change import WebhookPayloadItemUpdatedImageChange
 from .webhook_payload_item_updated_image_change_new import WebhookPayloadItemUpdatedImageChangeNew
 from .webhook_payload_item_updated_image_change_new_position_type_0 import (
@@ -551,6 +583,9 @@ __all__ = (
     "CreateConnectorBodyStartPointPositionType0",
     "CreateDiagramBody",
     "CreateDiagramBodyFormat",
+    "CreateFrameBody",
+    "CreateFrameBodyPosition",
+    "CreateFrameBodySize",
     "CreateImageBody",
     "CreateImageBodyPosition",
     "CreateImageBodySize",
@@ -601,6 +636,13 @@ __all__ = (
     "FieldError",
     "FieldErrorReason",
     "FileUpload",
+    "FrameItem",
+    "FrameItemItemType",
+    "FrameItemPosition",
+    "FrameItemSize",
+    "FramePatch",
+    "FramePatchPositionType0",
+    "FramePatchSizeType0",
     "GetOpenApiDocumentResponse200",
     "Health",
     "HealthStatus",
@@ -729,6 +771,11 @@ __all__ = (
     "WebhookPayloadItemCreatedDocumentChangeNewPosition",
     "WebhookPayloadItemCreatedDocumentChangeNewSize",
     "WebhookPayloadItemCreatedDocumentChangeSubject",
+    "WebhookPayloadItemCreatedFrameChange",
+    "WebhookPayloadItemCreatedFrameChangeNew",
+    "WebhookPayloadItemCreatedFrameChangeNewPosition",
+    "WebhookPayloadItemCreatedFrameChangeNewSize",
+    "WebhookPayloadItemCreatedFrameChangeSubject",
     "WebhookPayloadItemCreatedImageChange",
     "WebhookPayloadItemCreatedImageChangeNew",
     "WebhookPayloadItemCreatedImageChangeNewPosition",
@@ -775,6 +822,11 @@ __all__ = (
     "WebhookPayloadItemDeletedDocumentChangeOldPosition",
     "WebhookPayloadItemDeletedDocumentChangeOldSize",
     "WebhookPayloadItemDeletedDocumentChangeSubject",
+    "WebhookPayloadItemDeletedFrameChange",
+    "WebhookPayloadItemDeletedFrameChangeOld",
+    "WebhookPayloadItemDeletedFrameChangeOldPosition",
+    "WebhookPayloadItemDeletedFrameChangeOldSize",
+    "WebhookPayloadItemDeletedFrameChangeSubject",
     "WebhookPayloadItemDeletedImageChange",
     "WebhookPayloadItemDeletedImageChangeOld",
     "WebhookPayloadItemDeletedImageChangeOldPosition",
@@ -832,6 +884,14 @@ __all__ = (
     "WebhookPayloadItemUpdatedDocumentChangeOldPositionType0",
     "WebhookPayloadItemUpdatedDocumentChangeOldSizeType0",
     "WebhookPayloadItemUpdatedDocumentChangeSubject",
+    "WebhookPayloadItemUpdatedFrameChange",
+    "WebhookPayloadItemUpdatedFrameChangeNew",
+    "WebhookPayloadItemUpdatedFrameChangeNewPositionType0",
+    "WebhookPayloadItemUpdatedFrameChangeNewSizeType0",
+    "WebhookPayloadItemUpdatedFrameChangeOld",
+    "WebhookPayloadItemUpdatedFrameChangeOldPositionType0",
+    "WebhookPayloadItemUpdatedFrameChangeOldSizeType0",
+    "WebhookPayloadItemUpdatedFrameChangeSubject",
     "WebhookPayloadItemUpdatedImageChange",
     "WebhookPayloadItemUpdatedImageChangeNew",
     "WebhookPayloadItemUpdatedImageChangeNewPositionType0",

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -22,11 +23,15 @@ class CreateDiagramBody:
     Attributes:
         source (str): The diagram's Mermaid text; its first word names the kind (the operation lists them).
         format_ (CreateDiagramBodyFormat | Unset): The diagram language. Default: CreateDiagramBodyFormat.MERMAID.
+        frame (None | Unset | UUID): Draws the diagram inside this frame (its id; beyond the spec): its outer items
+            become the
+            frame's, and the frame grows to hold it.
         position (DiagramPosition | None | Unset):
     """
 
     source: str
     format_: CreateDiagramBodyFormat | Unset = CreateDiagramBodyFormat.MERMAID
+    frame: None | Unset | UUID = UNSET
     position: DiagramPosition | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,6 +42,14 @@ class CreateDiagramBody:
         format_: str | Unset = UNSET
         if not isinstance(self.format_, Unset):
             format_ = self.format_.value
+
+        frame: None | str | Unset
+        if isinstance(self.frame, Unset):
+            frame = UNSET
+        elif isinstance(self.frame, UUID):
+            frame = str(self.frame)
+        else:
+            frame = self.frame
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -55,6 +68,8 @@ class CreateDiagramBody:
         )
         if format_ is not UNSET:
             field_dict["format"] = format_
+        if frame is not UNSET:
+            field_dict["frame"] = frame
         if position is not UNSET:
             field_dict["position"] = position
 
@@ -73,6 +88,23 @@ class CreateDiagramBody:
             format_ = UNSET
         else:
             format_ = CreateDiagramBodyFormat(_format_)
+
+        def _parse_frame(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                frame_type_0 = UUID(data)
+
+                return frame_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        frame = _parse_frame(d.pop("frame", UNSET))
 
         def _parse_position(data: object) -> DiagramPosition | None | Unset:
             if data is None:
@@ -94,6 +126,7 @@ class CreateDiagramBody:
         create_diagram_body = cls(
             source=source,
             format_=format_,
+            frame=frame,
             position=position,
         )
 

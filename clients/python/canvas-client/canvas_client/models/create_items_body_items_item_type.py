@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class CreateItemsBodyItemsItemType(StrEnum):
     CONNECTOR = "connector"
+    FRAME = "frame"
     IMAGE = "image"
     LABEL = "label"
     SHAPE = "shape"

@@ -25,6 +25,8 @@ class ImagePatch:
         file_name (str | Unset):
         file_size (int | Unset):
         mime_type (ImageMimeType | Unset):
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (ImagePatchPositionType0 | None | Unset):
         scale (float | None | Unset):
         size (ImagePatchSize | Unset):
@@ -35,6 +37,7 @@ class ImagePatch:
     file_name: str | Unset = UNSET
     file_size: int | Unset = UNSET
     mime_type: ImageMimeType | Unset = UNSET
+    parent: str | Unset = UNSET
     position: ImagePatchPositionType0 | None | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: ImagePatchSize | Unset = UNSET
@@ -56,6 +59,8 @@ class ImagePatch:
         mime_type: str | Unset = UNSET
         if not isinstance(self.mime_type, Unset):
             mime_type = self.mime_type.value
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -98,6 +103,8 @@ class ImagePatch:
             field_dict["fileSize"] = file_size
         if mime_type is not UNSET:
             field_dict["mimeType"] = mime_type
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -135,6 +142,8 @@ class ImagePatch:
             mime_type = UNSET
         else:
             mime_type = ImageMimeType(_mime_type)
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> ImagePatchPositionType0 | None | Unset:
             if data is None:
@@ -196,6 +205,7 @@ class ImagePatch:
             file_name=file_name,
             file_size=file_size,
             mime_type=mime_type,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.connector_item import ConnectorItem
     from ..models.document_item import DocumentItem
+    from ..models.frame_item import FrameItem
     from ..models.image_item import ImageItem
     from ..models.label_item import LabelItem
     from ..models.shape_item import ShapeItem
@@ -25,12 +26,22 @@ class ItemPage:
     """`GET .../items`: a page in creation order.
 
     Attributes:
-        items (list[ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem |
-            WebItem]):
+        items (list[ConnectorItem | DocumentItem | FrameItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem |
+            SvgItem | WebItem]):
         next_cursor (None | str): The cursor of the next page; null on the last one.
     """
 
-    items: list[ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem]
+    items: list[
+        ConnectorItem
+        | DocumentItem
+        | FrameItem
+        | ImageItem
+        | LabelItem
+        | ShapeItem
+        | StickyNoteItem
+        | SvgItem
+        | WebItem
+    ]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -41,6 +52,7 @@ class ItemPage:
         from ..models.label_item import LabelItem  # noqa: PLC0415
         from ..models.shape_item import ShapeItem  # noqa: PLC0415
         from ..models.sticky_note_item import StickyNoteItem  # noqa: PLC0415
+        from ..models.svg_item import SvgItem  # noqa: PLC0415
         from ..models.web_item import WebItem  # noqa: PLC0415
 
         items = []
@@ -59,6 +71,8 @@ class ItemPage:
             elif isinstance(items_item_data, ImageItem):
                 items_item = items_item_data.to_dict()
             elif isinstance(items_item_data, DocumentItem):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, SvgItem):
                 items_item = items_item_data.to_dict()
             else:
                 items_item = items_item_data.to_dict()
@@ -83,6 +97,7 @@ class ItemPage:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.connector_item import ConnectorItem  # noqa: PLC0415
         from ..models.document_item import DocumentItem  # noqa: PLC0415
+        from ..models.frame_item import FrameItem  # noqa: PLC0415
         from ..models.image_item import ImageItem  # noqa: PLC0415
         from ..models.label_item import LabelItem  # noqa: PLC0415
         from ..models.shape_item import ShapeItem  # noqa: PLC0415
@@ -97,7 +112,17 @@ class ItemPage:
 
             def _parse_items_item(
                 data: object,
-            ) -> ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem:
+            ) -> (
+                ConnectorItem
+                | DocumentItem
+                | FrameItem
+                | ImageItem
+                | LabelItem
+                | ShapeItem
+                | StickyNoteItem
+                | SvgItem
+                | WebItem
+            ):
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -154,11 +179,19 @@ class ItemPage:
                     return componentsschemas_item_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_item_type_7 = SvgItem.from_dict(data)
+
+                    return componentsschemas_item_type_7
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_item_type_7 = SvgItem.from_dict(data)
+                componentsschemas_item_type_8 = FrameItem.from_dict(data)
 
-                return componentsschemas_item_type_7
+                return componentsschemas_item_type_8
 
             items_item = _parse_items_item(items_item_data)
 

@@ -29,6 +29,8 @@ class LabelPatch:
         horizontal_text_alignment (HorizontalTextAlignment | None | Unset):
         is_auto_size_height (bool | None | Unset):
         is_auto_size_width (bool | None | Unset):
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (LabelPatchPositionType0 | None | Unset):
         scale (float | None | Unset):
         size (LabelPatchSizeType0 | None | Unset): an auto-sized dimension must be 0 or omitted; the others at least 5
@@ -45,6 +47,7 @@ class LabelPatch:
     horizontal_text_alignment: HorizontalTextAlignment | None | Unset = UNSET
     is_auto_size_height: bool | None | Unset = UNSET
     is_auto_size_width: bool | None | Unset = UNSET
+    parent: str | Unset = UNSET
     position: LabelPatchPositionType0 | None | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: LabelPatchSizeType0 | None | Unset = UNSET
@@ -100,6 +103,8 @@ class LabelPatch:
             is_auto_size_width = UNSET
         else:
             is_auto_size_width = self.is_auto_size_width
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -168,6 +173,8 @@ class LabelPatch:
             field_dict["isAutoSizeHeight"] = is_auto_size_height
         if is_auto_size_width is not UNSET:
             field_dict["isAutoSizeWidth"] = is_auto_size_width
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -262,6 +269,8 @@ class LabelPatch:
             return cast(bool | None | Unset, data)
 
         is_auto_size_width = _parse_is_auto_size_width(d.pop("isAutoSizeWidth", UNSET))
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> LabelPatchPositionType0 | None | Unset:
             if data is None:
@@ -364,6 +373,7 @@ class LabelPatch:
             horizontal_text_alignment=horizontal_text_alignment,
             is_auto_size_height=is_auto_size_height,
             is_auto_size_width=is_auto_size_width,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

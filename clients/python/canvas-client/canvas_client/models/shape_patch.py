@@ -26,6 +26,8 @@ class ShapePatch:
         corner_radius (float | None | Unset): world units, round-corner shape types only; read back as the drawn radius,
             null for other types
         fill_color (None | str | Unset): hex color only: #RRGGBB, #AARRGGBB (alpha first) or #RGB
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (None | ShapePatchPositionType0 | Unset):
         scale (float | None | Unset):
         size (ShapePatchSize | Unset):
@@ -38,6 +40,7 @@ class ShapePatch:
     angle: float | None | Unset = UNSET
     corner_radius: float | None | Unset = UNSET
     fill_color: None | str | Unset = UNSET
+    parent: str | Unset = UNSET
     position: None | ShapePatchPositionType0 | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: ShapePatchSize | Unset = UNSET
@@ -74,6 +77,8 @@ class ShapePatch:
             fill_color = UNSET
         else:
             fill_color = self.fill_color
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -128,6 +133,8 @@ class ShapePatch:
             field_dict["cornerRadius"] = corner_radius
         if fill_color is not UNSET:
             field_dict["fillColor"] = fill_color
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -193,6 +200,8 @@ class ShapePatch:
             return cast(None | str | Unset, data)
 
         fill_color = _parse_fill_color(d.pop("fillColor", UNSET))
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> None | ShapePatchPositionType0 | Unset:
             if data is None:
@@ -272,6 +281,7 @@ class ShapePatch:
             angle=angle,
             corner_radius=corner_radius,
             fill_color=fill_color,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

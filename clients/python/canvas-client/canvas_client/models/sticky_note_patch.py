@@ -29,6 +29,8 @@ class StickyNotePatch:
         horizontal_text_alignment (HorizontalTextAlignment | None | Unset):
         is_auto_size_height (bool | None | Unset):
         is_auto_size_width (bool | None | Unset):
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (None | StickyNotePatchPositionType0 | Unset):
         scale (float | None | Unset):
         size (None | StickyNotePatchSizeType0 | Unset): an auto-sized dimension must be 0 or omitted; the others at
@@ -46,6 +48,7 @@ class StickyNotePatch:
     horizontal_text_alignment: HorizontalTextAlignment | None | Unset = UNSET
     is_auto_size_height: bool | None | Unset = UNSET
     is_auto_size_width: bool | None | Unset = UNSET
+    parent: str | Unset = UNSET
     position: None | StickyNotePatchPositionType0 | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: None | StickyNotePatchSizeType0 | Unset = UNSET
@@ -101,6 +104,8 @@ class StickyNotePatch:
             is_auto_size_width = UNSET
         else:
             is_auto_size_width = self.is_auto_size_width
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -169,6 +174,8 @@ class StickyNotePatch:
             field_dict["isAutoSizeHeight"] = is_auto_size_height
         if is_auto_size_width is not UNSET:
             field_dict["isAutoSizeWidth"] = is_auto_size_width
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -263,6 +270,8 @@ class StickyNotePatch:
             return cast(bool | None | Unset, data)
 
         is_auto_size_width = _parse_is_auto_size_width(d.pop("isAutoSizeWidth", UNSET))
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> None | StickyNotePatchPositionType0 | Unset:
             if data is None:
@@ -365,6 +374,7 @@ class StickyNotePatch:
             horizontal_text_alignment=horizontal_text_alignment,
             is_auto_size_height=is_auto_size_height,
             is_auto_size_width=is_auto_size_width,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

@@ -22,6 +22,8 @@ class SvgPatch:
     Attributes:
         angle (float | None | Unset):
         file_name (None | str | Unset):
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (None | SvgPatchPositionType0 | Unset):
         scale (float | None | Unset):
         size (None | SvgPatchSizeType0 | Unset):
@@ -30,6 +32,7 @@ class SvgPatch:
 
     angle: float | None | Unset = UNSET
     file_name: None | str | Unset = UNSET
+    parent: str | Unset = UNSET
     position: None | SvgPatchPositionType0 | Unset = UNSET
     scale: float | None | Unset = UNSET
     size: None | SvgPatchSizeType0 | Unset = UNSET
@@ -50,6 +53,8 @@ class SvgPatch:
             file_name = UNSET
         else:
             file_name = self.file_name
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -92,6 +97,8 @@ class SvgPatch:
             field_dict["angle"] = angle
         if file_name is not UNSET:
             field_dict["fileName"] = file_name
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -127,6 +134,8 @@ class SvgPatch:
             return cast(None | str | Unset, data)
 
         file_name = _parse_file_name(d.pop("fileName", UNSET))
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> None | SvgPatchPositionType0 | Unset:
             if data is None:
@@ -196,6 +205,7 @@ class SvgPatch:
         svg_patch = cls(
             angle=angle,
             file_name=file_name,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

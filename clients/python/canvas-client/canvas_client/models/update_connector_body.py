@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.update_connector_body_properties import UpdateConnectorBodyProperties
@@ -18,12 +20,20 @@ class UpdateConnectorBody:
 
     Attributes:
         properties (UpdateConnectorBodyProperties):
+        parent (None | str | Unset): Moves the connector (beyond the spec): `panel`, `inbox` or a frame's or shape's id.
     """
 
     properties: UpdateConnectorBodyProperties
+    parent: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         properties = self.properties.to_dict()
+
+        parent: None | str | Unset
+        if isinstance(self.parent, Unset):
+            parent = UNSET
+        else:
+            parent = self.parent
 
         field_dict: dict[str, Any] = {}
 
@@ -32,6 +42,8 @@ class UpdateConnectorBody:
                 "properties": properties,
             }
         )
+        if parent is not UNSET:
+            field_dict["parent"] = parent
 
         return field_dict
 
@@ -42,8 +54,18 @@ class UpdateConnectorBody:
         d = dict(src_dict)
         properties = UpdateConnectorBodyProperties.from_dict(d.pop("properties"))
 
+        def _parse_parent(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        parent = _parse_parent(d.pop("parent", UNSET))
+
         update_connector_body = cls(
             properties=properties,
+            parent=parent,
         )
 
         return update_connector_body

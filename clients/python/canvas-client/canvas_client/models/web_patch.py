@@ -21,6 +21,8 @@ class WebPatch:
     """
     Attributes:
         angle (float | None | Unset):
+        parent (str | Unset): Moves the item (beyond the spec): `panel`, `inbox`, or the id of a frame, shape or
+            connector that may hold it (canvas_vocabulary::items::containers). Omitted: where it is.
         position (None | Unset | WebPatchPositionType0):
         scale (float | None | Unset):
         size (None | Unset | WebPatchSizeType0):
@@ -29,6 +31,7 @@ class WebPatch:
     """
 
     angle: float | None | Unset = UNSET
+    parent: str | Unset = UNSET
     position: None | Unset | WebPatchPositionType0 = UNSET
     scale: float | None | Unset = UNSET
     size: None | Unset | WebPatchSizeType0 = UNSET
@@ -44,6 +47,8 @@ class WebPatch:
             angle = UNSET
         else:
             angle = self.angle
+
+        parent = self.parent
 
         position: dict[str, Any] | None | Unset
         if isinstance(self.position, Unset):
@@ -86,6 +91,8 @@ class WebPatch:
         field_dict.update({})
         if angle is not UNSET:
             field_dict["angle"] = angle
+        if parent is not UNSET:
+            field_dict["parent"] = parent
         if position is not UNSET:
             field_dict["position"] = position
         if scale is not UNSET:
@@ -114,6 +121,8 @@ class WebPatch:
             return cast(float | None | Unset, data)
 
         angle = _parse_angle(d.pop("angle", UNSET))
+
+        parent = d.pop("parent", UNSET)
 
         def _parse_position(data: object) -> None | Unset | WebPatchPositionType0:
             if data is None:
@@ -184,6 +193,7 @@ class WebPatch:
 
         web_patch = cls(
             angle=angle,
+            parent=parent,
             position=position,
             scale=scale,
             size=size,

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_created_connector_change import WebhookPayloadItemCreatedConnectorChange
     from ..models.webhook_payload_item_created_document_change import WebhookPayloadItemCreatedDocumentChange
+    from ..models.webhook_payload_item_created_frame_change import WebhookPayloadItemCreatedFrameChange
     from ..models.webhook_payload_item_created_image_change import WebhookPayloadItemCreatedImageChange
     from ..models.webhook_payload_item_created_label_change import WebhookPayloadItemCreatedLabelChange
     from ..models.webhook_payload_item_created_shape_change import WebhookPayloadItemCreatedShapeChange
@@ -29,9 +30,10 @@ class WebhookPayloadItemCreated:
 
         Attributes:
             changes (list[WebhookPayloadItemCreatedConnectorChange | WebhookPayloadItemCreatedDocumentChange |
-                WebhookPayloadItemCreatedImageChange | WebhookPayloadItemCreatedLabelChange |
-                WebhookPayloadItemCreatedShapeChange | WebhookPayloadItemCreatedStickyNoteChange |
-                WebhookPayloadItemCreatedSvgChange | WebhookPayloadItemCreatedWebChange]):
+                WebhookPayloadItemCreatedFrameChange | WebhookPayloadItemCreatedImageChange |
+                WebhookPayloadItemCreatedLabelChange | WebhookPayloadItemCreatedShapeChange |
+                WebhookPayloadItemCreatedStickyNoteChange | WebhookPayloadItemCreatedSvgChange |
+                WebhookPayloadItemCreatedWebChange]):
             delivery_id (UUID): The `Webhook-Id` header: the same on every retry of this delivery.
             project_id (UUID):
             webhook_id (UUID): The webhook called; a receiver checks it is the one it registered.
@@ -41,6 +43,7 @@ class WebhookPayloadItemCreated:
     changes: list[
         WebhookPayloadItemCreatedConnectorChange
         | WebhookPayloadItemCreatedDocumentChange
+        | WebhookPayloadItemCreatedFrameChange
         | WebhookPayloadItemCreatedImageChange
         | WebhookPayloadItemCreatedLabelChange
         | WebhookPayloadItemCreatedShapeChange
@@ -60,6 +63,7 @@ class WebhookPayloadItemCreated:
         from ..models.webhook_payload_item_created_label_change import WebhookPayloadItemCreatedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_shape_change import WebhookPayloadItemCreatedShapeChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_sticky_note_change import WebhookPayloadItemCreatedStickyNoteChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_created_svg_change import WebhookPayloadItemCreatedSvgChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_web_change import WebhookPayloadItemCreatedWebChange  # noqa: PLC0415
 
         changes = []
@@ -78,6 +82,8 @@ class WebhookPayloadItemCreated:
             elif isinstance(changes_item_data, WebhookPayloadItemCreatedImageChange):
                 changes_item = changes_item_data.to_dict()
             elif isinstance(changes_item_data, WebhookPayloadItemCreatedDocumentChange):
+                changes_item = changes_item_data.to_dict()
+            elif isinstance(changes_item_data, WebhookPayloadItemCreatedSvgChange):
                 changes_item = changes_item_data.to_dict()
             else:
                 changes_item = changes_item_data.to_dict()
@@ -111,6 +117,7 @@ class WebhookPayloadItemCreated:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.webhook_payload_item_created_connector_change import WebhookPayloadItemCreatedConnectorChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_document_change import WebhookPayloadItemCreatedDocumentChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_created_frame_change import WebhookPayloadItemCreatedFrameChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_image_change import WebhookPayloadItemCreatedImageChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_label_change import WebhookPayloadItemCreatedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_created_shape_change import WebhookPayloadItemCreatedShapeChange  # noqa: PLC0415
@@ -128,6 +135,7 @@ class WebhookPayloadItemCreated:
             ) -> (
                 WebhookPayloadItemCreatedConnectorChange
                 | WebhookPayloadItemCreatedDocumentChange
+                | WebhookPayloadItemCreatedFrameChange
                 | WebhookPayloadItemCreatedImageChange
                 | WebhookPayloadItemCreatedLabelChange
                 | WebhookPayloadItemCreatedShapeChange
@@ -191,11 +199,19 @@ class WebhookPayloadItemCreated:
                     return changes_item_document_change
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    changes_item_svg_change = WebhookPayloadItemCreatedSvgChange.from_dict(data)
+
+                    return changes_item_svg_change
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                changes_item_svg_change = WebhookPayloadItemCreatedSvgChange.from_dict(data)
+                changes_item_frame_change = WebhookPayloadItemCreatedFrameChange.from_dict(data)
 
-                return changes_item_svg_change
+                return changes_item_frame_change
 
             changes_item = _parse_changes_item(changes_item_data)
 

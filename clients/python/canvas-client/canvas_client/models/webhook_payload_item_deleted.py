@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_deleted_connector_change import WebhookPayloadItemDeletedConnectorChange
     from ..models.webhook_payload_item_deleted_document_change import WebhookPayloadItemDeletedDocumentChange
+    from ..models.webhook_payload_item_deleted_frame_change import WebhookPayloadItemDeletedFrameChange
     from ..models.webhook_payload_item_deleted_image_change import WebhookPayloadItemDeletedImageChange
     from ..models.webhook_payload_item_deleted_label_change import WebhookPayloadItemDeletedLabelChange
     from ..models.webhook_payload_item_deleted_shape_change import WebhookPayloadItemDeletedShapeChange
@@ -29,9 +30,10 @@ class WebhookPayloadItemDeleted:
 
         Attributes:
             changes (list[WebhookPayloadItemDeletedConnectorChange | WebhookPayloadItemDeletedDocumentChange |
-                WebhookPayloadItemDeletedImageChange | WebhookPayloadItemDeletedLabelChange |
-                WebhookPayloadItemDeletedShapeChange | WebhookPayloadItemDeletedStickyNoteChange |
-                WebhookPayloadItemDeletedSvgChange | WebhookPayloadItemDeletedWebChange]):
+                WebhookPayloadItemDeletedFrameChange | WebhookPayloadItemDeletedImageChange |
+                WebhookPayloadItemDeletedLabelChange | WebhookPayloadItemDeletedShapeChange |
+                WebhookPayloadItemDeletedStickyNoteChange | WebhookPayloadItemDeletedSvgChange |
+                WebhookPayloadItemDeletedWebChange]):
             delivery_id (UUID): The `Webhook-Id` header: the same on every retry of this delivery.
             project_id (UUID):
             webhook_id (UUID): The webhook called; a receiver checks it is the one it registered.
@@ -41,6 +43,7 @@ class WebhookPayloadItemDeleted:
     changes: list[
         WebhookPayloadItemDeletedConnectorChange
         | WebhookPayloadItemDeletedDocumentChange
+        | WebhookPayloadItemDeletedFrameChange
         | WebhookPayloadItemDeletedImageChange
         | WebhookPayloadItemDeletedLabelChange
         | WebhookPayloadItemDeletedShapeChange
@@ -60,6 +63,7 @@ class WebhookPayloadItemDeleted:
         from ..models.webhook_payload_item_deleted_label_change import WebhookPayloadItemDeletedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_shape_change import WebhookPayloadItemDeletedShapeChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_sticky_note_change import WebhookPayloadItemDeletedStickyNoteChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_deleted_svg_change import WebhookPayloadItemDeletedSvgChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_web_change import WebhookPayloadItemDeletedWebChange  # noqa: PLC0415
 
         changes = []
@@ -78,6 +82,8 @@ class WebhookPayloadItemDeleted:
             elif isinstance(changes_item_data, WebhookPayloadItemDeletedImageChange):
                 changes_item = changes_item_data.to_dict()
             elif isinstance(changes_item_data, WebhookPayloadItemDeletedDocumentChange):
+                changes_item = changes_item_data.to_dict()
+            elif isinstance(changes_item_data, WebhookPayloadItemDeletedSvgChange):
                 changes_item = changes_item_data.to_dict()
             else:
                 changes_item = changes_item_data.to_dict()
@@ -111,6 +117,7 @@ class WebhookPayloadItemDeleted:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.webhook_payload_item_deleted_connector_change import WebhookPayloadItemDeletedConnectorChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_document_change import WebhookPayloadItemDeletedDocumentChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_deleted_frame_change import WebhookPayloadItemDeletedFrameChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_image_change import WebhookPayloadItemDeletedImageChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_label_change import WebhookPayloadItemDeletedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_deleted_shape_change import WebhookPayloadItemDeletedShapeChange  # noqa: PLC0415
@@ -128,6 +135,7 @@ class WebhookPayloadItemDeleted:
             ) -> (
                 WebhookPayloadItemDeletedConnectorChange
                 | WebhookPayloadItemDeletedDocumentChange
+                | WebhookPayloadItemDeletedFrameChange
                 | WebhookPayloadItemDeletedImageChange
                 | WebhookPayloadItemDeletedLabelChange
                 | WebhookPayloadItemDeletedShapeChange
@@ -191,11 +199,19 @@ class WebhookPayloadItemDeleted:
                     return changes_item_document_change
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    changes_item_svg_change = WebhookPayloadItemDeletedSvgChange.from_dict(data)
+
+                    return changes_item_svg_change
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                changes_item_svg_change = WebhookPayloadItemDeletedSvgChange.from_dict(data)
+                changes_item_frame_change = WebhookPayloadItemDeletedFrameChange.from_dict(data)
 
-                return changes_item_svg_change
+                return changes_item_frame_change
 
             changes_item = _parse_changes_item(changes_item_data)
 

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_updated_connector_change import WebhookPayloadItemUpdatedConnectorChange
     from ..models.webhook_payload_item_updated_document_change import WebhookPayloadItemUpdatedDocumentChange
+    from ..models.webhook_payload_item_updated_frame_change import WebhookPayloadItemUpdatedFrameChange
     from ..models.webhook_payload_item_updated_image_change import WebhookPayloadItemUpdatedImageChange
     from ..models.webhook_payload_item_updated_label_change import WebhookPayloadItemUpdatedLabelChange
     from ..models.webhook_payload_item_updated_shape_change import WebhookPayloadItemUpdatedShapeChange
@@ -29,9 +30,10 @@ class WebhookPayloadItemUpdated:
 
         Attributes:
             changes (list[WebhookPayloadItemUpdatedConnectorChange | WebhookPayloadItemUpdatedDocumentChange |
-                WebhookPayloadItemUpdatedImageChange | WebhookPayloadItemUpdatedLabelChange |
-                WebhookPayloadItemUpdatedShapeChange | WebhookPayloadItemUpdatedStickyNoteChange |
-                WebhookPayloadItemUpdatedSvgChange | WebhookPayloadItemUpdatedWebChange]):
+                WebhookPayloadItemUpdatedFrameChange | WebhookPayloadItemUpdatedImageChange |
+                WebhookPayloadItemUpdatedLabelChange | WebhookPayloadItemUpdatedShapeChange |
+                WebhookPayloadItemUpdatedStickyNoteChange | WebhookPayloadItemUpdatedSvgChange |
+                WebhookPayloadItemUpdatedWebChange]):
             delivery_id (UUID): The `Webhook-Id` header: the same on every retry of this delivery.
             project_id (UUID):
             webhook_id (UUID): The webhook called; a receiver checks it is the one it registered.
@@ -41,6 +43,7 @@ class WebhookPayloadItemUpdated:
     changes: list[
         WebhookPayloadItemUpdatedConnectorChange
         | WebhookPayloadItemUpdatedDocumentChange
+        | WebhookPayloadItemUpdatedFrameChange
         | WebhookPayloadItemUpdatedImageChange
         | WebhookPayloadItemUpdatedLabelChange
         | WebhookPayloadItemUpdatedShapeChange
@@ -60,6 +63,7 @@ class WebhookPayloadItemUpdated:
         from ..models.webhook_payload_item_updated_label_change import WebhookPayloadItemUpdatedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_shape_change import WebhookPayloadItemUpdatedShapeChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_sticky_note_change import WebhookPayloadItemUpdatedStickyNoteChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_updated_svg_change import WebhookPayloadItemUpdatedSvgChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_web_change import WebhookPayloadItemUpdatedWebChange  # noqa: PLC0415
 
         changes = []
@@ -78,6 +82,8 @@ class WebhookPayloadItemUpdated:
             elif isinstance(changes_item_data, WebhookPayloadItemUpdatedImageChange):
                 changes_item = changes_item_data.to_dict()
             elif isinstance(changes_item_data, WebhookPayloadItemUpdatedDocumentChange):
+                changes_item = changes_item_data.to_dict()
+            elif isinstance(changes_item_data, WebhookPayloadItemUpdatedSvgChange):
                 changes_item = changes_item_data.to_dict()
             else:
                 changes_item = changes_item_data.to_dict()
@@ -111,6 +117,7 @@ class WebhookPayloadItemUpdated:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.webhook_payload_item_updated_connector_change import WebhookPayloadItemUpdatedConnectorChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_document_change import WebhookPayloadItemUpdatedDocumentChange  # noqa: PLC0415
+        from ..models.webhook_payload_item_updated_frame_change import WebhookPayloadItemUpdatedFrameChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_image_change import WebhookPayloadItemUpdatedImageChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_label_change import WebhookPayloadItemUpdatedLabelChange  # noqa: PLC0415
         from ..models.webhook_payload_item_updated_shape_change import WebhookPayloadItemUpdatedShapeChange  # noqa: PLC0415
@@ -128,6 +135,7 @@ class WebhookPayloadItemUpdated:
             ) -> (
                 WebhookPayloadItemUpdatedConnectorChange
                 | WebhookPayloadItemUpdatedDocumentChange
+                | WebhookPayloadItemUpdatedFrameChange
                 | WebhookPayloadItemUpdatedImageChange
                 | WebhookPayloadItemUpdatedLabelChange
                 | WebhookPayloadItemUpdatedShapeChange
@@ -191,11 +199,19 @@ class WebhookPayloadItemUpdated:
                     return changes_item_document_change
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    changes_item_svg_change = WebhookPayloadItemUpdatedSvgChange.from_dict(data)
+
+                    return changes_item_svg_change
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                changes_item_svg_change = WebhookPayloadItemUpdatedSvgChange.from_dict(data)
+                changes_item_frame_change = WebhookPayloadItemUpdatedFrameChange.from_dict(data)
 
-                return changes_item_svg_change
+                return changes_item_frame_change
 
             changes_item = _parse_changes_item(changes_item_data)
 

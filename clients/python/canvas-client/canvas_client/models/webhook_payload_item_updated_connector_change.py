@@ -7,6 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_updated_connector_change_new import WebhookPayloadItemUpdatedConnectorChangeNew
     from ..models.webhook_payload_item_updated_connector_change_old import WebhookPayloadItemUpdatedConnectorChangeOld
@@ -33,6 +35,8 @@ class WebhookPayloadItemUpdatedConnectorChange:
         seq (int): The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have
             rising seqs.
         subject (WebhookPayloadItemUpdatedConnectorChangeSubject):
+        old_parent (str | Unset): Where the item was before this update moved it into or out of a container (beyond the
+            spec); absent when it did not move
     """
 
     actor_user_id: UUID
@@ -44,6 +48,7 @@ class WebhookPayloadItemUpdatedConnectorChange:
     parent: str
     seq: int
     subject: WebhookPayloadItemUpdatedConnectorChangeSubject
+    old_parent: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         actor_user_id = str(self.actor_user_id)
@@ -64,6 +69,8 @@ class WebhookPayloadItemUpdatedConnectorChange:
 
         subject = self.subject.to_dict()
 
+        old_parent = self.old_parent
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -79,6 +86,8 @@ class WebhookPayloadItemUpdatedConnectorChange:
                 "subject": subject,
             }
         )
+        if old_parent is not UNSET:
+            field_dict["oldParent"] = old_parent
 
         return field_dict
 
@@ -115,6 +124,8 @@ class WebhookPayloadItemUpdatedConnectorChange:
 
         subject = WebhookPayloadItemUpdatedConnectorChangeSubject.from_dict(d.pop("subject"))
 
+        old_parent = d.pop("oldParent", UNSET)
+
         webhook_payload_item_updated_connector_change = cls(
             actor_user_id=actor_user_id,
             event_id=event_id,
@@ -125,6 +136,7 @@ class WebhookPayloadItemUpdatedConnectorChange:
             parent=parent,
             seq=seq,
             subject=subject,
+            old_parent=old_parent,
         )
 
         return webhook_payload_item_updated_connector_change

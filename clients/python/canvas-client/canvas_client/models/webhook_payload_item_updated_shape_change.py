@@ -7,6 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_updated_shape_change_new import WebhookPayloadItemUpdatedShapeChangeNew
     from ..models.webhook_payload_item_updated_shape_change_old import WebhookPayloadItemUpdatedShapeChangeOld
@@ -31,6 +33,8 @@ class WebhookPayloadItemUpdatedShapeChange:
         seq (int): The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have
             rising seqs.
         subject (WebhookPayloadItemUpdatedShapeChangeSubject):
+        old_parent (str | Unset): Where the item was before this update moved it into or out of a container (beyond the
+            spec); absent when it did not move
     """
 
     actor_user_id: UUID
@@ -42,6 +46,7 @@ class WebhookPayloadItemUpdatedShapeChange:
     parent: str
     seq: int
     subject: WebhookPayloadItemUpdatedShapeChangeSubject
+    old_parent: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         actor_user_id = str(self.actor_user_id)
@@ -62,6 +67,8 @@ class WebhookPayloadItemUpdatedShapeChange:
 
         subject = self.subject.to_dict()
 
+        old_parent = self.old_parent
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -77,6 +84,8 @@ class WebhookPayloadItemUpdatedShapeChange:
                 "subject": subject,
             }
         )
+        if old_parent is not UNSET:
+            field_dict["oldParent"] = old_parent
 
         return field_dict
 
@@ -109,6 +118,8 @@ class WebhookPayloadItemUpdatedShapeChange:
 
         subject = WebhookPayloadItemUpdatedShapeChangeSubject.from_dict(d.pop("subject"))
 
+        old_parent = d.pop("oldParent", UNSET)
+
         webhook_payload_item_updated_shape_change = cls(
             actor_user_id=actor_user_id,
             event_id=event_id,
@@ -119,6 +130,7 @@ class WebhookPayloadItemUpdatedShapeChange:
             parent=parent,
             seq=seq,
             subject=subject,
+            old_parent=old_parent,
         )
 
         return webhook_payload_item_updated_shape_change

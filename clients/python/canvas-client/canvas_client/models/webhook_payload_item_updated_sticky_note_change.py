@@ -7,6 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.webhook_payload_item_updated_sticky_note_change_new import (
         WebhookPayloadItemUpdatedStickyNoteChangeNew,
@@ -37,6 +39,8 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
         seq (int): The event's place in the project's change log, as `GET .../changes` gives it; one item's changes have
             rising seqs.
         subject (WebhookPayloadItemUpdatedStickyNoteChangeSubject):
+        old_parent (str | Unset): Where the item was before this update moved it into or out of a container (beyond the
+            spec); absent when it did not move
     """
 
     actor_user_id: UUID
@@ -48,6 +52,7 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
     parent: str
     seq: int
     subject: WebhookPayloadItemUpdatedStickyNoteChangeSubject
+    old_parent: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         actor_user_id = str(self.actor_user_id)
@@ -68,6 +73,8 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
 
         subject = self.subject.to_dict()
 
+        old_parent = self.old_parent
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -83,6 +90,8 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
                 "subject": subject,
             }
         )
+        if old_parent is not UNSET:
+            field_dict["oldParent"] = old_parent
 
         return field_dict
 
@@ -119,6 +128,8 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
 
         subject = WebhookPayloadItemUpdatedStickyNoteChangeSubject.from_dict(d.pop("subject"))
 
+        old_parent = d.pop("oldParent", UNSET)
+
         webhook_payload_item_updated_sticky_note_change = cls(
             actor_user_id=actor_user_id,
             event_id=event_id,
@@ -129,6 +140,7 @@ class WebhookPayloadItemUpdatedStickyNoteChange:
             parent=parent,
             seq=seq,
             subject=subject,
+            old_parent=old_parent,
         )
 
         return webhook_payload_item_updated_sticky_note_change

@@ -159,8 +159,10 @@ def sync_detailed(
      `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
     becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
     path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
-    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
-    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+    on the map, overlapping nothing. `frame` (beyond the spec) draws it inside that frame: its outer
+    items become the frame's, it starts 40 units in from the frame's top-left corner unless `position`
+    is given, and the frame grows to hold it. Unsupported syntax is a 400 naming the line and column
+    (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
 
     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
     classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
@@ -206,8 +208,10 @@ def sync(
      `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
     becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
     path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
-    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
-    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+    on the map, overlapping nothing. `frame` (beyond the spec) draws it inside that frame: its outer
+    items become the frame's, it starts 40 units in from the frame's top-left corner unless `position`
+    is given, and the frame grows to hold it. Unsupported syntax is a 400 naming the line and column
+    (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
 
     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
     classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
@@ -248,8 +252,10 @@ async def asyncio_detailed(
      `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
     becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
     path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
-    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
-    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+    on the map, overlapping nothing. `frame` (beyond the spec) draws it inside that frame: its outer
+    items become the frame's, it starts 40 units in from the frame's top-left corner unless `position`
+    is given, and the frame grows to hold it. Unsupported syntax is a 400 naming the line and column
+    (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
 
     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
     classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).
@@ -293,8 +299,10 @@ async def asyncio(
      `{format: "mermaid", source, position?: {x, y}}`. The diagram (the Mermaid kinds are listed below)
     becomes ordinary shapes, labels, connectors and containers, created all at once through the bulk
     path. `position` is the diagram's top-left corner; without it the diagram goes right of everything
-    on the map, overlapping nothing. Unsupported syntax is a 400 naming the line and column (field
-    `source`). The answer lists every item id and maps each Mermaid node id to its shape.
+    on the map, overlapping nothing. `frame` (beyond the spec) draws it inside that frame: its outer
+    items become the frame's, it starts 40 units in from the frame's top-left corner unless `position`
+    is given, and the frame grows to hold it. Unsupported syntax is a 400 naming the line and column
+    (field `source`). The answer lists every item id and maps each Mermaid node id to its shape.
 
     Mermaid kinds: flowchart/graph (or flowchart-elk), mindmap, sequenceDiagram, classDiagram (or
     classDiagram-v2), erDiagram and stateDiagram-v2 (or stateDiagram).

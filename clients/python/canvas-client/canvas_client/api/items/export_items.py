@@ -18,6 +18,7 @@ def _get_kwargs(
     *,
     format_: str | Unset = UNSET,
     region: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -26,6 +27,11 @@ def _get_kwargs(
     params["format"] = format_
 
     params["region"] = region
+
+    json_frame: str | Unset = UNSET
+    if not isinstance(frame, Unset):
+        json_frame = str(frame)
+    params["frame"] = json_frame
 
     json_json_casing: str | Unset = UNSET
     if not isinstance(json_casing, Unset):
@@ -120,6 +126,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     region: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[ExportedText | Problem]:
     """Write part of the map as a Mermaid flowchart (beyond the spec)
@@ -131,6 +138,7 @@ def sync_detailed(
         project_id (UUID):
         format_ (str | Unset):
         region (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -145,6 +153,7 @@ def sync_detailed(
         project_id=project_id,
         format_=format_,
         region=region,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -161,6 +170,7 @@ def sync(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     region: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> ExportedText | Problem | None:
     """Write part of the map as a Mermaid flowchart (beyond the spec)
@@ -172,6 +182,7 @@ def sync(
         project_id (UUID):
         format_ (str | Unset):
         region (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -187,6 +198,7 @@ def sync(
         client=client,
         format_=format_,
         region=region,
+        frame=frame,
         json_casing=json_casing,
     ).parsed
 
@@ -197,6 +209,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     region: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[ExportedText | Problem]:
     """Write part of the map as a Mermaid flowchart (beyond the spec)
@@ -208,6 +221,7 @@ async def asyncio_detailed(
         project_id (UUID):
         format_ (str | Unset):
         region (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -222,6 +236,7 @@ async def asyncio_detailed(
         project_id=project_id,
         format_=format_,
         region=region,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -236,6 +251,7 @@ async def asyncio(
     client: AuthenticatedClient,
     format_: str | Unset = UNSET,
     region: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> ExportedText | Problem | None:
     """Write part of the map as a Mermaid flowchart (beyond the spec)
@@ -247,6 +263,7 @@ async def asyncio(
         project_id (UUID):
         format_ (str | Unset):
         region (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -263,6 +280,7 @@ async def asyncio(
             client=client,
             format_=format_,
             region=region,
+            frame=frame,
             json_casing=json_casing,
         )
     ).parsed

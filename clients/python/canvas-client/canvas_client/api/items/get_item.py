@@ -9,6 +9,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.connector_item import ConnectorItem
 from ...models.document_item import DocumentItem
+from ...models.frame_item import FrameItem
 from ...models.image_item import ImageItem
 from ...models.json_casing import JsonCasing
 from ...models.label_item import LabelItem
@@ -72,6 +73,7 @@ def _parse_response(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -85,7 +87,17 @@ def _parse_response(
 
         def _parse_response_200(
             data: object,
-        ) -> ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem:
+        ) -> (
+            ConnectorItem
+            | DocumentItem
+            | FrameItem
+            | ImageItem
+            | LabelItem
+            | ShapeItem
+            | StickyNoteItem
+            | SvgItem
+            | WebItem
+        ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -142,11 +154,19 @@ def _parse_response(
                 return componentsschemas_item_type_6
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_item_type_7 = SvgItem.from_dict(data)
+
+                return componentsschemas_item_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_item_type_7 = SvgItem.from_dict(data)
+            componentsschemas_item_type_8 = FrameItem.from_dict(data)
 
-            return componentsschemas_item_type_7
+            return componentsschemas_item_type_8
 
         response_200 = _parse_response_200(response.json())
 
@@ -218,6 +238,7 @@ def _build_response(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -248,6 +269,7 @@ def sync_detailed(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -272,7 +294,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem]
+        Response[Any | ConnectorItem | DocumentItem | FrameItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -306,6 +328,7 @@ def sync(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -331,7 +354,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem
+        Any | ConnectorItem | DocumentItem | FrameItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem
     """
 
     return sync_detailed(
@@ -360,6 +383,7 @@ async def asyncio_detailed(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -384,7 +408,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem]
+        Response[Any | ConnectorItem | DocumentItem | FrameItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -416,6 +440,7 @@ async def asyncio(
     Any
     | ConnectorItem
     | DocumentItem
+    | FrameItem
     | ImageItem
     | LabelItem
     | ShapeItem
@@ -441,7 +466,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ConnectorItem | DocumentItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem
+        Any | ConnectorItem | DocumentItem | FrameItem | ImageItem | LabelItem | ShapeItem | StickyNoteItem | SvgItem | WebItem | Problem
     """
 
     return (

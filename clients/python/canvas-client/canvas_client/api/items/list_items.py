@@ -25,6 +25,7 @@ def _get_kwargs(
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
     tag: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -52,6 +53,11 @@ def _get_kwargs(
     params["changedSince"] = json_changed_since
 
     params["tag"] = tag
+
+    json_frame: str | Unset = UNSET
+    if not isinstance(frame, Unset):
+        json_frame = str(frame)
+    params["frame"] = json_frame
 
     json_json_casing: str | Unset = UNSET
     if not isinstance(json_casing, Unset):
@@ -159,6 +165,7 @@ def sync_detailed(
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
     tag: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Response[Any | ItemPage | Problem]:
@@ -174,6 +181,7 @@ def sync_detailed(
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
         tag (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -195,6 +203,7 @@ def sync_detailed(
         text=text,
         changed_since=changed_since,
         tag=tag,
+        frame=frame,
         json_casing=json_casing,
         if_none_match=if_none_match,
     )
@@ -218,6 +227,7 @@ def sync(
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
     tag: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Any | ItemPage | Problem | None:
@@ -233,6 +243,7 @@ def sync(
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
         tag (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -255,6 +266,7 @@ def sync(
         text=text,
         changed_since=changed_since,
         tag=tag,
+        frame=frame,
         json_casing=json_casing,
         if_none_match=if_none_match,
     ).parsed
@@ -272,6 +284,7 @@ async def asyncio_detailed(
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
     tag: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Response[Any | ItemPage | Problem]:
@@ -287,6 +300,7 @@ async def asyncio_detailed(
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
         tag (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -308,6 +322,7 @@ async def asyncio_detailed(
         text=text,
         changed_since=changed_since,
         tag=tag,
+        frame=frame,
         json_casing=json_casing,
         if_none_match=if_none_match,
     )
@@ -329,6 +344,7 @@ async def asyncio(
     text: str | Unset = UNSET,
     changed_since: datetime.datetime | Unset = UNSET,
     tag: str | Unset = UNSET,
+    frame: UUID | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
     if_none_match: None | str | Unset = UNSET,
 ) -> Any | ItemPage | Problem | None:
@@ -344,6 +360,7 @@ async def asyncio(
         text (str | Unset):
         changed_since (datetime.datetime | Unset):
         tag (str | Unset):
+        frame (UUID | Unset):
         json_casing (JsonCasing | Unset):
         if_none_match (None | str | Unset):
 
@@ -367,6 +384,7 @@ async def asyncio(
             text=text,
             changed_since=changed_since,
             tag=tag,
+            frame=frame,
             json_casing=json_casing,
             if_none_match=if_none_match,
         )

@@ -22,6 +22,7 @@ def _get_kwargs(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -38,6 +39,8 @@ def _get_kwargs(
     params["height"] = height
 
     params["scale"] = scale
+
+    params["frame"] = frame
 
     json_json_casing: str | Unset = UNSET
     if not isinstance(json_casing, Unset):
@@ -139,6 +142,7 @@ def sync_detailed(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[File | Problem]:
     """The project map drawn as PNG
@@ -151,6 +155,7 @@ def sync_detailed(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -169,6 +174,7 @@ def sync_detailed(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -189,6 +195,7 @@ def sync(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> File | Problem | None:
     """The project map drawn as PNG
@@ -201,6 +208,7 @@ def sync(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -220,6 +228,7 @@ def sync(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     ).parsed
 
@@ -234,6 +243,7 @@ async def asyncio_detailed(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[File | Problem]:
     """The project map drawn as PNG
@@ -246,6 +256,7 @@ async def asyncio_detailed(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -264,6 +275,7 @@ async def asyncio_detailed(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -282,6 +294,7 @@ async def asyncio(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> File | Problem | None:
     """The project map drawn as PNG
@@ -294,6 +307,7 @@ async def asyncio(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -314,6 +328,7 @@ async def asyncio(
             width=width,
             height=height,
             scale=scale,
+            frame=frame,
             json_casing=json_casing,
         )
     ).parsed

@@ -22,6 +22,7 @@ def _get_kwargs(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -38,6 +39,8 @@ def _get_kwargs(
     params["height"] = height
 
     params["scale"] = scale
+
+    params["frame"] = frame
 
     json_json_casing: str | Unset = UNSET
     if not isinstance(json_casing, Unset):
@@ -134,6 +137,7 @@ def sync_detailed(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[File | Problem]:
     """The project map drawn as SVG
@@ -146,6 +150,7 @@ def sync_detailed(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -164,6 +169,7 @@ def sync_detailed(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -184,6 +190,7 @@ def sync(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> File | Problem | None:
     """The project map drawn as SVG
@@ -196,6 +203,7 @@ def sync(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -215,6 +223,7 @@ def sync(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     ).parsed
 
@@ -229,6 +238,7 @@ async def asyncio_detailed(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> Response[File | Problem]:
     """The project map drawn as SVG
@@ -241,6 +251,7 @@ async def asyncio_detailed(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -259,6 +270,7 @@ async def asyncio_detailed(
         width=width,
         height=height,
         scale=scale,
+        frame=frame,
         json_casing=json_casing,
     )
 
@@ -277,6 +289,7 @@ async def asyncio(
     width: float | Unset = UNSET,
     height: float | Unset = UNSET,
     scale: float | Unset = UNSET,
+    frame: str | Unset = UNSET,
     json_casing: JsonCasing | Unset = UNSET,
 ) -> File | Problem | None:
     """The project map drawn as SVG
@@ -289,6 +302,7 @@ async def asyncio(
         width (float | Unset):
         height (float | Unset):
         scale (float | Unset):
+        frame (str | Unset):
         json_casing (JsonCasing | Unset):
 
     Raises:
@@ -309,6 +323,7 @@ async def asyncio(
             width=width,
             height=height,
             scale=scale,
+            frame=frame,
             json_casing=json_casing,
         )
     ).parsed
