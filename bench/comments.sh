@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Comment threads at the size of a big reviewed map (docs/COMMENTS.md), over REST against
-# `canvasctl up` (release build), on SQLite and on PostgreSQL, each figure beside its baseline in
-# the same run. The project: 10,000 sticky notes and 5,000 threads on them (every 5th with a reply,
-# every 4th resolved: 3,750 open).
+# Comment threads and frames at the size of a big reviewed map (docs/COMMENTS.md, docs/ITEMS.md
+# "Frames"), over REST against `canvasctl up` (release build), on SQLite and on PostgreSQL, each
+# figure beside its baseline in the same run. The project: 10,000 sticky notes; then 200 frames
+# tiling them, each note moved into its frame (50 each); then 5,000 threads on the notes (every 5th
+# with a reply, every 4th resolved: 3,750 open).
 #
+#   - opening the map as the live map reads it (render.svg and every item page) with only the
+#     10,000 notes (the baseline, measured first), and again with the 200 frames and the 3,750 open
+#     threads (and every page of those): hyperfine;
+#   - moving a frame that holds 50 notes (all 51 written in one transaction) against moving one
+#     note: the write's answer time, p50 of 100 (bench/comments_client.py `moves`);
 #   - listing a page of 50 open threads (each with its replies), against a page of 50 items:
 #     wrk, 8 connections, rate limits off;
-#   - opening the map as the live map reads it (render.svg, every item page, and every page of
-#     the open threads), against the same reads without the threads: hyperfine;
 #   - a reply reaching another open map: from the write's answer to its change on another
 #     client's change stream and that client's read of the thread, p50 of 50 (the client's own
 #     clock, bench/comments_client.py `reach`).
@@ -15,7 +19,7 @@
 #   bash bench/comments.sh [seconds per wrk run, default 8] [hyperfine runs, default 5]
 #
 # Needs wrk and hyperfine (apt-get install wrk hyperfine) and PostgreSQL at 127.0.0.1:5432;
-# everything listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md "Comments".
+# everything listens on 127.0.0.1 only. Figures: docs/PERFORMANCE.md "Comments" and "Frames".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -37,7 +41,14 @@ run_backend() {
     token=$(credential "$dir" token)
     project=$(credential "$dir" projectId)
     client="python3 bench/comments_client.py --base http://$UP_HTTP --token $token --project $project"
-    echo "== $backend: $($client seed 10000 5000)"
+    echo "== $backend: $($client notes 10000)"
+    # The indexer's work on what was just written must not share the machine with a measurement.
+    echo "index settled: $($client settle)"
+    hyperfine --runs "$RUNS" --export-json "$WORK/$backend-open-plain.json" \
+        -n "open the map of 10,000 notes (baseline)" "$client open"
+    echo "frames: $($client frames 200)"
+    echo "threads: $($client threads 5000)"
+    echo "index settled: $($client settle)"
     base="http://$UP_HTTP/api/v2/projects/$project"
     cat >"$WORK/get.lua" <<LUA
 wrk.headers["Authorization"] = "Bearer $token"
@@ -46,9 +57,10 @@ LUA
     wrk -t2 -c8 -d"${DURATION}s" --latency -s "$WORK/get.lua" "$base/comments?status=open&limit=50" \
         | summarize "open threads, page of 50"
     hyperfine --runs "$RUNS" --export-json "$WORK/$backend-open.json" \
-        -n "open the map without threads" "$client open" \
-        -n "open the map with 3,750 open threads" "$client open comments"
+        -n "open the map with 200 frames, without threads" "$client open" \
+        -n "open the map with 200 frames and 3,750 open threads" "$client open comments"
     echo "reply reaching another map: $($client reach 50)"
+    echo "moving: $($client moves 100)"
     up_stop
 }
 

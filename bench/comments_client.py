@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""The client side of bench/comments.sh, over REST with the standard library only:
+"""The client side of bench/comments.sh (comments and frames on a big map), over REST with the standard library only:
 
-  seed N T           N sticky notes by bulk creates of 1,000, then T comment threads on every
-                     (N / T)th note by 8 writers, every 5th with a reply and every 4th resolved;
+  notes N            N sticky notes by bulk creates of 1,000 (100 columns, 250 apart, rows 150
+                     apart); prints the count as JSON
+  frames F           F frames tiling the notes (blocks of 10 columns by N / F / 10 rows), each
+                     note moved into its frame by an update naming its `parent` (8 writers);
                      prints the counts as JSON
+  threads T          T comment threads on every (N / T)th note by 8 writers, every 5th with a
+                     reply and every 4th resolved; prints the counts as JSON
   open [comments]    what the live map reads when it opens: render.svg, every page of the item
                      listing and, with `comments`, every page of the open threads (timed by
                      hyperfine, once with and once without)
@@ -13,6 +17,10 @@
                      changed (the thread; the item); each write after a random pause of up to
                      0.3 s, so that writes do not keep step with the stream's 250 ms poll; prints
                      p50 and p90 of each in milliseconds as JSON
+  settle             waits until the knowledge index has nothing queued; prints how long
+  moves K            K times each, alternating: a frame moved (everything it holds moving with it
+                     in the same write), and (the baseline) one sticky note moved; the write's
+                     answer time, p50 and p90 of each in milliseconds as JSON
 
 Every answer must be the documented success (the run fails otherwise)."""
 
@@ -67,13 +75,43 @@ class Api:
                 return found
 
 
-def seed(api: Api, notes: int, threads: int) -> dict:
-    for start in range(0, notes, 1000):
+COLUMNS, DX, DY = 100, 250, 150
+
+
+def notes(api: Api, count: int) -> dict:
+    for start in range(0, count, 1000):
         batch = [
-            {"type": "sticky-note", "properties": {"text": f"note {n}", "position": {"x": (n % 100) * 250, "y": (n // 100) * 150}}}
-            for n in range(start, min(start + 1000, notes))
+            {"type": "sticky-note", "properties": {"text": f"note {n}", "position": {"x": (n % COLUMNS) * DX, "y": (n // COLUMNS) * DY}}}
+            for n in range(start, min(start + 1000, count))
         ]
         api.call("POST", "/items/bulk", {"items": batch})
+    return {"notes": len(api.pages("/items?type=sticky-note&limit=1000", "items"))}
+
+
+def frames(api: Api, count: int) -> dict:
+    ids = [item["itemId"] for item in api.pages("/items?type=sticky-note&limit=1000", "items")]
+    wide = 10  # columns of notes per frame
+    tall = max(1, len(ids) // count // wide)  # rows of notes per frame
+    frame_ids = []
+    for f in range(count):
+        left, top = (f % (COLUMNS // wide)) * wide, (f // (COLUMNS // wide)) * tall
+        body = {"title": f"Area {f}",
+                "position": {"x": (left + (wide - 1) / 2) * DX, "y": (top + (tall - 1) / 2) * DY},
+                "size": {"width": wide * DX, "height": tall * DY}}
+        frame_ids.append(api.call("POST", "/item/panel/frame", body)["itemId"])
+
+    def move(n: int) -> None:
+        column, row = n % COLUMNS, n // COLUMNS
+        frame = frame_ids[(row // tall) * (COLUMNS // wide) + column // wide]
+        api.call("PATCH", f"/item/sticky-note/{ids[n]}", {"parent": frame})
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(move, range(len(ids))))
+    held = len(api.pages(f"/items?frame={frame_ids[0]}&limit=1000", "items"))
+    return {"frames": len(frame_ids), "held by the first": held}
+
+
+def seed(api: Api, threads: int) -> dict:
     ids = [item["itemId"] for item in api.pages("/items?type=sticky-note&limit=1000", "items")]
     step = max(1, len(ids) // threads)
 
@@ -87,7 +125,21 @@ def seed(api: Api, notes: int, threads: int) -> dict:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         list(pool.map(one, range(threads)))
     open_threads = len(api.pages("/comments?status=open&limit=200", "threads"))
-    return {"notes": len(ids), "threads": threads, "open": open_threads}
+    return {"threads": threads, "open": open_threads}
+
+
+def settle(api: Api, most: float = 900.0) -> dict:
+    """Waits until the project's knowledge index has nothing queued (the indexer's work after a seed
+    would otherwise share the machine with the next measurement)."""
+    start = time.perf_counter()
+    while True:
+        path = f"/api/v1/memory/index?projectId={api.project}&limit=1&jsonCasing=camel"
+        counts = json.loads(api.raw("GET", path))["counts"]
+        if counts["queued"] == 0:
+            return {"indexed": counts["indexed"], "waited_s": round(time.perf_counter() - start, 1)}
+        if time.perf_counter() - start > most:
+            sys.exit(f"the index still had {counts['queued']} queued after {most} s")
+        time.sleep(1)
 
 
 def open_map(api: Api, with_comments: bool) -> None:
@@ -165,19 +217,45 @@ def reach(api: Api, rounds: int) -> dict:
     return {"rounds": rounds, "reply": figures(comments), "item (baseline)": figures(items)}
 
 
+def moves(api: Api, rounds: int) -> dict:
+    frame = api.call("GET", "/items?type=frame&limit=1")["items"][0]
+    held = len(api.pages(f"/items?frame={frame['itemId']}&limit=1000", "items"))
+    note = api.call("GET", "/items?type=sticky-note&limit=1")["items"][0]
+    timed = {"frame": [], "note": []}
+    for n in range(rounds):
+        for name, item, kind in (("frame", frame, "frame"), ("note", note, "sticky-note")):
+            at = item["position"]
+            start = time.perf_counter()
+            api.call("PATCH", f"/item/{kind}/{item['itemId']}", {"position": {"x": at["x"] + (n % 2) * 10, "y": at["y"]}})
+            timed[name].append((time.perf_counter() - start) * 1000)
+
+    def figures(values: list) -> dict:
+        return {"p50_ms": round(statistics.median(values), 1), "p90_ms": round(statistics.quantiles(values, n=10)[8], 1)}
+
+    return {"rounds": rounds, f"frame holding {held}": figures(timed["frame"]), "one note (baseline)": figures(timed["note"])}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--project", required=True)
-    parser.add_argument("mode", choices=["seed", "open", "reach"])
+    parser.add_argument("mode", choices=["notes", "frames", "threads", "settle", "open", "reach", "moves"])
     parser.add_argument("args", nargs="*")
     options = parser.parse_args()
     api = Api(options.base, options.token, options.project)
-    if options.mode == "seed":
-        print(json.dumps(seed(api, int(options.args[0]), int(options.args[1]))))
+    if options.mode == "notes":
+        print(json.dumps(notes(api, int(options.args[0]))))
+    elif options.mode == "frames":
+        print(json.dumps(frames(api, int(options.args[0]))))
+    elif options.mode == "threads":
+        print(json.dumps(seed(api, int(options.args[0]))))
     elif options.mode == "open":
         open_map(api, options.args[:1] == ["comments"])
+    elif options.mode == "settle":
+        print(json.dumps(settle(api)))
+    elif options.mode == "moves":
+        print(json.dumps(moves(api, int(options.args[0]))))
     else:
         print(json.dumps(reach(api, int(options.args[0]))))
     return 0
