@@ -202,7 +202,7 @@ cargo nextest run --workspace --profile "$profile" "$@"
 # the run was given its own filter.
 if [ $# -eq 0 ]; then
     CANVAS_TEST_CORE_LINK=in-process cargo nextest run -p canvas-tests --test e2e --profile "$profile" -E \
-        'test(/^(labels|conditional|error_table|events|edges|casing|idempotency|mcp_calls|account_site|csrf_writes|auth|limits|concurrency|presence|diagram_records|access_changes|mcp_tasks|tags|comments|comments_rules|comments_listing)::/)'
+        'test(/^(labels|conditional|error_table|events|edges|casing|idempotency|mcp_calls|account_site|csrf_writes|auth|limits|concurrency|presence|diagram_records|access_changes|mcp_tasks|tags|comments|comments_rules|comments_listing|frames|frames_views)::/)'
 fi
 
 # ---- OpenAPI conformance ---------------------------------------------------------------------
