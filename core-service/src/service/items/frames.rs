@@ -23,6 +23,7 @@ use crate::domain::{EventKind, ItemId, ProjectId, TagId};
 use crate::error::{CoreError, CoreResult};
 use crate::service::Principal;
 use crate::storage::{Attachment, DependentUpdate, ItemFilter, ItemRow};
+use canvas_items::connector::Frame;
 use canvas_items::frame::{displacement, moved_with_frame};
 use canvas_items::{ItemType, Parent};
 use canvas_vocabulary::limits::frames::{FILTER, MOVED_REASON, PADDING};
@@ -130,9 +131,7 @@ impl ItemsService {
         self.update_item(who, frame.project_id, None, frame.id, patch, None, Preconditions::default()).await?;
         Ok(())
     }
-}
 
-impl ItemsService {
     /// A page of what the frame `raw` names holds, the listing's other filters (`filter`,
     /// `matching`) tested on its rows: read from the frame, not by a scan of the project.
     pub(super) async fn list_in_frame(
@@ -163,14 +162,12 @@ impl ItemsService {
     }
 }
 
-/// A frame's left, top, right and bottom edges (its position is its centre).
+/// A frame's left, top, right and bottom edges (an item's box, read as every item's is; a frame is
+/// never turned).
 fn bounds(frame: &ItemRow) -> (f64, f64, f64, f64) {
-    let number = |outer: &str, inner: &str| {
-        frame.properties.get(outer).and_then(|v| v.get(inner)).and_then(Value::as_f64).unwrap_or(0.0)
-    };
-    let (cx, cy) = (number("position", "x"), number("position", "y"));
-    let (w, h) = (number("size", "width"), number("size", "height"));
-    (cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0)
+    let empty = Map::new();
+    let f = Frame::of(frame.properties.as_object().unwrap_or(&empty));
+    (f.cx - f.half_width, f.cy - f.half_height, f.cx + f.half_width, f.cy + f.half_height)
 }
 
 /// Where something put inside `frame` starts: [`PADDING`] in from its top-left corner.
