@@ -36,6 +36,14 @@ fn exercise(source: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Found by `state_token_soup_never_panics`: the layout broke a state's name inside
+/// `<<interface>>` after `<<i`, and the label's lines joined by a newline read as an `<i>` tag,
+/// which the label rule refuses.
+#[test]
+fn a_state_name_wrapped_inside_angle_brackets_is_still_plain_text() {
+    exercise("stateDiagram-v2\n[/日本..><<choice>>[\"L\"]A&<<interface>>").unwrap();
+}
+
 const TOKENS: &[&str] = &[
     "flowchart TD\n",
     "graph LR\n",

@@ -2,10 +2,11 @@
 //! that keeps what it holds drawn inside it.
 //!
 //! Frames are drawn first (under every other item, as Miro and Figma draw theirs), the title above
-//! the top-left corner. Every item a frame holds, at any depth, carries its own `<clipPath>`: the
-//! frame's rectangle in the item's own coordinates (an item's group is moved and turned by its
-//! `transform`), so a fragment drawn alone (`render.svg?itemIds=`) is clipped with no reference
-//! to another fragment.
+//! the top-left corner. Every item a frame holds, at any depth, that reaches past the frame's edge
+//! carries its own `<clipPath>`: the frame's rectangle in the item's own coordinates (an item's
+//! group is moved and turned by its `transform`), so a fragment drawn alone
+//! (`render.svg?itemIds=`) is clipped with no reference to another fragment. An item wholly
+//! inside its frame (by its drawn bounds, stroke included) needs none and gets none.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;

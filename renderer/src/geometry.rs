@@ -31,6 +31,11 @@ impl Rect {
         self.x <= other.right() && other.x <= self.right() && self.y <= other.bottom() && other.y <= self.bottom()
     }
 
+    /// Whether `other` lies wholly inside (edges included).
+    pub fn contains(&self, other: &Rect) -> bool {
+        self.x <= other.x && other.right() <= self.right() && self.y <= other.y && other.bottom() <= self.bottom()
+    }
+
     /// The smallest rectangle holding both.
     pub fn union(&self, other: &Rect) -> Rect {
         let (x, y) = (self.x.min(other.x), self.y.min(other.y));

@@ -13,10 +13,9 @@
 // "N passed, N failed".
 import { join } from "node:path";
 import { args, assert, check, inBrowsers } from "./harness.mjs";
+import { SETTLE, goneAt, ms, openAs as openWatched, openThread, pin, shownAt, trail, watch } from "./comments_watch.mjs";
 
 const api = `${args.base}/api/v2/projects/${args.project}`;
-// A deadline for what may take long on a loaded machine, never a pause.
-const SETTLE = 15000;
 // Others' comments show "within about a second".
 const LIVE = 1000;
 const timings = {};
@@ -27,41 +26,6 @@ async function rest(method, path, token, body) {
   const response = await fetch(`${api}${path}${path.includes("?") ? "&" : "?"}jsonCasing=camel`, { method, headers, body: body && JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-// Records, in the page, when each pin is first shown and first gone and when each comment of the
-// open thread is first shown (the page's clock, `Date.now()`: the machine's, as the test's), so a
-// latency is measured to the moment the page shows it, not to when the test next looks.
-function watch(page) {
-  return page.evaluate(() => {
-    const seen = (window.__seen = {});
-    const gone = (window.__gone = {});
-    const look = () => {
-      const now = Date.now();
-      const shown = new Set();
-      for (const el of document.querySelectorAll(".comment-pins .comment-pin")) {
-        if (el.getAttribute("display") === "none") continue;
-        shown.add(el.dataset.threadId);
-        seen[`pin:${el.dataset.threadId}`] ??= now;
-        delete gone[el.dataset.threadId];
-      }
-      for (const key of Object.keys(seen)) if (key.startsWith("pin:") && !shown.has(key.slice(4))) gone[key.slice(4)] ??= now;
-      for (const el of document.querySelectorAll("#comment-list li[data-comment-id]")) seen[`comment:${el.dataset.commentId}`] ??= now;
-    };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["display"] });
-    look();
-  });
-}
-
-// When `page` first showed `key` (waiting for it), in ms since the epoch.
-async function shownAt(page, key) {
-  await page.waitForFunction((k) => window.__seen && window.__seen[k], key, { timeout: SETTLE, polling: 20 });
-  return page.evaluate((k) => window.__seen[k], key);
-}
-const ms = (t) => Math.round(t);
-async function goneAt(page, id) {
-  await page.waitForFunction((k) => window.__gone && window.__gone[k], id, { timeout: SETTLE, polling: 20 });
-  return page.evaluate((k) => window.__gone[k], id);
 }
 
 // The moment a write's answer reached the browser: its first byte (Playwright's timing, since the
@@ -81,19 +45,10 @@ async function writeBy(page, button, method, suffix) {
 }
 
 async function openAs(context, who) {
-  const page = await context.newPage();
-  page.on("pageerror", (err) => console.log(`page error (${who.name}): ${err}`));
-  await page.goto(`${args.base}/map/${args.project}?auth=token`);
-  await page.fill("#token", who.token);
-  await page.click("#sign-in button[type=submit]");
-  await page.waitForSelector("body[data-live=true]", { timeout: 20000 });
-  await page.waitForSelector("body[data-comments=ready]", { timeout: SETTLE });
+  const page = await openWatched(context, who);
   await watch(page);
   return page;
 }
-
-const pin = (id) => `.comment-pins .comment-pin[data-thread-id="${id}"]`;
-const openThread = (id) => `#comment-thread[data-thread-id="${id}"]:not([hidden])`;
 
 await inBrowsers(async (newContext) => {
   const people = { a: { name: "A", token: args["token-a"] }, b: { name: "B", token: args["token-b"] }, c: { name: "C", token: args["token-c"] } };
@@ -119,6 +74,7 @@ await inBrowsers(async (newContext) => {
     timings.pinSeenByB = seenB;
     timings.pinSeenByC = seenC;
     console.log(`C saw A's pin ${seenC} ms after the write's answer (B: ${seenB} ms)`);
+    if (seenC >= LIVE || seenB >= LIVE) console.log(`the write answered at ${ms(posted.at)}; B's trail:\n  ${await trail(b)}\nC's trail:\n  ${await trail(c)}`);
     assert(seenC < LIVE && seenB < LIVE, `the pin showed after ${seenC} ms (C) and ${seenB} ms (B)`);
     // The pin's tail touches the item's top-right corner; the list names the thread as written.
     const [box, at] = [await c.locator(`.drawing #item-${item}`).boundingBox(), await c.locator(pin(first.threadId)).boundingBox()];

@@ -1,10 +1,12 @@
 //! `canvas.v1.WatchService`: a project's changes as a server stream.
 //!
-//! One task per stream polls the change records every [`POLL_INTERVAL`]
-//! (see `service::items::watch` for why polling re-reads a grace window), re-checks
-//! the caller's role every [`RECHECK_INTERVAL`], and ends when the client goes
-//! away (the channel closes) or the server shuts down, so graceful shutdown
-//! never waits on an open stream.
+//! One task per stream reads the change records when this replica commits a write to the project
+//! ([`ItemsService::changes_written`](crate::service::items::ItemsService::changes_written)), at
+//! most once per [`MIN_SPACING`], and every [`POLL_INTERVAL`] in any case (another replica's
+//! writes, which are not rung here; a read replica behind its primary); see `service::items::watch`
+//! for why each read re-reads the records of transactions still in flight. It re-checks the caller's role
+//! every [`RECHECK_INTERVAL`], and ends when the client goes away (the channel closes) or the
+//! server shuts down, so graceful shutdown never waits on an open stream.
 
 use crate::grpc::status::invalid;
 use std::pin::Pin;
@@ -25,8 +27,11 @@ use crate::service::items::watch::ProjectWatch;
 use crate::service::{Core, Principal};
 use crate::storage::EventRow;
 
-/// How often the change records are read for each open stream.
+/// How often the change records are read for each open stream when no write here rings.
 pub const POLL_INTERVAL: Duration = Duration::from_millis(250);
+/// The shortest time between two reads of one stream: a burst of writes is one read per stream,
+/// not one per write, however many streams are open.
+pub const MIN_SPACING: Duration = Duration::from_millis(20);
 /// How often the caller's access to the project is checked again.
 pub const RECHECK_INTERVAL: Duration = Duration::from_secs(30);
 /// Messages buffered per stream before polling waits for a slow client.
@@ -76,12 +81,24 @@ async fn follow(core: Arc<Core>, who: Principal, mut watch: ProjectWatch, tx: Se
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut recheck = tokio::time::interval(RECHECK_INTERVAL);
     recheck.tick().await;
+    let mut written = core.items().changes_written(watch.project());
+    let mut last_read = tokio::time::Instant::now();
     loop {
         let result = tokio::select! {
             _ = shutdown.cancelled() => return,
             _ = tx.closed() => return,
             _ = recheck.tick() => core.items().recheck_watch(&who, &watch).await.map(|_| Vec::new()),
-            _ = poll.tick() => core.items().poll_watch(&mut watch).await,
+            Ok(()) = written.changed() => {
+                tokio::time::sleep_until(last_read + MIN_SPACING).await;
+                written.mark_unchanged();
+                poll.reset();
+                last_read = tokio::time::Instant::now();
+                core.items().poll_watch(&mut watch).await
+            }
+            _ = poll.tick() => {
+                last_read = tokio::time::Instant::now();
+                core.items().poll_watch(&mut watch).await
+            }
         };
         match result {
             Ok(rows) => {

@@ -132,7 +132,34 @@ pub fn decode_entities(text: &str) -> String {
 /// line is cut by characters).
 pub fn wrap(text: &str, font_size: f64, max_width: f64) -> Vec<String> {
     let paragraphs: Vec<String> = text.split('\n').map(str::to_owned).collect();
-    canvas_render::text::wrap(&paragraphs, font_size, Some(max_width)).into_iter().filter(|l| !l.is_empty()).collect()
+    let lines = canvas_render::text::wrap(&paragraphs, font_size, Some(max_width));
+    keep_tag_starts_whole(lines.into_iter().filter(|l| !l.is_empty()).collect())
+}
+
+/// A break right after `<` and a name would make the text read as a tag once its lines are joined
+/// by `\n` (`A&<<i` + `nterface>>` is `<i nterface>`, an `<i>` to the label rule, and the label is
+/// refused): such a line's `<…` tail starts the next line instead, a few characters wider.
+fn keep_tag_starts_whole(mut lines: Vec<String>) -> Vec<String> {
+    for i in 1..lines.len() {
+        if let Some(at) = tag_start(&lines[i - 1]) {
+            let tail = lines[i - 1].split_off(at);
+            lines[i].insert_str(0, &tail);
+        }
+    }
+    lines.retain(|line| !line.is_empty());
+    lines
+}
+
+/// Where `line` ends in the start of a tag: `<` or `</` then letters and digits only.
+fn tag_start(line: &str) -> Option<usize> {
+    let name = line.trim_end_matches(|c: char| c.is_ascii_alphanumeric());
+    if name.len() == line.len() {
+        return None;
+    }
+    let open = name.strip_suffix('/').unwrap_or(name);
+    let at = open.strip_suffix('<')?.len();
+    // `</` and nothing after is not a start; `<` then a letter is.
+    line[at..].chars().find(|c| *c != '<' && *c != '/').filter(char::is_ascii_alphabetic).map(|_| at)
 }
 
 /// A text wrapped for a box: its lines joined by `\n`, and the size of the
@@ -205,6 +232,19 @@ mod tests {
         let clipped = clean(&long);
         assert_eq!(clipped.chars().count(), MAX_LABEL_CHARS);
         assert!(clipped.ends_with('…'));
+    }
+
+    #[test]
+    fn a_break_never_follows_the_start_of_a_tag() {
+        let lines = keep_tag_starts_whole(vec!["A&<<i".into(), "nterface>>".into()]);
+        assert_eq!(lines, ["A&<", "<interface>>"]);
+        let lines = keep_tag_starts_whole(vec!["x </b".into(), "y>".into(), "<em".into(), "z".into()]);
+        assert_eq!(lines, ["x ", "</by>", "<emz"]);
+        // Not a tag's start: a bare `<`, `<` then a digit or a space, a name without `<`.
+        for line in ["a <", "a <1", "a < b", "name", "a </"] {
+            assert_eq!(tag_start(line), None, "{line}");
+        }
+        assert_eq!(keep_tag_starts_whole(vec!["<i".into(), "x".into()]), ["<ix"]);
     }
 
     #[test]

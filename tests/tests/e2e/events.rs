@@ -11,6 +11,7 @@ backend_tests!(
     writes_record_change_events,
     rejected_writes_record_nothing,
     a_follower_gets_a_record_whose_transaction_commits_late_once,
+    followers_are_told_of_each_write_to_their_project,
 );
 
 async fn writes_record_change_events(backend: Backend) {
@@ -143,4 +144,30 @@ async fn a_follower_gets_a_record_whose_transaction_commits_late_once(backend: B
     assert_eq!(subjects(&replay), expected);
     assert!(replay.windows(2).all(|pair| pair[0].seq < pair[1].seq));
     assert!(app.core.items().poll_watch(&mut resumed).await.unwrap().is_empty(), "and nothing twice");
+}
+
+/// A change stream reads the outbox when its replica commits a write to the project, not only at
+/// its poll (`grpc/watch.rs`): the project's bell rings after an item write and a comment write,
+/// before their answers, and not for a write to another project.
+async fn followers_are_told_of_each_write_to_their_project(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (owner, project) = owner_with_project(&app).await;
+    let (other, elsewhere) = owner_with_project(&app).await;
+    let id = core_service::domain::ProjectId::parse(&project).unwrap();
+    let mut bell = app.core.items().changes_written(id);
+    let comments = format!("{}/api/v2/projects/{project}/comments", app.base_url);
+    for write in ["an item", "a comment"] {
+        bell.borrow_and_update();
+        if write == "an item" {
+            create_label(&app, &owner, &project, json!({"text": "news"})).await;
+        } else {
+            let body = json!({"text": "news?", "position": {"x": 0, "y": 0}});
+            let opened = send(&app, Method::POST, &comments, Some(&owner.bearer()), Some(body)).await;
+            assert_eq!(opened.status, StatusCode::CREATED, "{}", opened.body);
+        }
+        assert!(bell.has_changed().unwrap(), "{write} written is rung before its answer");
+    }
+    bell.borrow_and_update();
+    create_label(&app, &other, &elsewhere, json!({"text": "not news here"})).await;
+    assert!(!bell.has_changed().unwrap(), "a write to another project rings only its own bell");
 }

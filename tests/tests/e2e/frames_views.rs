@@ -59,8 +59,9 @@ async fn scene(app: &TestApp, owner: &TestUser, project: &str) -> Scene {
         json!({"size": {"width": 120, "height": 80}, "position": {"x": 150, "y": 0}}),
     )
     .await;
+    // The label reaches past the frame's right edge (300): drawn clipped.
     let label =
-        made(app, owner, project, &shape, "label", json!({"text": "Boxed", "position": {"x": 150, "y": 0}})).await;
+        made(app, owner, project, &shape, "label", json!({"text": "Boxed", "position": {"x": 290, "y": 0}})).await;
     let connector = made(
         app,
         owner,
@@ -140,10 +141,14 @@ async fn a_frame_is_drawn_under_its_items_which_are_clipped_to_it(backend: Backe
     let at = |id: &str| svg.find(&format!("id=\"item-{id}\"")).unwrap_or_else(|| panic!("{id} drawn: {svg}"));
     assert!(at(&s.frame) < at(&early), "the frame is drawn under the note made before it");
     assert!(svg.contains(">Sprint</text>"), "the title is drawn");
-    for id in [&early, &s.note, &s.shape, &s.label, &s.connector] {
+    // What reaches past the frame's edge is clipped (the early note at the bottom, the label at
+    // the right); what lies wholly inside needs no clip, nor does the item outside.
+    for id in [&early, &s.label] {
         assert!(svg.contains(&format!("clip-path=\"url(#clip-{id})\"")), "{id} is clipped");
     }
-    assert!(!svg.contains(&format!("url(#clip-{})", s.outside)), "the item outside is not clipped");
+    for id in [&s.note, &s.shape, &s.connector, &s.outside] {
+        assert!(!svg.contains(&format!("url(#clip-{id})")), "{id} is not clipped");
+    }
     roxmltree::Document::parse(&svg).expect("well-formed SVG");
 
     // The frame alone: fitted to it, its items and nothing else.

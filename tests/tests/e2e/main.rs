@@ -57,6 +57,7 @@ mod label_rules;
 mod labels;
 mod limits;
 mod listeners_resume;
+mod map_agent_review;
 mod map_browser;
 mod map_comments;
 mod map_editor;

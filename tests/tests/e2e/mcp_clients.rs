@@ -15,7 +15,7 @@ use crate::support::owner_with_project;
 backend_tests!(python_sdk_end_to_end);
 
 /// The virtualenv with the pinned `mcp` package (`CANVAS_MCP_VENV` overrides).
-fn venv_python() -> PathBuf {
+pub(crate) fn venv_python() -> PathBuf {
     let venv =
         std::env::var_os("CANVAS_MCP_VENV").map(PathBuf::from).unwrap_or_else(|| home().join(".cache/canvas-venv"));
     venv.join("bin/python")

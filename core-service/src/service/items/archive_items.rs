@@ -207,7 +207,7 @@ impl ItemsService {
         self.store
             .insert_archive(&plan.rows, &plan.events, &plan.diagrams, &plan.elements, &plan.tags, &plan.threads)
             .await?;
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(counts)
     }
 

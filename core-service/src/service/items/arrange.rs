@@ -71,7 +71,7 @@ impl ItemsService {
         loop {
             let (changes, events, answer) = self.plan_arrangement(who, project, items, &ids, style, origin).await?;
             if changes.is_empty() || written(self.store.update_items(&changes, &events).await)? {
-                self.outbox_written();
+                self.outbox_written(project);
                 return Ok(answer);
             }
             lost_race(deadline).await?;

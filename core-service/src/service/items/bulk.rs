@@ -201,7 +201,7 @@ impl ItemsService {
         while !written(self.store.insert_items(&rows, &events, &must_exist).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
-        self.outbox_written();
+        self.outbox_written(project);
         let mut names: Vec<Option<String>> = vec![None; ids.len()];
         for (name, (i, _)) in refs {
             names[i] = Some(name);

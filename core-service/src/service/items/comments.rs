@@ -152,7 +152,7 @@ impl ItemsService {
         let opening = comment_row(id.opening(), &thread, who.user_id, text, mentions, now);
         let outcome = self.store.insert_thread(&thread, &opening, MAX_THREADS_PER_PROJECT).await?;
         outcome.map_err(|refused| refusal(refused, id, item))?;
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(ThreadView { thread, opening, replies: Vec::new() })
     }
 
@@ -177,7 +177,7 @@ impl ItemsService {
         if let Some(resolved) = resolved {
             let outcome = self.store.set_resolved(project, thread, resolved, who.user_id, Utc::now()).await?;
             if outcome.map_err(|refused| refusal(refused, thread, None))?.is_some() {
-                self.outbox_written();
+                self.outbox_written(project);
             }
         }
         self.thread_view(project, thread).await
@@ -217,7 +217,7 @@ impl ItemsService {
             edited_at: None,
         };
         self.store.insert_reply(&reply, MAX_REPLIES).await?.map_err(|refused| refusal(refused, thread, None))?;
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(reply)
     }
 
@@ -266,7 +266,7 @@ impl ItemsService {
         (after.text, after.mentions, after.updated_at, after.edited_at) = (text, mentions, now, Some(now));
         let outcome = self.store.update_comment_text(&after, &before, who.user_id).await?;
         outcome.map_err(|refused| refusal(refused, thread, None))?;
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(after)
     }
 
@@ -286,7 +286,7 @@ impl ItemsService {
         }
         let outcome = self.store.delete_comment(project, thread, comment, who.user_id, Utc::now()).await?;
         let deleted = outcome.map_err(|refused| refusal(refused, thread, None))?;
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(deleted)
     }
 

@@ -112,7 +112,7 @@ impl ItemsService {
         while !written(self.store.insert_item(&row, &event, &attached).await.map(|()| true))? {
             lost_race(deadline).await?;
         }
-        self.outbox_written();
+        self.outbox_written(project);
         Ok(Written { item: id, item_type, version: row.version })
     }
 
@@ -204,7 +204,7 @@ impl ItemsService {
             }
             attached.extend(container);
             if written(self.store.update_item(&row, current.version, &event, &attached, &held).await)? {
-                self.outbox_written();
+                self.outbox_written(project);
                 return Ok(Written { item, item_type: actual_type, version: row.version });
             }
             lost_race(deadline).await?;
@@ -240,7 +240,7 @@ impl ItemsService {
             CoreError::ask_first(ask_above, removal.deletes.len(), "delete")?;
             let done = self.store.delete_items(project, &removal.deletes, &removal.events, &removal.dependents).await;
             if written(done)? {
-                self.outbox_written();
+                self.outbox_written(project);
                 return Ok(Written { item, item_type, version });
             }
             lost_race(deadline).await?;

@@ -364,7 +364,7 @@ impl ItemsService {
         };
         let done = self.store.write_diagram(&write).await?;
         if done {
-            self.outbox_written();
+            self.outbox_written(record.project_id);
         }
         Ok(done)
     }

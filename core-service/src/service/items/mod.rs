@@ -77,6 +77,8 @@ pub struct ItemsService {
     container_turns: Arc<item_locks::ContainerTurns>,
     /// This replica's presence of every open map.
     presence: Arc<presence::PresenceHub>,
+    /// Rung after each of this replica's writes, per project, for its open change streams.
+    change_bells: Arc<watch::ChangeBells>,
 }
 
 impl ItemsService {
@@ -99,13 +101,16 @@ impl ItemsService {
             item_locks: Arc::default(),
             container_turns: Arc::default(),
             presence: Arc::new(presence),
+            change_bells: Arc::default(),
         }
     }
 
-    /// After a committed write with events: the indexer and the webhook dispatchers start at once
-    /// instead of at their next poll.
-    fn outbox_written(&self) {
+    /// After a committed write with events in `project`: the indexer, the webhook dispatchers and
+    /// the project's open change streams on this replica read them at once instead of at their
+    /// next poll.
+    fn outbox_written(&self, project: crate::domain::ProjectId) {
         self.knowledge.wake();
         self.deliveries.written();
+        self.change_bells.ring(project);
     }
 }

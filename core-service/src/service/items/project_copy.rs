@@ -115,7 +115,7 @@ impl ItemsService {
         }
         // One transaction: the copy is whole or not there.
         self.store.insert_items(&rows, &events, &[]).await?;
-        self.outbox_written();
+        self.outbox_written(into);
         Ok(rows.len())
     }
 }

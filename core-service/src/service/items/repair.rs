@@ -116,7 +116,7 @@ impl ItemsService {
         }
         let done = self.store.delete_items(project, &removal.deletes, &removal.events, &removal.dependents).await?;
         if done {
-            self.outbox_written();
+            self.outbox_written(project);
         }
         Ok(if done { removal.deletes.len() } else { 0 })
     }
@@ -133,7 +133,7 @@ impl ItemsService {
         let event = item_event(&who, project, row.id, row.item_type, EventKind::ItemUpdated, payload);
         let done = self.store.update_item(&next, row.version, &event, &[], &[]).await?;
         if done {
-            self.outbox_written();
+            self.outbox_written(project);
         }
         Ok(usize::from(done))
     }

@@ -113,7 +113,7 @@ impl ItemsService {
         };
         let (deleted, items) = outcome.map_err(|refused| refusal(refused, tag))?;
         if !items.is_empty() {
-            self.outbox_written();
+            self.outbox_written(project);
         }
         Ok(TagDeleted { tag: deleted, untagged: items.into_iter().map(|row| row.id).collect() })
     }

@@ -16,7 +16,9 @@
 //! as retrieval's change records, `Storage::chunk_changes`).
 
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
+use tokio::sync::watch;
 use uuid::Uuid;
 
 use super::ItemsService;
@@ -28,6 +30,41 @@ use crate::storage::EventRow;
 
 /// Records read per query while resuming from a client's seq.
 const PAGE: u32 = 500;
+
+/// Per project with an open change stream on this replica, a counter rung after each write of
+/// the project's this replica commits (`ItemsService::outbox_written`), which the project's
+/// streams follow (a `watch`: a burst of writes is one wake-up, and a slow stream never holds a
+/// writer up).
+///
+/// Per project, not one signal for all: with a thousand maps open, a write wakes the streams of
+/// its own project, not a thousand database reads. Only this replica's writes ring: another
+/// replica's (PostgreSQL) reach a stream at its poll, since the notifications between replicas
+/// (`canvas_webhook_due`) name no project and a `NOTIFY` per write is what
+/// ARCHITECTURE.md's "No NOTIFY inside a writing transaction" keeps off the write path.
+#[derive(Debug, Default)]
+pub(crate) struct ChangeBells(Mutex<HashMap<ProjectId, watch::Sender<u64>>>);
+
+impl ChangeBells {
+    /// The bell of `project`, made if it has none. Bells nobody follows any more are dropped here
+    /// (and at a write of their project), so the map holds the projects with open streams.
+    pub(crate) fn follow(&self, project: ProjectId) -> watch::Receiver<u64> {
+        let mut bells = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        bells.retain(|_, bell| bell.receiver_count() > 0);
+        bells.entry(project).or_insert_with(|| watch::channel(0).0).subscribe()
+    }
+
+    /// Wakes the streams following `project` (one lookup when it has none).
+    pub(crate) fn ring(&self, project: ProjectId) {
+        let mut bells = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(bell) = bells.get(&project) {
+            if bell.receiver_count() == 0 {
+                bells.remove(&project);
+            } else {
+                bell.send_modify(|n| *n = n.wrapping_add(1));
+            }
+        }
+    }
+}
 
 /// A follower's position in one project's change records.
 #[derive(Debug)]
@@ -113,6 +150,13 @@ impl ItemsService {
         streams.take(who.user_id, project.uuid()).map_err(|over| streams.refusal(over, STREAM_RETRY_AFTER_SECS))
     }
 
+    /// Changes after each write with change records in `project` that this replica commits, so
+    /// a stream reads them at once rather than at its next poll. Another replica's writes are not
+    /// rung here: they are read at the poll (see [`ChangeBells`]).
+    pub fn changes_written(&self, project: ProjectId) -> watch::Receiver<u64> {
+        self.change_bells.follow(project)
+    }
+
     /// Checks that the caller still may follow the project (a role can be
     /// taken away while a stream is open).
     pub async fn recheck_watch(&self, who: &Principal, watch: &ProjectWatch) -> CoreResult<()> {
@@ -151,5 +195,36 @@ impl ItemsService {
         // Resumed records and new ones may interleave: deliver in seq order.
         fresh.sort_by_key(|row| row.seq);
         Ok(fresh)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_rings_the_bell_of_its_own_project_only() {
+        let bells = ChangeBells::default();
+        let (here, there) = (ProjectId::from_uuid(Uuid::now_v7()), ProjectId::from_uuid(Uuid::now_v7()));
+        let (mut a, mut b, mut other) = (bells.follow(here), bells.follow(here), bells.follow(there));
+        bells.ring(here);
+        assert!(a.has_changed().unwrap() && b.has_changed().unwrap());
+        assert!(!other.has_changed().unwrap());
+        a.borrow_and_update();
+        b.borrow_and_update();
+        // Rung three times before a stream looks: one wake-up.
+        for _ in 0..3 {
+            bells.ring(there);
+        }
+        assert!(other.has_changed().unwrap() && !a.has_changed().unwrap());
+        other.borrow_and_update();
+        assert!(!other.has_changed().unwrap());
+        // Nobody follows `there` any more: its bell goes at its next write, or the next follow.
+        drop(other);
+        bells.ring(there);
+        assert_eq!(bells.0.lock().unwrap().len(), 1);
+        drop((a, b));
+        let _c = bells.follow(there);
+        assert_eq!(bells.0.lock().unwrap().keys().collect::<Vec<_>>(), [&there]);
     }
 }
