@@ -63,39 +63,10 @@ fn the_corpus_is_large_varied_and_every_file_has_its_source_and_verdict() {
     assert_eq!(names, judged, "valid.json must judge exactly the corpus files: run validate.mjs --write");
 }
 
-/// The npm prefix holding the pinned mermaid and jsdom.
-fn mermaid_dir() -> PathBuf {
-    std::env::var_os("CANVAS_MERMAID_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-mermaid")
-    })
-}
-
-/// Why the pinned packages cannot be used, if they cannot.
-fn missing_tools(dir: &Path) -> Option<String> {
-    let manifest: Value = serde_json::from_str(
-        &std::fs::read_to_string(corpus_support::corpus_dir().join("package.json")).expect("package.json"),
-    )
-    .expect("package.json is JSON");
-    if Command::new("node").arg("--version").output().is_err() {
-        return Some("node is not installed".into());
-    }
-    for package in ["mermaid", "jsdom"] {
-        let wanted = manifest["dependencies"][package].as_str().expect("pinned");
-        let installed = std::fs::read_to_string(dir.join(format!("node_modules/{package}/package.json")))
-            .ok()
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            .and_then(|json| json["version"].as_str().map(str::to_owned));
-        if installed.as_deref() != Some(wanted) {
-            return Some(format!("{package} {wanted} is not installed in {}", dir.display()));
-        }
-    }
-    None
-}
-
 #[test]
 fn mermaid_itself_gives_the_committed_verdicts() {
-    let dir = mermaid_dir();
-    if let Some(why) = missing_tools(&dir) {
+    let dir = corpus_support::mermaid_dir();
+    if let Some(why) = corpus_support::missing_tools(&dir) {
         let why = format!("{why}: tests/run.sh installs tests/mermaid-corpus/package-lock.json there");
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
         println!("SKIPPED: {why}; the committed valid.json stands for Mermaid's verdict");

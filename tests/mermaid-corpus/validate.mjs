@@ -4,6 +4,8 @@
 //
 //   node validate.mjs            prints the verdicts as JSON on stdout
 //   node validate.mjs --write    also writes them to valid.json (committed beside this file)
+//   node validate.mjs --dir DIR  judges DIR/<kind>/*.mmd instead of the corpus (the Mermaid the
+//                                service writes back: diagram/tests/corpus_export.rs)
 //
 // CANVAS_MERMAID_DIR names the npm prefix holding the pinned packages (tests/run.sh installs them
 // into ~/.cache/canvas-mermaid). Output:
@@ -16,7 +18,8 @@ import { dirname, join } from "node:path";
 import { homedir } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const corpusDir = dirname(fileURLToPath(import.meta.url));
+const dirFlag = process.argv.indexOf("--dir");
+const corpusDir = dirFlag > 0 ? process.argv[dirFlag + 1] : dirname(fileURLToPath(import.meta.url));
 const packageDir = process.env.CANVAS_MERMAID_DIR || join(homedir(), ".cache/canvas-mermaid");
 const require = createRequire(join(packageDir, "package.json"));
 
@@ -65,7 +68,7 @@ for (const kind of kinds) {
 
 const report = { mermaid: version, files, counts };
 const text = `${JSON.stringify(report, null, 1)}\n`;
-if (process.argv.includes("--write")) {
+if (process.argv.includes("--write") && dirFlag < 0) {
   writeFileSync(join(corpusDir, "valid.json"), text);
 }
 process.stdout.write(text);

@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use canvas_diagram::{layout, parse, to_items, DiagramError, PlannedItem};
 use canvas_items::{ItemFacts, ItemType};
@@ -229,4 +230,32 @@ fn resolve_end(
         }
         Some(&j) => *raw = fake_id(j),
     }
+}
+
+/// The npm prefix holding the pinned mermaid and jsdom.
+pub fn mermaid_dir() -> PathBuf {
+    std::env::var_os("CANVAS_MERMAID_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into())).join(".cache/canvas-mermaid")
+    })
+}
+
+/// Why the pinned packages cannot be used, if they cannot.
+pub fn missing_tools(dir: &Path) -> Option<String> {
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus_dir().join("package.json")).expect("package.json"))
+            .expect("package.json is JSON");
+    if Command::new("node").arg("--version").output().is_err() {
+        return Some("node is not installed".into());
+    }
+    for package in ["mermaid", "jsdom"] {
+        let wanted = manifest["dependencies"][package].as_str().expect("pinned");
+        let installed = std::fs::read_to_string(dir.join(format!("node_modules/{package}/package.json")))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .and_then(|json| json["version"].as_str().map(str::to_owned));
+        if installed.as_deref() != Some(wanted) {
+            return Some(format!("{package} {wanted} is not installed in {}", dir.display()));
+        }
+    }
+    None
 }

@@ -68,3 +68,15 @@ fn wraps_the_layout_made_are_taken_out_and_breaks_people_wrote_stay() {
     }
     assert_eq!(read::unwrap("a\nb", edge), "a\nb");
 }
+
+#[test]
+fn a_note_with_colons_is_written_so_mermaid_reads_one_note() {
+    // Mermaid refuses `note right of S : Terminal states: done` (a second `:`), found by
+    // `mermaid.parse` on the corpus written back (diagram/tests/corpus_export.rs).
+    let source = "stateDiagram-v2\n    S --> [*]\n    note right of S\n        Terminal states: done\n    end note\n";
+    let (items, names) = drawn(source);
+    let text = export_state(&items, &names);
+    assert!(text.contains("note right of S : Terminal states#58; done\n"), "{text}");
+    let again = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(again, parse(source).unwrap(), "{text}");
+}

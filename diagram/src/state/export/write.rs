@@ -43,7 +43,11 @@ impl<'d> Writer<'d> {
         for note in &d.notes {
             let side = if note.left { "left" } else { "right" };
             let id = &d.states[note.state].id;
-            let _ = writeln!(self.out, "    note {side} of {id} : {}", line_text(&note.text));
+            // Mermaid's one-line note ends its text at a second `:` (`note right of S : a: b` is
+            // refused, by mermaid.parse itself: diagram/tests/corpus_export.rs), so a note's colons
+            // are written as the entity code Mermaid and this crate read back as `:`.
+            let text = line_text(&note.text).replace(':', "#58;");
+            let _ = writeln!(self.out, "    note {side} of {id} : {text}");
         }
         self.out
     }
