@@ -9,11 +9,10 @@ use tonic::{Request, Response, Status};
 
 use super::status::invalid;
 use super::{authenticate, authenticate_reader, convert};
-use crate::domain::{CommentId, ProjectId, ThreadId, UserId};
+use crate::domain::{CommentId, ProjectId, ThreadId};
 use crate::service::items::comments::{NewThread, ThreadQuery, ThreadView};
 use crate::service::Core;
 use crate::storage::CommentRow;
-use canvas_vocabulary::limits::PROJECTS_PAGE;
 
 /// gRPC face of the comment operations.
 pub struct CommentGrpc {
@@ -90,25 +89,13 @@ impl CommentService for CommentGrpc {
 
     async fn list_my_mentions(&self, request: Request<pb::ListMyMentionsRequest>) -> Reply<pb::ListMyMentionsResponse> {
         let who = authenticate_reader(&self.core, &request).await?;
-        let projects = self.core.accounts().list_user_projects(&who, who.user_id, Some(PROJECTS_PAGE.max)).await?;
-        let ids: Vec<ProjectId> = projects.iter().map(|p| p.id).collect();
-        let found = self.core.items().mentions_of(&who, &ids, request.get_ref().page_size).await?;
-        let mut authors: Vec<UserId> = found
-            .iter()
-            .flat_map(|view| std::iter::once(&view.opening).chain(&view.replies))
-            .map(|comment| comment.author_user_id)
-            .collect();
-        authors.sort();
-        authors.dedup();
-        let logins = self.core.accounts().logins_of(&authors).await?;
+        let found = self.core.projects().mentions_of_me(&who, request.get_ref().page_size).await?;
         let threads = found
+            .threads
             .into_iter()
-            .map(|view| {
-                let name = projects.iter().find(|p| p.id == view.thread.project_id).map(|p| p.name.clone());
-                pb::MentionedThread { project_name: name.unwrap_or_default(), thread: Some(thread(view)) }
-            })
+            .map(|(project_name, view)| pb::MentionedThread { project_name, thread: Some(thread(view)) })
             .collect();
-        let logins = logins.into_iter().map(|(user, login)| (user.to_string(), login)).collect();
+        let logins = found.logins.into_iter().map(|(user, login)| (user.to_string(), login)).collect();
         Ok(Response::new(pb::ListMyMentionsResponse { threads, logins }))
     }
 

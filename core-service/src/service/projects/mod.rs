@@ -14,11 +14,13 @@
 //!   zip bombs, the manifest and its version), before any line of it is judged.
 //! - [`import`]: who may import, the spooled upload, the items' rules, the writes, and the
 //!   project removed again if a write fails after it was created.
+//! - [`mentions`]: the open threads mentioning the caller across their projects.
 
 pub mod container;
 mod entries;
 pub mod export;
 pub mod import;
+pub mod mentions;
 
 use std::sync::Arc;
 
